@@ -1,0 +1,24 @@
+/**
+ * The origin contract's answer envelope (PRODUCT.md §5). Both workers and the
+ * pages import this module, so the shape is defined exactly once.
+ */
+import { z } from "zod";
+import { errorCodes } from "./error-codes";
+
+export const successCode = "SUCCESS";
+
+export type ErrorCode = (typeof errorCodes)[number];
+
+export type SuccessEnvelope<T> = { code: typeof successCode; data: T; message?: string };
+export type ErrorEnvelope = { code: ErrorCode; message?: string; field?: string };
+export type Envelope<T> = SuccessEnvelope<T> | ErrorEnvelope;
+
+export const errorEnvelopeSchema = z.strictObject({
+  code: z.enum(errorCodes),
+  message: z.string().max(1000).optional(),
+  field: z.string().max(200).optional(),
+});
+
+export function isSuccess<T>(envelope: Envelope<T>): envelope is SuccessEnvelope<T> {
+  return envelope.code === successCode;
+}

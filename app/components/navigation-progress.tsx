@@ -1,0 +1,13 @@
+import { useNavigation } from "react-router";
+
+/** Shown while a navigation is pending: its chunk, styles and data are on their way. */
+export function NavigationProgress() {
+  const navigation = useNavigation();
+  if (navigation.state === "idle") return null;
+  return (
+    <div className="navigation-progress" role="status" aria-live="polite">
+      <span className="spinner-wheel" aria-hidden="true" />
+      <span className="visually-hidden">Loading the page…</span>
+    </div>
+  );
+}

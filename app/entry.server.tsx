@@ -1,0 +1,53 @@
+import * as Sentry from "@sentry/cloudflare";
+import { isbot } from "isbot";
+import { renderToReadableStream } from "react-dom/server";
+import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
+import { ServerDocumentProvider } from "./components/server-document";
+import { assetWatchSource } from "./startup/asset-watch.server";
+import { cspNonceContext } from "./server-context";
+
+export const streamTimeout = 5_000;
+
+export default async function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+  loadContext: RouterContextProvider,
+) {
+  // https://httpwg.org/specs/rfc9110.html#HEAD
+  if (request.method.toUpperCase() === "HEAD") {
+    return new Response(null, { status: responseStatusCode, headers: responseHeaders });
+  }
+
+  const nonce = loadContext.get(cspNonceContext);
+  let shellRendered = false;
+  const body = await renderToReadableStream(
+    <ServerDocumentProvider value={{ nonce, assetWatchSource }}>
+      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+    </ServerDocumentProvider>,
+    {
+      nonce,
+      signal: AbortSignal.timeout(streamTimeout + 1000),
+      onError(error: unknown) {
+        responseStatusCode = 500;
+        // Errors in the shell reject and reach handleError; these are later ones.
+        if (shellRendered) Sentry.captureException(error);
+      },
+    },
+  );
+  shellRendered = true;
+
+  // Crawlers get the complete document in one piece.
+  const userAgent = request.headers.get("user-agent");
+  if ((userAgent && isbot(userAgent)) || routerContext.isSpaMode) await body.allReady;
+
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  return new Response(body, { headers: responseHeaders, status: responseStatusCode });
+}
+
+/** Loader, action and render errors on the server go to Sentry (when a DSN is set). */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  Sentry.captureException(error);
+};

@@ -1,0 +1,51 @@
+/**
+ * The asset watch: a tiny classic script inlined at the top of <head>, so it runs
+ * before any stylesheet or module chunk can fail, and before our bundle exists.
+ * It records failed <link>/<script> loads for the start-up sequence. If the app does
+ * not start — an initial chunk failed, or has not loaded within the chunk time limit —
+ * it reloads once (the same guard as the app's) and otherwise shows a plain
+ * explanation with a reload button. The failure is reported by the next start-up.
+ *
+ * Kept as source text so the page carries it inline; it must stay ES5-simple.
+ */
+import {
+  appStartedGlobal,
+  assetErrorEvent,
+  assetErrorsGlobal,
+  chunkTimeoutMs,
+  pendingChunkErrorKey,
+  reloadedForKey,
+} from "./chunk-policy";
+
+export const assetWatchSource = `(function(){
+var failures=window.${assetErrorsGlobal}=[], given=false;
+function store(k,v){try{sessionStorage.setItem(k,v);}catch(e){}}
+function read(k){try{return sessionStorage.getItem(k);}catch(e){return null;}}
+function giveUp(url,reason){
+  if(window.${appStartedGlobal}||given)return;
+  given=true;
+  store("${pendingChunkErrorKey}",JSON.stringify({url:url,reason:reason}));
+  if(reason==="error"&&read("${reloadedForKey}")!==url){store("${reloadedForKey}",url);location.reload();return;}
+  var main=document.createElement("main");
+  main.setAttribute("role","alert");
+  main.className="boot-failure";
+  main.innerHTML='<h1>Paydesk could not finish loading</h1><p>Part of the app did not arrive. This happens on a weak connection or just after we released an update. Your money and data are safe.</p><button type="button">Reload the page</button>';
+  main.querySelector("button").addEventListener("click",function(){location.reload();});
+  document.body.replaceChildren(main);
+  main.querySelector("button").focus();
+}
+addEventListener("error",function(event){
+  var el=event.target;
+  if(!el||!el.tagName)return;
+  var tag=el.tagName, rel=(el.rel||"").toLowerCase(), kind=null, url="";
+  if(tag==="SCRIPT"){kind="script";url=el.src||location.pathname;}
+  else if(tag==="LINK"&&rel==="modulepreload"){kind="script";url=el.href;}
+  else if(tag==="LINK"&&rel==="stylesheet"){kind="stylesheet";url=el.href;}
+  if(!kind)return;
+  var failure={kind:kind,url:url};
+  failures.push(failure);
+  dispatchEvent(new CustomEvent("${assetErrorEvent}",{detail:failure}));
+  if(kind==="script")setTimeout(function(){giveUp(url,"error");},0);
+},true);
+setTimeout(function(){giveUp(location.pathname,"timeout");},${chunkTimeoutMs});
+})();`;

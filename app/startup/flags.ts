@@ -1,0 +1,12 @@
+// Phones and tablets: the markers their browsers put in the user agent.
+const mobileUserAgent = /Android|iPhone|iPad|iPod|Mobile|Windows Phone|HarmonyOS|MicroMessenger/i;
+
+export function isMobileUserAgent(userAgent: string): boolean {
+  return mobileUserAgent.test(userAgent);
+}
+
+/** Whether the page was reached on one of the configured link-shortener hosts. */
+export function isShortLinkHost(hostname: string, shortLinkHosts: readonly string[]): boolean {
+  const host = hostname.toLowerCase();
+  return shortLinkHosts.some((candidate) => candidate.trim().toLowerCase() === host);
+}

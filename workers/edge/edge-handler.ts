@@ -1,0 +1,82 @@
+import { RouterContextProvider, type ServerBuild } from "react-router";
+import { cspNonceContext } from "../../app/server-context";
+import { proxyToOrigin, type OriginTarget } from "./origin-proxy";
+import { matchPage, pageCacheKey, isShareable, storePage } from "./page-cache";
+import { routeLoaderDataPath, serveRouteLoaderData } from "./route-loader-data";
+import { applySecurityHeaders, createNonce, renewNonce } from "./security-headers";
+
+export type EdgeEnv = OriginTarget & {
+  SENTRY_DSN?: string;
+  CF_VERSION_METADATA?: { id: string };
+};
+
+export type RenderPage = (request: Request, context: RouterContextProvider) => Promise<Response>;
+
+export type EdgeHandlerOptions = {
+  build: ServerBuild;
+  render: RenderPage;
+  cache?: () => Cache;
+  originTimeoutMs?: number;
+};
+
+const isHtml = (response: Response) => response.headers.get("Content-Type")?.startsWith("text/html") ?? false;
+
+/** The deploy a page belongs to: the Worker version and the client build it links to. */
+export function deployVersion(env: EdgeEnv, build: ServerBuild): string {
+  return `${env.CF_VERSION_METADATA?.id ?? "local"}.${build.assets.version}`;
+}
+
+/**
+ * The edge worker's request handling: `/api/*` to the origin, `/assets/*` misses as
+ * plain 404s, route data, and pages through the edge cache.
+ */
+export function createEdgeHandler({ build, render, cache = () => caches.default, originTimeoutMs }: EdgeHandlerOptions) {
+  return async function handle(request: Request, env: EdgeEnv, ctx: ExecutionContext): Promise<Response> {
+    const url = new URL(request.url);
+    const https = url.protocol === "https:";
+
+    if (url.pathname === "/api" || url.pathname.startsWith("/api/")) {
+      const answer = await proxyToOrigin(request, env, { timeoutMs: originTimeoutMs });
+      applySecurityHeaders(answer.headers, { https });
+      return answer;
+    }
+
+    // A hashed asset that is not there (a stale tab after a deploy): a plain 404 the
+    // chunk loader recognises, never the HTML 404 page.
+    if (url.pathname.startsWith("/assets/")) {
+      const miss = new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain", "Cache-Control": "no-store" } });
+      applySecurityHeaders(miss.headers, { https });
+      return miss;
+    }
+
+    const nonce = createNonce();
+    const context = new RouterContextProvider(new Map([[cspNonceContext, nonce]]));
+    const cacheable = request.method === "GET";
+    const key = cacheable ? pageCacheKey(request, deployVersion(env, build)) : null;
+
+    let response: Response | null = null;
+    let cacheStatus = "BYPASS";
+    if (key) {
+      const hit = await matchPage(cache(), key);
+      if (hit) {
+        response = hit.renderedWith && isHtml(hit.response) ? renewNonce(hit.response, hit.renderedWith, nonce) : hit.response;
+        cacheStatus = "HIT";
+      }
+    }
+    if (!response) {
+      response =
+        url.pathname === routeLoaderDataPath
+          ? await serveRouteLoaderData(request, build, context)
+          : await render(request, context);
+      if (key && isShareable(response)) {
+        ctx.waitUntil(storePage(cache(), key, response, nonce));
+        cacheStatus = "MISS";
+      }
+    }
+
+    response = new Response(response.body, response);
+    response.headers.set("X-Edge-Cache", cacheStatus);
+    applySecurityHeaders(response.headers, { https, nonce: isHtml(response) ? nonce : undefined, sentryDsn: env.SENTRY_DSN });
+    return response;
+  };
+}

@@ -1,0 +1,96 @@
+import * as Sentry from "@sentry/cloudflare";
+import { errorAnswer } from "./api-answer";
+
+/** How long the edge waits for the origin's response headers (issue #2). */
+export const originTimeoutMs = 10_000;
+
+export type OriginTarget = { ORIGIN?: Fetcher; ORIGIN_URL?: string };
+
+// RFC 9110 §7.6.1: connection-specific headers never cross a proxy.
+const hopByHopHeaders = [
+  "connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+];
+// Set by us from Cloudflare's view of the client; a client's own values are not to be trusted.
+const clientSuppliedForwardingHeaders = ["x-forwarded-for", "x-real-ip", "x-request-id", "forwarded", "host"];
+
+function withoutHopByHop(source: Headers): Headers {
+  const headers = new Headers(source);
+  const listed = (source.get("connection") ?? "").split(",").map((name) => name.trim().toLowerCase());
+  for (const name of [...hopByHopHeaders, ...listed]) if (name) headers.delete(name);
+  return headers;
+}
+
+function originRequestHeaders(request: Request, requestId: string): Headers {
+  const headers = withoutHopByHop(request.headers);
+  for (const name of clientSuppliedForwardingHeaders) headers.delete(name);
+  for (const name of [...headers.keys()]) if (name.startsWith("cf-")) headers.delete(name);
+  const clientIp = request.headers.get("cf-connecting-ip");
+  if (clientIp) {
+    headers.set("X-Forwarded-For", clientIp);
+    headers.set("X-Real-IP", clientIp);
+  }
+  headers.set("X-Request-Id", requestId);
+  return headers;
+}
+
+class OriginTimeout extends Error {
+  override name = "OriginTimeout";
+}
+
+/**
+ * Passes an `/api/*` request to the origin (the ORIGIN service binding when bound,
+ * else ORIGIN_URL) and its answer back. API answers are personal: never cached.
+ */
+export async function proxyToOrigin(
+  request: Request,
+  target: OriginTarget,
+  { timeoutMs = originTimeoutMs, requestId = crypto.randomUUID() }: { timeoutMs?: number; requestId?: string } = {},
+): Promise<Response> {
+  const incoming = new URL(request.url);
+  const originBase = target.ORIGIN ? "https://origin.internal" : target.ORIGIN_URL;
+  if (!originBase) {
+    Sentry.captureException(new Error("Neither the ORIGIN service binding nor ORIGIN_URL is configured."));
+    return errorAnswer("ORIGIN_UNAVAILABLE", "The service is not reachable right now. Please try again later.");
+  }
+  const url = new URL(incoming.pathname + incoming.search, originBase);
+
+  // Only the wait for the response headers is bounded; a slow body keeps streaming.
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(new OriginTimeout(`No answer from the origin within ${timeoutMs} ms`)), timeoutMs);
+  const hasBody = request.method !== "GET" && request.method !== "HEAD";
+  const forwarded = new Request(url, {
+    method: request.method,
+    headers: originRequestHeaders(request, requestId),
+    body: hasBody ? request.body : null,
+    redirect: "manual",
+    signal: abort.signal,
+  });
+
+  let answer: Response;
+  try {
+    answer = await (target.ORIGIN ? target.ORIGIN.fetch(forwarded) : fetch(forwarded));
+  } catch (error) {
+    const timedOut = abort.signal.aborted && abort.signal.reason instanceof OriginTimeout;
+    Sentry.captureException(timedOut ? abort.signal.reason : error, { tags: { requestId, path: incoming.pathname } });
+    return timedOut
+      ? errorAnswer("ORIGIN_TIMEOUT", "The service took too long to answer. Please try again.", { "X-Request-Id": requestId })
+      : errorAnswer("ORIGIN_UNAVAILABLE", "The service is not reachable right now. Please try again later.", {
+          "X-Request-Id": requestId,
+        });
+  } finally {
+    clearTimeout(timer);
+  }
+
+  const headers = withoutHopByHop(answer.headers);
+  headers.set("Cache-Control", "no-store");
+  headers.set("X-Request-Id", requestId);
+  return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers });
+}

@@ -1,0 +1,65 @@
+/** A fresh 128-bit nonce for the scripts of one response. */
+export function createNonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes));
+}
+
+function originOf(dsn: string | undefined): string | null {
+  if (!dsn) return null;
+  try {
+    return new URL(dsn).origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The page CSP. Scripts run only with this response's nonce (React Router's inline
+ * hand-off and module scripts, React's streaming scripts) or from our own origin.
+ */
+export function contentSecurityPolicy(nonce: string, sentryDsn?: string): string {
+  const sentry = originOf(sentryDsn);
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src 'self'${sentry ? ` ${sentry}` : ""}`,
+    // Sentry session replay compresses in a worker started from a blob.
+    "worker-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+/** Headers every answer of the edge carries; `nonce` marks an HTML page. */
+export function applySecurityHeaders(
+  headers: Headers,
+  { https, nonce, sentryDsn }: { https: boolean; nonce?: string; sentryDsn?: string },
+): void {
+  if (nonce !== undefined) headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, sentryDsn));
+  headers.set("X-Content-Type-Options", "nosniff");
+  headers.set("X-Frame-Options", "DENY");
+  headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+  headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), usb=(), browsing-topics=()");
+  if (https) headers.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
+}
+
+/**
+ * Moves a cached page onto this response's nonce. Only attributes carrying the nonce
+ * the page was rendered with are renewed; any other nonce attribute is dropped, so
+ * markup that was not ours cannot borrow the fresh nonce.
+ */
+export function renewNonce(page: Response, renderedWith: string, nonce: string): Response {
+  return new HTMLRewriter()
+    .on("[nonce]", {
+      element(element) {
+        if (element.getAttribute("nonce") === renderedWith) element.setAttribute("nonce", nonce);
+        else element.removeAttribute("nonce");
+      },
+    })
+    .transform(page);
+}
