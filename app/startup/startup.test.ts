@@ -1,0 +1,214 @@
+import { describe, expect, it, vi } from "vitest";
+import { ChunkLoadError } from "./chunk-errors";
+import { isMobileUserAgent, isShortLinkHost } from "./flags";
+import { readPublicConfig, serializePublicConfig, emptyPublicConfig } from "./public-config";
+import { rememberReferrer } from "./referrer";
+import { installRouteChunkLoader } from "./route-chunks";
+import type { KeyValueStore } from "./safe-storage";
+import { safeNextPath } from "./safe-next";
+import { fetchSession } from "./session";
+import { adoptToken } from "./token";
+
+function memoryStore(initial: Record<string, string> = {}): KeyValueStore & { data: Record<string, string> } {
+  const data = { ...initial };
+  return { data, get: (key) => data[key] ?? null, set: (key, value) => void (data[key] = value) };
+}
+
+const iphone = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148";
+const desktop = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/156.0 Safari/537.36";
+
+describe("flags", () => {
+  it("recognises phones, WeChat's browser and desktops", () => {
+    expect(isMobileUserAgent(iphone)).toBe(true);
+    expect(isMobileUserAgent("Mozilla/5.0 (Linux; Android 15) MicroMessenger/8.0")).toBe(true);
+    expect(isMobileUserAgent(desktop)).toBe(false);
+  });
+
+  it("matches the configured short-link hosts exactly, ignoring case", () => {
+    expect(isShortLinkHost("S.PAYDESK.TEST", ["s.paydesk.test"])).toBe(true);
+    expect(isShortLinkHost("paydesk.test", ["s.paydesk.test"])).toBe(false);
+    expect(isShortLinkHost("evil-s.paydesk.test", ["s.paydesk.test"])).toBe(false);
+    expect(isShortLinkHost("s.paydesk.test", [])).toBe(false);
+  });
+});
+
+describe("referrers", () => {
+  it("keeps the visit's referrer across reloads and the device's first one forever", () => {
+    const visit = memoryStore();
+    const device = memoryStore();
+    expect(rememberReferrer("https://search.example/", visit, device)).toEqual({
+      visit: "https://search.example/",
+      firstTouch: "https://search.example/",
+    });
+    // A reload within the visit: document.referrer may now be our own page.
+    expect(rememberReferrer("https://paydesk.test/help", visit, device).visit).toBe("https://search.example/");
+    // A new visit (new tab session) from elsewhere: the first touch stays.
+    expect(rememberReferrer("https://friend.example/", memoryStore(), device)).toEqual({
+      visit: "https://friend.example/",
+      firstTouch: "https://search.example/",
+    });
+  });
+
+  it("records a direct first visit as the first touch", () => {
+    const device = memoryStore();
+    rememberReferrer("", memoryStore(), device);
+    expect(rememberReferrer("https://later.example/", memoryStore(), device).firstTouch).toBe("");
+  });
+});
+
+describe("the token helper", () => {
+  const token = "tok_0123456789abcdefghij";
+
+  it("adopts a sign-in link's token and removes it from the address bar", () => {
+    const store = memoryStore();
+    const replace = vi.fn();
+    expect(adoptToken({ href: `https://paydesk.test/order?id=7&token=${token}#top`, replace }, store)).toBe(token);
+    expect(replace).toHaveBeenCalledWith("/order?id=7#top");
+    expect(adoptToken({ href: "https://paydesk.test/", replace: vi.fn() }, store)).toBe(token);
+  });
+
+  it("prefers a new link's token over the stored one", () => {
+    const store = memoryStore({ "paydesk:token": "tok_old_old_old_old_old" });
+    expect(adoptToken({ href: `https://paydesk.test/?token=${token}`, replace: vi.fn() }, store)).toBe(token);
+  });
+
+  it("drops a malformed token from the address bar without storing it", () => {
+    const store = memoryStore();
+    const replace = vi.fn();
+    expect(adoptToken({ href: "https://paydesk.test/?token=%3Cscript%3E", replace }, store)).toBeNull();
+    expect(replace).toHaveBeenCalledWith("/");
+    expect(store.data).toEqual({});
+  });
+
+  it("answers none without a link or a stored token", () => {
+    expect(adoptToken({ href: "https://paydesk.test/", replace: vi.fn() }, memoryStore())).toBeNull();
+  });
+});
+
+describe("the session call", () => {
+  const user = { id: "u1", handle: "li_wei", displayName: "Li Wei" };
+
+  it("posts with credentials, JSON content type, the bearer token and no body", async () => {
+    const fetch = vi.fn(async () => Response.json({ code: "SUCCESS", data: user }));
+    expect(await fetchSession("tok_0123456789abcdef", { fetch })).toEqual({ status: "signed-in", user });
+    expect(fetch).toHaveBeenCalledWith("/api/user/session", {
+      method: "POST",
+      credentials: "include",
+      headers: { "Content-Type": "application/json", Authorization: "Bearer tok_0123456789abcdef" },
+      signal: expect.any(AbortSignal),
+    });
+  });
+
+  it("keeps nothing unless the code is SUCCESS", async () => {
+    const fetch = vi.fn(async () => Response.json({ code: "UNAUTHENTICATED" }, { status: 401 }));
+    expect(await fetchSession(null, { fetch })).toEqual({ status: "signed-out" });
+    const odd = vi.fn(async () => Response.json({ code: "success", data: user }));
+    expect(await fetchSession("tok_0123456789abcdef", { fetch: odd })).toEqual({ status: "signed-out" });
+  });
+
+  it.each([
+    ["a network failure", async () => Promise.reject(new TypeError("Failed to fetch"))],
+    ["a non-JSON answer", async () => new Response("<html>bad gateway</html>", { status: 502 })],
+    ["the edge's ORIGIN_UNAVAILABLE", async () => Response.json({ code: "ORIGIN_UNAVAILABLE" }, { status: 502 })],
+  ])("swallows %s and reports the service unreachable", async (_, impl) => {
+    expect(await fetchSession("tok_0123456789abcdef", { fetch: vi.fn(impl) })).toEqual({ status: "unreachable" });
+  });
+
+  it("gives up after the time-out", async () => {
+    const hanging = vi.fn(
+      (_url: string, init?: RequestInit) =>
+        new Promise<Response>((_, reject) => init?.signal?.addEventListener("abort", () => reject(init.signal?.reason))),
+    );
+    const started = Date.now();
+    expect(await fetchSession(null, { fetch: hanging as unknown as typeof fetch, timeoutMs: 50 })).toEqual({ status: "unreachable" });
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe("route chunk loading", () => {
+  const manifest = { routes: { root: { id: "root", module: "/assets/root.js" }, check: { id: "check", module: "/assets/check.js" } } };
+
+  it("leaves loaded routes alone and loads the others once, on demand", async () => {
+    const modules: Record<string, unknown> = { root: { default: "root" } };
+    const importModule = vi.fn(async () => ({ default: "check" }));
+    installRouteChunkLoader({ modules, manifest, session: memoryStore(), reload: vi.fn(), importModule });
+    expect(importModule).not.toHaveBeenCalled();
+    expect("check" in modules).toBe(true);
+    const [a, b] = [modules.check, modules.check];
+    expect(a).toBe(b);
+    expect(await a).toEqual({ default: "check" });
+    expect(modules.check).toEqual({ default: "check" });
+    expect(importModule).toHaveBeenCalledTimes(1);
+  });
+
+  it("reloads once for a stale chunk, then fails with a ChunkLoadError", async () => {
+    const session = memoryStore();
+    const reload = vi.fn();
+    const failing = async () => Promise.reject(new TypeError("Failed to fetch dynamically imported module"));
+    const first: Record<string, unknown> = {};
+    installRouteChunkLoader({ modules: first, manifest, session, reload, importModule: failing });
+    const pending = first.check as Promise<unknown>;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(reload).toHaveBeenCalledTimes(1);
+
+    // After the reload the same chunk fails again: no second reload, an error instead.
+    const second: Record<string, unknown> = {};
+    installRouteChunkLoader({ modules: second, manifest, session, reload, importModule: failing });
+    await expect(second.check).rejects.toBeInstanceOf(ChunkLoadError);
+    expect(reload).toHaveBeenCalledTimes(1);
+    void pending;
+  });
+
+  it("fails a chunk that has not loaded within the time limit", async () => {
+    vi.useFakeTimers();
+    try {
+      const modules: Record<string, unknown> = {};
+      installRouteChunkLoader({
+        modules,
+        manifest,
+        session: memoryStore(),
+        reload: vi.fn(),
+        importModule: () => new Promise(() => {}),
+      });
+      const loading = modules.check as Promise<unknown>;
+      const outcome = loading.catch((error: unknown) => error);
+      await vi.advanceTimersByTimeAsync(119_999);
+      await vi.advanceTimersByTimeAsync(1);
+      const error = await outcome;
+      expect(error).toBeInstanceOf(ChunkLoadError);
+      expect((error as ChunkLoadError).reason).toBe("timeout");
+      expect((error as Error).message).toBe("Loading chunk check failed.\n(timeout: /assets/check.js)");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe("safe ?next= paths", () => {
+  it.each([
+    ["/order?id=1", "/order?id=1"],
+    [null, "/"],
+    ["https://evil.example/", "/"],
+    ["//evil.example/", "/"],
+    ["/\\evil.example", "/"],
+    ["javascript:alert(1)", "/"],
+    ["order", "/"],
+  ])("%s → %s", (next, expected) => {
+    expect(safeNextPath(next)).toBe(expected);
+  });
+});
+
+describe("public configuration in the page", () => {
+  it("round-trips through the JSON block and cannot close the script element", () => {
+    const config = { ...emptyPublicConfig, shortLinkHosts: ["</script><script>alert(1)</script>"] };
+    const text = serializePublicConfig(config);
+    expect(text).not.toContain("</script>");
+    const doc = { getElementById: () => ({ textContent: text }) } as unknown as Document;
+    expect(readPublicConfig(doc)).toEqual(config);
+  });
+
+  it("falls back to no configuration when the block is missing or broken", () => {
+    expect(readPublicConfig({ getElementById: () => null } as unknown as Document)).toEqual(emptyPublicConfig);
+    expect(readPublicConfig({ getElementById: () => ({ textContent: "{" }) } as unknown as Document)).toEqual(emptyPublicConfig);
+  });
+});

@@ -1,0 +1,109 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { exports } from "cloudflare:workers";
+import type { ServerBuild } from "react-router";
+import { describe, expect, it } from "vitest";
+import { createEdgeHandler, type EdgeEnv } from "../../workers/edge/edge-handler";
+import { isShareable, pageCacheKey } from "../../workers/edge/page-cache";
+
+async function edgeSettled(path: string) {
+  const response = await exports.default.fetch(new Request(`https://paydesk.test${path}`));
+  const body = await response.text();
+  return { response, body };
+}
+
+describe("the edge page cache (the built worker)", () => {
+  it("renders a page once and serves the repeat from the cache", async () => {
+    const path = `/tos?visit=${crypto.randomUUID()}`;
+    const first = await edgeSettled(path);
+    expect(first.response.headers.get("X-Edge-Cache")).toBe("MISS");
+    // The store runs in waitUntil; wait for it to land.
+    let second = await edgeSettled(path);
+    for (let tries = 0; tries < 20 && second.response.headers.get("X-Edge-Cache") !== "HIT"; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      second = await edgeSettled(path);
+    }
+    expect(second.response.headers.get("X-Edge-Cache")).toBe("HIT");
+    // Same document; only the nonce differs (renewed per response).
+    const withoutNonce = (html: string) => html.replace(/\s*nonce="[^"]*"/g, "").replace(/\s+(\/?>)/g, "$1");
+    expect(withoutNonce(second.body)).toBe(withoutNonce(first.body));
+    expect(second.body).not.toBe(first.body);
+  });
+
+  it("caches .data answers of public routes too", async () => {
+    const path = `/help.data?visit=${crypto.randomUUID()}`;
+    expect((await edgeSettled(path)).response.headers.get("X-Edge-Cache")).toBe("MISS");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await edgeSettled(path)).response.headers.get("X-Edge-Cache")).toBe("HIT");
+  });
+
+  it("keeps 404 pages and API answers out of the cache", async () => {
+    const missing = await edgeSettled("/no-such-page");
+    expect(missing.response.status).toBe(404);
+    expect(missing.response.headers.get("X-Edge-Cache")).toBe("BYPASS");
+    expect(missing.body).toContain("Page not found");
+  });
+
+  it("answers a missing hashed asset with a plain 404, never the HTML page", async () => {
+    const { response, body } = await edgeSettled("/assets/route-0ld0ld0l.js");
+    expect(response.status).toBe(404);
+    expect(response.headers.get("Content-Type")).toBe("text/plain");
+    expect(body).not.toContain("<html");
+  });
+});
+
+describe("the cache key and what may be shared", () => {
+  it("keys by URL and deploy version", () => {
+    const request = new Request("https://paydesk.test/help?b=2&a=1");
+    expect(pageCacheKey(request, "v1").url).toBe(pageCacheKey(new Request("https://paydesk.test/help?a=1&b=2"), "v1").url);
+    expect(pageCacheKey(request, "v1").url).not.toBe(pageCacheKey(request, "v2").url);
+    expect(pageCacheKey(request, "v1").url).not.toBe(pageCacheKey(new Request("https://paydesk.test/tos?a=1&b=2"), "v1").url);
+  });
+
+  it.each([
+    ["public, s-maxage=60", 200, {}, true],
+    ["public, max-age=0, s-maxage=60", 200, {}, true],
+    ["private, max-age=60", 200, {}, false],
+    ["public, no-store, s-maxage=60", 200, {}, false],
+    ["public, s-maxage=0", 200, {}, false],
+    ["public, s-maxage=60", 404, {}, false],
+    ["public, s-maxage=60", 200, { "Set-Cookie": "a=1" }, false],
+    [null, 200, {}, false],
+  ])("Cache-Control %s with status %i shareable: %s", (cacheControl, status, extra, expected) => {
+    const headers = new Headers(extra);
+    if (cacheControl) headers.set("Cache-Control", cacheControl);
+    expect(isShareable(new Response("x", { status, headers }))).toBe(expected);
+  });
+});
+
+describe("the edge handler renders once per deploy version", () => {
+  const build = { assets: { version: "client-1" }, routes: {} } as unknown as ServerBuild;
+
+  it("serves repeats without rendering, and renders again for a new deploy", async () => {
+    let renders = 0;
+    const cache = await caches.open(`pages-${crypto.randomUUID()}`);
+    const handle = createEdgeHandler({
+      build,
+      cache: () => cache,
+      render: async () => {
+        renders += 1;
+        return new Response(`<!doctype html><p>render ${renders}</p>`, {
+          headers: { "Content-Type": "text/html", "Cache-Control": "public, s-maxage=60" },
+        });
+      },
+    });
+    const get = async (version: string) => {
+      const ctx = createExecutionContext();
+      const env: EdgeEnv = { CF_VERSION_METADATA: { id: version } };
+      const response = await handle(new Request("https://paydesk.test/help"), env, ctx);
+      const text = await response.text();
+      await waitOnExecutionContext(ctx);
+      return { text, cache: response.headers.get("X-Edge-Cache") };
+    };
+
+    expect(await get("deploy-1")).toEqual({ text: "<!doctype html><p>render 1</p>", cache: "MISS" });
+    expect(await get("deploy-1")).toEqual({ text: "<!doctype html><p>render 1</p>", cache: "HIT" });
+    expect(renders).toBe(1);
+    expect(await get("deploy-2")).toEqual({ text: "<!doctype html><p>render 2</p>", cache: "MISS" });
+    expect(renders).toBe(2);
+  });
+});

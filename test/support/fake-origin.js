@@ -1,0 +1,33 @@
+// An origin for the proxy tests: it answers with what it received, so a test can
+// see exactly what crossed the edge. Any server implementing the contract could sit here.
+let requests = 0;
+
+export default {
+  async fetch(request) {
+    const url = new URL(request.url);
+    requests += 1;
+    if (url.pathname === "/api/echo") {
+      const headers = new Headers({ "Content-Type": "application/json", Connection: "close", "Keep-Alive": "timeout=5" });
+      headers.append("Set-Cookie", "a=1; Path=/; HttpOnly");
+      headers.append("Set-Cookie", "b=2; Path=/; HttpOnly");
+      headers.set("Cache-Control", "public, max-age=600");
+      return new Response(
+        JSON.stringify({
+          count: requests,
+          method: request.method,
+          path: url.pathname,
+          search: url.search,
+          headers: Object.fromEntries(request.headers),
+          body: await request.text(),
+        }),
+        { status: 200, headers },
+      );
+    }
+    if (url.pathname === "/api/slow") {
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      return Response.json({ code: "SUCCESS", data: "late" });
+    }
+    if (url.pathname === "/api/crash") throw new Error("the origin crashed");
+    return Response.json({ code: "NOT_FOUND" }, { status: 404 });
+  },
+};

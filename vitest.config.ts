@@ -1,0 +1,54 @@
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+import { startSentrySink } from "./test/support/sentry-sink.ts";
+
+process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
+process.env.WRANGLER_SEND_METRICS = "false";
+
+// Error reports from the workers under test go here, never off the machine.
+const sentrySink = await startSentrySink();
+sentrySink.server.unref();
+
+const compatibilityDate = "2026-07-01";
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: { name: "unit", environment: "node", include: ["app/**/*.test.ts"] },
+      },
+      {
+        // The built edge worker (`npm test` builds first), as `wrangler deploy` ships it.
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./build/server/wrangler.json" },
+            miniflare: {
+              compatibilityDate,
+              bindings: { SENTRY_DSN: sentrySink.dsn, SENTRY_SINK_URL: `http://127.0.0.1:${sentrySink.port}` },
+              workers: [
+                { name: "paydesk-origin", modules: true, scriptPath: "./test/support/fake-origin.js", compatibilityDate },
+              ],
+            },
+          }),
+        ],
+        test: { name: "edge", include: ["test/edge/**/*.test.ts"] },
+      },
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./workers/origin/wrangler.toml" },
+            miniflare: {
+              compatibilityDate,
+              bindings: { TEST_MIGRATIONS: await readD1Migrations("./workers/origin/migrations") },
+            },
+          }),
+        ],
+        test: {
+          name: "origin",
+          include: ["workers/origin/**/*.test.ts"],
+          setupFiles: ["./workers/origin/test/apply-migrations.ts"],
+        },
+      },
+    ],
+  },
+});
