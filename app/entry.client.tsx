@@ -13,7 +13,11 @@ void runStartup(() => {
       </StrictMode>,
       {
         onUncaughtError: (error) => reportError(error, { phase: "render" }),
-        onRecoverableError: (error) => reportError(error, { phase: "hydration" }),
+        onRecoverableError: (error) => {
+          // A hydration mismatch: visible in the console too, so tests fail on it.
+          console.error("Recoverable render error:", error);
+          reportError(error, { phase: "hydration" });
+        },
       },
     );
   });

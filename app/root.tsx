@@ -27,6 +27,10 @@ export function loader() {
   return publicConfig();
 }
 
+export function links() {
+  return [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+}
+
 export function headers(): HeadersInit {
   return { "Cache-Control": pageCacheControl };
 }
@@ -100,15 +104,18 @@ function Shell({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  const { cssFailure } = useStartup();
-  return <Shell>{cssFailure ? <ChunkFailure stylesheet /> : <Outlet />}</Shell>;
+  const { chunkFailure } = useStartup();
+  return (
+    <Shell>{chunkFailure ? <ChunkFailure stylesheet={chunkFailure instanceof CssChunkLoadError} /> : <Outlet />}</Shell>
+  );
 }
 
 export function ErrorBoundary() {
   const error = useRouteError();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   useEffect(() => {
-    if (!notFound) reportError(error, { phase: "route" });
+    // Chunk failures are reported where they are detected (app/startup/route-chunks.ts).
+    if (!notFound && !isChunkError(error)) reportError(error, { phase: "route" });
   }, [error, notFound]);
 
   let content: ReactNode;

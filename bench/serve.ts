@@ -8,12 +8,13 @@
  * The origin's D1 (in memory, fresh each run) gets the migrations of
  * workers/origin/migrations and one seeded user + session.
  *
- * Run as a child of bench/run.ts in its own process group. It prints one line
+ * Run as a child of bench/run.ts in its own process group, given the directory that
+ * holds build/ and dist/ (a snapshot of the build). It prints one line
  * `READY {json}` on stdout and serves until SIGTERM/SIGINT or until stdin closes
  * (the parent went away).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, fstatSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Log, LogLevel, Miniflare, type WorkerOptions } from "miniflare";
 import { splitSqlStatements } from "./sql.ts";
@@ -21,7 +22,8 @@ import { splitSqlStatements } from "./sql.ts";
 process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
 process.env.WRANGLER_SEND_METRICS = "false";
 
-const root = path.resolve(import.meta.dirname, "..");
+// The app to serve: a copy of the build made by bench/run.ts (argv[2]), else this checkout.
+const root = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, ".."));
 const edgeConfigPath = path.join(root, "build/server/wrangler.json");
 const originConfigPath = path.join(root, "dist/paydesk_origin/wrangler.json");
 
@@ -43,14 +45,22 @@ function readConfig(file: string): WranglerJson {
   return JSON.parse(readFileSync(file, "utf8")) as WranglerJson;
 }
 
+function moduleFiles(dir: string, entry: string): string[] {
+  const files = (readdirSync(dir, { recursive: true }) as string[])
+    .map((name) => path.join(dir, name))
+    .filter((file) => /\.m?js$/.test(file) && file !== entry);
+  return [entry, ...files.sort()];
+}
+
 /** Miniflare options for one built worker, from the wrangler.json the build wrote next to it. */
 function workerOptions(file: string, config: WranglerJson): WorkerOptions {
   const dir = path.dirname(file);
   const options: WorkerOptions = {
     name: config.name,
-    modules: true,
+    // As wrangler does for `no_bundle` output: every .js/.mjs file beside the entry is a
+    // module (the build keeps dynamic imports that Miniflare cannot follow itself).
     modulesRoot: dir,
-    scriptPath: path.resolve(dir, config.main),
+    modules: moduleFiles(dir, path.resolve(dir, config.main)).map((file) => ({ type: "ESModule" as const, path: file })),
     compatibilityDate: config.compatibility_date,
     compatibilityFlags: config.compatibility_flags,
     bindings: config.vars ?? {},
@@ -92,6 +102,8 @@ const mf = new Miniflare({
   host: "127.0.0.1",
   port: 0,
   log: new Log(LogLevel.WARN),
+  // Request logging goes through Miniflare's Node loopback server on every request.
+  logRequests: false,
   cf: false,
   d1Persist: false,
   cachePersist: false,
@@ -107,9 +119,12 @@ function shutdown(code: number): void {
 }
 process.on("SIGTERM", () => shutdown(0));
 process.on("SIGINT", () => shutdown(0));
-process.stdin.on("end", () => shutdown(0));
-process.stdin.on("error", () => shutdown(0));
-process.stdin.resume();
+// Started by bench/run.ts, stdin is a pipe from the parent: its end means the parent is gone.
+if (fstatSync(0).isFIFO()) {
+  process.stdin.on("end", () => shutdown(0));
+  process.stdin.on("error", () => shutdown(0));
+  process.stdin.resume();
+}
 
 try {
   const edgeUrl = await mf.ready;

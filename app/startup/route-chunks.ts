@@ -10,6 +10,8 @@ export type RouteChunkOptions = {
   manifest: Manifest;
   session: KeyValueStore;
   reload: () => void;
+  /** Told of a chunk that failed for good (reported and explained by the caller). */
+  onFailure?: (error: ChunkLoadError) => void;
   importModule?: (url: string) => Promise<unknown>;
   timeoutMs?: number;
 };
@@ -17,53 +19,73 @@ export type RouteChunkOptions = {
 const never = new Promise<never>(() => {});
 
 /**
- * Takes over the loading of route chunks from React Router, whose own loader has no
+ * React Router's route modules, with their loading taken over. Its own loader has no
  * time limit and reloads the page on every failure, with no guard against a loop.
  *
- * React Router returns `modules[routeId]` when the id is present (react-router's
- * `loadRouteModule`), and awaits it. So every route not loaded yet gets a getter that
- * imports its chunk with the 120 s limit: a stale chunk reloads the page once; a second
- * failure or a time-out rejects with a ChunkLoadError, which reaches the route error
- * boundary (the explanation page) and error reporting. test/e2e/chunks.test.ts proves
- * the hook still holds on each React Router upgrade.
+ * React Router loads a route with `if (id in modules) return modules[id]` before its
+ * own `import()` (react-router's `loadRouteModule`), and awaits the answer. So for a
+ * route not loaded yet, `id in modules` says yes and the read right after it gets our
+ * load: the chunk with the 120 s limit; a stale chunk reloads the page once; a second
+ * failure or a time-out is handed to `onFailure` (React Router renders nothing for a
+ * route whose component failed to load, so the caller shows the explanation) and
+ * rejects with a ChunkLoadError. Every other read sees the
+ * route as not loaded, as React Router expects. test/e2e/chunks.test.ts proves the
+ * hook still holds after each React Router upgrade.
  */
-export function installRouteChunkLoader({
+export function routeModulesWithChunkLoader({
   modules,
   manifest,
   session,
   reload,
+  onFailure = () => {},
   importModule = (url) => import(/* @vite-ignore */ url),
   timeoutMs = chunkTimeoutMs,
-}: RouteChunkOptions): void {
-  for (const route of Object.values(manifest.routes)) {
-    if (!route || Object.hasOwn(modules, route.id)) continue;
-    let loading: Promise<unknown> | null = null;
+}: RouteChunkOptions): RouteModules {
+  const loading = new Map<string, Promise<unknown>>();
+  let askedFor: string | null = null;
+  const loadable = (id: string | symbol): id is string =>
+    typeof id === "string" && !Object.hasOwn(modules, id) && manifest.routes[id] !== undefined;
 
-    const load = () => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new ChunkLoadError(route.id, route.module, "timeout")), timeoutMs);
-      });
-      return Promise.race([importModule(route.module), timeout]).then(
-        (module) => {
-          clearTimeout(timer);
-          Object.defineProperty(modules, route.id, { value: module, writable: true, configurable: true, enumerable: true });
-          return module;
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          loading = null;
-          if (error instanceof ChunkLoadError) throw error;
-          if (reloadOnceFor(route.module, session, reload)) return never;
-          throw new ChunkLoadError(route.id, route.module, "error");
-        },
-      );
-    };
-
-    Object.defineProperty(modules, route.id, {
-      configurable: true,
-      enumerable: false,
-      get: () => (loading ??= load()),
+  function load(id: string, url: string): Promise<unknown> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new ChunkLoadError(id, url, "timeout")), timeoutMs);
     });
+    return Promise.race([importModule(url), timeout]).then(
+      (module) => {
+        clearTimeout(timer);
+        loading.delete(id);
+        modules[id] = module;
+        return module;
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        loading.delete(id);
+        if (!(error instanceof ChunkLoadError) && reloadOnceFor(url, session, reload)) return never;
+        const failure = error instanceof ChunkLoadError ? error : new ChunkLoadError(id, url, "error");
+        onFailure(failure);
+        throw failure;
+      },
+    );
   }
+
+  return new Proxy(modules, {
+    has(target, id) {
+      if (!loadable(id)) return Reflect.has(target, id);
+      askedFor = id;
+      return true;
+    },
+    get(target, id, receiver) {
+      if (id !== askedFor || !loadable(id)) return Reflect.get(target, id, receiver);
+      askedFor = null;
+      const route = manifest.routes[id];
+      if (!route) return undefined;
+      let pending = loading.get(id);
+      if (!pending) {
+        pending = load(id, route.module);
+        loading.set(id, pending);
+      }
+      return pending;
+    },
+  });
 }

@@ -4,7 +4,7 @@ import { startErrorReporting, reportError } from "./error-reporting";
 import { isMobileUserAgent, isShortLinkHost } from "./flags";
 import { readPublicConfig } from "./public-config";
 import { rememberReferrer } from "./referrer";
-import { installRouteChunkLoader } from "./route-chunks";
+import { routeModulesWithChunkLoader } from "./route-chunks";
 import { safeStorage } from "./safe-storage";
 import { fetchSession } from "./session";
 import { updateStartupState, getStartupState } from "./startup-state";
@@ -26,11 +26,11 @@ const device = safeStorage(() => window.localStorage);
 
 function watchStylesheets(): void {
   const onFailure = (failure: AssetFailure) => {
-    if (failure.kind !== "stylesheet" || getStartupState().cssFailure) return;
+    if (failure.kind !== "stylesheet" || getStartupState().chunkFailure) return;
     if (reloadOnceFor(failure.url, session, () => window.location.reload())) return;
     const error = new CssChunkLoadError(failure.url);
     reportError(error);
-    updateStartupState({ cssFailure: error });
+    updateStartupState({ chunkFailure: error });
   };
   for (const failure of window.__paydeskAssetErrors ?? []) onFailure(failure);
   window.addEventListener(assetErrorEvent, (event) => onFailure((event as CustomEvent<AssetFailure>).detail));
@@ -69,11 +69,15 @@ export async function runStartup(hydrate: () => void): Promise<void> {
     await startErrorReporting(config);
     reportFailureOfLastVisit();
     if (window.__reactRouterManifest && window.__reactRouterRouteModules) {
-      installRouteChunkLoader({
+      window.__reactRouterRouteModules = routeModulesWithChunkLoader({
         modules: window.__reactRouterRouteModules,
         manifest: window.__reactRouterManifest,
         session,
         reload: () => window.location.reload(),
+        onFailure: (error) => {
+          reportError(error);
+          updateStartupState({ chunkFailure: error });
+        },
       });
     }
     watchStylesheets();

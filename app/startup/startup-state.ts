@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from "react";
 import type { UserInfo } from "../api/user-info";
-import type { CssChunkLoadError } from "./chunk-errors";
+import type { ChunkLoadError, CssChunkLoadError } from "./chunk-errors";
 import type { Referrers } from "./referrer";
 
 export type SessionStatus = "unknown" | "signed-in" | "signed-out" | "unreachable";
@@ -13,8 +13,8 @@ export type StartupState = {
   referrers: Referrers;
   session: SessionStatus;
   user: UserInfo | null;
-  /** A route stylesheet that failed to load (the page explains it and offers a reload). */
-  cssFailure: CssChunkLoadError | null;
+  /** A route chunk or stylesheet that failed to load (the page explains it and offers a reload). */
+  chunkFailure: ChunkLoadError | CssChunkLoadError | null;
 };
 
 export const serverStartupState: StartupState = Object.freeze({
@@ -24,7 +24,7 @@ export const serverStartupState: StartupState = Object.freeze({
   referrers: { visit: "", firstTouch: "" },
   session: "unknown",
   user: null,
-  cssFailure: null,
+  chunkFailure: null,
 });
 
 let state: StartupState = serverStartupState;

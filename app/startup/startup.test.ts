@@ -3,7 +3,7 @@ import { ChunkLoadError } from "./chunk-errors";
 import { isMobileUserAgent, isShortLinkHost } from "./flags";
 import { readPublicConfig, serializePublicConfig, emptyPublicConfig } from "./public-config";
 import { rememberReferrer } from "./referrer";
-import { installRouteChunkLoader } from "./route-chunks";
+import { routeModulesWithChunkLoader } from "./route-chunks";
 import type { KeyValueStore } from "./safe-storage";
 import { safeNextPath } from "./safe-next";
 import { fetchSession } from "./session";
@@ -128,49 +128,58 @@ describe("the session call", () => {
 describe("route chunk loading", () => {
   const manifest = { routes: { root: { id: "root", module: "/assets/root.js" }, check: { id: "check", module: "/assets/check.js" } } };
 
-  it("leaves loaded routes alone and loads the others once, on demand", async () => {
-    const modules: Record<string, unknown> = { root: { default: "root" } };
+  // React Router's loadRouteModule: `if (id in modules) return modules[id]`.
+  const loadRoute = (modules: Record<string, unknown>, id: string) => (id in modules ? modules[id] : undefined);
+
+  it("shows unloaded routes as not loaded to plain reads, and loads them once when React Router asks", async () => {
     const importModule = vi.fn(async () => ({ default: "check" }));
-    installRouteChunkLoader({ modules, manifest, session: memoryStore(), reload: vi.fn(), importModule });
+    const modules = routeModulesWithChunkLoader({
+      modules: { root: { default: "root" } },
+      manifest,
+      session: memoryStore(),
+      reload: vi.fn(),
+      importModule,
+    });
+    expect(modules.root).toEqual({ default: "root" });
+    expect(modules.check).toBeUndefined();
     expect(importModule).not.toHaveBeenCalled();
-    expect("check" in modules).toBe(true);
-    const [a, b] = [modules.check, modules.check];
+    const [a, b] = [loadRoute(modules, "check"), loadRoute(modules, "check")];
     expect(a).toBe(b);
     expect(await a).toEqual({ default: "check" });
     expect(modules.check).toEqual({ default: "check" });
     expect(importModule).toHaveBeenCalledTimes(1);
+    expect(loadRoute(modules, "nope")).toBeUndefined();
   });
 
   it("reloads once for a stale chunk, then fails with a ChunkLoadError", async () => {
     const session = memoryStore();
     const reload = vi.fn();
     const failing = async () => Promise.reject(new TypeError("Failed to fetch dynamically imported module"));
-    const first: Record<string, unknown> = {};
-    installRouteChunkLoader({ modules: first, manifest, session, reload, importModule: failing });
-    const pending = first.check as Promise<unknown>;
+    const first = routeModulesWithChunkLoader({ modules: {}, manifest, session, reload, importModule: failing });
+    const pending = loadRoute(first, "check") as Promise<unknown>;
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(reload).toHaveBeenCalledTimes(1);
 
     // After the reload the same chunk fails again: no second reload, an error instead.
-    const second: Record<string, unknown> = {};
-    installRouteChunkLoader({ modules: second, manifest, session, reload, importModule: failing });
-    await expect(second.check).rejects.toBeInstanceOf(ChunkLoadError);
+    const onFailure = vi.fn();
+    const second = routeModulesWithChunkLoader({ modules: {}, manifest, session, reload, onFailure, importModule: failing });
+    await expect(loadRoute(second, "check")).rejects.toBeInstanceOf(ChunkLoadError);
     expect(reload).toHaveBeenCalledTimes(1);
+    expect(onFailure).toHaveBeenCalledWith(expect.any(ChunkLoadError));
     void pending;
   });
 
   it("fails a chunk that has not loaded within the time limit", async () => {
     vi.useFakeTimers();
     try {
-      const modules: Record<string, unknown> = {};
-      installRouteChunkLoader({
-        modules,
+      const modules = routeModulesWithChunkLoader({
+        modules: {},
         manifest,
         session: memoryStore(),
         reload: vi.fn(),
         importModule: () => new Promise(() => {}),
       });
-      const loading = modules.check as Promise<unknown>;
+      const loading = loadRoute(modules, "check") as Promise<unknown>;
       const outcome = loading.catch((error: unknown) => error);
       await vi.advanceTimersByTimeAsync(119_999);
       await vi.advanceTimersByTimeAsync(1);

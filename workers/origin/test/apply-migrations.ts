@@ -4,7 +4,7 @@ import { env } from "cloudflare:workers";
 declare global {
   namespace Cloudflare {
     interface Env {
-      TEST_MIGRATIONS: D1Migration[];
+      TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
     }
   }
 }

@@ -1,0 +1,41 @@
+import { defineConfig } from "@playwright/test";
+import { e2eBaseUrl, e2ePort } from "./test/e2e/e2e-env.ts";
+
+// The system Chromium (Debian's package); a test run never downloads a browser.
+const executablePath = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+
+export default defineConfig({
+  testDir: "./test/e2e",
+  testMatch: "**/*.test.ts",
+  outputDir: "./test-results/playwright",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  reporter: [["list"]],
+  use: {
+    baseURL: e2eBaseUrl,
+    launchOptions: {
+      executablePath,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        // A configured link-shortener host, resolved to this machine.
+        "--host-resolver-rules=MAP s.paydesk.test 127.0.0.1",
+      ],
+    },
+  },
+  webServer: {
+    command: "node test/e2e/serve.ts",
+    url: `${e2eBaseUrl}/help`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { E2E_PORT: String(e2ePort) },
+  },
+});

@@ -1,0 +1,15 @@
+/** Where the browser tests find the app, its Sentry sink and the seeded user. */
+export const e2ePort = Number(process.env.E2E_PORT ?? 8788);
+export const e2eBaseUrl = `http://127.0.0.1:${e2ePort}`;
+export const sentrySinkPort = Number(process.env.SENTRY_SINK_PORT ?? 8799);
+export const sentrySinkUrl = `http://127.0.0.1:${sentrySinkPort}`;
+export const shortLinkHost = "s.paydesk.test";
+
+export const seededUser = {
+  token: "e2e_token_0123456789abcdefghijk",
+  id: "u_e2e_li_wei",
+  handle: "li_wei",
+  displayName: "Li Wei",
+  available: 12345,
+  held: 600,
+};

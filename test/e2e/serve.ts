@@ -1,0 +1,78 @@
+/**
+ * Serves the built app for the browser tests: both built workers in workerd (as
+ * deployed), a fresh local D1 with the migrations and one seeded user, and a local
+ * Sentry endpoint that the configured DSN points at.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startSentrySink } from "../support/sentry-sink.ts";
+import { e2ePort, seededUser, sentrySinkPort, shortLinkHost } from "./e2e-env.ts";
+
+const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" };
+const state = mkdtempSync(join(tmpdir(), "paydesk-e2e-"));
+const wrangler = join("node_modules", ".bin", "wrangler");
+
+function run(args: string[]) {
+  const result = spawnSync(wrangler, args, { env, stdio: "inherit" });
+  if (result.status !== 0) throw new Error(`wrangler ${args.join(" ")} failed`);
+}
+
+const now = Date.now();
+const tokenHash = createHash("sha256").update(seededUser.token).digest("hex");
+run(["d1", "migrations", "apply", "DB", "--local", "-c", "workers/origin/wrangler.toml", "--persist-to", state]);
+run([
+  "d1",
+  "execute",
+  "DB",
+  "--local",
+  "-c",
+  "workers/origin/wrangler.toml",
+  "--persist-to",
+  state,
+  "--command",
+  [
+    `INSERT INTO user (id, handle, display_name, created_at) VALUES ('${seededUser.id}', '${seededUser.handle}', '${seededUser.displayName}', ${now})`,
+    `INSERT INTO account (id, owner_id, kind, available, held) VALUES ('acct_${seededUser.id}', '${seededUser.id}', 'user', ${seededUser.available}, ${seededUser.held})`,
+    `INSERT INTO session (token_hash, user_id, created_at, last_used_at) VALUES ('${tokenHash}', '${seededUser.id}', ${now}, ${now})`,
+  ].join("; "),
+]);
+
+const sink = await startSentrySink(sentrySinkPort);
+const server = spawn(
+  wrangler,
+  [
+    "dev",
+    "-c",
+    "build/server/wrangler.json",
+    "-c",
+    "dist/paydesk_origin/wrangler.json",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(e2ePort),
+    "--persist-to",
+    state,
+    "--var",
+    `SHORT_LINK_HOSTS:${shortLinkHost}`,
+    "--var",
+    `SENTRY_DSN:${sink.dsn}`,
+  ],
+  { env, stdio: "inherit" },
+);
+
+function stop() {
+  server.kill("SIGTERM");
+  sink.server.close();
+  rmSync(state, { recursive: true, force: true });
+  process.exit(0);
+}
+process.on("SIGTERM", stop);
+process.on("SIGINT", stop);
+server.on("exit", (code) => {
+  sink.server.close();
+  rmSync(state, { recursive: true, force: true });
+  process.exit(code ?? 1);
+});
