@@ -34,6 +34,26 @@ export default defineConfig({
         test: { name: "edge", include: ["test/edge/**/*.test.ts"] },
       },
       {
+        // The same build, misconfigured: a loader that throws must reach Sentry.
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./build/server/wrangler.json" },
+            miniflare: {
+              compatibilityDate,
+              bindings: {
+                CONTACT_EMAIL: "not-an-email-address",
+                SENTRY_DSN: sentrySink.dsn,
+                SENTRY_SINK_URL: `http://127.0.0.1:${sentrySink.port}`,
+              },
+              workers: [
+                { name: "paydesk-origin", modules: true, scriptPath: "./test/support/fake-origin.js", compatibilityDate },
+              ],
+            },
+          }),
+        ],
+        test: { name: "edge-misconfigured", include: ["test/edge-misconfigured/**/*.test.ts"] },
+      },
+      {
         plugins: [
           cloudflareTest({
             wrangler: { configPath: "./workers/origin/wrangler.toml" },
