@@ -3,7 +3,8 @@ import { exports } from "cloudflare:workers";
 import type { ServerBuild } from "react-router";
 import { describe, expect, it } from "vitest";
 import { createEdgeHandler, type EdgeEnv } from "../../workers/edge/edge-handler";
-import { isShareable, pageCacheKey } from "../../workers/edge/page-cache";
+import { createPageCache, isShareable, pageCacheKey, renewNonce } from "../../workers/edge/page-cache";
+import { PageMemory } from "../../workers/edge/page-memory";
 
 async function edgeSettled(path: string) {
   const response = await exports.default.fetch(new Request(`https://paydesk.test${path}`));
@@ -83,7 +84,7 @@ describe("the edge handler renders once per deploy version", () => {
     const cache = await caches.open(`pages-${crypto.randomUUID()}`);
     const handle = createEdgeHandler({
       build,
-      cache: () => cache,
+      cache: createPageCache(() => cache),
       render: async () => {
         renders += 1;
         return new Response(`<!doctype html><p>render ${renders}</p>`, {
@@ -105,5 +106,77 @@ describe("the edge handler renders once per deploy version", () => {
     expect(renders).toBe(1);
     expect(await get("deploy-2")).toEqual({ text: "<!doctype html><p>render 2</p>", cache: "MISS" });
     expect(renders).toBe(2);
+  });
+
+  it("admits a page to the data centre's cache when it is asked for again, for other isolates", async () => {
+    let renders = 0;
+    const shared = await caches.open(`pages-${crypto.randomUUID()}`);
+    const isolate = () =>
+      createEdgeHandler({
+        build,
+        cache: createPageCache(() => shared),
+        render: async () => {
+          renders += 1;
+          return new Response("<!doctype html><p>page</p>", {
+            headers: { "Content-Type": "text/html", "Cache-Control": "public, s-maxage=60" },
+          });
+        },
+      });
+    const get = async (handle: ReturnType<typeof isolate>, path: string) => {
+      const ctx = createExecutionContext();
+      const response = await handle(new Request(`https://paydesk.test${path}`), { CF_VERSION_METADATA: { id: "d" } }, ctx);
+      await response.text();
+      await waitOnExecutionContext(ctx);
+      return response.headers.get("X-Edge-Cache");
+    };
+
+    const first = isolate();
+    expect(await get(first, "/once")).toBe("MISS");
+    const sharedKey = (path: string) => pageCacheKey(new Request(`https://paydesk.test${path}`), "d.client-1");
+    expect(await shared.match(sharedKey("/once"))).toBeUndefined();
+    expect(await get(isolate(), "/once")).toBe("MISS");
+    expect(renders).toBe(2);
+
+    expect(await get(first, "/popular")).toBe("MISS");
+    expect(await get(first, "/popular")).toBe("HIT");
+    expect(renders).toBe(3);
+    expect(await shared.match(sharedKey("/popular"))).toBeDefined();
+    expect(await get(isolate(), "/popular")).toBe("HIT");
+    expect(renders).toBe(3);
+  });
+});
+
+describe("the memory tier", () => {
+  const page = (body: string, expiresAt = Number.POSITIVE_INFINITY) => ({
+    body,
+    status: 200,
+    headers: [] as [string, string][],
+    renderedWith: "n",
+    expiresAt,
+  });
+
+  it("evicts the least recently used pages beyond its size", () => {
+    const memory = new PageMemory(100);
+    memory.set("a", page("x".repeat(12)));
+    memory.set("b", page("y".repeat(12)));
+    memory.get("a");
+    for (let i = 0; i < 7; i += 1) memory.set(`c${i}`, page("z".repeat(12)));
+    expect(memory.get("a")).toBeDefined();
+    expect(memory.get("b")).toBeUndefined();
+    expect(memory.size).toBeLessThanOrEqual(8);
+  });
+
+  it("forgets a page when its shared-cache lifetime ends", () => {
+    let now = 1_000;
+    const memory = new PageMemory(1_000, () => now);
+    memory.set("a", page("x", 2_000));
+    expect(memory.get("a")).toBeDefined();
+    now = 2_000;
+    expect(memory.get("a")).toBeUndefined();
+  });
+
+  it("renews only the nonce the page was rendered with", () => {
+    const html = '<script nonce="old">a</script><script nonce="other">b</script><p>nonce=&quot;old&quot;</p>';
+    expect(renewNonce(html, "old", "new")).toBe('<script nonce="new">a</script><script nonce="other">b</script><p>nonce=&quot;old&quot;</p>');
   });
 });

@@ -1,9 +1,9 @@
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { cspNonceContext } from "../../app/server-context";
 import { proxyToOrigin, type OriginTarget } from "./origin-proxy";
-import { matchPage, pageCacheKey, isShareable, storePage } from "./page-cache";
+import { createPageCache, isShareable, matchPage, pageCacheKey, storePage, type PageCacheTiers } from "./page-cache";
 import { routeLoaderDataPath, serveRouteLoaderData } from "./route-loader-data";
-import { applySecurityHeaders, createNonce, renewNonce } from "./security-headers";
+import { applySecurityHeaders, createNonce } from "./security-headers";
 
 export type EdgeEnv = OriginTarget & {
   SENTRY_DSN?: string;
@@ -15,7 +15,7 @@ export type RenderPage = (request: Request, context: RouterContextProvider) => P
 export type EdgeHandlerOptions = {
   build: ServerBuild;
   render: RenderPage;
-  cache?: () => Cache;
+  cache?: PageCacheTiers;
   originTimeoutMs?: number;
 };
 
@@ -30,7 +30,7 @@ export function deployVersion(env: EdgeEnv, build: ServerBuild): string {
  * The edge worker's request handling: `/api/*` to the origin, `/assets/*` misses as
  * plain 404s, route data, and pages through the edge cache.
  */
-export function createEdgeHandler({ build, render, cache = () => caches.default, originTimeoutMs }: EdgeHandlerOptions) {
+export function createEdgeHandler({ build, render, cache = createPageCache(), originTimeoutMs }: EdgeHandlerOptions) {
   return async function handle(request: Request, env: EdgeEnv, ctx: ExecutionContext): Promise<Response> {
     const url = new URL(request.url);
     const https = url.protocol === "https:";
@@ -57,10 +57,11 @@ export function createEdgeHandler({ build, render, cache = () => caches.default,
     let response: Response | null = null;
     let cacheStatus = "BYPASS";
     if (key) {
-      const hit = await matchPage(cache(), key);
+      const hit = await matchPage(cache, key, nonce);
       if (hit) {
-        response = hit.renderedWith && isHtml(hit.response) ? renewNonce(hit.response, hit.renderedWith, nonce) : hit.response;
+        response = hit.response;
         cacheStatus = "HIT";
+        if (hit.pending) ctx.waitUntil(hit.pending);
       }
     }
     if (!response) {
@@ -69,7 +70,7 @@ export function createEdgeHandler({ build, render, cache = () => caches.default,
           ? await serveRouteLoaderData(request, build, context)
           : await render(request, context);
       if (key && isShareable(response)) {
-        ctx.waitUntil(storePage(cache(), key, response, nonce));
+        ctx.waitUntil(storePage(cache, key, response, nonce));
         cacheStatus = "MISS";
       }
     }

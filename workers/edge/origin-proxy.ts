@@ -65,7 +65,9 @@ export async function proxyToOrigin(
   // Only the wait for the response headers is bounded; a slow body keeps streaming.
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(new OriginTimeout(`No answer from the origin within ${timeoutMs} ms`)), timeoutMs);
-  const hasBody = request.method !== "GET" && request.method !== "HEAD";
+  // A declared empty body (the session call's) is not worth a stream between workers.
+  const hasBody =
+    request.method !== "GET" && request.method !== "HEAD" && request.body !== null && request.headers.get("Content-Length") !== "0";
   const forwarded = new Request(url, {
     method: request.method,
     headers: originRequestHeaders(request, requestId),

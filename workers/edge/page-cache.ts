@@ -1,7 +1,11 @@
 /**
  * The edge cache for pages and route data. Pages are the same for every user
- * (PRODUCT.md §1), so one rendering serves everyone until the next deploy.
+ * (PRODUCT.md §1), so one rendering serves everyone until the next deploy. Two tiers:
+ * this isolate's memory, then the data centre's Cache API. A page enters the shared
+ * tier when it is asked for a second time: one-off URLs (cache-busting queries, bots)
+ * then cost no cache write and cannot flood the data centre's cache.
  */
+import { PageMemory, type StoredPage } from "./page-memory";
 
 const renderNonceHeader = "X-Render-Nonce";
 
@@ -22,28 +26,86 @@ function directives(cacheControl: string | null): Map<string, string> {
   return map;
 }
 
+/** Seconds a shared cache may keep the answer (0: not at all). */
+function sharedLifetime(response: Response): number {
+  const cc = directives(response.headers.get("Cache-Control"));
+  if (!cc.has("public") || cc.has("private") || cc.has("no-store")) return 0;
+  return Number(cc.get("s-maxage") ?? cc.get("max-age") ?? 0) || 0;
+}
+
 /** Only public, successful answers without cookies may be shared between users. */
 export function isShareable(response: Response): boolean {
-  if (response.status !== 200 || response.headers.has("Set-Cookie")) return false;
-  const cc = directives(response.headers.get("Cache-Control"));
-  if (!cc.has("public") || cc.has("private") || cc.has("no-store")) return false;
-  return Number(cc.get("s-maxage") ?? cc.get("max-age") ?? 0) > 0;
+  return response.status === 200 && !response.headers.has("Set-Cookie") && sharedLifetime(response) > 0;
 }
 
-export type CachedPage = { response: Response; renderedWith: string | null };
+/**
+ * Moves a stored page onto this response's nonce. React escapes `"` in text, so
+ * `nonce="…"` can only be an attribute; only the nonce it was rendered with is renewed.
+ */
+export function renewNonce(body: string, renderedWith: string, nonce: string): string {
+  return body.replaceAll(`nonce="${renderedWith}"`, `nonce="${nonce}"`);
+}
 
-export async function matchPage(cache: Cache, key: Request): Promise<CachedPage | null> {
-  const hit = await cache.match(key);
+export type PageCacheTiers = { memory: PageMemory; shared: () => Cache };
+
+export function createPageCache(shared: () => Cache = () => caches.default, memory = new PageMemory()): PageCacheTiers {
+  return { memory, shared };
+}
+
+function toResponse(page: StoredPage, nonce: string): Response {
+  return new Response(renewNonce(page.body, page.renderedWith, nonce), { status: page.status, headers: page.headers });
+}
+
+export type PageHit = {
+  response: Response;
+  /** Work to finish after answering (admitting the page to the shared tier), if any. */
+  pending: Promise<void> | null;
+};
+
+function sharedCopy(page: StoredPage): Response {
+  const response = new Response(page.body, { status: page.status, headers: page.headers });
+  response.headers.set(renderNonceHeader, page.renderedWith);
+  return response;
+}
+
+/** A stored answer for `key`, already on this response's nonce, or null. */
+export async function matchPage(tiers: PageCacheTiers, key: Request, nonce: string): Promise<PageHit | null> {
+  const remembered = tiers.memory.get(key.url);
+  if (remembered) {
+    let pending: Promise<void> | null = null;
+    if (!remembered.shared) {
+      remembered.shared = true;
+      pending = tiers.shared().put(key, sharedCopy(remembered));
+    }
+    return { response: toResponse(remembered, nonce), pending };
+  }
+
+  const hit = await tiers.shared().match(key);
   if (!hit) return null;
-  const response = new Response(hit.body, hit);
-  const renderedWith = response.headers.get(renderNonceHeader);
-  response.headers.delete(renderNonceHeader);
-  return { response, renderedWith };
+  const headers = new Headers(hit.headers);
+  const renderedWith = headers.get(renderNonceHeader) ?? "";
+  headers.delete(renderNonceHeader);
+  const page: StoredPage = {
+    body: await hit.text(),
+    status: hit.status,
+    headers: [...headers],
+    renderedWith,
+    expiresAt: Date.now() + sharedLifetime(hit) * 1000,
+    shared: true,
+  };
+  tiers.memory.set(key.url, page);
+  return { response: toResponse(page, nonce), pending: null };
 }
 
-/** Stores a copy of `response` (which stays usable) and returns the store operation. */
-export function storePage(cache: Cache, key: Request, response: Response, renderedWith: string): Promise<void> {
-  const copy = new Response(response.clone().body, response);
-  copy.headers.set(renderNonceHeader, renderedWith);
-  return cache.put(key, copy);
+/** Keeps a copy of `response` (which stays usable) in this isolate's memory. */
+export async function storePage(tiers: PageCacheTiers, key: Request, response: Response, renderedWith: string): Promise<void> {
+  const copy = response.clone();
+  tiers.memory.set(key.url, {
+    body: await copy.text(),
+    status: copy.status,
+    headers: [...copy.headers],
+    renderedWith,
+    expiresAt: Date.now() + sharedLifetime(copy) * 1000,
+    shared: false,
+  });
 }

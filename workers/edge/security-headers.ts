@@ -47,19 +47,3 @@ export function applySecurityHeaders(
   headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), usb=(), browsing-topics=()");
   if (https) headers.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
 }
-
-/**
- * Moves a cached page onto this response's nonce. Only attributes carrying the nonce
- * the page was rendered with are renewed; any other nonce attribute is dropped, so
- * markup that was not ours cannot borrow the fresh nonce.
- */
-export function renewNonce(page: Response, renderedWith: string, nonce: string): Response {
-  return new HTMLRewriter()
-    .on("[nonce]", {
-      element(element) {
-        if (element.getAttribute("nonce") === renderedWith) element.setAttribute("nonce", nonce);
-        else element.removeAttribute("nonce");
-      },
-    })
-    .transform(page);
-}

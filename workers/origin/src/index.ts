@@ -1,12 +1,6 @@
-import * as Sentry from "@sentry/cloudflare";
+import { reportingErrors } from "../../error-reporting";
 import { createOriginApp } from "./app";
 
 const app = createOriginApp();
 
-export default Sentry.withSentry(
-  (env: Env) => ({
-    dsn: env.SENTRY_DSN || undefined,
-    environment: env.SENTRY_ENVIRONMENT,
-  }),
-  { fetch: app.fetch } satisfies ExportedHandler<Env>,
-);
+export default reportingErrors<Env>(async (request, env, ctx) => app.fetch(request, env, ctx));
