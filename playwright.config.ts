@@ -1,5 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import { e2eBaseUrl, e2ePort } from "./test/e2e/e2e-env.ts";
+import { devBaseUrl, devPort, e2eBaseUrl, e2ePort } from "./test/e2e/e2e-env.ts";
 
 // The system Chromium (Debian's package); a test run never downloads a browser.
 const executablePath = process.env.CHROME_PATH ?? "/usr/bin/chromium";
@@ -29,13 +29,25 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: "node test/e2e/serve.ts",
-    url: `${e2eBaseUrl}/help`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: { E2E_PORT: String(e2ePort) },
-  },
+  webServer: [
+    {
+      command: "node test/e2e/serve.ts",
+      url: `${e2eBaseUrl}/help`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { E2E_PORT: String(e2ePort) },
+    },
+    {
+      // `npm run dev` exactly as the README tells a newcomer (test/e2e/dev.test.ts).
+      command: `npm run dev -- --host 127.0.0.1 --port ${devPort} --strictPort`,
+      url: `${devBaseUrl}/help`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
+    },
+  ],
 });

@@ -53,7 +53,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="color-scheme" content="light dark" />
         <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: assetWatchSource }} />
         <Meta />
-        <Links />
+        {/* Stylesheets need no nonce (style-src 'self'); without one, the browser's nonce
+            hiding cannot make server and client attributes differ. */}
+        <Links nonce="" />
       </head>
       <body>
         {config ? (

@@ -1,6 +1,8 @@
 /** Where the browser tests find the app, its Sentry sink and the seeded user. */
 export const e2ePort = Number(process.env.E2E_PORT ?? 8788);
 export const e2eBaseUrl = `http://127.0.0.1:${e2ePort}`;
+export const devPort = Number(process.env.DEV_PORT ?? 5179);
+export const devBaseUrl = `http://127.0.0.1:${devPort}`;
 export const sentrySinkPort = Number(process.env.SENTRY_SINK_PORT ?? 8799);
 export const sentrySinkUrl = `http://127.0.0.1:${sentrySinkPort}`;
 export const shortLinkHost = "s.paydesk.test";

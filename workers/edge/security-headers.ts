@@ -17,12 +17,13 @@ function originOf(dsn: string | undefined): string | null {
  * The page CSP. Scripts run only with this response's nonce (React Router's inline
  * hand-off and module scripts, React's streaming scripts) or from our own origin.
  */
-export function contentSecurityPolicy(nonce: string, sentryDsn?: string): string {
+export function contentSecurityPolicy(nonce: string, sentryDsn?: string, devServer = false): string {
   const sentry = originOf(sentryDsn);
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'`,
-    "style-src 'self'",
+    // Vite's dev server injects stylesheets as <style> elements; built pages link them.
+    devServer ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
     "img-src 'self' data:",
     "font-src 'self'",
     `connect-src 'self'${sentry ? ` ${sentry}` : ""}`,
@@ -40,7 +41,7 @@ export function applySecurityHeaders(
   headers: Headers,
   { https, nonce, sentryDsn }: { https: boolean; nonce?: string; sentryDsn?: string },
 ): void {
-  if (nonce !== undefined) headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, sentryDsn));
+  if (nonce !== undefined) headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, sentryDsn, import.meta.env.DEV));
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("X-Frame-Options", "DENY");
   headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
