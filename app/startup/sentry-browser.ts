@@ -1,20 +1,11 @@
 import { captureException, init, replayIntegration } from "@sentry/react";
 import type { PublicConfig } from "./public-config";
+import { sentryBrowserOptions } from "./sentry-options";
 
-/**
- * Sentry for the browser (PRODUCT.md §2.3): no session replays, a replay for every
- * error, and text, inputs and media masked — a payment app must not ship balances,
- * codes or passwords to a third party — unless the operator opts out.
- */
+/** Starts the browser SDK; loaded as its own chunk, and only when a DSN is configured. */
 export function startSentry(config: PublicConfig & { sentryDsn: string }) {
-  const masked = !config.replayUnmasked;
-  init({
-    dsn: config.sentryDsn,
-    environment: config.sentryEnvironment,
-    replaysSessionSampleRate: 0,
-    replaysOnErrorSampleRate: 1,
-    integrations: [replayIntegration({ maskAllText: masked, maskAllInputs: masked, blockAllMedia: masked })],
-  });
+  const { replay, ...options } = sentryBrowserOptions(config);
+  init({ ...options, integrations: [replayIntegration(replay)] });
   return (error: unknown, context?: Record<string, string>) => {
     captureException(error, context ? { tags: context } : undefined);
   };

@@ -7,6 +7,7 @@ import { routeModulesWithChunkLoader } from "./route-chunks";
 import type { KeyValueStore } from "./safe-storage";
 import { safeNextPath } from "./safe-next";
 import { fetchSession } from "./session";
+import { sentryBrowserOptions } from "./sentry-options";
 import { adoptToken } from "./token";
 
 function memoryStore(initial: Record<string, string> = {}): KeyValueStore & { data: Record<string, string> } {
@@ -219,5 +220,27 @@ describe("public configuration in the page", () => {
   it("falls back to no configuration when the block is missing or broken", () => {
     expect(readPublicConfig({ getElementById: () => null } as unknown as Document)).toEqual(emptyPublicConfig);
     expect(readPublicConfig({ getElementById: () => ({ textContent: "{" }) } as unknown as Document)).toEqual(emptyPublicConfig);
+  });
+});
+
+describe("the browser's Sentry options", () => {
+  const config = { ...emptyPublicConfig, sentryDsn: "https://key@sentry.example/1", sentryEnvironment: "test" };
+
+  it("records no sessions, a replay of every error, with text, inputs and media masked", () => {
+    expect(sentryBrowserOptions(config)).toEqual({
+      dsn: "https://key@sentry.example/1",
+      environment: "test",
+      replaysSessionSampleRate: 0,
+      replaysOnErrorSampleRate: 1,
+      replay: { maskAllText: true, maskAllInputs: true, blockAllMedia: true },
+    });
+  });
+
+  it("unmasks replays only when the operator sets SENTRY_REPLAY_UNMASKED=true", () => {
+    expect(sentryBrowserOptions({ ...config, replayUnmasked: true }).replay).toEqual({
+      maskAllText: false,
+      maskAllInputs: false,
+      blockAllMedia: false,
+    });
   });
 });
