@@ -11,48 +11,32 @@ sentrySink.server.unref();
 
 const compatibilityDate = "2026-07-01";
 
+function builtEdgeWorker(name: string, include: string, bindings: Record<string, string> = {}) {
+  return {
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: "./build/server/wrangler.json" },
+        miniflare: {
+          compatibilityDate,
+          bindings: { SENTRY_DSN: sentrySink.dsn, SENTRY_SINK_URL: `http://127.0.0.1:${sentrySink.port}`, ...bindings },
+          workers: [{ name: "paydesk-origin", modules: true, scriptPath: "./test/support/fake-origin.js", compatibilityDate }],
+        },
+      }),
+    ],
+    test: { name, include: [include] },
+  };
+}
+
 export default defineConfig({
   test: {
     projects: [
       {
         test: { name: "unit", environment: "node", include: ["app/**/*.test.ts"] },
       },
-      {
-        // The built edge worker (`npm test` builds first), as `wrangler deploy` ships it.
-        plugins: [
-          cloudflareTest({
-            wrangler: { configPath: "./build/server/wrangler.json" },
-            miniflare: {
-              compatibilityDate,
-              bindings: { SENTRY_DSN: sentrySink.dsn, SENTRY_SINK_URL: `http://127.0.0.1:${sentrySink.port}` },
-              workers: [
-                { name: "paydesk-origin", modules: true, scriptPath: "./test/support/fake-origin.js", compatibilityDate },
-              ],
-            },
-          }),
-        ],
-        test: { name: "edge", include: ["test/edge/**/*.test.ts"] },
-      },
-      {
-        // The same build, misconfigured: a loader that throws must reach Sentry.
-        plugins: [
-          cloudflareTest({
-            wrangler: { configPath: "./build/server/wrangler.json" },
-            miniflare: {
-              compatibilityDate,
-              bindings: {
-                CONTACT_EMAIL: "not-an-email-address",
-                SENTRY_DSN: sentrySink.dsn,
-                SENTRY_SINK_URL: `http://127.0.0.1:${sentrySink.port}`,
-              },
-              workers: [
-                { name: "paydesk-origin", modules: true, scriptPath: "./test/support/fake-origin.js", compatibilityDate },
-              ],
-            },
-          }),
-        ],
-        test: { name: "edge-misconfigured", include: ["test/edge-misconfigured/**/*.test.ts"] },
-      },
+      // The built edge worker (`npm test` builds first), as `wrangler deploy` ships it.
+      builtEdgeWorker("edge", "test/edge/**/*.test.ts"),
+      // The same build, misconfigured: a loader that throws must reach Sentry.
+      builtEdgeWorker("edge-misconfigured", "test/edge-misconfigured/**/*.test.ts", { CONTACT_EMAIL: "not-an-email-address" }),
       {
         plugins: [
           cloudflareTest({

@@ -1,22 +1,14 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { envelopesMentioning } from "../support/sentry-sink-client";
 
-async function envelopesMentioning(text: string): Promise<unknown[]> {
-  for (let tries = 0; tries < 50; tries += 1) {
-    const all = (await (await fetch(`${env.SENTRY_SINK_URL}/envelopes`)).json()) as { items: unknown[] }[];
-    const found = all.filter((envelope) => JSON.stringify(envelope.items).includes(text));
-    if (found.length > 0) return found;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return [];
-}
 
 describe("a loader that throws (CONTACT_EMAIL is not an email address)", () => {
   it("answers the error page and reports the error to Sentry", async () => {
     const response = await exports.default.fetch(new Request("https://paydesk.test/contact"));
     expect(response.status).toBe(500);
     expect(await response.text()).toContain("Something went wrong");
-    expect(await envelopesMentioning("CONTACT_EMAIL is not set to an email address")).not.toHaveLength(0);
+    expect(await envelopesMentioning(env.SENTRY_SINK_URL, "CONTACT_EMAIL is not set to an email address")).not.toHaveLength(0);
   });
 
   it("reports it from /__serverLoader too, answering 500 INTERNAL_ERROR", async () => {

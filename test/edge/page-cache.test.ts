@@ -153,6 +153,7 @@ describe("the memory tier", () => {
     headers: [] as [string, string][],
     renderedWith: "n",
     expiresAt,
+    shared: false,
   });
 
   it("evicts the least recently used pages beyond its size", () => {
