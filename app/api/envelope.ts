@@ -3,11 +3,11 @@
  * pages import this module, so the shape is defined exactly once.
  */
 import { z } from "zod";
-import { errorCodes } from "./error-codes";
+import { errorCodes, type ErrorCode } from "./error-codes";
+
+export type { ErrorCode };
 
 export const successCode = "SUCCESS";
-
-export type ErrorCode = (typeof errorCodes)[number];
 
 export type SuccessEnvelope<T> = { code: typeof successCode; data: T; message?: string };
 export type ErrorEnvelope = { code: ErrorCode; message?: string; field?: string };

@@ -2,20 +2,20 @@
  * The one catalogue of stable error codes (PRODUCT.md §5). Pages translate these
  * into human messages; workers answer with them. Add codes, never rename them.
  */
-export const errorCodes = [
-  "BAD_REQUEST",
-  "UNAUTHENTICATED",
-  "NOT_FOUND",
-  "INTERNAL_ERROR",
-  "ORIGIN_UNAVAILABLE",
-  "ORIGIN_TIMEOUT",
-] as const;
-
 export const errorStatus = {
   BAD_REQUEST: 400,
   UNAUTHENTICATED: 401,
+  INVALID_CREDENTIALS: 401,
   NOT_FOUND: 404,
+  HANDLE_TAKEN: 409,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  IDEMPOTENCY_KEY_IN_USE: 409,
+  SIGN_IN_LOCKED: 429,
   INTERNAL_ERROR: 500,
   ORIGIN_UNAVAILABLE: 502,
   ORIGIN_TIMEOUT: 504,
-} as const satisfies Record<(typeof errorCodes)[number], number>;
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export const errorCodes = Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]];

@@ -1,23 +1,39 @@
 import * as Sentry from "@sentry/cloudflare";
-import { Hono } from "hono";
-import { sessionRoutes } from "./auth/session-routes";
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { HTTPException } from "hono/http-exception";
+import { accountRoutes } from "./auth/account-routes";
 import { ApiError, failure } from "./http/answer";
+import { validationHook } from "./http/validation";
+import { ReplayAnswer } from "./idempotency/idempotency";
 import type { Clock, OriginEnv } from "./origin-env";
 
 const systemClock: Clock = { now: () => Date.now() };
 
+export const openApiPath = "/api/openapi.json";
+
 /** The origin's HTTP API. Tests pass their own clock so time-based rules need no sleeping. */
 export function createOriginApp({ clock = systemClock }: { clock?: Clock } = {}) {
-  const app = new Hono<OriginEnv>();
+  const app = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
   app.use(async (c, next) => {
     c.set("clock", clock);
     await next();
   });
-  app.route("/api/user", sessionRoutes);
+  app.route("/api/user", accountRoutes);
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer" });
+  // The contract, generated from the schemas the routes validate with (PRODUCT.md §5).
+  app.doc31(openApiPath, {
+    openapi: "3.1.0",
+    info: { title: "Paydesk origin API", version: "1" },
+  });
 
   app.notFound((c) => failure(c, new ApiError("NOT_FOUND", `No API route ${c.req.method} ${c.req.path}.`)));
   app.onError((error, c) => {
     if (error instanceof ApiError) return failure(c, error);
+    if (error instanceof ReplayAnswer) return error.response;
+    if (error instanceof HTTPException && error.status === 400) {
+      return failure(c, new ApiError("BAD_REQUEST", "The request body is not valid JSON."));
+    }
     // Anything else is a bug or an outage: report it and answer without details.
     Sentry.captureException(error);
     return failure(c, new ApiError("INTERNAL_ERROR", "Something went wrong on our side. Please try again."));

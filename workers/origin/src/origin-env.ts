@@ -1,7 +1,9 @@
-/** What every origin handler can reach: the bindings and the injected clock. */
+import type { Idempotency } from "./idempotency/idempotency";
+
+/** What every origin handler can reach: the bindings, the injected clock, and per-request state. */
 export type Clock = { now(): number };
 
 export type OriginEnv = {
   Bindings: Env;
-  Variables: { clock: Clock };
+  Variables: { clock: Clock; idempotency: Idempotency };
 };

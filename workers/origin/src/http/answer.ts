@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { errorStatus } from "../../../../app/api/error-codes";
-import type { ErrorCode, ErrorEnvelope, SuccessEnvelope } from "../../../../app/api/envelope";
+import type { ErrorCode, ErrorEnvelope } from "../../../../app/api/envelope";
 
 /** A failure the client can act on; `onError` turns it into the contract's envelope. */
 export class ApiError extends Error {
@@ -15,12 +15,16 @@ export class ApiError extends Error {
   }
 }
 
-export function success<T>(c: Context, data: T, status: 200 | 201 = 200): Response {
-  return c.json({ code: "SUCCESS", data } satisfies SuccessEnvelope<T>, status);
+export function errorBody(error: ApiError): ErrorEnvelope {
+  const body: ErrorEnvelope = { code: error.code, message: error.message };
+  if (error.field !== undefined) body.field = error.field;
+  return body;
+}
+
+export function errorStatusOf(error: ApiError): number {
+  return errorStatus[error.code];
 }
 
 export function failure(c: Context, error: ApiError): Response {
-  const body: ErrorEnvelope = { code: error.code, message: error.message };
-  if (error.field !== undefined) body.field = error.field;
-  return c.json(body, errorStatus[error.code] as ContentfulStatusCode);
+  return c.json(errorBody(error), errorStatusOf(error) as ContentfulStatusCode);
 }

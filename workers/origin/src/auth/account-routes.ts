@@ -1,0 +1,158 @@
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
+import { registerBodySchema, signInAnswerSchema, signInBodySchema } from "../../../../app/api/account";
+import { userInfoSchema } from "../../../../app/api/user-info";
+import { ApiError } from "../http/answer";
+import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "../http/openapi-routes";
+import { validationHook } from "../http/validation";
+import { idempotent } from "../idempotency/idempotency";
+import type { OriginEnv } from "../origin-env";
+import { bearerToken, hashToken } from "./bearer-token";
+import { absentUserHash, hashPassword, verifyPassword } from "./passwords";
+import { findSessionUser } from "./sessions";
+import { newSessionToken } from "./session-tokens";
+import { clearSignInFailures, recordSignInFailure, signInLockedUntil } from "./sign-in-guard";
+
+const register = createRoute({
+  method: "post",
+  path: "/register",
+  summary: "Create an account (then sign in)",
+  request: {
+    headers: idempotencyKeyHeader,
+    body: { content: { "application/json": { schema: registerBodySchema } }, required: true },
+  },
+  responses: {
+    201: jsonContent(successEnvelope(userInfoSchema), "The new account"),
+    400: errorContent("A field is not valid"),
+    409: errorContent("HANDLE_TAKEN"),
+    422: errorContent("IDEMPOTENCY_KEY_REUSED"),
+  },
+});
+
+const signIn = createRoute({
+  method: "post",
+  path: "/login",
+  summary: "Sign in: a new bearer token",
+  request: { body: { content: { "application/json": { schema: signInBodySchema } }, required: true } },
+  responses: {
+    200: jsonContent(successEnvelope(signInAnswerSchema), "Signed in"),
+    400: errorContent("A field is not valid"),
+    401: errorContent("INVALID_CREDENTIALS"),
+    429: errorContent("SIGN_IN_LOCKED"),
+  },
+});
+
+const signOut = createRoute({
+  method: "post",
+  path: "/logout",
+  summary: "Sign out: the bearer token stops working",
+  security: bearerAuth,
+  responses: {
+    200: jsonContent(successEnvelope(z.null()), "Signed out"),
+    401: errorContent("UNAUTHENTICATED"),
+  },
+});
+
+const session = createRoute({
+  method: "post",
+  path: "/session",
+  summary: "The signed-in user of the bearer token",
+  security: bearerAuth,
+  responses: {
+    200: jsonContent(successEnvelope(userInfoSchema), "The signed-in user"),
+    401: errorContent("UNAUTHENTICATED"),
+  },
+});
+
+function requireToken(authorization: string | undefined): string {
+  const token = bearerToken(authorization);
+  if (!token) throw new ApiError("UNAUTHENTICATED", "Sign in to continue.");
+  return token;
+}
+
+function isHandleTaken(error: unknown): boolean {
+  return error instanceof Error && /UNIQUE constraint failed: user\.handle/.test(error.message);
+}
+
+export const accountRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
+
+accountRoutes.use("/register", idempotent(() => "anonymous:register"));
+
+accountRoutes
+  .openapi(register, async (c) => {
+    const { handle, password, displayName } = c.req.valid("json");
+    const now = c.var.clock.now();
+    const id = `usr_${crypto.randomUUID()}`;
+    const stored = await hashPassword(password);
+    const db = c.env.DB;
+    const user = {
+      id,
+      handle,
+      displayName,
+      balances: { available: 0, held: 0 },
+      currency: "CNY" as const,
+      createdAt: new Date(now).toISOString(),
+    };
+    try {
+      return await c.var.idempotency.commit(
+        [
+          db
+            .prepare(
+              `INSERT INTO user (id, handle, display_name, created_at, password_hash, password_salt, password_iterations)
+               VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)`,
+            )
+            .bind(id, handle, displayName, now, stored.hash, stored.salt, stored.iterations),
+          db.prepare("INSERT INTO account (id, owner_id, kind) VALUES (?1, ?2, 'user')").bind(`acc_${id}`, id),
+        ],
+        201,
+        { code: "SUCCESS" as const, data: user },
+      );
+    } catch (error) {
+      if (!isHandleTaken(error)) throw error;
+      return c.var.idempotency.refuse(new ApiError("HANDLE_TAKEN", "That handle is taken. Choose another.", "handle"));
+    }
+  })
+  .openapi(signIn, async (c) => {
+    const { handle, password } = c.req.valid("json");
+    const db = c.env.DB;
+    const now = c.var.clock.now();
+    const lockedUntil = await signInLockedUntil(db, handle, now);
+    if (lockedUntil !== null) {
+      const minutes = Math.ceil((lockedUntil - now) / 60_000);
+      throw new ApiError("SIGN_IN_LOCKED", `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`);
+    }
+    const row = await db
+      .prepare("SELECT id, password_hash, password_salt, password_iterations FROM user WHERE handle = ?1")
+      .bind(handle)
+      .first<{ id: string; password_hash: string | null; password_salt: string | null; password_iterations: number | null }>();
+    const stored =
+      row?.password_hash && row.password_salt && row.password_iterations
+        ? { hash: row.password_hash, salt: row.password_salt, iterations: row.password_iterations }
+        : absentUserHash;
+    // Verified even for an unknown handle: both answers take the same time.
+    const valid = (await verifyPassword(password, stored)) && stored !== absentUserHash;
+    if (!row || !valid) {
+      await recordSignInFailure(db, handle, now);
+      throw new ApiError("INVALID_CREDENTIALS", "That handle and password do not match an account.");
+    }
+    const { token, insert } = await newSessionToken(db, row.id, now);
+    await insert.run();
+    await clearSignInFailures(db, handle);
+    const user = await findSessionUser(db, await hashToken(token), now);
+    if (!user) throw new Error("A session created just now was not found.");
+    return c.json({ code: "SUCCESS" as const, data: { token, user } }, 200);
+  })
+  .openapi(signOut, async (c) => {
+    const token = requireToken(c.req.header("Authorization"));
+    const ended = await c.env.DB.prepare("UPDATE session SET ended_at = ?1 WHERE token_hash = ?2 AND ended_at IS NULL")
+      .bind(c.var.clock.now(), await hashToken(token))
+      .run();
+    if (ended.meta.changes === 0) throw new ApiError("UNAUTHENTICATED", "You are not signed in.");
+    return c.json({ code: "SUCCESS" as const, data: null }, 200);
+  })
+  .openapi(session, async (c) => {
+    const token = requireToken(c.req.header("Authorization"));
+    const user = await findSessionUser(c.env.DB, await hashToken(token), c.var.clock.now());
+    if (!user) throw new ApiError("UNAUTHENTICATED", "Your session has ended. Sign in again.");
+    return c.json({ code: "SUCCESS" as const, data: user }, 200);
+  });

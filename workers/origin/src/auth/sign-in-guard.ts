@@ -1,0 +1,33 @@
+/** PRODUCT.md §4: 10 failed sign-ins per handle within 15 minutes lock it for 15 minutes. */
+export const signInFailureLimit = 10;
+export const signInWindowMs = 15 * 60 * 1000;
+export const signInLockMs = 15 * 60 * 1000;
+
+/** When the handle is locked, the time it opens again; otherwise null. */
+export async function signInLockedUntil(db: D1Database, handle: string, now: number): Promise<number | null> {
+  const lock = await db
+    .prepare("SELECT until FROM sign_in_lock WHERE handle = ?1 AND until > ?2")
+    .bind(handle, now)
+    .first<{ until: number }>();
+  return lock?.until ?? null;
+}
+
+/** Records a failure; the one that reaches the limit locks the handle. */
+export async function recordSignInFailure(db: D1Database, handle: string, now: number): Promise<void> {
+  await db.batch([
+    db.prepare("INSERT INTO sign_in_failure (handle, at) VALUES (?1, ?2)").bind(handle, now),
+    db
+      .prepare(
+        `INSERT INTO sign_in_lock (handle, until)
+         SELECT ?1, ?2 + ?3 WHERE (SELECT count(*) FROM sign_in_failure WHERE handle = ?1 AND at > ?2 - ?4) >= ?5
+         ON CONFLICT (handle) DO UPDATE SET until = excluded.until`,
+      )
+      .bind(handle, now, signInLockMs, signInWindowMs, signInFailureLimit),
+    // Old failures no longer count; keep the table small.
+    db.prepare("DELETE FROM sign_in_failure WHERE handle = ?1 AND at <= ?2 - ?3").bind(handle, now, signInWindowMs),
+  ]);
+}
+
+export async function clearSignInFailures(db: D1Database, handle: string): Promise<void> {
+  await db.prepare("DELETE FROM sign_in_failure WHERE handle = ?1").bind(handle).run();
+}

@@ -1,0 +1,26 @@
+import type { Context } from "hono";
+import type { z } from "zod";
+import { ApiError, failure } from "./answer";
+
+/** The field a validation issue is about, as the client named it. */
+function fieldOf(issue: z.core.$ZodIssue): string | undefined {
+  if (issue.code === "unrecognized_keys") return [...issue.path, issue.keys[0]].join(".");
+  return issue.path.length > 0 ? issue.path.join(".") : undefined;
+}
+
+/**
+ * Every request body and parameter is validated against its schema (PRODUCT.md §5);
+ * a failure is a 400 naming the first failing field, never a 500.
+ */
+export function validationHook(result: { success: true } | { success: false; error: z.ZodError }, c: Context) {
+  if (result.success) return undefined;
+  const issue = result.error.issues[0];
+  const field = issue ? fieldOf(issue) : undefined;
+  const message =
+    issue?.code === "unrecognized_keys"
+      ? `Unknown field: ${issue.keys.join(", ")}.`
+      : issue?.code === "invalid_type" && issue.input === undefined
+        ? `${field ?? "A field"} is required.`
+        : (issue?.message ?? "The request is not valid.");
+  return failure(c, new ApiError("BAD_REQUEST", message, field));
+}

@@ -1,0 +1,114 @@
+import type { TypedResponse } from "hono";
+import { createMiddleware } from "hono/factory";
+import type { OriginEnv } from "../origin-env";
+import { ApiError, errorBody, errorStatusOf } from "../http/answer";
+
+const keyFormat = /^[A-Za-z0-9_.:-]{8,128}$/;
+
+export type Idempotency = {
+  /**
+   * Commits the effect and the answer in one batch, and answers. A concurrent twin that
+   * committed first wins: its answer is given instead, and this effect rolls back.
+   */
+  commit<T, S extends 200 | 201>(
+    effect: D1PreparedStatement[],
+    status: S,
+    body: T,
+  ): Promise<Response & TypedResponse<T, S, "json">>;
+  /** Records a refusal (a 4xx the request will always get), so a retry hears it again. */
+  refuse(error: ApiError): Promise<never>;
+};
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+type StoredAnswer = { request_hash: string; status: number; body: string };
+
+function replay(stored: StoredAnswer): Response {
+  return new Response(stored.body, {
+    status: stored.status,
+    headers: { "Content-Type": "application/json", "Idempotent-Replayed": "true" },
+  });
+}
+
+export function isIdempotencyConflict(error: unknown): boolean {
+  return error instanceof Error && /UNIQUE constraint failed: idempotency\.scope, idempotency\.key/.test(error.message);
+}
+
+/**
+ * PRODUCT.md §5: a request that moves money or creates something carries an
+ * Idempotency-Key. The same key with the same request answers the first answer again;
+ * with another request it is refused (422). The handler writes the answer with
+ * `c.var.idempotency.record(...)` in the batch of its effect, so a retry after a lost
+ * answer either replays or collides on the key — never a second effect.
+ */
+export const idempotent = (scopeOf: (c: { var: OriginEnv["Variables"] }) => string) =>
+  createMiddleware<OriginEnv>(async (c, next) => {
+    const key = c.req.header("Idempotency-Key");
+    if (!key || !keyFormat.test(key)) {
+      throw new ApiError(
+        "BAD_REQUEST",
+        "Send an Idempotency-Key header of 8 to 128 letters, digits or _.:- with this request.",
+        "Idempotency-Key",
+      );
+    }
+    const scope = scopeOf(c);
+    const requestHash = await sha256Hex(`${c.req.method} ${c.req.path}\n${await c.req.text()}`);
+    const db = c.env.DB;
+    const read = () =>
+      db
+        .prepare("SELECT request_hash, status, body FROM idempotency WHERE scope = ?1 AND key = ?2")
+        .bind(scope, key)
+        .first<StoredAnswer>();
+    const answerFor = (stored: StoredAnswer) => {
+      if (stored.request_hash !== requestHash) {
+        throw new ApiError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used for a different request.");
+      }
+      return replay(stored);
+    };
+
+    const earlier = await read();
+    if (earlier) return answerFor(earlier);
+
+    const now = c.var.clock.now();
+    const record = (status: number, body: unknown) =>
+      db
+        .prepare("INSERT INTO idempotency (scope, key, request_hash, status, body, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+        .bind(scope, key, requestHash, status, JSON.stringify(body), now);
+    const afterConflict = async (error: unknown): Promise<Response> => {
+      const twin = isIdempotencyConflict(error) ? await read() : null;
+      if (!twin) throw error;
+      return answerFor(twin);
+    };
+
+    c.set("idempotency", {
+      async commit<T, S extends 200 | 201>(effect: D1PreparedStatement[], status: S, body: T) {
+        try {
+          await db.batch([...effect, record(status, body)]);
+        } catch (error) {
+          // The twin's answer was produced from the same request by the same code.
+          return (await afterConflict(error)) as Response & TypedResponse<T, S, "json">;
+        }
+        return c.json(body, status) as Response & TypedResponse<T, S, "json">;
+      },
+      async refuse(error) {
+        try {
+          await record(errorStatusOf(error), errorBody(error)).run();
+        } catch (conflict) {
+          // A twin answered first; a replay of it is thrown as this request's answer.
+          throw new ReplayAnswer(await afterConflict(conflict));
+        }
+        throw error;
+      },
+    });
+    await next();
+  });
+
+/** Carries a replayed answer out of a handler (see `refuse`); onError answers it as is. */
+export class ReplayAnswer extends Error {
+  constructor(readonly response: Response) {
+    super("replayed idempotent answer");
+  }
+}
