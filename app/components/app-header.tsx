@@ -1,4 +1,5 @@
-import { Link, NavLink } from "react-router";
+import { Link, NavLink, useNavigate } from "react-router";
+import { signOut } from "../startup/account-session";
 import { useStartup } from "../startup/startup-state";
 import { formatMoney } from "./money";
 
@@ -14,6 +15,7 @@ const navigation = [
 
 function Account() {
   const { ready, user } = useStartup();
+  const navigate = useNavigate();
   if (!ready) return <span className="account account-pending" aria-hidden="true" />;
   if (!user) {
     return (
@@ -28,6 +30,16 @@ function Account() {
       <span className="account-balance" aria-label={`Available balance ${formatMoney(user.balances.available)}`}>
         {formatMoney(user.balances.available)}
       </span>
+      <button
+        type="button"
+        className="account-sign-out"
+        onClick={() => {
+          void signOut();
+          void navigate("/");
+        }}
+      >
+        Sign out
+      </button>
     </span>
   );
 }

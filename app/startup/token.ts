@@ -21,6 +21,10 @@ export function adoptToken(addressBar: AddressBar, store: KeyValueStore): string
       return fromLink;
     }
   }
+  return readToken(store);
+}
+
+export function readToken(store: KeyValueStore): string | null {
   const stored = store.get(tokenKey);
   return stored !== null && tokenFormat.test(stored) ? stored : null;
 }

@@ -1,0 +1,27 @@
+import type { UserInfo } from "../api/user-info";
+import { postApi } from "../api/client";
+import { safeStorage } from "./safe-storage";
+import { updateStartupState } from "./startup-state";
+import { readToken, storeToken } from "./token";
+
+const device = safeStorage(() => window.localStorage);
+
+export function currentToken(): string | null {
+  return readToken(device);
+}
+
+/** After sign-in: keep the token and show the user everywhere at once. */
+export function signedIn(token: string, user: UserInfo): void {
+  storeToken(device, token);
+  updateStartupState({ ready: true, session: "signed-in", user });
+  if (window.paydesk) window.paydesk.user = user;
+}
+
+/** Sign-out ends the session at the origin and clears every personal view. */
+export async function signOut(): Promise<void> {
+  const token = currentToken();
+  storeToken(device, null);
+  updateStartupState({ session: "signed-out", user: null });
+  if (window.paydesk) window.paydesk.user = null;
+  if (token) await postApi("/api/user/logout", undefined, { token });
+}
