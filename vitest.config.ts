@@ -43,7 +43,10 @@ export default defineConfig({
             wrangler: { configPath: "./workers/origin/wrangler.toml" },
             miniflare: {
               compatibilityDate,
-              bindings: { TEST_MIGRATIONS: await readD1Migrations("./workers/origin/migrations") },
+              bindings: {
+                TEST_MIGRATIONS: await readD1Migrations("./workers/origin/migrations"),
+                ADMIN_TOKEN: "test-operator-token-0123456789abcdefghij",
+              },
             },
           }),
         ],

@@ -27,6 +27,6 @@ CREATE TABLE account (
   currency TEXT NOT NULL DEFAULT 'CNY' CHECK (currency = 'CNY'),
   available INTEGER NOT NULL DEFAULT 0,
   held INTEGER NOT NULL DEFAULT 0,
-  CHECK (kind = 'world' OR (available >= 0 AND held >= 0))
+  CONSTRAINT account_not_negative CHECK (kind = 'world' OR (available >= 0 AND held >= 0))
 ) STRICT;
 CREATE UNIQUE INDEX account_user_wallet ON account (owner_id) WHERE kind = 'user';

@@ -1,7 +1,11 @@
 import * as Sentry from "@sentry/cloudflare";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { HTTPException } from "hono/http-exception";
+import { adminRoutes } from "./admin/admin-routes";
 import { accountRoutes } from "./auth/account-routes";
+import { codeRoutes } from "./codes/code-routes";
+import { transferRoutes } from "./transfers/transfer-routes";
+import { userRoutes } from "./users/user-routes";
 import { ApiError, failure } from "./http/answer";
 import { validationHook } from "./http/validation";
 import { ReplayAnswer } from "./idempotency/idempotency";
@@ -19,8 +23,17 @@ export function createOriginApp({ clock = systemClock }: { clock?: Clock } = {})
     await next();
   });
   app.route("/api/user", accountRoutes);
+  app.route("/api/users", userRoutes);
+  app.route("/api/codes", codeRoutes);
+  app.route("/api/transfers", transferRoutes);
+  app.route("/api/admin", adminRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer" });
+  app.openAPIRegistry.registerComponent("securitySchemes", "operatorAuth", {
+    type: "http",
+    scheme: "bearer",
+    description: "The ADMIN_TOKEN secret",
+  });
   // The contract, generated from the schemas the routes validate with (PRODUCT.md §5).
   app.doc31(openApiPath, {
     openapi: "3.1.0",
@@ -34,7 +47,8 @@ export function createOriginApp({ clock = systemClock }: { clock?: Clock } = {})
     if (error instanceof HTTPException && error.status === 400) {
       return failure(c, new ApiError("BAD_REQUEST", "The request body is not valid JSON."));
     }
-    // Anything else is a bug or an outage: report it and answer without details.
+    // Anything else is a bug or an outage: log and report it, answer without details.
+    console.error("Unhandled origin error", error);
     Sentry.captureException(error);
     return failure(c, new ApiError("INTERNAL_ERROR", "Something went wrong on our side. Please try again."));
   });

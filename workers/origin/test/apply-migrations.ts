@@ -5,6 +5,7 @@ declare global {
   namespace Cloudflare {
     interface Env {
       TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
+      ADMIN_TOKEN: string;
     }
   }
 }

@@ -1,11 +1,17 @@
 import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import { hashToken } from "../src/auth/bearer-token";
 import { createOriginApp } from "../src/app";
+import { ledgerViolations } from "../src/ledger/invariants";
+import { walletAccountOf } from "../src/ledger/journal";
+
+type CallInit = { method?: string; body?: unknown; headers?: Record<string, string>; raw?: string; db?: D1Database };
 
 /** An origin app on a clock the test moves, and helpers to call it like a client. */
 export function testOrigin(start = Date.parse("2026-11-01T00:00:00Z")) {
   let now = start;
   const app = createOriginApp({ clock: { now: () => now } });
-  const call = (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string>; raw?: string } = {}) =>
+  const call = (path: string, init: CallInit = {}) =>
     app.request(
       path,
       {
@@ -13,7 +19,7 @@ export function testOrigin(start = Date.parse("2026-11-01T00:00:00Z")) {
         headers: { "Content-Type": "application/json", ...init.headers },
         body: init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
       },
-      env,
+      init.db ? { ...env, DB: init.db } : env,
     );
   return {
     app,
@@ -25,10 +31,72 @@ export function testOrigin(start = Date.parse("2026-11-01T00:00:00Z")) {
   };
 }
 
+export type TestOrigin = ReturnType<typeof testOrigin>;
+
+const tables = [
+  "idempotency",
+  "code_failure",
+  "code_redemption",
+  "prepaid_code",
+  "transfer_daily",
+  "transfer",
+  "session",
+  "sign_in_failure",
+  "sign_in_lock",
+];
+
+/**
+ * A clean database for each test. Ledger rows cannot be deleted (that is the point of
+ * the triggers), so the ledger is rebuilt from its migration instead.
+ */
 export async function resetDatabase(): Promise<void> {
-  await env.DB.batch(
-    ["session", "account", "user", "sign_in_failure", "sign_in_lock", "idempotency"].map((table) =>
-      env.DB.prepare(`DELETE FROM ${table}`),
-    ),
-  );
+  await env.DB.batch([
+    ...tables.map((table) => env.DB.prepare(`DELETE FROM ${table}`)),
+    env.DB.prepare("DROP TRIGGER IF EXISTS entry_immutable_delete"),
+    env.DB.prepare("DROP TRIGGER IF EXISTS tx_immutable_delete"),
+    env.DB.prepare("DROP TRIGGER IF EXISTS seal_immutable_delete"),
+    env.DB.prepare("DELETE FROM tx_seal"),
+    env.DB.prepare("DELETE FROM entry"),
+    env.DB.prepare("DELETE FROM journal_tx"),
+    env.DB.prepare("CREATE TRIGGER entry_immutable_delete BEFORE DELETE ON entry BEGIN SELECT RAISE(ABORT, 'ledger: entries are immutable'); END"),
+    env.DB.prepare("CREATE TRIGGER tx_immutable_delete BEFORE DELETE ON journal_tx BEGIN SELECT RAISE(ABORT, 'ledger: transactions are immutable'); END"),
+    env.DB.prepare("CREATE TRIGGER seal_immutable_delete BEFORE DELETE ON tx_seal BEGIN SELECT RAISE(ABORT, 'ledger: seals are immutable'); END"),
+    env.DB.prepare("DELETE FROM account WHERE kind <> 'world'"),
+    env.DB.prepare("UPDATE account SET available = 0, held = 0 WHERE kind = 'world'"),
+    env.DB.prepare("DELETE FROM user"),
+  ]);
+}
+
+/** A user with a wallet and a live session, written directly (the fixture need not sign in). */
+export async function seedUser(handle: string, now = Date.now()): Promise<{ id: string; token: string; auth: Record<string, string> }> {
+  const id = `usr_${handle}`;
+  const token = `tok_${handle}_${"x".repeat(24)}`.slice(0, 40);
+  await env.DB.batch([
+    env.DB.prepare("INSERT INTO user (id, handle, display_name, created_at) VALUES (?1, ?2, ?3, ?4)").bind(id, handle, `Name of ${handle}`, now),
+    env.DB.prepare("INSERT INTO account (id, owner_id, kind) VALUES (?1, ?2, 'user')").bind(walletAccountOf(id), id),
+    env.DB.prepare("INSERT INTO session (token_hash, user_id, created_at, last_used_at) VALUES (?1, ?2, ?3, ?3)").bind(await hashToken(token), id, now),
+  ]);
+  return { id, token, auth: { Authorization: `Bearer ${token}` } };
+}
+
+export const operatorAuth = { Authorization: `Bearer ${env.ADMIN_TOKEN}` };
+
+/** Issues codes through the operator API and answers them as typed. */
+export async function issueCodes(origin: TestOrigin, value: number, count = 1, expiresInMs = 86_400_000): Promise<string[]> {
+  const response = await origin.call("/api/admin/codes", {
+    body: { value, count, expiresAt: new Date(origin.now() + expiresInMs).toISOString() },
+    headers: operatorAuth,
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { data: { codes: string[] } }).data.codes;
+}
+
+export async function balanceOf(userId: string): Promise<{ available: number; held: number }> {
+  const row = await env.DB.prepare("SELECT available, held FROM account WHERE id = ?1").bind(walletAccountOf(userId)).first<{ available: number; held: number }>();
+  return row ?? { available: NaN, held: NaN };
+}
+
+/** Every test that moves money ends here: the ledger's invariants hold. */
+export async function expectLedgerWhole(): Promise<void> {
+  expect(await ledgerViolations(env.DB)).toEqual([]);
 }

@@ -6,6 +6,7 @@ import { ApiError } from "../http/answer";
 import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "../http/openapi-routes";
 import { validationHook } from "../http/validation";
 import { idempotent } from "../idempotency/idempotency";
+import { walletAccountOf } from "../ledger/journal";
 import type { OriginEnv } from "../origin-env";
 import { bearerToken, hashToken } from "./bearer-token";
 import { absentUserHash, hashPassword, verifyPassword } from "./passwords";
@@ -102,7 +103,7 @@ accountRoutes
                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)`,
             )
             .bind(id, handle, displayName, now, stored.hash, stored.salt, stored.iterations),
-          db.prepare("INSERT INTO account (id, owner_id, kind) VALUES (?1, ?2, 'user')").bind(`acc_${id}`, id),
+          db.prepare("INSERT INTO account (id, owner_id, kind) VALUES (?1, ?2, 'user')").bind(walletAccountOf(id), id),
         ],
         201,
         { code: "SUCCESS" as const, data: user },

@@ -1,0 +1,44 @@
+import { z } from "zod";
+
+/** Crockford base32 without I, L, O and U (they read as 1, 1, 0 and are left out). */
+export const crockfordAlphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/**
+ * A prepaid code as typed: case-insensitive, with or without dashes and spaces; I and L
+ * read as 1, O as 0 (Crockford's decoding rules). Null when it cannot be a code.
+ */
+export function normalizeCode(input: string): string | null {
+  const plain = input.toUpperCase().replace(/[\s-]/g, "").replace(/[IL]/g, "1").replace(/O/g, "0");
+  return /^[0-9A-HJKMNP-TV-Z]{16}$/.test(plain) ? plain : null;
+}
+
+export function formatCode(plain: string): string {
+  return plain.match(/.{4}/g)?.join("-") ?? plain;
+}
+
+export const redeemCodeBodySchema = z.strictObject({
+  code: z
+    .string()
+    .max(40)
+    .refine((value) => normalizeCode(value) !== null, "A code has 16 letters and digits, like ABCD-EFGH-JKMN-PQRS."),
+});
+
+/** What the redemption did; balances are read afresh from the session call. */
+export const redeemCodeAnswerSchema = z.strictObject({
+  value: z.number().int(),
+  redeemedAt: z.iso.datetime(),
+});
+export type RedeemCodeAnswer = z.infer<typeof redeemCodeAnswerSchema>;
+
+export const issueCodesBodySchema = z.strictObject({
+  value: z.number().int().min(1).max(100_000_000),
+  count: z.number().int().min(1).max(1_000),
+  expiresAt: z.iso.datetime(),
+});
+
+export const issuedCodesSchema = z.strictObject({
+  batch: z.string(),
+  codes: z.array(z.string()),
+  value: z.number().int(),
+  expiresAt: z.iso.datetime(),
+});

@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { handleSchema } from "./account";
+import { minorUnits } from "./money";
+
+/** PRODUCT.md §4: ¥0.01 – ¥50,000.00 each, ¥100,000.00 per day, a note of up to 140 characters. */
+export const transferLimits = { min: 1, max: 5_000_000, perDay: 10_000_000, noteLength: 140 } as const;
+
+export const recipientQuerySchema = z.strictObject({ handle: handleSchema });
+
+export const recipientSchema = z.strictObject({ handle: z.string(), displayName: z.string() });
+export type Recipient = z.infer<typeof recipientSchema>;
+
+export const transferBodySchema = z.strictObject({
+  toHandle: handleSchema,
+  amount: minorUnits(transferLimits.min, transferLimits.max),
+  note: z.string().max(transferLimits.noteLength, "A note has at most 140 characters.").default(""),
+});
+export type TransferBody = z.input<typeof transferBodySchema>;
+
+export const transferReceiptSchema = z.strictObject({
+  id: z.string(),
+  to: recipientSchema,
+  amount: z.number().int(),
+  note: z.string(),
+  createdAt: z.iso.datetime(),
+});
+export type TransferReceipt = z.infer<typeof transferReceiptSchema>;

@@ -1,0 +1,101 @@
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { normalizeCode, redeemCodeAnswerSchema, redeemCodeBodySchema } from "../../../../app/api/codes";
+import { signedInUser } from "../auth/signed-in-user";
+import { ApiError } from "../http/answer";
+import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "../http/openapi-routes";
+import { validationHook } from "../http/validation";
+import { idempotent } from "../idempotency/idempotency";
+import { journalStatements, walletAccountOf, worldAccount } from "../ledger/journal";
+import type { OriginEnv } from "../origin-env";
+import { codeHash } from "./code-values";
+
+/** PRODUCT.md §4: 5 wrong tries in 10 minutes lock redeeming for that user for 10 minutes. */
+export const redeemFailureLimit = 5;
+export const redeemWindowMs = 10 * 60 * 1000;
+
+const redeem = createRoute({
+  method: "post",
+  path: "/redeem",
+  summary: "Redeem a prepaid code into the wallet",
+  security: bearerAuth,
+  request: {
+    headers: idempotencyKeyHeader,
+    body: { content: { "application/json": { schema: redeemCodeBodySchema } }, required: true },
+  },
+  responses: {
+    201: jsonContent(successEnvelope(redeemCodeAnswerSchema), "Redeemed; the wallet is credited"),
+    400: errorContent("A field is not valid"),
+    401: errorContent("UNAUTHENTICATED"),
+    409: errorContent("CODE_ALREADY_USED"),
+    422: errorContent("CODE_NOT_VALID, CODE_EXPIRED or IDEMPOTENCY_KEY_REUSED"),
+    429: errorContent("REDEEM_LOCKED"),
+  },
+});
+
+export const codeRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
+codeRoutes.use("/redeem", signedInUser, idempotent((c) => c.var.user.id));
+
+codeRoutes.openapi(redeem, async (c) => {
+  const user = c.var.user;
+  const db = c.env.DB;
+  const now = c.var.clock.now();
+  // Failures are counted before anything else: a locked user learns nothing about codes.
+  const recent = await db
+    .prepare("SELECT count(*) AS n, min(at) AS first FROM code_failure WHERE user_id = ?1 AND at > ?2")
+    .bind(user.id, now - redeemWindowMs)
+    .first<{ n: number; first: number | null }>();
+  if ((recent?.n ?? 0) >= redeemFailureLimit) {
+    throw new ApiError("REDEEM_LOCKED", "Too many wrong codes. Try again in 10 minutes.");
+  }
+
+  const plain = normalizeCode(c.req.valid("json").code);
+  const hash = await codeHash(plain ?? "");
+  const code = await db
+    .prepare(
+      `SELECT prepaid_code.value, prepaid_code.expires_at, code_redemption.user_id AS redeemed_by
+       FROM prepaid_code LEFT JOIN code_redemption USING (code_hash) WHERE prepaid_code.code_hash = ?1`,
+    )
+    .bind(hash)
+    .first<{ value: number; expires_at: number; redeemed_by: string | null }>();
+
+  const refusal = !code
+    ? new ApiError("CODE_NOT_VALID", "That is not a valid code.", "code")
+    : code.redeemed_by !== null
+      ? new ApiError("CODE_ALREADY_USED", "This code has already been used.", "code")
+      : code.expires_at <= now
+        ? new ApiError("CODE_EXPIRED", "This code has expired.", "code")
+        : null;
+  if (refusal || !code) {
+    await db.prepare("INSERT INTO code_failure (user_id, at) VALUES (?1, ?2)").bind(user.id, now).run();
+    return c.var.idempotency.refuse(refusal ?? new ApiError("CODE_NOT_VALID", "That is not a valid code.", "code"));
+  }
+
+  const txId = `tx_${crypto.randomUUID()}`;
+  try {
+    return await c.var.idempotency.commit(
+      [
+        ...journalStatements(db, {
+          id: txId,
+          kind: "code_redemption",
+          at: now,
+          postings: [
+            { account: worldAccount, amount: -code.value },
+            { account: walletAccountOf(user.id), amount: code.value },
+          ],
+        }),
+        // The primary key makes the code single-use, even for two requests at once.
+        db
+          .prepare("INSERT INTO code_redemption (code_hash, user_id, tx_id, at) VALUES (?1, ?2, ?3, ?4)")
+          .bind(hash, user.id, txId, now),
+      ],
+      201,
+      { code: "SUCCESS" as const, data: { value: code.value, redeemedAt: new Date(now).toISOString() } },
+    );
+  } catch (error) {
+    if (error instanceof Error && error.message.includes("code_redemption.code_hash")) {
+      return c.var.idempotency.refuse(new ApiError("CODE_ALREADY_USED", "This code has already been used.", "code"));
+    }
+    throw error;
+  }
+});
+

@@ -1,0 +1,52 @@
+/**
+ * The ledger's invariants (shared/reference/ledger-on-d1.md): checked by the operator
+ * endpoint and after every test and every step of the property test.
+ */
+export type LedgerViolation = { invariant: string; detail: unknown };
+
+const checks: { invariant: string; sql: string }[] = [
+  {
+    invariant: "money is conserved: all accounts sum to zero (the world account holds minus what came in)",
+    sql: "SELECT sum(available + held) AS total FROM account HAVING total <> 0",
+  },
+  {
+    invariant: "each account's buckets equal the sum of its entries",
+    sql: `SELECT account.id, account.available, account.held,
+                 coalesce(sum(CASE WHEN entry.bucket = 'available' THEN entry.amount END), 0) AS entries_available,
+                 coalesce(sum(CASE WHEN entry.bucket = 'held' THEN entry.amount END), 0) AS entries_held
+          FROM account LEFT JOIN entry ON entry.account_id = account.id
+          GROUP BY account.id
+          HAVING account.available <> entries_available OR account.held <> entries_held`,
+  },
+  {
+    invariant: "every transaction is sealed",
+    sql: "SELECT journal_tx.id FROM journal_tx LEFT JOIN tx_seal ON tx_seal.tx_id = journal_tx.id WHERE tx_seal.tx_id IS NULL",
+  },
+  {
+    invariant: "every transaction balances and has at least two entries",
+    sql: "SELECT tx_id, sum(amount) AS total, count(*) AS entries FROM entry GROUP BY tx_id HAVING total <> 0 OR entries < 2",
+  },
+  {
+    invariant: "no user or escrow account is negative",
+    sql: "SELECT id, available, held FROM account WHERE kind <> 'world' AND (available < 0 OR held < 0)",
+  },
+  {
+    invariant: "each redeemed code moved exactly its value once",
+    sql: `SELECT code_redemption.code_hash FROM code_redemption
+          JOIN prepaid_code USING (code_hash)
+          LEFT JOIN entry ON entry.tx_id = code_redemption.tx_id AND entry.amount > 0
+          GROUP BY code_redemption.code_hash HAVING coalesce(sum(entry.amount), 0) <> max(prepaid_code.value)`,
+  },
+  {
+    invariant: "each transfer moved exactly its amount",
+    sql: `SELECT transfer.id FROM transfer LEFT JOIN entry ON entry.tx_id = transfer.tx_id AND entry.amount > 0
+          GROUP BY transfer.id HAVING coalesce(sum(entry.amount), 0) <> max(transfer.amount)`,
+  },
+];
+
+export async function ledgerViolations(db: D1Database): Promise<LedgerViolation[]> {
+  const results = await db.batch(checks.map((check) => db.prepare(check.sql)));
+  return results.flatMap((result, index) =>
+    (result.results ?? []).map((detail) => ({ invariant: checks[index]?.invariant ?? "?", detail })),
+  );
+}

@@ -1,0 +1,39 @@
+/**
+ * Writing to the ledger. A money movement is one journal transaction: its entries, in
+ * one D1 batch with the effect they belong to, closed by the seal — the trigger on
+ * `tx_seal` refuses it unless the entries balance. Balances follow from the entries
+ * (trigger `entry_applies_to_balance`), and `account_not_negative` refuses an overdraft.
+ */
+export const worldAccount = "acc_world";
+
+export type JournalKind = "code_redemption" | "transfer";
+export type Posting = { account: string; amount: number; bucket?: "available" | "held" };
+
+export function walletAccountOf(userId: string): string {
+  return `acc_${userId}`;
+}
+
+export function journalStatements(
+  db: D1Database,
+  tx: { id: string; kind: JournalKind; at: number; postings: Posting[] },
+): D1PreparedStatement[] {
+  const sum = tx.postings.reduce((total, posting) => total + posting.amount, 0);
+  if (tx.postings.length < 2 || sum !== 0 || tx.postings.some((posting) => !Number.isSafeInteger(posting.amount))) {
+    // The database would refuse it too; failing here names the bug.
+    throw new Error(`Journal transaction ${tx.id} does not balance: ${JSON.stringify(tx.postings)}`);
+  }
+  return [
+    db.prepare("INSERT INTO journal_tx (id, kind, created_at) VALUES (?1, ?2, ?3)").bind(tx.id, tx.kind, tx.at),
+    ...tx.postings.map((posting) =>
+      db
+        .prepare("INSERT INTO entry (tx_id, account_id, bucket, amount) VALUES (?1, ?2, ?3, ?4)")
+        .bind(tx.id, posting.account, posting.bucket ?? "available", posting.amount),
+    ),
+    db.prepare("INSERT INTO tx_seal (tx_id) VALUES (?1)").bind(tx.id),
+  ];
+}
+
+/** Whether a failed batch was refused because a wallet would have gone below zero. */
+export function isOverdraft(error: unknown): boolean {
+  return error instanceof Error && error.message.includes("account_not_negative");
+}
