@@ -22,10 +22,10 @@ test.describe("signing in", () => {
     await expect(page.locator(".account-name")).toHaveText("Zhang Min");
 
     await page.getByRole("button", { name: "Sign out" }).click();
-    await expect(page.getByRole("link", { name: "Sign in", exact: true })).toBeVisible();
+    await expect(page.getByRole("banner").getByRole("link", { name: "Sign in", exact: true })).toBeVisible();
     await page.reload();
     await waitForHydration(page);
-    await expect(page.getByRole("link", { name: "Sign in", exact: true })).toBeVisible();
+    await expect(page.getByRole("banner").getByRole("link", { name: "Sign in", exact: true })).toBeVisible();
 
     await page.goto("/login");
     await waitForHydration(page);
