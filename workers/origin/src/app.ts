@@ -7,6 +7,7 @@ import { codeRoutes } from "./codes/code-routes";
 import { transferRoutes } from "./transfers/transfer-routes";
 import { userRoutes } from "./users/user-routes";
 import { ApiError, failure } from "./http/answer";
+import { healthRoutes } from "./http/health-routes";
 import { validationHook } from "./http/validation";
 import { ReplayAnswer } from "./idempotency/idempotency";
 import type { Clock, OriginEnv } from "./origin-env";
@@ -22,6 +23,7 @@ export function createOriginApp({ clock = systemClock }: { clock?: Clock } = {})
     c.set("clock", clock);
     await next();
   });
+  app.route("/api", healthRoutes);
   app.route("/api/user", accountRoutes);
   app.route("/api/users", userRoutes);
   app.route("/api/codes", codeRoutes);
