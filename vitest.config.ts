@@ -31,7 +31,7 @@ export default defineConfig({
   test: {
     projects: [
       {
-        test: { name: "unit", environment: "node", include: ["app/**/*.test.ts"] },
+        test: { name: "unit", environment: "node", include: ["app/**/*.test.ts", "scripts/**/*.test.ts"] },
       },
       // The built edge worker (`npm test` builds first), as `wrangler deploy` ships it.
       builtEdgeWorker("edge", "test/edge/**/*.test.ts"),

@@ -1,4 +1,5 @@
-import { crockfordAlphabet } from "../../../../app/api/codes";
+// With its extension: scripts/issue-codes.ts runs this module in Node directly.
+import { crockfordAlphabet } from "../../../../app/api/codes.ts";
 
 /** A new random code: 16 Crockford base32 characters (80 bits). */
 export function newCode(): string {
