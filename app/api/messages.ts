@@ -15,6 +15,7 @@ export const errorMessages: Record<ErrorCode, string> = {
   TRANSFER_TO_SELF: "You cannot send money to yourself.",
   DAILY_LIMIT_EXCEEDED: "This would take you over the daily limit of ¥100,000.00 sent.",
   RECIPIENT_NOT_FOUND: "No Paydesk user has that handle.",
+  ORDER_NOT_PENDING: "This order is already paid or closed.",
   IDEMPOTENCY_KEY_REUSED: "This form was already sent with other details. Reload the page and try again.",
   IDEMPOTENCY_KEY_IN_USE: "This request is still being processed. Please wait a moment.",
   SIGN_IN_LOCKED: "Too many failed sign-ins. Please wait 15 minutes and try again.",

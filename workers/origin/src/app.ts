@@ -4,6 +4,7 @@ import { HTTPException } from "hono/http-exception";
 import { adminRoutes } from "./admin/admin-routes";
 import { accountRoutes } from "./auth/account-routes";
 import { codeRoutes } from "./codes/code-routes";
+import { orderRoutes } from "./orders/order-routes";
 import { transferRoutes } from "./transfers/transfer-routes";
 import { userRoutes } from "./users/user-routes";
 import { ApiError, failure } from "./http/answer";
@@ -28,6 +29,7 @@ export function createOriginApp({ clock = systemClock }: { clock?: Clock } = {})
   app.route("/api/users", userRoutes);
   app.route("/api/codes", codeRoutes);
   app.route("/api/transfers", transferRoutes);
+  app.route("/api/orders", orderRoutes);
   app.route("/api/admin", adminRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer" });

@@ -34,6 +34,9 @@ export function testOrigin(start = Date.parse("2026-11-01T00:00:00Z")) {
 export type TestOrigin = ReturnType<typeof testOrigin>;
 
 const tables = [
+  "payment",
+  "order_event",
+  "orders",
   "idempotency",
   "code_failure",
   "code_redemption",

@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { minorUnits } from "./money";
+
+/** PRODUCT.md §4: recharge online ¥1.00 – ¥5,000.00 per order; unpaid orders close after 30 minutes. */
+export const rechargeLimits = { min: 100, max: 500_000 } as const;
+export const orderPaymentWindowMs = 30 * 60 * 1000;
+
+export const orderKinds = ["recharge", "task_budget"] as const;
+export const orderStatuses = ["pending", "paid", "closed"] as const;
+
+export const createRechargeOrderBodySchema = z.strictObject({
+  amount: minorUnits(rechargeLimits.min, rechargeLimits.max),
+  /** The device's first-touch referrer (PRODUCT.md §2.2); "" for a direct first visit. */
+  referrer: z.string().max(2048).default(""),
+});
+
+export const orderSchema = z.strictObject({
+  id: z.string(),
+  kind: z.enum(orderKinds),
+  amount: z.number().int(),
+  description: z.string(),
+  status: z.enum(orderStatuses),
+  closeReason: z.enum(["cancelled", "expired"]).nullable(),
+  createdAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime(),
+  paidAt: z.iso.datetime().nullable(),
+  closedAt: z.iso.datetime().nullable(),
+});
+export type Order = z.infer<typeof orderSchema>;
+
+export const orderDetailSchema = orderSchema.extend({
+  history: z.array(z.strictObject({ status: z.string(), reason: z.string().nullable(), at: z.iso.datetime() })),
+  payments: z.array(
+    z.strictObject({
+      id: z.string(),
+      method: z.enum(["wallet", "wechat"]),
+      status: z.enum(["pending", "succeeded", "failed", "refunded"]),
+      amount: z.number().int(),
+      createdAt: z.iso.datetime(),
+    }),
+  ),
+});
+export type OrderDetail = z.infer<typeof orderDetailSchema>;
+
+export const orderListQuerySchema = z.strictObject({
+  status: z.enum(orderStatuses).optional(),
+  limit: z.coerce.number().int().min(1).max(50).default(20),
+  /** Opaque: the `nextCursor` of the previous page. */
+  cursor: z.string().max(200).optional(),
+});
+
+export const orderPageSchema = z.strictObject({
+  orders: z.array(orderSchema),
+  nextCursor: z.string().nullable(),
+});
+
+export const orderIdParamSchema = z.strictObject({ id: z.string().regex(/^ord_[0-9a-f-]{36}$/, "Not an order id.") });

@@ -1,0 +1,68 @@
+import type { Order, OrderDetail } from "../../../../app/api/orders";
+
+export type OrderRow = {
+  id: string;
+  kind: Order["kind"];
+  amount: number;
+  description: string;
+  status: Order["status"];
+  close_reason: Order["closeReason"];
+  created_at: number;
+  expires_at: number;
+  paid_at: number | null;
+  closed_at: number | null;
+};
+
+const iso = (at: number) => new Date(at).toISOString();
+const isoOrNull = (at: number | null) => (at === null ? null : iso(at));
+
+export function orderFromRow(row: OrderRow): Order {
+  return {
+    id: row.id,
+    kind: row.kind,
+    amount: row.amount,
+    description: row.description,
+    status: row.status,
+    closeReason: row.close_reason,
+    createdAt: iso(row.created_at),
+    expiresAt: iso(row.expires_at),
+    paidAt: isoOrNull(row.paid_at),
+    closedAt: isoOrNull(row.closed_at),
+  };
+}
+
+export const orderColumns = "id, kind, amount, description, status, close_reason, created_at, expires_at, paid_at, closed_at";
+
+/** One of the user's orders with its history and payments, or null (another's is not found either). */
+export async function findOrderDetail(db: D1Database, userId: string, orderId: string): Promise<OrderDetail | null> {
+  const [order, events, payments] = await db.batch([
+    db.prepare(`SELECT ${orderColumns} FROM orders WHERE id = ?1 AND user_id = ?2`).bind(orderId, userId),
+    db.prepare("SELECT status, reason, at FROM order_event WHERE order_id = ?1 ORDER BY id").bind(orderId),
+    db.prepare("SELECT id, method, status, amount, created_at FROM payment WHERE order_id = ?1 ORDER BY created_at, id").bind(orderId),
+  ]);
+  const row = order?.results[0] as OrderRow | undefined;
+  if (!row) return null;
+  return {
+    ...orderFromRow(row),
+    history: (events?.results as { status: string; reason: string | null; at: number }[]).map((event) => ({
+      status: event.status,
+      reason: event.reason,
+      at: iso(event.at),
+    })),
+    payments: (
+      payments?.results as { id: string; method: "wallet" | "wechat"; status: OrderDetail["payments"][number]["status"]; amount: number; created_at: number }[]
+    ).map((payment) => ({ id: payment.id, method: payment.method, status: payment.status, amount: payment.amount, createdAt: iso(payment.created_at) })),
+  };
+}
+
+/** Closes what was not paid in time (PRODUCT.md §4); run by the scheduled handler. */
+export async function closeExpiredOrders(db: D1Database, now: number): Promise<number> {
+  // RETURNING, not meta.changes: D1 counts the history rows the trigger writes too.
+  const closed = await db
+    .prepare(
+      "UPDATE orders SET status = 'closed', close_reason = 'expired', closed_at = expires_at WHERE status = 'pending' AND expires_at <= ?1 RETURNING id",
+    )
+    .bind(now)
+    .all();
+  return closed.results.length;
+}
