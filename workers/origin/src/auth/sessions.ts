@@ -17,26 +17,19 @@ type SessionRow = {
  * ended or idle too long. A hit renews the idle clock.
  */
 export async function findSessionUser(db: D1Database, tokenHash: string, now: number): Promise<UserInfo | null> {
-  const idleSince = now - sessionIdleLimitMs;
-  // Renewing and reading in one statement: the renewal only happens for a live session.
-  const renewed = await db
+  // One round trip: renew the live session and read its user in the same statement.
+  const row = await db
     .prepare(
       `UPDATE session SET last_used_at = ?1
        WHERE token_hash = ?2 AND ended_at IS NULL AND last_used_at > ?3
-       RETURNING user_id`,
+       RETURNING user_id,
+         (SELECT handle FROM user WHERE id = session.user_id) AS handle,
+         (SELECT display_name FROM user WHERE id = session.user_id) AS display_name,
+         (SELECT created_at FROM user WHERE id = session.user_id) AS created_at,
+         (SELECT available FROM account WHERE owner_id = session.user_id AND kind = 'user') AS available,
+         (SELECT held FROM account WHERE owner_id = session.user_id AND kind = 'user') AS held`,
     )
-    .bind(now, tokenHash, idleSince)
-    .first<{ user_id: string }>();
-  if (!renewed) return null;
-
-  const row = await db
-    .prepare(
-      `SELECT user.id AS user_id, user.handle, user.display_name, user.created_at,
-              account.available, account.held
-       FROM user LEFT JOIN account ON account.owner_id = user.id AND account.kind = 'user'
-       WHERE user.id = ?1`,
-    )
-    .bind(renewed.user_id)
+    .bind(now, tokenHash, now - sessionIdleLimitMs)
     .first<SessionRow>();
   if (!row) return null;
 
