@@ -16,6 +16,7 @@ export const errorMessages: Record<ErrorCode, string> = {
   DAILY_LIMIT_EXCEEDED: "This would take you over the daily limit of ¥100,000.00 sent.",
   RECIPIENT_NOT_FOUND: "No Paydesk user has that handle.",
   ORDER_NOT_PENDING: "This order is already paid or closed.",
+  TICKET_CLOSED: "This ticket is closed. Open a new one if you still need help.",
   IDEMPOTENCY_KEY_REUSED: "This form was already sent with other details. Reload the page and try again.",
   IDEMPOTENCY_KEY_IN_USE: "This request is still being processed. Please wait a moment.",
   SIGN_IN_LOCKED: "Too many failed sign-ins. Please wait 15 minutes and try again.",

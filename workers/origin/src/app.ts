@@ -5,6 +5,7 @@ import { adminRoutes } from "./admin/admin-routes";
 import { accountRoutes } from "./auth/account-routes";
 import { codeRoutes } from "./codes/code-routes";
 import { orderRoutes } from "./orders/order-routes";
+import { supportRoutes } from "./support/support-routes";
 import { transferRoutes } from "./transfers/transfer-routes";
 import { userRoutes } from "./users/user-routes";
 import { ApiError, failure } from "./http/answer";
@@ -30,6 +31,7 @@ export function createOriginApp({ clock = systemClock }: { clock?: Clock } = {})
   app.route("/api/codes", codeRoutes);
   app.route("/api/transfers", transferRoutes);
   app.route("/api/orders", orderRoutes);
+  app.route("/api/support", supportRoutes);
   app.route("/api/admin", adminRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer" });

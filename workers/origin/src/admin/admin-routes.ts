@@ -5,6 +5,9 @@ import { codeHash, newCode } from "../codes/code-values";
 import { errorContent, jsonContent, successEnvelope } from "../http/openapi-routes";
 import { validationHook } from "../http/validation";
 import { ledgerViolations } from "../ledger/invariants";
+import { replyBodySchema, ticketIdParamSchema, ticketSchema, ticketStatuses, ticketThreadSchema } from "../../../../app/api/support";
+import { findThread, isTicketClosedError, ticketColumns, ticketFromRow } from "../support/tickets";
+import { ApiError } from "../http/answer";
 import type { OriginEnv } from "../origin-env";
 import { operatorOnly } from "./operator";
 
@@ -37,6 +40,32 @@ const checkLedger = createRoute({
   },
 });
 
+const supportQueue = createRoute({
+  method: "get",
+  path: "/support/tickets",
+  summary: "Tickets by status, oldest activity first (the operator's queue)",
+  security: operatorAuth,
+  request: { query: z.strictObject({ status: z.enum(ticketStatuses).default("open") }) },
+  responses: {
+    200: jsonContent(successEnvelope(z.array(ticketSchema.extend({ email: z.string().nullable() }))), "The queue"),
+    403: errorContent("FORBIDDEN"),
+  },
+});
+
+const supportReply = createRoute({
+  method: "post",
+  path: "/support/tickets/{id}/messages",
+  summary: "Answer a ticket",
+  security: operatorAuth,
+  request: { params: ticketIdParamSchema, body: { content: { "application/json": { schema: replyBodySchema } }, required: true } },
+  responses: {
+    201: jsonContent(successEnvelope(ticketThreadSchema), "The ticket, answered"),
+    403: errorContent("FORBIDDEN"),
+    404: errorContent("NOT_FOUND"),
+    409: errorContent("TICKET_CLOSED"),
+  },
+});
+
 export const adminRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 adminRoutes.use("*", operatorOnly);
 
@@ -57,4 +86,27 @@ adminRoutes.openapi(issueCodes, async (c) => {
 
 adminRoutes.openapi(checkLedger, async (c) => {
   return c.json({ code: "SUCCESS" as const, data: { violations: await ledgerViolations(c.env.DB) } }, 200);
+});
+
+adminRoutes.openapi(supportQueue, async (c) => {
+  const rows = await c.env.DB.prepare(`SELECT ${ticketColumns}, email FROM ticket WHERE status = ?1 ORDER BY updated_at, id LIMIT 200`)
+    .bind(c.req.valid("query").status)
+    .all<Parameters<typeof ticketFromRow>[0] & { email: string | null }>();
+  return c.json({ code: "SUCCESS" as const, data: rows.results.map((row) => ({ ...ticketFromRow(row), email: row.email })) }, 200);
+});
+
+adminRoutes.openapi(supportReply, async (c) => {
+  const { id } = c.req.valid("param");
+  if (!(await findThread(c.env.DB, id, null))) throw new ApiError("NOT_FOUND", "There is no such ticket.");
+  try {
+    await c.env.DB.prepare("INSERT INTO ticket_message (ticket_id, author, body, created_at) VALUES (?1, 'operator', ?2, ?3)")
+      .bind(id, c.req.valid("json").message, c.var.clock.now())
+      .run();
+  } catch (error) {
+    if (isTicketClosedError(error)) throw new ApiError("TICKET_CLOSED", "This ticket is closed.");
+    throw error;
+  }
+  const answered = await findThread(c.env.DB, id, null);
+  if (!answered) throw new ApiError("NOT_FOUND", "There is no such ticket.");
+  return c.json({ code: "SUCCESS" as const, data: answered }, 201);
 });

@@ -1,0 +1,42 @@
+import { z } from "zod";
+
+export const ticketCategories = ["payment", "order", "transfer", "task", "account", "other"] as const;
+export const ticketStatuses = ["open", "answered", "closed"] as const;
+
+const message = z.string().trim().min(1, "Write your message.").max(4_000, "A message has at most 4,000 characters.");
+const subject = z.string().trim().min(1, "Give your message a subject.").max(120, "A subject has at most 120 characters.");
+
+export const openTicketBodySchema = z.strictObject({
+  category: z.enum(ticketCategories),
+  subject,
+  message,
+  orderId: z.string().regex(/^ord_[0-9a-f-]{36}$/, "Not an order id.").optional(),
+});
+
+/** The contact form works signed out, so it needs an address to answer (PRODUCT.md §3). */
+export const contactBodySchema = z.strictObject({
+  email: z.email("Enter an email address we can answer.").max(254),
+  category: z.enum(ticketCategories).default("other"),
+  subject,
+  message,
+});
+
+export const replyBodySchema = z.strictObject({ message });
+
+export const ticketSchema = z.strictObject({
+  id: z.string(),
+  category: z.enum(ticketCategories),
+  subject: z.string(),
+  orderId: z.string().nullable(),
+  status: z.enum(ticketStatuses),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type Ticket = z.infer<typeof ticketSchema>;
+
+export const ticketThreadSchema = ticketSchema.extend({
+  messages: z.array(z.strictObject({ author: z.enum(["user", "operator"]), body: z.string(), createdAt: z.iso.datetime() })),
+});
+export type TicketThread = z.infer<typeof ticketThreadSchema>;
+
+export const ticketIdParamSchema = z.strictObject({ id: z.string().regex(/^tkt_[0-9a-f-]{36}$/, "Not a ticket id.") });

@@ -1,0 +1,167 @@
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
+import {
+  contactBodySchema,
+  openTicketBodySchema,
+  replyBodySchema,
+  ticketIdParamSchema,
+  ticketSchema,
+  ticketThreadSchema,
+} from "../../../../app/api/support";
+import { signedInUser } from "../auth/signed-in-user";
+import { ApiError } from "../http/answer";
+import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "../http/openapi-routes";
+import { validationHook } from "../http/validation";
+import { idempotent } from "../idempotency/idempotency";
+import type { OriginEnv } from "../origin-env";
+import { findThread, isTicketClosedError, openTicketStatements, ticketColumns, ticketFromRow } from "./tickets";
+
+const thread = jsonContent(successEnvelope(ticketThreadSchema), "The ticket and its messages");
+
+const openTicket = createRoute({
+  method: "post",
+  path: "/tickets",
+  summary: "Open a support ticket",
+  security: bearerAuth,
+  request: { headers: idempotencyKeyHeader, body: { content: { "application/json": { schema: openTicketBodySchema } }, required: true } },
+  responses: { 201: thread, 400: errorContent("A field is not valid"), 401: errorContent("UNAUTHENTICATED"), 404: errorContent("NOT_FOUND (the order)") },
+});
+
+const contact = createRoute({
+  method: "post",
+  path: "/contact",
+  summary: "The contact form: opens a ticket answered by email (no sign-in needed)",
+  request: { headers: idempotencyKeyHeader, body: { content: { "application/json": { schema: contactBodySchema } }, required: true } },
+  responses: {
+    201: jsonContent(successEnvelope(z.strictObject({ id: z.string(), status: z.literal("open") })), "Received"),
+    400: errorContent("A field is not valid"),
+  },
+});
+
+const myTickets = createRoute({
+  method: "get",
+  path: "/tickets",
+  summary: "My tickets, most recently active first",
+  security: bearerAuth,
+  responses: { 200: jsonContent(successEnvelope(z.array(ticketSchema)), "My tickets"), 401: errorContent("UNAUTHENTICATED") },
+});
+
+const readTicket = createRoute({
+  method: "get",
+  path: "/tickets/{id}",
+  summary: "One of my tickets with its thread",
+  security: bearerAuth,
+  request: { params: ticketIdParamSchema },
+  responses: { 200: thread, 401: errorContent("UNAUTHENTICATED"), 404: errorContent("NOT_FOUND") },
+});
+
+const reply = createRoute({
+  method: "post",
+  path: "/tickets/{id}/messages",
+  summary: "Reply on my ticket (reopens an answered one)",
+  security: bearerAuth,
+  request: { params: ticketIdParamSchema, body: { content: { "application/json": { schema: replyBodySchema } }, required: true } },
+  responses: { 201: thread, 400: errorContent("A field is not valid"), 404: errorContent("NOT_FOUND"), 409: errorContent("TICKET_CLOSED") },
+});
+
+const close = createRoute({
+  method: "post",
+  path: "/tickets/{id}/close",
+  summary: "Close my ticket",
+  security: bearerAuth,
+  request: { params: ticketIdParamSchema },
+  responses: { 200: thread, 404: errorContent("NOT_FOUND") },
+});
+
+export const supportRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
+supportRoutes.use("/tickets", signedInUser);
+supportRoutes.use("/tickets/*", signedInUser);
+const openingIdempotently = idempotent((c) => c.var.user.id);
+supportRoutes.use("/tickets", async (c, next) => (c.req.method === "POST" ? openingIdempotently(c, next) : next()));
+supportRoutes.use("/contact", idempotent(() => "anonymous:contact"));
+
+supportRoutes.openapi(openTicket, async (c) => {
+  const body = c.req.valid("json");
+  const user = c.var.user;
+  const db = c.env.DB;
+  if (body.orderId) {
+    const order = await db.prepare("SELECT 1 FROM orders WHERE id = ?1 AND user_id = ?2").bind(body.orderId, user.id).first();
+    if (!order) return c.var.idempotency.refuse(new ApiError("NOT_FOUND", "There is no such order among yours.", "orderId"));
+  }
+  const id = `tkt_${crypto.randomUUID()}`;
+  const at = c.var.clock.now();
+  const created = new Date(at).toISOString();
+  return c.var.idempotency.commit(
+    openTicketStatements(db, { id, userId: user.id, email: null, category: body.category, subject: body.subject, orderId: body.orderId ?? null, message: body.message, at }),
+    201,
+    {
+      code: "SUCCESS" as const,
+      data: {
+        id,
+        category: body.category,
+        subject: body.subject,
+        orderId: body.orderId ?? null,
+        status: "open" as const,
+        createdAt: created,
+        updatedAt: created,
+        messages: [{ author: "user" as const, body: body.message, createdAt: created }],
+      },
+    },
+  );
+});
+
+supportRoutes.openapi(contact, async (c) => {
+  const body = c.req.valid("json");
+  const id = `tkt_${crypto.randomUUID()}`;
+  return c.var.idempotency.commit(
+    openTicketStatements(c.env.DB, {
+      id,
+      userId: null,
+      email: body.email,
+      category: body.category,
+      subject: body.subject,
+      orderId: null,
+      message: body.message,
+      at: c.var.clock.now(),
+    }),
+    201,
+    { code: "SUCCESS" as const, data: { id, status: "open" as const } },
+  );
+});
+
+supportRoutes.openapi(myTickets, async (c) => {
+  const rows = await c.env.DB.prepare(`SELECT ${ticketColumns} FROM ticket WHERE user_id = ?1 ORDER BY updated_at DESC, id DESC LIMIT 100`)
+    .bind(c.var.user.id)
+    .all<Parameters<typeof ticketFromRow>[0]>();
+  return c.json({ code: "SUCCESS" as const, data: rows.results.map(ticketFromRow) }, 200);
+});
+
+async function ownThread(c: { env: Env; var: OriginEnv["Variables"] }, id: string) {
+  const found = await findThread(c.env.DB, id, c.var.user.id);
+  if (!found) throw new ApiError("NOT_FOUND", "There is no such ticket.");
+  return found;
+}
+
+supportRoutes.openapi(readTicket, async (c) => c.json({ code: "SUCCESS" as const, data: await ownThread(c, c.req.valid("param").id) }, 200));
+
+supportRoutes.openapi(reply, async (c) => {
+  const { id } = c.req.valid("param");
+  await ownThread(c, id);
+  try {
+    await c.env.DB.prepare("INSERT INTO ticket_message (ticket_id, author, body, created_at) VALUES (?1, 'user', ?2, ?3)")
+      .bind(id, c.req.valid("json").message, c.var.clock.now())
+      .run();
+  } catch (error) {
+    if (isTicketClosedError(error)) throw new ApiError("TICKET_CLOSED", "This ticket is closed. Open a new one if you still need help.");
+    throw error;
+  }
+  return c.json({ code: "SUCCESS" as const, data: await ownThread(c, id) }, 201);
+});
+
+supportRoutes.openapi(close, async (c) => {
+  const { id } = c.req.valid("param");
+  await c.env.DB.prepare("UPDATE ticket SET status = 'closed', updated_at = ?1 WHERE id = ?2 AND user_id = ?3 AND status <> 'closed'")
+    .bind(c.var.clock.now(), id, c.var.user.id)
+    .run();
+  return c.json({ code: "SUCCESS" as const, data: await ownThread(c, id) }, 200);
+});
