@@ -16,6 +16,8 @@ export const errorMessages: Record<ErrorCode, string> = {
   DAILY_LIMIT_EXCEEDED: "This would take you over the daily limit of ¥100,000.00 sent.",
   RECIPIENT_NOT_FOUND: "No Paydesk user has that handle.",
   ORDER_NOT_PENDING: "This order is already paid or closed.",
+  WALLET_NOT_ALLOWED: "A recharge is paid online, not from the wallet.",
+  DEADLINE_OUT_OF_RANGE: "Choose a deadline between 1 hour and 30 days from now.",
   TICKET_CLOSED: "This ticket is closed. Open a new one if you still need help.",
   IDEMPOTENCY_KEY_REUSED: "This form was already sent with other details. Reload the page and try again.",
   IDEMPOTENCY_KEY_IN_USE: "This request is still being processed. Please wait a moment.",

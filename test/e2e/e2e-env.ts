@@ -13,5 +13,5 @@ export const seededUser = {
   handle: "li_wei",
   displayName: "Li Wei",
   available: 12345,
-  held: 600,
+  held: 0,
 };

@@ -38,9 +38,8 @@ run([
     `INSERT INTO account (id, owner_id, kind) VALUES ('acc_${seededUser.id}', '${seededUser.id}', 'user')`,
     // The seeded balance arrives through the ledger, as a redeemed code's would.
     `INSERT INTO journal_tx (id, kind, created_at) VALUES ('tx_e2e_seed', 'code_redemption', ${now})`,
-    `INSERT INTO entry (tx_id, account_id, bucket, amount) VALUES ('tx_e2e_seed', 'acc_world', 'available', -${seededUser.available + seededUser.held})`,
+    `INSERT INTO entry (tx_id, account_id, bucket, amount) VALUES ('tx_e2e_seed', 'acc_world', 'available', -${seededUser.available})`,
     `INSERT INTO entry (tx_id, account_id, bucket, amount) VALUES ('tx_e2e_seed', 'acc_${seededUser.id}', 'available', ${seededUser.available})`,
-    `INSERT INTO entry (tx_id, account_id, bucket, amount) VALUES ('tx_e2e_seed', 'acc_${seededUser.id}', 'held', ${seededUser.held})`,
     `INSERT INTO tx_seal (tx_id) VALUES ('tx_e2e_seed')`,
     `INSERT INTO session (token_hash, user_id, created_at, last_used_at) VALUES ('${tokenHash}', '${seededUser.id}', ${now}, ${now})`,
   ].join("; "),

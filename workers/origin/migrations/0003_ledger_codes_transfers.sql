@@ -7,7 +7,7 @@ INSERT INTO account (id, owner_id, kind) VALUES ('acc_world', NULL, 'world');
 
 CREATE TABLE journal_tx (
   id TEXT PRIMARY KEY,
-  kind TEXT NOT NULL CHECK (kind IN ('code_redemption', 'transfer')),
+  kind TEXT NOT NULL CHECK (kind IN ('code_redemption', 'transfer', 'escrow_hold', 'escrow_capture', 'escrow_release', 'refund')),
   created_at INTEGER NOT NULL
 ) STRICT;
 

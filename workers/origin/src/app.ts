@@ -4,7 +4,9 @@ import { HTTPException } from "hono/http-exception";
 import { adminRoutes } from "./admin/admin-routes";
 import { accountRoutes } from "./auth/account-routes";
 import { codeRoutes } from "./codes/code-routes";
+import { orderPaymentRoutes } from "./orders/order-payment";
 import { orderRoutes } from "./orders/order-routes";
+import { taskRoutes } from "./tasks/task-routes";
 import { supportRoutes } from "./support/support-routes";
 import { transferRoutes } from "./transfers/transfer-routes";
 import { userRoutes } from "./users/user-routes";
@@ -30,7 +32,9 @@ export function createOriginApp({ clock = systemClock }: { clock?: Clock } = {})
   app.route("/api/users", userRoutes);
   app.route("/api/codes", codeRoutes);
   app.route("/api/transfers", transferRoutes);
+  app.route("/api/orders", orderPaymentRoutes);
   app.route("/api/orders", orderRoutes);
+  app.route("/api/tasks", taskRoutes);
   app.route("/api/support", supportRoutes);
   app.route("/api/admin", adminRoutes);
 

@@ -38,6 +38,19 @@ const checks: { invariant: string; sql: string }[] = [
           GROUP BY code_redemption.code_hash HAVING coalesce(sum(entry.amount), 0) <> max(prepaid_code.value)`,
   },
   {
+    invariant: "each user's held money equals the escrow their tasks still hold",
+    sql: `SELECT account.owner_id, account.held, coalesce(sum(task.escrow_remaining), 0) AS escrow
+          FROM account LEFT JOIN task ON task.poster_id = account.owner_id
+          WHERE account.kind = 'user'
+          GROUP BY account.id HAVING account.held <> escrow`,
+  },
+  {
+    invariant: "a paid order has exactly one succeeded payment, and an unpaid order none",
+    sql: `SELECT orders.id, orders.status, count(payment.id) AS succeeded FROM orders
+          LEFT JOIN payment ON payment.order_id = orders.id AND payment.status = 'succeeded'
+          GROUP BY orders.id HAVING (orders.status = 'paid') <> (succeeded = 1) OR succeeded > 1`,
+  },
+  {
     invariant: "each transfer moved exactly its amount",
     sql: `SELECT transfer.id FROM transfer LEFT JOIN entry ON entry.tx_id = transfer.tx_id AND entry.amount > 0
           GROUP BY transfer.id HAVING coalesce(sum(entry.amount), 0) <> max(transfer.amount)`,

@@ -6,7 +6,7 @@
  */
 export const worldAccount = "acc_world";
 
-export type JournalKind = "code_redemption" | "transfer";
+export type JournalKind = "code_redemption" | "transfer" | "escrow_hold" | "escrow_capture" | "escrow_release" | "refund";
 export type Posting = { account: string; amount: number; bucket?: "available" | "held" };
 
 export function walletAccountOf(userId: string): string {

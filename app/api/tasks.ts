@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { minorUnits } from "./money";
+import { orderSchema } from "./orders";
+
+/** PRODUCT.md §4, tasks. */
+export const taskLimits = {
+  titleLength: 80,
+  descriptionLength: 2_000,
+  reward: { min: 10, max: 100_000 },
+  slots: { min: 1, max: 1_000 },
+  deadlineMs: { min: 60 * 60 * 1000, max: 30 * 24 * 60 * 60 * 1000 },
+} as const;
+
+export const postTaskBodySchema = z.strictObject({
+  title: z.string().trim().min(1, "Give the task a title.").max(taskLimits.titleLength, "A title has at most 80 characters."),
+  description: z
+    .string()
+    .trim()
+    .min(1, "Describe what to do.")
+    .max(taskLimits.descriptionLength, "A description has at most 2,000 characters."),
+  reward: minorUnits(taskLimits.reward.min, taskLimits.reward.max),
+  slots: z
+    .number({ error: "Enter how many people may complete the task." })
+    .int("Enter a whole number of completions.")
+    .min(taskLimits.slots.min, "At least 1 completion.")
+    .max(taskLimits.slots.max, "At most 1,000 completions."),
+  /** Between 1 hour and 30 days ahead; checked against the origin's clock. */
+  deadline: z.iso.datetime({ offset: true, error: "Enter the deadline as a date and time." }),
+});
+export type PostTaskBody = z.infer<typeof postTaskBodySchema>;
+
+export const taskStatuses = ["awaiting_payment", "open", "closed", "cancelled"] as const;
+
+export const taskSchema = z.strictObject({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  reward: z.number().int(),
+  slots: z.number().int(),
+  deadline: z.iso.datetime(),
+  status: z.enum(taskStatuses),
+  orderId: z.string(),
+  /** What is still held for this task (the poster sees it). */
+  escrowRemaining: z.number().int(),
+  createdAt: z.iso.datetime(),
+});
+export type Task = z.infer<typeof taskSchema>;
+
+export const postedTaskSchema = z.strictObject({ task: taskSchema, order: orderSchema });
+
+export const taskListQuerySchema = z.strictObject({ tab: z.enum(["available", "posted"]) });
+
+export const payOrderBodySchema = z.strictObject({ method: z.literal("wallet") });
+
+export const paymentReceiptSchema = z.strictObject({
+  orderId: z.string(),
+  paymentId: z.string(),
+  method: z.literal("wallet"),
+  amount: z.number().int(),
+  status: z.literal("paid"),
+  paidAt: z.iso.datetime(),
+});

@@ -1,0 +1,111 @@
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
+import { orderPaymentWindowMs } from "../../../../app/api/orders";
+import { postedTaskSchema, postTaskBodySchema, taskLimits, taskListQuerySchema, taskSchema } from "../../../../app/api/tasks";
+import { signedInUser } from "../auth/signed-in-user";
+import { ApiError } from "../http/answer";
+import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "../http/openapi-routes";
+import { validationHook } from "../http/validation";
+import { idempotent } from "../idempotency/idempotency";
+import { orderFromRow, type OrderRow } from "../orders/order-rows";
+import type { OriginEnv } from "../origin-env";
+import { taskColumns, taskFromRow, type TaskRow } from "./task-rows";
+
+const post = createRoute({
+  method: "post",
+  path: "/",
+  summary: "Post a task: creates it and the task-budget order to pay (reward × slots)",
+  security: bearerAuth,
+  request: { headers: idempotencyKeyHeader, body: { content: { "application/json": { schema: postTaskBodySchema } }, required: true } },
+  responses: {
+    201: jsonContent(successEnvelope(postedTaskSchema), "The task, awaiting payment of its order"),
+    400: errorContent("A field is not valid"),
+    401: errorContent("UNAUTHENTICATED"),
+    422: errorContent("DEADLINE_OUT_OF_RANGE or IDEMPOTENCY_KEY_REUSED"),
+  },
+});
+
+const list = createRoute({
+  method: "get",
+  path: "/",
+  summary: "Open tasks of others (available), or my own (posted)",
+  security: bearerAuth,
+  request: { query: taskListQuerySchema },
+  responses: { 200: jsonContent(successEnvelope(z.array(taskSchema)), "Tasks"), 401: errorContent("UNAUTHENTICATED") },
+});
+
+export const taskRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
+taskRoutes.use("*", signedInUser);
+const postingIdempotently = idempotent((c) => c.var.user.id);
+taskRoutes.use("/", async (c, next) => (c.req.method === "POST" ? postingIdempotently(c, next) : next()));
+
+taskRoutes.openapi(post, async (c) => {
+  const body = c.req.valid("json");
+  const now = c.var.clock.now();
+  const deadline = Date.parse(body.deadline);
+  if (deadline < now + taskLimits.deadlineMs.min || deadline > now + taskLimits.deadlineMs.max) {
+    return c.var.idempotency.refuse(
+      new ApiError("DEADLINE_OUT_OF_RANGE", "Choose a deadline between 1 hour and 30 days from now.", "deadline"),
+    );
+  }
+  const budget = body.reward * body.slots;
+  const order: OrderRow = {
+    id: `ord_${crypto.randomUUID()}`,
+    kind: "task_budget",
+    amount: budget,
+    description: `Budget for the task “${body.title}”: ${body.slots} × ¥${(body.reward / 100).toFixed(2)}`,
+    status: "pending",
+    close_reason: null,
+    created_at: now,
+    expires_at: now + orderPaymentWindowMs,
+    paid_at: null,
+    closed_at: null,
+  };
+  const task: TaskRow = {
+    id: `tsk_${crypto.randomUUID()}`,
+    title: body.title,
+    description: body.description,
+    reward: body.reward,
+    slots: body.slots,
+    deadline,
+    status: "awaiting_payment",
+    order_id: order.id,
+    escrow_remaining: 0,
+    created_at: now,
+  };
+  const db = c.env.DB;
+  return c.var.idempotency.commit(
+    [
+      db
+        .prepare(
+          `INSERT INTO orders (id, user_id, kind, amount, description, created_at, expires_at)
+           VALUES (?1, ?2, 'task_budget', ?3, ?4, ?5, ?6)`,
+        )
+        .bind(order.id, c.var.user.id, order.amount, order.description, now, order.expires_at),
+      db
+        .prepare(
+          `INSERT INTO task (id, poster_id, title, description, reward, slots, deadline, order_id, created_at)
+           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`,
+        )
+        .bind(task.id, c.var.user.id, task.title, task.description, task.reward, task.slots, deadline, order.id, now),
+    ],
+    201,
+    { code: "SUCCESS" as const, data: { task: taskFromRow(task), order: orderFromRow(order) } },
+  );
+});
+
+taskRoutes.openapi(list, async (c) => {
+  const { tab } = c.req.valid("query");
+  const now = c.var.clock.now();
+  const rows =
+    tab === "posted"
+      ? await c.env.DB.prepare(`SELECT ${taskColumns} FROM task WHERE poster_id = ?1 ORDER BY created_at DESC LIMIT 100`)
+          .bind(c.var.user.id)
+          .all<TaskRow>()
+      : await c.env.DB.prepare(
+          `SELECT ${taskColumns} FROM task WHERE status = 'open' AND deadline > ?1 AND poster_id <> ?2 ORDER BY deadline LIMIT 100`,
+        )
+          .bind(now, c.var.user.id)
+          .all<TaskRow>();
+  return c.json({ code: "SUCCESS" as const, data: rows.results.map(taskFromRow) }, 200);
+});
