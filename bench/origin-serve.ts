@@ -8,20 +8,13 @@
  *
  * Run as a child of bench/origin.ts in its own process group, given the directory that
  * holds a snapshot of dist/paydesk_origin and workers/origin/migrations. It prints one
- * line `READY {json}` on stdout. Then it reads one JSON command per line on stdin
- * (`{"id":1,"cmd":"stats"}`) and answers each with a line `REPLY {json}`: D1 figures the
- * API does not expose, read through Miniflare's D1 binding. It serves until
- * SIGTERM/SIGINT or until stdin closes (the parent went away).
+ * line `READY {json}` on stdout. Then it answers the command "stats" (see
+ * bench/server-process.ts): D1 figures the API does not expose, read through Miniflare's
+ * D1 binding. It serves until SIGTERM/SIGINT or until stdin closes (the parent went away).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
-import { createInterface } from "node:readline";
-import { Log, LogLevel, Miniflare, type WorkerOptions } from "miniflare";
-import { splitSqlStatements } from "./sql.ts";
-
-process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
-process.env.WRANGLER_SEND_METRICS = "false";
+import { serveBench } from "./server-process.ts";
+import { benchMiniflare, builtWorker, migrateD1, servedRoot, withDirectSocket, type D1 } from "./workers.ts";
 
 export type OriginBenchUser = { id: string; handle: string; token: string };
 export type OriginServerInfo = {
@@ -47,67 +40,12 @@ export type OriginStats = {
 const SENDERS = 20;
 const RECIPIENTS = 20;
 
-const root = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, ".."));
-const configPath = path.join(root, "dist/paydesk_origin/wrangler.json");
-
-type WranglerJson = {
-  name: string;
-  main: string;
-  compatibility_date?: string;
-  compatibility_flags?: string[];
-  vars?: Record<string, unknown>;
-  d1_databases?: { binding: string; database_id?: string; preview_database_id?: string; database_name?: string; migrations_dir?: string }[];
-};
-
-if (!existsSync(configPath)) throw new Error(`${configPath} is missing: run \`npm run build\` first.`);
-const config = JSON.parse(readFileSync(configPath, "utf8")) as WranglerJson;
-const dir = path.dirname(configPath);
-const entry = path.resolve(dir, config.main);
-// As wrangler does for `no_bundle` output: every .js/.mjs file beside the entry is a module.
-const modules = [
-  entry,
-  ...(readdirSync(dir, { recursive: true }) as string[])
-    .map((name) => path.join(dir, name))
-    .filter((file) => /\.m?js$/.test(file) && file !== entry && !file.includes(`${path.sep}.wrangler${path.sep}`))
-    .sort(),
-];
-const d1 = config.d1_databases?.find((d) => d.binding === "DB");
-if (!d1) throw new Error("The origin has no D1 binding DB.");
-
+const origin = withDirectSocket(builtWorker(servedRoot(), "dist/paydesk_origin/wrangler.json"));
 const adminToken = randomBytes(32).toString("base64url");
-const origin: WorkerOptions = {
-  name: config.name,
-  modulesRoot: dir,
-  modules: modules.map((file) => ({ type: "ESModule" as const, path: file })),
-  compatibilityDate: config.compatibility_date,
-  compatibilityFlags: config.compatibility_flags,
-  bindings: { ...config.vars, ADMIN_TOKEN: adminToken },
-  d1Databases: { DB: d1.preview_database_id ?? d1.database_id ?? d1.database_name ?? "DB" },
-  unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
-};
+origin.options.bindings = { ...origin.options.bindings, ADMIN_TOKEN: adminToken };
 
-const mf = new Miniflare({
-  host: "127.0.0.1",
-  port: 0,
-  log: new Log(LogLevel.WARN),
-  logRequests: false,
-  cf: false,
-  d1Persist: false,
-  cachePersist: false,
-  workers: [origin],
-});
-
-let disposing: Promise<void> | null = null;
-function shutdown(code: number): void {
-  disposing ??= mf
-    .dispose()
-    .catch(() => {})
-    .finally(() => process.exit(code));
-}
-process.on("SIGTERM", () => shutdown(0));
-process.on("SIGINT", () => shutdown(0));
-
-type D1 = Awaited<ReturnType<Miniflare["getD1Database"]>>;
+const mf = benchMiniflare([origin]);
+const parent = serveBench("bench/origin-serve", () => mf.dispose());
 
 async function stats(db: D1): Promise<OriginStats> {
   const [transfers, daily, journal, redemptions, idempotency, wallets, senders, recipients, world] = await db.batch<Record<string, unknown>>([
@@ -147,18 +85,8 @@ async function stats(db: D1): Promise<OriginStats> {
 
 try {
   await mf.ready;
-  const url = await mf.unsafeGetDirectURL(config.name);
-  const db = await mf.getD1Database("DB", config.name);
-
-  // Migrations, in file order, as `wrangler d1 migrations apply` would apply them.
-  const migrationsDir = path.resolve(dir, d1.migrations_dir ?? "migrations");
-  const migrations = readdirSync(migrationsDir)
-    .filter((name) => name.endsWith(".sql"))
-    .sort();
-  for (const name of migrations) {
-    const statements = splitSqlStatements(readFileSync(path.join(migrationsDir, name), "utf8"));
-    if (statements.length) await db.batch(statements.map((sql) => db.prepare(sql)));
-  }
+  const url = await mf.unsafeGetDirectURL(origin.config.name);
+  const { db, migrations } = await migrateD1(mf, origin);
 
   // Users with an empty wallet and a live session (token stored as its SHA-256 hex).
   const now = Date.now();
@@ -178,26 +106,11 @@ try {
     ]),
   );
 
-  const commands = createInterface({ input: process.stdin });
-  commands.on("line", (line) => {
-    if (!line.trim()) return;
-    let id: unknown = null;
-    void (async () => {
-      const command = JSON.parse(line) as { id: unknown; cmd: string };
-      id = command.id;
-      if (command.cmd !== "stats") throw new Error(`unknown command ${command.cmd}`);
-      return stats(db);
-    })().then(
-      (data) => process.stdout.write(`REPLY ${JSON.stringify({ id, ok: true, data })}\n`),
-      (error: unknown) => process.stdout.write(`REPLY ${JSON.stringify({ id, ok: false, error: String(error) })}\n`),
-    );
+  const info: OriginServerInfo = { url: url.origin, adminToken, migrations, worker: origin.config.name, senders, recipients };
+  parent.ready(info, async (cmd) => {
+    if (cmd !== "stats") throw new Error(`unknown command ${cmd}`);
+    return stats(db);
   });
-  // stdin is a pipe from the parent: its end means the parent is gone.
-  commands.on("close", () => shutdown(0));
-
-  const info: OriginServerInfo = { url: url.origin, adminToken, migrations, worker: config.name, senders, recipients };
-  process.stdout.write(`READY ${JSON.stringify(info)}\n`);
 } catch (error) {
-  console.error("[bench/origin-serve] failed to start:", error);
-  shutdown(1);
+  parent.failed(error);
 }

@@ -23,32 +23,20 @@
  * not), 1 when it broke (server did not start, a sample answer was wrong, a load errored)
  * or an integrity check failed.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism, loadavg, tmpdir } from "node:os";
-import path from "node:path";
-import { createInterface } from "node:readline";
-import autocannon, { type Request as AutocannonRequest, type Result as AutocannonResult } from "autocannon";
+import { runBench } from "./harness.ts";
+import { request, waitUntilServing, type Answer } from "./http.ts";
+import { DURATION_S, load, loadDescription, WARMUP_S, type LoadResult, type LoadSpec } from "./load.ts";
 import type { OriginBenchUser, OriginServerInfo, OriginStats } from "./origin-serve.ts";
+import { columns, loadAverage, noteMachineLoad, pad, printScenarioTable, targetMark, writeResults, type TargetResult } from "./report.ts";
+import { runScenario, scenarioFailed, type Check, type Scenario, type ScenarioResult } from "./scenario.ts";
+import type { ServerProcess } from "./server-process.ts";
+import { originBuild } from "./snapshot.ts";
 
-process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
-process.env.WRANGLER_SEND_METRICS = "false";
+const resultsFile = "bench/results/origin-latest.json";
 
-const root = path.resolve(import.meta.dirname, "..");
-const resultsFile = path.join(root, "bench/results/origin-latest.json");
-
-/** A whole number from the environment (for quick runs), within bounds. */
-function setting(name: string, fallback: number, min: number, max: number): number {
-  const value = Number(process.env[name] ?? fallback);
-  return Number.isInteger(value) && value >= min && value <= max ? value : fallback;
-}
-const CONNECTIONS = setting("BENCH_CONNECTIONS", 10, 1, 100);
-const DURATION_S = setting("BENCH_DURATION_S", 8, 1, 30);
-const WARMUP_S = setting("BENCH_WARMUP_S", 2, 0, 10);
 /** Upper bound on requests per load, whatever the duration. */
 const MAX_REQUESTS_PER_LOAD = 200_000;
-const SERVER_START_TIMEOUT_MS = 60_000;
 const SCENARIOS = 3;
 /** The whole run (without the build) is stopped after this. */
 const WATCHDOG_MS = (45 + SCENARIOS * (WARMUP_S + DURATION_S + 15)) * 1000;
@@ -58,192 +46,10 @@ const FUNDING_PER_USER = 1_000_000;
 const TRANSFER_AMOUNT = 1;
 const TARGET_TRANSFERS_VS_CEILING = 0.5;
 
-// ---------------------------------------------------------------------------
-// A private copy of the built origin: the working tree may be rebuilt meanwhile.
-
-const snapshotParts = ["dist/paydesk_origin", "workers/origin/migrations"];
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-async function snapshotOrigin(attempts = 5): Promise<{ dir: string; remove: () => void }> {
-  for (const part of snapshotParts) {
-    if (!existsSync(path.join(root, part))) throw new Error(`${part} is missing: run \`npm run build\` first.`);
-  }
-  let problem = "";
-  for (let attempt = 1; attempt <= attempts; attempt++) {
-    const dir = mkdtempSync(path.join(tmpdir(), "paydesk-bench-origin-"));
-    const remove = () => rmSync(dir, { recursive: true, force: true });
-    try {
-      for (const part of snapshotParts) {
-        cpSync(path.join(root, part), path.join(dir, part), {
-          recursive: true,
-          filter: (source) => !source.endsWith(".map") && path.basename(source) !== ".wrangler",
-        });
-      }
-      // The layout is kept, so the wrangler.json's relative migrations_dir holds.
-      const config = JSON.parse(readFileSync(path.join(dir, "dist/paydesk_origin/wrangler.json"), "utf8")) as { main?: string };
-      if (!config.main || !existsSync(path.join(dir, "dist/paydesk_origin", config.main))) throw new Error(`the entry module ${config.main} is missing`);
-      if (!readdirSync(path.join(dir, "workers/origin/migrations")).some((name) => name.endsWith(".sql"))) throw new Error("no migrations");
-      return { dir, remove };
-    } catch (error) {
-      problem = error instanceof Error ? error.message : String(error);
-    }
-    remove();
-    await sleep(2_000); // a rebuild is probably under way
-  }
-  throw new Error(`could not take a consistent copy of the built origin (${problem}); is a build running?`);
-}
-
-// ---------------------------------------------------------------------------
-// The server child process
-
-let server: ChildProcess | null = null;
-let removeSnapshot = () => {};
-let serverExited: Promise<void> = Promise.resolve();
-const activeLoads = new Set<{ stop(): void }>();
-const pendingReplies = new Map<number, { resolve: (data: unknown) => void; reject: (error: Error) => void }>();
-let nextCommandId = 1;
-
-function startServer(snapshotDir: string): Promise<OriginServerInfo> {
-  const child = spawn(process.execPath, [path.join(root, "bench/origin-serve.ts"), snapshotDir], {
-    cwd: root,
-    detached: true, // its own process group, workerd included: killed as a group
-    stdio: ["pipe", "pipe", "inherit"],
-    env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
-  });
-  server = child;
-  serverExited = new Promise((resolve) => child.once("exit", () => resolve()));
-  child.once("exit", (code, signal) => {
-    for (const [id, pending] of pendingReplies) {
-      pending.reject(new Error(`the server exited (code ${code}, signal ${signal})`));
-      pendingReplies.delete(id);
-    }
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not report READY within ${SERVER_START_TIMEOUT_MS} ms`)), SERVER_START_TIMEOUT_MS);
-    const lines = createInterface({ input: child.stdout! });
-    lines.on("line", (line) => {
-      if (line.startsWith("READY ")) {
-        clearTimeout(timer);
-        resolve(JSON.parse(line.slice("READY ".length)) as OriginServerInfo);
-      } else if (line.startsWith("REPLY ")) {
-        const reply = JSON.parse(line.slice("REPLY ".length)) as { id: number; ok: boolean; data?: unknown; error?: string };
-        const pending = pendingReplies.get(reply.id);
-        pendingReplies.delete(reply.id);
-        if (reply.ok) pending?.resolve(reply.data);
-        else pending?.reject(new Error(reply.error ?? "the server's command failed"));
-      } else if (line.trim()) {
-        console.log(`[server] ${line}`);
-      }
-    });
-    child.once("exit", (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited before it was ready (code ${code}, signal ${signal})`));
-    });
-    child.once("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-  });
-}
+type OriginServer = ServerProcess<OriginServerInfo>;
 
 /** The D1 figures the API does not show, read by the server through Miniflare's binding. */
-function serverStats(timeoutMs = 15_000): Promise<OriginStats> {
-  const child = server;
-  if (!child?.stdin) return Promise.reject(new Error("the server is not running"));
-  const id = nextCommandId++;
-  return new Promise<OriginStats>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      pendingReplies.delete(id);
-      reject(new Error(`the server did not answer "stats" within ${timeoutMs} ms`));
-    }, timeoutMs);
-    pendingReplies.set(id, {
-      resolve: (data) => {
-        clearTimeout(timer);
-        resolve(data as OriginStats);
-      },
-      reject: (error) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    });
-    child.stdin!.write(`${JSON.stringify({ id, cmd: "stats" })}\n`);
-  });
-}
-
-function killGroup(signal: NodeJS.Signals): void {
-  if (!server?.pid || server.exitCode !== null || server.signalCode !== null) return;
-  try {
-    process.kill(-server.pid, signal);
-  } catch {
-    // already gone
-  }
-}
-
-async function stopServer(): Promise<void> {
-  for (const load of activeLoads) load.stop();
-  if (!server) return;
-  killGroup("SIGTERM");
-  const exited = await Promise.race([serverExited.then(() => true), sleep(5_000).then(() => false)]);
-  // The group may hold workerd even after origin-serve.ts exited.
-  try {
-    process.kill(-server.pid!, "SIGKILL");
-  } catch {
-    // no process left in the group
-  }
-  if (!exited) await Promise.race([serverExited, sleep(2_000)]);
-  server.stdin?.destroy();
-  server = null;
-}
-
-process.on("exit", () => {
-  if (server?.pid) {
-    try {
-      process.kill(-server.pid, "SIGKILL");
-    } catch {
-      // gone
-    }
-  }
-  removeSnapshot();
-});
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-  process.on(signal, () => {
-    console.error(`\n${signal}: stopping the server…`);
-    void stopServer().finally(() => process.exit(130));
-  });
-}
-
-// ---------------------------------------------------------------------------
-// HTTP helpers
-
-type Answer = { status: number; headers: Headers; body: string; json: { code?: string; data?: Record<string, unknown>; message?: string } | null };
-
-async function request(url: string, init: RequestInit = {}, timeoutMs = 10_000): Promise<Answer> {
-  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
-  const body = await response.text();
-  let json: Answer["json"] = null;
-  try {
-    json = JSON.parse(body) as Answer["json"];
-  } catch {
-    // not JSON: left null, the checks say so
-  }
-  return { status: response.status, headers: response.headers, body, json };
-}
-
-async function waitUntilServing(url: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last = "";
-  while (Date.now() < deadline) {
-    try {
-      const { status } = await request(url, {}, 2_000);
-      if (status === 200) return;
-      last = `status ${status}`;
-    } catch (error) {
-      last = String(error);
-    }
-    await sleep(200);
-  }
-  throw new Error(`${url} did not answer 200 within ${timeoutMs} ms (${last})`);
-}
+const serverStats = (server: OriginServer) => server.command<OriginStats>("stats");
 
 const briefly = (answer: Answer) => `status ${answer.status}: ${answer.body.slice(0, 200)}`;
 
@@ -328,138 +134,40 @@ class TransferLedger {
 // ---------------------------------------------------------------------------
 // Load
 
-type LoadResult = {
-  requests: number;
-  elapsedS: number;
-  rps: number;
-  latencyMs: { mean: number; p50: number; p90: number; p99: number; max: number };
-  statusCodes: Record<string, number>;
-  non2xx: number;
+type OriginLoadResult = LoadResult & {
   /** 2xx answers whose body was not `"code":"SUCCESS"`. */
   badBodies: number;
-  errors: number;
-  timeouts: number;
   /** Transfers only: keys in flight when the load stopped, sent again afterwards. */
   settled?: { settled: number; replayed: number };
-  autocannon: { rpsAverage: number; p50: number; p99: number };
 };
 
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[index]!;
-}
-
-type Context = Record<string, unknown>;
-type LoadSpec = {
-  method: "GET" | "POST";
-  path: string;
-  headers?: Record<string, string>;
-  /** Sets up each request (fresh key, rotating users); may note things in the context. */
-  setupRequest?: (request: AutocannonRequest, context: Context) => AutocannonRequest;
-  /** Sees each answer with the context its request was set up with. */
-  onAnswer?: (status: number, context: Context) => void;
-};
-
-/** One autocannon load, with latencies recorded at full (sub-millisecond) resolution. */
-function load(baseUrl: string, spec: LoadSpec, durationS: number): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const latencies: number[] = [];
-    const statusCodes: Record<string, number> = {};
-    let badBodies = 0;
-    let started = performance.now();
-    // autocannon calls onResponse(status, body, context, headers) for each answer.
-    const requestOptions: AutocannonRequest & { onResponse: (status: number, body: string, context: Context) => void } = {
-      method: spec.method,
-      path: spec.path,
+/** One load, counting the 2xx answers that are not the API's success: a fast wrong answer is no throughput. */
+async function loadChecked(baseUrl: string, spec: LoadSpec, durationS: number): Promise<OriginLoadResult> {
+  let badBodies = 0;
+  const result = await load(
+    baseUrl,
+    {
+      ...spec,
       onResponse: (status, body, context) => {
         if (status >= 200 && status < 300 && !body.includes('"code":"SUCCESS"')) badBodies++;
-        spec.onAnswer?.(status, context);
+        spec.onResponse?.(status, body, context);
       },
-    };
-    // Only when given: autocannon's defaults are overridden by a key set to undefined.
-    if (spec.headers) requestOptions.headers = spec.headers;
-    if (spec.setupRequest) requestOptions.setupRequest = spec.setupRequest;
-    const requests: AutocannonRequest[] = [requestOptions];
-    const instance = autocannon(
-      {
-        url: baseUrl,
-        connections: CONNECTIONS,
-        pipelining: 1,
-        duration: durationS,
-        maxOverallRequests: MAX_REQUESTS_PER_LOAD,
-        timeout: 10,
-        requests,
-      },
-      (error, result: AutocannonResult) => {
-        clearTimeout(hardStop);
-        activeLoads.delete(instance);
-        if (error) return reject(error);
-        const elapsedS = (performance.now() - started) / 1000;
-        const sorted = Float64Array.from(latencies).sort();
-        const non2xx = Object.entries(statusCodes)
-          .filter(([code]) => !code.startsWith("2"))
-          .reduce((n, [, count]) => n + count, 0);
-        resolve({
-          requests: sorted.length,
-          elapsedS,
-          rps: sorted.length / elapsedS,
-          latencyMs: {
-            mean: sorted.reduce((a, b) => a + b, 0) / (sorted.length || 1),
-            p50: percentile(sorted, 50),
-            p90: percentile(sorted, 90),
-            p99: percentile(sorted, 99),
-            max: percentile(sorted, 100),
-          },
-          statusCodes,
-          non2xx,
-          badBodies,
-          errors: result.errors,
-          timeouts: result.timeouts,
-          autocannon: { rpsAverage: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 },
-        });
-      },
-    );
-    activeLoads.add(instance);
-    instance.on("start", () => {
-      started = performance.now();
-    });
-    instance.on("response", (_client: unknown, statusCode: number, _bytes: number, responseTimeMs: number) => {
-      latencies.push(responseTimeMs);
-      statusCodes[statusCode] = (statusCodes[statusCode] ?? 0) + 1;
-    });
-    // Never let one load outlive its duration by much.
-    const hardStop = setTimeout(() => instance.stop(), (durationS + 15) * 1000);
-  });
+    },
+    durationS,
+    MAX_REQUESTS_PER_LOAD,
+  );
+  return { ...result, badBodies };
 }
 
 // ---------------------------------------------------------------------------
 // Scenarios
 
-type Check = { ok: boolean; detail: string };
+type Key = "health" | "transfers" | "lookup";
+type OriginScenarioResult = ScenarioResult<Key, OriginLoadResult>;
 
-type Scenario = {
-  key: "health" | "transfers" | "lookup";
-  label: string;
-  path: string;
-  spec: () => LoadSpec;
-  /** Checks a sample answer before and after the load. */
-  check: () => Promise<Check>;
-  /** Runs after each load (warm-up too): settles what the load left in flight. */
-  afterLoad?: () => Promise<{ settled: number; replayed: number }>;
-};
+const loadOf = (baseUrl: string, spec: () => LoadSpec) => (durationS: number) => loadChecked(baseUrl, spec(), durationS);
 
-type ScenarioResult = {
-  key: Scenario["key"];
-  label: string;
-  url: string;
-  checkBefore: Check;
-  checkAfter?: Check;
-  result?: LoadResult;
-  error?: string;
-};
-
-function buildScenarios(info: OriginServerInfo, transfers: TransferLedger): Scenario[] {
+function buildScenarios(info: OriginServerInfo, transfers: TransferLedger): Scenario<Key, OriginLoadResult>[] {
   const base = info.url;
   const users = [...info.senders, ...info.recipients];
 
@@ -487,8 +195,8 @@ function buildScenarios(info: OriginServerInfo, transfers: TransferLedger): Scen
     {
       key: "health",
       label: "GET /api/health (ceiling)",
-      path: "/api/health",
-      spec: () => ({ method: "GET", path: "/api/health" }),
+      url: `${base}/api/health`,
+      load: loadOf(base, () => ({ method: "GET", path: "/api/health" })),
       check: async () => {
         const answer = await request(`${base}/api/health`);
         return answer.status === 200 && answer.json?.code === "SUCCESS" && answer.json.data?.ok === true
@@ -499,8 +207,8 @@ function buildScenarios(info: OriginServerInfo, transfers: TransferLedger): Scen
     {
       key: "transfers",
       label: `POST /api/transfers (${TRANSFER_AMOUNT} fen)`,
-      path: "/api/transfers",
-      spec: () => ({
+      url: `${base}/api/transfers`,
+      load: loadOf(base, () => ({
         method: "POST",
         path: "/api/transfers",
         setupRequest: (req, context) => {
@@ -508,25 +216,28 @@ function buildScenarios(info: OriginServerInfo, transfers: TransferLedger): Scen
           context.key = key;
           return { ...req, headers: { ...req.headers, ...transfers.headers(key, from) }, body: transfers.bodies[to] };
         },
-        onAnswer: (status, context) => {
+        onResponse: (status, _body, context) => {
           if (typeof context.key === "string") transfers.answered(context.key, status);
         },
-      }),
+      })),
       check: transferCheck,
-      afterLoad: () => transfers.settle(base),
+      // Settles what the load left in flight, so that every key has its one outcome.
+      afterLoad: async (result) => {
+        result.settled = await transfers.settle(base);
+      },
     },
     {
       key: "lookup",
       label: "GET /api/users/lookup (auth + D1 read)",
-      path: "/api/users/lookup?handle=…",
-      spec: () => ({
+      url: `${base}/api/users/lookup?handle=…`,
+      load: loadOf(base, () => ({
         method: "GET",
         path: "/api/users/lookup",
         setupRequest: (req) => {
           const { user, handle } = lookupFor(lookupSeq++);
           return { ...req, path: `/api/users/lookup?handle=${handle}`, headers: { ...req.headers, Authorization: `Bearer ${user.token}` } };
         },
-      }),
+      })),
       check: async () => {
         const { user, handle } = lookupFor(lookupSeq++);
         const answer = await request(`${base}/api/users/lookup?handle=${handle}`, { headers: { Authorization: `Bearer ${user.token}` } });
@@ -538,37 +249,8 @@ function buildScenarios(info: OriginServerInfo, transfers: TransferLedger): Scen
   ];
 }
 
-async function runScenario(scenario: Scenario, baseUrl: string): Promise<ScenarioResult> {
-  const out: ScenarioResult = { key: scenario.key, label: scenario.label, url: baseUrl + scenario.path, checkBefore: { ok: false, detail: "not run" } };
-  try {
-    out.checkBefore = await scenario.check();
-    if (!out.checkBefore.ok) {
-      console.error(`  ✗ ${scenario.label}: ${out.checkBefore.detail} — not loaded`);
-      return out;
-    }
-    process.stdout.write(`  ${scenario.label}: `);
-    if (WARMUP_S > 0) {
-      process.stdout.write(`warm-up ${WARMUP_S} s… `);
-      await load(baseUrl, scenario.spec(), WARMUP_S);
-      await scenario.afterLoad?.();
-    }
-    process.stdout.write(`load ${DURATION_S} s… `);
-    out.result = await load(baseUrl, scenario.spec(), DURATION_S);
-    if (scenario.afterLoad) out.result.settled = await scenario.afterLoad();
-    out.checkAfter = await scenario.check();
-    const r = out.result;
-    console.log(
-      `${r.rps.toFixed(0)} req/s, p50 ${r.latencyMs.p50.toFixed(2)} ms, p99 ${r.latencyMs.p99.toFixed(2)} ms` +
-        (r.non2xx || r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} socket errors (${r.timeouts} time-outs)` : "") +
-        (r.badBodies ? `, ${r.badBodies} 2xx without code SUCCESS` : "") +
-        (out.checkAfter.ok ? "" : ` — check after load FAILED: ${out.checkAfter.detail}`),
-    );
-  } catch (error) {
-    out.error = error instanceof Error ? error.message : String(error);
-    console.error(`\n  ✗ ${scenario.label}: ${out.error}`);
-  }
-  return out;
-}
+/** Broken: a failed check, an error, or success answers that were not. */
+const broken = (s: OriginScenarioResult) => scenarioFailed(s) || (s.result?.badBodies ?? 0) > 0;
 
 // ---------------------------------------------------------------------------
 // Money in, and the integrity checks
@@ -613,7 +295,7 @@ function fundingChecks(stats: OriginStats, info: OriginServerInfo): IntegrityChe
   ];
 }
 
-async function integrityChecks(info: OriginServerInfo, transfers: TransferLedger): Promise<IntegrityCheck[]> {
+async function integrityChecks(server: OriginServer, info: OriginServerInfo, transfers: TransferLedger): Promise<IntegrityCheck[]> {
   const checks: IntegrityCheck[] = [];
   const ledger = await request(`${info.url}/api/admin/ledger/check`, { headers: { Authorization: `Bearer ${info.adminToken}` } });
   const violations = (ledger.json?.data as { violations?: unknown[] } | undefined)?.violations;
@@ -623,7 +305,7 @@ async function integrityChecks(info: OriginServerInfo, transfers: TransferLedger
       : { name: "GET /api/admin/ledger/check", ok: false, detail: briefly(ledger) },
   );
 
-  const stats = await serverStats();
+  const stats = await serverStats(server);
   const created = transfers.created();
   const open = transfers.unanswered().length;
   const funded = (info.senders.length + info.recipients.length) * FUNDING_PER_USER;
@@ -646,13 +328,8 @@ async function integrityChecks(info: OriginServerInfo, transfers: TransferLedger
 // ---------------------------------------------------------------------------
 // Report
 
-const pad = (text: string, width: number) => text.padEnd(width);
-const padLeft = (text: string, width: number) => text.padStart(width);
-
-type TargetResult = { name: string; target: string; actual: string; met: boolean | null };
-
-function evaluateTarget(results: ScenarioResult[]): TargetResult {
-  const usable = (key: Scenario["key"]) => {
+function evaluateTarget(results: OriginScenarioResult[]): TargetResult {
+  const usable = (key: Key) => {
     const r = results.find((s) => s.key === key);
     return r?.result && r.checkBefore.ok && (r.checkAfter?.ok ?? true) && !r.error ? r.result : null;
   };
@@ -669,26 +346,23 @@ function evaluateTarget(results: ScenarioResult[]): TargetResult {
   };
 }
 
-function printReport(results: ScenarioResult[], target: TargetResult, checks: IntegrityCheck[]): void {
+function printReport(results: OriginScenarioResult[], target: TargetResult, checks: IntegrityCheck[]): void {
   const ceilingRps = results.find((s) => s.key === "health")?.result?.rps;
-  console.log(`\nOrigin throughput and latency (autocannon, ${CONNECTIONS} connections, ${DURATION_S} s each after ${WARMUP_S} s warm-up)\n`);
-  const header = `${pad("scenario", 40)} ${padLeft("req/s", 8)} ${padLeft("p50 ms", 8)} ${padLeft("p99 ms", 8)} ${padLeft("×ceiling", 9)} ${padLeft("requests", 9)} ${padLeft("non-2xx", 8)} ${padLeft("errors", 7)}`;
-  console.log(header);
-  console.log("-".repeat(header.length));
-  for (const s of results) {
-    const r = s.result;
-    if (!r) {
-      console.log(`${pad(s.label, 40)} ${padLeft("—", 8)}  not measured: ${s.error ?? s.checkBefore.detail}`);
-      continue;
-    }
-    const broken = !s.checkBefore.ok || s.error || (s.checkAfter && !s.checkAfter.ok) || r.badBodies > 0;
-    console.log(
-      `${pad(s.label, 40)} ${padLeft(r.rps.toFixed(0), 8)} ${padLeft(r.latencyMs.p50.toFixed(2), 8)} ${padLeft(r.latencyMs.p99.toFixed(2), 8)} ${padLeft(
-        ceilingRps ? (r.rps / ceilingRps).toFixed(2) : "—",
-        9,
-      )} ${padLeft(String(r.requests), 9)} ${padLeft(String(r.non2xx), 8)} ${padLeft(String(r.errors), 7)}${broken ? "  (check failed)" : ""}`,
-    );
-  }
+  console.log(`\nOrigin throughput and latency (${loadDescription})\n`);
+  printScenarioTable(
+    results,
+    40,
+    [
+      columns.rps,
+      columns.p50,
+      columns.p99,
+      { title: "×ceiling", width: 9, value: (r) => (ceilingRps ? (r.rps / ceilingRps).toFixed(2) : "—") },
+      { title: "requests", width: 9, value: (r) => String(r.requests) },
+      columns.non2xx,
+      columns.errors,
+    ],
+    (s) => (broken(s) ? "  (check failed)" : ""),
+  );
   const transfers = results.find((s) => s.key === "transfers")?.result;
   if (transfers?.settled?.settled) {
     console.log(`\n  transfers in flight when the load stopped: ${transfers.settled.settled}, sent again with their keys (${transfers.settled.replayed} replayed)`);
@@ -698,8 +372,7 @@ function printReport(results: ScenarioResult[], target: TargetResult, checks: In
   for (const c of checks) console.log(`  ${c.ok ? "✓" : "✗"} ${pad(c.name, 40)} ${c.detail}`);
 
   console.log(`\nTarget\n`);
-  const mark = target.met === null ? "n/a" : target.met ? "met" : "NOT met";
-  console.log(`  ${target.name}: ${target.actual} — ${mark}`);
+  console.log(`  ${target.name}: ${target.actual} — ${targetMark(target)}`);
   // The ceiling touches no database; an authenticated one-row read shows what D1 itself allows.
   const lookup = results.find((s) => s.key === "lookup")?.result;
   if (transfers && lookup) {
@@ -709,30 +382,21 @@ function printReport(results: ScenarioResult[], target: TargetResult, checks: In
 
 // ---------------------------------------------------------------------------
 
-async function main(): Promise<number> {
+runBench(WATCHDOG_MS, async (run) => {
   const startedAt = new Date();
-  const watchdog = setTimeout(() => {
-    console.error(`\nThe bench did not finish within ${WATCHDOG_MS / 1000} s: stopping.`);
-    void stopServer().finally(() => process.exit(1));
-  }, WATCHDOG_MS);
-  watchdog.unref();
 
-  const snapshot = await snapshotOrigin();
-  removeSnapshot = snapshot.remove;
+  // Serve a private copy of the built origin: the working tree may be rebuilt meanwhile.
+  const snapshotDir = await run.snapshot(originBuild);
 
-  // The numbers are only comparable between runs on a quiet machine.
-  const loadBefore = loadavg()[0]!;
-  const cpus = availableParallelism();
-  if (loadBefore > cpus * 0.5) {
-    console.warn(`Note: the machine is busy (1-min load average ${loadBefore.toFixed(2)} on ${cpus} CPUs); throughput and latency will be lower than on a quiet machine.`);
-  }
+  const { cpus, loadBefore } = noteMachineLoad();
 
   console.log("Starting the built origin worker in workerd (Miniflare, in-memory D1)…");
   const t0 = performance.now();
-  const info = await startServer(snapshot.dir);
+  const server: OriginServer = run.startServer<OriginServerInfo>("bench/origin-serve.ts", [snapshotDir]);
+  const info = await server.ready;
   await waitUntilServing(`${info.url}/api/health`, 20_000);
   await fundWallets(info);
-  const funding = fundingChecks(await serverStats(), info);
+  const funding = fundingChecks(await serverStats(server), info);
   const fundingFailed = funding.filter((c) => !c.ok);
   if (fundingFailed.length) throw new Error(`funding the wallets went wrong: ${fundingFailed.map((c) => `${c.name} ${c.detail}`).join("; ")}`);
   console.log(
@@ -741,76 +405,52 @@ async function main(): Promise<number> {
   );
 
   const transfers = new TransferLedger(info.senders, info.recipients);
-  const results: ScenarioResult[] = [];
-  for (const scenario of buildScenarios(info, transfers)) results.push(await runScenario(scenario, info.url));
+  const results: OriginScenarioResult[] = [];
+  for (const scenario of buildScenarios(info, transfers)) {
+    results.push(await runScenario(scenario, (r) => (r.badBodies ? `, ${r.badBodies} 2xx without code SUCCESS` : "")));
+  }
 
   let checks: IntegrityCheck[];
   try {
     await transfers.settle(info.url); // anything a failed load left behind
-    checks = await integrityChecks(info, transfers);
+    checks = await integrityChecks(server, info, transfers);
   } catch (error) {
     checks = [{ name: "integrity checks", ok: false, detail: error instanceof Error ? error.message : String(error) }];
   }
-  const loadAfter = loadavg()[0]!;
+  const loadAfter = loadAverage();
 
-  await stopServer();
-  removeSnapshot();
+  await run.stopServer();
+  run.removeSnapshot();
 
   const target = evaluateTarget(results);
   printReport(results, target, checks);
   console.log(`\n  load average (1 min) ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after, on ${cpus} CPUs`);
 
-  const broken = results.filter((s) => !s.result || s.error || !s.checkBefore.ok || (s.checkAfter && !s.checkAfter.ok) || s.result.badBodies > 0);
+  const brokenScenarios = results.filter(broken);
   const failedChecks = checks.filter((c) => !c.ok);
-  mkdirSync(path.dirname(resultsFile), { recursive: true });
-  writeFileSync(
-    resultsFile,
-    JSON.stringify(
-      {
-        startedAt: startedAt.toISOString(),
-        finishedAt: new Date().toISOString(),
-        node: process.version,
-        machine: { cpus, loadAverage1mBefore: loadBefore, loadAverage1mAfter: loadAfter },
-        load: { tool: "autocannon", connections: CONNECTIONS, durationS: DURATION_S, warmupS: WARMUP_S, pipelining: 1 },
-        server: {
-          how: "Miniflare (workerd): dist/paydesk_origin alone on a direct socket, in-memory D1 with all migrations",
-          url: info.url,
-          worker: info.worker,
-          migrations: info.migrations,
-          senders: info.senders.length,
-          recipients: info.recipients.length,
-          fundingPerUserFen: FUNDING_PER_USER,
-          transferAmountFen: TRANSFER_AMOUNT,
-        },
-        scenarios: results,
-        transfers: { keysSent: transfers.keys.size, answered201: transfers.created() },
-        integrity: [...funding, ...checks],
-        target,
-        ok: broken.length === 0 && failedChecks.length === 0,
-      },
-      null,
-      2,
-    ) + "\n",
-  );
-  console.log(`\nResults written to ${path.relative(root, resultsFile)}`);
-  clearTimeout(watchdog);
+  writeResults(resultsFile, startedAt, { cpus, loadAverage1mBefore: loadBefore, loadAverage1mAfter: loadAfter }, {
+    server: {
+      how: "Miniflare (workerd): dist/paydesk_origin alone on a direct socket, in-memory D1 with all migrations",
+      url: info.url,
+      worker: info.worker,
+      migrations: info.migrations,
+      senders: info.senders.length,
+      recipients: info.recipients.length,
+      fundingPerUserFen: FUNDING_PER_USER,
+      transferAmountFen: TRANSFER_AMOUNT,
+    },
+    scenarios: results,
+    transfers: { keysSent: transfers.keys.size, answered201: transfers.created() },
+    integrity: [...funding, ...checks],
+    target,
+    ok: brokenScenarios.length === 0 && failedChecks.length === 0,
+  });
 
-  if (broken.length || failedChecks.length) {
+  if (brokenScenarios.length || failedChecks.length) {
     console.error(
-      `\nThe bench ${failedChecks.length ? "found the ledger NOT whole" : "is incomplete"}: ${[...broken.map((s) => s.label), ...failedChecks.map((c) => c.name)].join("; ")}`,
+      `\nThe bench ${failedChecks.length ? "found the ledger NOT whole" : "is incomplete"}: ${[...brokenScenarios.map((s) => s.label), ...failedChecks.map((c) => c.name)].join("; ")}`,
     );
     return 1;
   }
   return 0;
-}
-
-main()
-  .then((code) => {
-    process.exitCode = code;
-  })
-  .catch(async (error: unknown) => {
-    console.error("\nThe bench failed:", error instanceof Error ? error.message : error);
-    await stopServer();
-    removeSnapshot();
-    process.exitCode = 1;
-  });
+});

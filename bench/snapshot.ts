@@ -4,13 +4,21 @@
  * server. The layout is kept, so the relative paths in the wrangler.json files hold:
  * build/server (edge) → ../client (assets); dist/paydesk_origin → ../../workers/origin/migrations.
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 
-const parts = ["build/client", "build/server", "dist/paydesk_origin", "workers/origin/migrations"];
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+export type SnapshotSpec = {
+  /** What is copied, as the messages name it. */
+  what: string;
+  /** Of the temporary directory's name. */
+  prefix: string;
+  /** Directories copied, relative to the repository. */
+  parts: string[];
+  /** Throws when the copy is not whole: a build was half-written when it was taken. */
+  verify: (dir: string) => void;
+};
 
 /** Asset files the server build names that the client build lacks (a half-written build). */
 function missingAssets(root: string): string[] {
@@ -20,26 +28,52 @@ function missingAssets(root: string): string[] {
   return [...referenced].filter((asset) => !existsSync(path.join(root, "build/client", asset)));
 }
 
-export async function snapshotBuild(repoRoot: string, attempts = 5): Promise<{ dir: string; remove: () => void }> {
-  for (const part of parts) {
+/** The whole app: edge worker, its assets, the origin worker and its migrations (bench/run.ts). */
+export const appBuild: SnapshotSpec = {
+  what: "the build",
+  prefix: "paydesk-bench-",
+  parts: ["build/client", "build/server", "dist/paydesk_origin", "workers/origin/migrations"],
+  verify: (dir) => {
+    const missing = missingAssets(dir);
+    if (missing.length) throw new Error(`the server build references missing assets: ${missing.slice(0, 5).join(", ")}`);
+  },
+};
+
+/** The origin worker and its migrations alone (bench/origin.ts). */
+export const originBuild: SnapshotSpec = {
+  what: "the built origin",
+  prefix: "paydesk-bench-origin-",
+  parts: ["dist/paydesk_origin", "workers/origin/migrations"],
+  verify: (dir) => {
+    const config = JSON.parse(readFileSync(path.join(dir, "dist/paydesk_origin/wrangler.json"), "utf8")) as { main?: string };
+    if (!config.main || !existsSync(path.join(dir, "dist/paydesk_origin", config.main))) throw new Error(`the entry module ${config.main} is missing`);
+    if (!readdirSync(path.join(dir, "workers/origin/migrations")).some((name) => name.endsWith(".sql"))) throw new Error("no migrations");
+  },
+};
+
+export async function snapshotBuild(repoRoot: string, spec: SnapshotSpec, attempts = 5): Promise<{ dir: string; remove: () => void }> {
+  for (const part of spec.parts) {
     if (!existsSync(path.join(repoRoot, part))) throw new Error(`${part} is missing: run \`npm run build\` first.`);
   }
   let problem = "";
   for (let attempt = 1; attempt <= attempts; attempt++) {
-    const dir = mkdtempSync(path.join(tmpdir(), "paydesk-bench-"));
+    const dir = mkdtempSync(path.join(tmpdir(), spec.prefix));
     const remove = () => rmSync(dir, { recursive: true, force: true });
     try {
-      for (const part of parts) {
-        cpSync(path.join(repoRoot, part), path.join(dir, part), { recursive: true, filter: (source) => !source.endsWith(".map") });
+      for (const part of spec.parts) {
+        cpSync(path.join(repoRoot, part), path.join(dir, part), {
+          recursive: true,
+          // Source maps are not served; .wrangler is wrangler's scratch state (bundles of its own), not the build.
+          filter: (source) => !source.endsWith(".map") && path.basename(source) !== ".wrangler",
+        });
       }
-      const missing = missingAssets(dir);
-      if (missing.length === 0) return { dir, remove };
-      problem = `the server build references missing assets: ${missing.slice(0, 5).join(", ")}`;
+      spec.verify(dir);
+      return { dir, remove };
     } catch (error) {
       problem = error instanceof Error ? error.message : String(error);
     }
     remove();
     await sleep(2_000); // a rebuild is probably under way
   }
-  throw new Error(`could not take a consistent copy of the build (${problem}); is a build running?`);
+  throw new Error(`could not take a consistent copy of ${spec.what} (${problem}); is a build running?`);
 }

@@ -42,6 +42,7 @@ export const taskSchema = z.strictObject({
   orderId: z.string(),
   /** What is still held for this task (the poster sees it). */
   escrowRemaining: z.number().int(),
+  slotsLeft: z.number().int(),
   createdAt: z.iso.datetime(),
 });
 export type Task = z.infer<typeof taskSchema>;
@@ -49,6 +50,40 @@ export type Task = z.infer<typeof taskSchema>;
 export const postedTaskSchema = z.strictObject({ task: taskSchema, order: orderSchema });
 
 export const taskListQuerySchema = z.strictObject({ tab: z.enum(["available", "posted"]) });
+export const claimListQuerySchema = z.strictObject({ view: z.enum(["mine", "to_check"]) });
+
+/** A claim must be submitted within 24 hours, or by the task's deadline if sooner. */
+export const claimWindowMs = 24 * 60 * 60 * 1000;
+
+export const claimStatuses = ["claimed", "submitted", "approved", "rejected", "lapsed"] as const;
+
+export const claimSchema = z.strictObject({
+  id: z.string(),
+  task: z.strictObject({ id: z.string(), title: z.string(), reward: z.number().int() }),
+  status: z.enum(claimStatuses),
+  expiresAt: z.iso.datetime(),
+  proof: z.strictObject({ text: z.string(), url: z.string().nullable() }).nullable(),
+  rejectReason: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  submittedAt: z.iso.datetime().nullable(),
+  decidedAt: z.iso.datetime().nullable(),
+});
+export type Claim = z.infer<typeof claimSchema>;
+
+export const submitProofBodySchema = z.strictObject({
+  text: z.string().trim().min(1, "Describe what you did.").max(2_000, "Proof has at most 2,000 characters."),
+  url: z
+    .url({ protocol: /^https$/, error: "A link must start with https://." })
+    .max(2_048)
+    .optional(),
+});
+
+export const rejectBodySchema = z.strictObject({
+  reason: z.string().trim().min(1, "Tell the worker why.").max(500, "A reason has at most 500 characters."),
+});
+
+export const taskIdParamSchema = z.strictObject({ id: z.string().regex(/^tsk_[0-9a-f-]{36}$/, "Not a task id.") });
+export const claimIdParamSchema = z.strictObject({ id: z.string().regex(/^clm_[0-9a-f-]{36}$/, "Not a claim id.") });
 
 export const payOrderBodySchema = z.strictObject({ method: z.literal("wallet") });
 

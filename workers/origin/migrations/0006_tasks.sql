@@ -13,6 +13,8 @@ CREATE TABLE task (
   status TEXT NOT NULL DEFAULT 'awaiting_payment' CHECK (status IN ('awaiting_payment', 'open', 'closed', 'cancelled')),
   order_id TEXT NOT NULL UNIQUE REFERENCES orders (id),
   escrow_remaining INTEGER NOT NULL DEFAULT 0 CONSTRAINT task_escrow_not_negative CHECK (escrow_remaining >= 0),
+  -- Claims that hold a slot (claimed, submitted, approved).
+  slots_taken INTEGER NOT NULL DEFAULT 0 CONSTRAINT task_slots_full CHECK (slots_taken BETWEEN 0 AND slots),
   created_at INTEGER NOT NULL,
   opened_at INTEGER
 ) STRICT;

@@ -6,6 +6,7 @@ import { accountRoutes } from "./auth/account-routes";
 import { codeRoutes } from "./codes/code-routes";
 import { orderPaymentRoutes } from "./orders/order-payment";
 import { orderRoutes } from "./orders/order-routes";
+import { claimRoutes } from "./tasks/claim-routes";
 import { taskRoutes } from "./tasks/task-routes";
 import { supportRoutes } from "./support/support-routes";
 import { transferRoutes } from "./transfers/transfer-routes";
@@ -34,6 +35,7 @@ export function createOriginApp({ clock = systemClock }: { clock?: Clock } = {})
   app.route("/api/transfers", transferRoutes);
   app.route("/api/orders", orderPaymentRoutes);
   app.route("/api/orders", orderRoutes);
+  app.route("/api", claimRoutes);
   app.route("/api/tasks", taskRoutes);
   app.route("/api/support", supportRoutes);
   app.route("/api/admin", adminRoutes);

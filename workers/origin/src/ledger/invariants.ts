@@ -51,6 +51,15 @@ const checks: { invariant: string; sql: string }[] = [
           GROUP BY orders.id HAVING (orders.status = 'paid') <> (succeeded = 1) OR succeeded > 1`,
   },
   {
+    invariant: "each approved claim was paid its task's reward exactly once",
+    sql: `SELECT claim.id FROM claim JOIN task ON task.id = claim.task_id
+          LEFT JOIN claim_capture ON claim_capture.claim_id = claim.id
+          LEFT JOIN entry ON entry.tx_id = claim_capture.tx_id AND entry.amount > 0
+          GROUP BY claim.id
+          HAVING (claim.status = 'approved') <> (count(claim_capture.claim_id) > 0)
+              OR (claim.status = 'approved' AND coalesce(sum(entry.amount), 0) <> max(task.reward))`,
+  },
+  {
     invariant: "each transfer moved exactly its amount",
     sql: `SELECT transfer.id FROM transfer LEFT JOIN entry ON entry.tx_id = transfer.tx_id AND entry.amount > 0
           GROUP BY transfer.id HAVING coalesce(sum(entry.amount), 0) <> max(transfer.amount)`,

@@ -71,6 +71,7 @@ taskRoutes.openapi(post, async (c) => {
     status: "awaiting_payment",
     order_id: order.id,
     escrow_remaining: 0,
+    slots_taken: 0,
     created_at: now,
   };
   const db = c.env.DB;
@@ -103,7 +104,10 @@ taskRoutes.openapi(list, async (c) => {
           .bind(c.var.user.id)
           .all<TaskRow>()
       : await c.env.DB.prepare(
-          `SELECT ${taskColumns} FROM task WHERE status = 'open' AND deadline > ?1 AND poster_id <> ?2 ORDER BY deadline LIMIT 100`,
+          `SELECT ${taskColumns} FROM task
+           WHERE status = 'open' AND deadline > ?1 AND poster_id <> ?2 AND slots_taken < slots
+             AND NOT EXISTS (SELECT 1 FROM claim WHERE claim.task_id = task.id AND claim.worker_id = ?2)
+           ORDER BY deadline LIMIT 100`,
         )
           .bind(now, c.var.user.id)
           .all<TaskRow>();

@@ -10,10 +10,11 @@ export type TaskRow = {
   status: Task["status"];
   order_id: string;
   escrow_remaining: number;
+  slots_taken: number;
   created_at: number;
 };
 
-export const taskColumns = "id, title, description, reward, slots, deadline, status, order_id, escrow_remaining, created_at";
+export const taskColumns = "id, title, description, reward, slots, deadline, status, order_id, escrow_remaining, slots_taken, created_at";
 
 export function taskFromRow(row: TaskRow): Task {
   return {
@@ -26,6 +27,7 @@ export function taskFromRow(row: TaskRow): Task {
     status: row.status,
     orderId: row.order_id,
     escrowRemaining: row.escrow_remaining,
+    slotsLeft: row.slots - row.slots_taken,
     createdAt: new Date(row.created_at).toISOString(),
   };
 }

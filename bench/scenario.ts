@@ -1,0 +1,73 @@
+/**
+ * One scenario of a bench, run the same way in every bench: a sample answer is checked
+ * first (a load of wrong answers measures nothing), then a warm-up load, the measured
+ * load, and the sample again (the load must not have broken anything). Whatever fails is
+ * recorded in the result rather than thrown, so that the other scenarios still run.
+ */
+import { DURATION_S, WARMUP_S, type LoadResult } from "./load.ts";
+
+export type Check = { ok: boolean; detail: string };
+
+export type Scenario<Key extends string, Result extends LoadResult> = {
+  key: Key;
+  label: string;
+  /** As the results file names it. */
+  url: string;
+  /** Prepares (warms) and checks a sample answer; run before and after the load. */
+  check: () => Promise<Check>;
+  /** One load of the given length (the warm-up is one too). */
+  load: (durationS: number) => Promise<Result>;
+  /** Runs after each load, the warm-up's too, and may note on its result what it did. */
+  afterLoad?: (result: Result) => Promise<void>;
+};
+
+export type ScenarioResult<Key extends string, Result extends LoadResult> = {
+  key: Key;
+  label: string;
+  url: string;
+  checkBefore: Check;
+  checkAfter?: Check;
+  result?: Result;
+  error?: string;
+};
+
+/** Not measured, or measured with a failed check or an error. */
+export function scenarioFailed(s: ScenarioResult<string, LoadResult>): boolean {
+  return !s.result || Boolean(s.error) || !s.checkBefore.ok || (s.checkAfter !== undefined && !s.checkAfter.ok);
+}
+
+/** Runs one scenario and prints its progress and one-line summary; `note` adds to the summary. */
+export async function runScenario<Key extends string, Result extends LoadResult>(
+  scenario: Scenario<Key, Result>,
+  note: (result: Result) => string = () => "",
+): Promise<ScenarioResult<Key, Result>> {
+  const out: ScenarioResult<Key, Result> = { key: scenario.key, label: scenario.label, url: scenario.url, checkBefore: { ok: false, detail: "not run" } };
+  try {
+    out.checkBefore = await scenario.check();
+    if (!out.checkBefore.ok) {
+      console.error(`  ✗ ${scenario.label}: ${out.checkBefore.detail} — not loaded`);
+      return out;
+    }
+    process.stdout.write(`  ${scenario.label}: `);
+    if (WARMUP_S > 0) {
+      process.stdout.write(`warm-up ${WARMUP_S} s… `);
+      const warmUp = await scenario.load(WARMUP_S);
+      await scenario.afterLoad?.(warmUp);
+    }
+    process.stdout.write(`load ${DURATION_S} s… `);
+    out.result = await scenario.load(DURATION_S);
+    await scenario.afterLoad?.(out.result);
+    out.checkAfter = await scenario.check();
+    const r = out.result;
+    console.log(
+      `${r.rps.toFixed(0)} req/s, p50 ${r.latencyMs.p50.toFixed(2)} ms, p99 ${r.latencyMs.p99.toFixed(2)} ms` +
+        (r.non2xx || r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} socket errors (${r.timeouts} time-outs)` : "") +
+        note(r) +
+        (out.checkAfter.ok ? "" : ` — check after load FAILED: ${out.checkAfter.detail}`),
+    );
+  } catch (error) {
+    out.error = error instanceof Error ? error.message : String(error);
+    console.error(`\n  ✗ ${scenario.label}: ${out.error}`);
+  }
+  return out;
+}

@@ -1,0 +1,169 @@
+import { env } from "cloudflare:workers";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { Claim, Task } from "../../../../app/api/tasks";
+import { balanceOf, expectLedgerWhole, issueCodes, resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
+
+let origin: TestOrigin;
+let poster: Awaited<ReturnType<typeof seedUser>>;
+let workers: Awaited<ReturnType<typeof seedUser>>[];
+const hour = 60 * 60 * 1000;
+
+async function openTask({ reward = 1_000, slots = 2, deadlineIn = 48 * hour } = {}): Promise<Task> {
+  const [code = ""] = await issueCodes(origin, reward * slots);
+  await origin.call("/api/codes/redeem", { body: { code }, headers: { ...poster.auth, "Idempotency-Key": `fund-${crypto.randomUUID()}` } });
+  const posted = await origin.call("/api/tasks", {
+    body: { title: "Review an app", description: "Install it and write three sentences.", reward, slots, deadline: new Date(origin.now() + deadlineIn).toISOString() },
+    headers: { ...poster.auth, "Idempotency-Key": `task-${crypto.randomUUID()}` },
+  });
+  const { task, order } = ((await posted.json()) as { data: { task: Task; order: { id: string } } }).data;
+  const paid = await origin.call(`/api/orders/${order.id}/pay`, { body: { method: "wallet" }, headers: { ...poster.auth, "Idempotency-Key": `pay-${crypto.randomUUID()}` } });
+  expect(paid.status).toBe(201);
+  return task;
+}
+
+const claim = (taskId: string, auth: Record<string, string>) => origin.call(`/api/tasks/${taskId}/claims`, { headers: auth });
+const submit = (claimId: string, auth: Record<string, string>, body: unknown = { text: "Done: installed on Android, review attached.", url: "https://example.com/proof.png" }) =>
+  origin.call(`/api/claims/${claimId}/submit`, { body, headers: auth });
+const decide = (claimId: string, verdict: "approve" | "reject", body?: unknown) =>
+  origin.call(`/api/claims/${claimId}/${verdict}`, { body, headers: poster.auth });
+
+async function claimed(taskId: string, auth: Record<string, string>): Promise<Claim> {
+  const response = await claim(taskId, auth);
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { data: Claim }).data;
+}
+
+async function slotsLeft(taskId: string): Promise<number> {
+  const row = await env.DB.prepare("SELECT slots - slots_taken AS n FROM task WHERE id = ?1").bind(taskId).first<{ n: number }>();
+  return row?.n ?? NaN;
+}
+
+beforeEach(async () => {
+  await resetDatabase();
+  origin = testOrigin();
+  poster = await seedUser("poster", origin.now());
+  workers = await Promise.all(["worker_1", "worker_2", "worker_3"].map((name) => seedUser(name, origin.now())));
+});
+
+describe("claiming", () => {
+  it("takes a slot, due in 24 hours, once per user, never one's own task, never past full", async () => {
+    const task = await openTask({ slots: 2 });
+    const [w1, w2, w3] = workers;
+    if (!w1 || !w2 || !w3) throw new Error("workers");
+    const first = await claimed(task.id, w1.auth);
+    expect(first).toMatchObject({ status: "claimed", task: { id: task.id, reward: 1_000 } });
+    expect(Date.parse(first.expiresAt) - Date.parse(first.createdAt)).toBe(24 * hour);
+    expect(await (await claim(task.id, w1.auth)).json()).toMatchObject({ code: "ALREADY_CLAIMED" });
+    expect(await (await claim(task.id, poster.auth)).json()).toMatchObject({ code: "TASK_NOT_CLAIMABLE" });
+    await claimed(task.id, w2.auth);
+    const full = await claim(task.id, w3.auth);
+    expect(full.status).toBe(409);
+    expect(await full.json()).toMatchObject({ code: "TASK_NOT_CLAIMABLE" });
+    expect(await slotsLeft(task.id)).toBe(0);
+  });
+
+  it("is due by the deadline when that comes sooner than 24 hours", async () => {
+    const task = await openTask({ deadlineIn: 3 * hour });
+    const { expiresAt } = await claimed(task.id, workers[0]?.auth ?? {});
+    expect(expiresAt).toBe(task.deadline);
+  });
+
+  it("gives exactly the free slots when many claim at once", async () => {
+    const task = await openTask({ slots: 2 });
+    const more = await Promise.all(["worker_4", "worker_5", "worker_6"].map((name) => seedUser(name, origin.now())));
+    const answers = await Promise.all([...workers, ...more].map((worker) => claim(task.id, worker.auth)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 201, 409, 409, 409, 409]);
+    expect(await slotsLeft(task.id)).toBe(0);
+  });
+});
+
+describe("submitting and checking", () => {
+  it("approve moves the reward from the poster's escrow to the worker, once", async () => {
+    const task = await openTask({ reward: 1_000, slots: 2 });
+    const worker = workers[0];
+    if (!worker) throw new Error("worker");
+    const { id } = await claimed(task.id, worker.auth);
+    const submitted = await submit(id, worker.auth);
+    expect(((await submitted.json()) as { data: Claim }).data).toMatchObject({ status: "submitted", proof: { url: "https://example.com/proof.png" } });
+
+    const queue = await origin.call("/api/claims?view=to_check", { method: "GET", headers: poster.auth });
+    expect(((await queue.json()) as { data: Claim[] }).data.map((item) => item.id)).toEqual([id]);
+
+    const approved = await decide(id, "approve");
+    expect(approved.status).toBe(200);
+    expect(((await approved.json()) as { data: Claim }).data.status).toBe("approved");
+    expect(await balanceOf(worker.id)).toEqual({ available: 1_000, held: 0 });
+    expect(await balanceOf(poster.id)).toEqual({ available: 0, held: 1_000 });
+
+    const again = await decide(id, "approve");
+    expect(again.status).toBe(409);
+    expect(await balanceOf(worker.id)).toEqual({ available: 1_000, held: 0 });
+    await expectLedgerWhole();
+  });
+
+  it("pays once when approvals race", async () => {
+    const task = await openTask({ reward: 700, slots: 1 });
+    const worker = workers[0];
+    if (!worker) throw new Error("worker");
+    const { id } = await claimed(task.id, worker.auth);
+    await submit(id, worker.auth);
+    const answers = await Promise.all([decide(id, "approve"), decide(id, "approve"), decide(id, "approve")]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409, 409]);
+    expect(await balanceOf(worker.id)).toEqual({ available: 700, held: 0 });
+    await expectLedgerWhole();
+  });
+
+  it("reject keeps the money in escrow, records the reason and reopens the slot", async () => {
+    const task = await openTask({ slots: 1 });
+    const [w1, w2] = workers;
+    if (!w1 || !w2) throw new Error("workers");
+    const { id } = await claimed(task.id, w1.auth);
+    await submit(id, w1.auth);
+    expect(await slotsLeft(task.id)).toBe(0);
+    const rejected = await decide(id, "reject", { reason: "The review is about another app." });
+    expect(((await rejected.json()) as { data: Claim }).data).toMatchObject({ status: "rejected", rejectReason: "The review is about another app." });
+    expect(await slotsLeft(task.id)).toBe(1);
+    expect(await balanceOf(w1.id)).toEqual({ available: 0, held: 0 });
+    expect(await balanceOf(poster.id)).toEqual({ available: 0, held: 1_000 });
+    await claimed(task.id, w2.auth);
+    expect(await (await claim(task.id, w1.auth)).json()).toMatchObject({ code: "ALREADY_CLAIMED" });
+    await expectLedgerWhole();
+  });
+
+  it("refuses proof after the claim's time ran out, and proof that is not text plus an https link", async () => {
+    const task = await openTask();
+    const worker = workers[0];
+    if (!worker) throw new Error("worker");
+    const { id } = await claimed(task.id, worker.auth);
+    const insecure = await submit(id, worker.auth, { text: "Done", url: "http://example.com/x" });
+    expect(insecure.status).toBe(400);
+    expect(await insecure.json()).toMatchObject({ field: "url" });
+    expect((await submit(id, worker.auth, { text: "x".repeat(2_001) })).status).toBe(400);
+    origin.advance(24 * hour);
+    const late = await submit(id, worker.auth);
+    expect(late.status).toBe(409);
+    expect(await late.json()).toMatchObject({ code: "CLAIM_EXPIRED" });
+  });
+
+  it("lets only the worker submit and only the poster check", async () => {
+    const task = await openTask();
+    const [w1, w2] = workers;
+    if (!w1 || !w2) throw new Error("workers");
+    const { id } = await claimed(task.id, w1.auth);
+    expect((await submit(id, w2.auth)).status).toBe(404);
+    await submit(id, w1.auth);
+    expect((await origin.call(`/api/claims/${id}/approve`, { headers: w1.auth })).status).toBe(404);
+    expect((await origin.call(`/api/claims/${id}/reject`, { body: { reason: "no" }, headers: w2.auth })).status).toBe(404);
+    const mine = await origin.call("/api/claims?view=mine", { method: "GET", headers: w1.auth });
+    expect(((await mine.json()) as { data: Claim[] }).data.map((item) => item.status)).toEqual(["submitted"]);
+  });
+
+  it("refuses status changes the rules do not allow, whatever the code above does", async () => {
+    const task = await openTask();
+    const { id } = await claimed(task.id, workers[0]?.auth ?? {});
+    await expect(env.DB.prepare("UPDATE claim SET status = 'approved' WHERE id = ?1").bind(id).run()).rejects.toThrow(/not allowed/);
+    await expect(
+      env.DB.prepare("INSERT INTO claim_capture (claim_id, tx_id, amount, at) VALUES (?1, 'tx_none', 1, 1)").bind(id).run(),
+    ).rejects.toThrow();
+  });
+});

@@ -1,0 +1,198 @@
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
+import {
+  claimIdParamSchema,
+  claimListQuerySchema,
+  claimSchema,
+  claimWindowMs,
+  rejectBodySchema,
+  submitProofBodySchema,
+  taskIdParamSchema,
+} from "../../../../app/api/tasks";
+import { signedInUser } from "../auth/signed-in-user";
+import { ApiError } from "../http/answer";
+import { bearerAuth, errorContent, jsonContent, successEnvelope } from "../http/openapi-routes";
+import { validationHook } from "../http/validation";
+import { journalStatements, walletAccountOf } from "../ledger/journal";
+import type { OriginEnv } from "../origin-env";
+import { claimFromRow, claimSelect, findClaim, type ClaimRow } from "./claims";
+
+const oneClaim = jsonContent(successEnvelope(claimSchema), "The claim");
+
+const claimTask = createRoute({
+  method: "post",
+  path: "/tasks/{id}/claims",
+  summary: "Claim a slot of an open task (one claim per user per task; never one's own)",
+  security: bearerAuth,
+  request: { params: taskIdParamSchema },
+  responses: { 201: oneClaim, 401: errorContent("UNAUTHENTICATED"), 404: errorContent("NOT_FOUND"), 409: errorContent("TASK_NOT_CLAIMABLE or ALREADY_CLAIMED") },
+});
+
+const listClaims = createRoute({
+  method: "get",
+  path: "/claims",
+  summary: "My claims (mine), or submissions waiting for my check (to_check)",
+  security: bearerAuth,
+  request: { query: claimListQuerySchema },
+  responses: { 200: jsonContent(successEnvelope(z.array(claimSchema)), "Claims"), 401: errorContent("UNAUTHENTICATED") },
+});
+
+const submit = createRoute({
+  method: "post",
+  path: "/claims/{id}/submit",
+  summary: "Submit proof for my claim before it expires",
+  security: bearerAuth,
+  request: { params: claimIdParamSchema, body: { content: { "application/json": { schema: submitProofBodySchema } }, required: true } },
+  responses: { 200: oneClaim, 400: errorContent("A field is not valid"), 404: errorContent("NOT_FOUND"), 409: errorContent("CLAIM_EXPIRED") },
+});
+
+const approve = createRoute({
+  method: "post",
+  path: "/claims/{id}/approve",
+  summary: "Approve a submission of my task: its reward moves from the task's escrow to the worker",
+  security: bearerAuth,
+  request: { params: claimIdParamSchema },
+  responses: { 200: oneClaim, 404: errorContent("NOT_FOUND"), 409: errorContent("CLAIM_NOT_SUBMITTED") },
+});
+
+const reject = createRoute({
+  method: "post",
+  path: "/claims/{id}/reject",
+  summary: "Reject a submission of my task with a reason; the slot reopens",
+  security: bearerAuth,
+  request: { params: claimIdParamSchema, body: { content: { "application/json": { schema: rejectBodySchema } }, required: true } },
+  responses: { 200: oneClaim, 400: errorContent("A field is not valid"), 404: errorContent("NOT_FOUND"), 409: errorContent("CLAIM_NOT_SUBMITTED") },
+});
+
+export const claimRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
+claimRoutes.use("/claims", signedInUser);
+claimRoutes.use("/claims/*", signedInUser);
+claimRoutes.use("/tasks/:id/claims", signedInUser);
+
+async function answerClaim(db: D1Database, claimId: string, who: { worker?: string; poster?: string }) {
+  const row = await findClaim(db, claimId, who);
+  if (!row) throw new ApiError("NOT_FOUND", "There is no such claim.");
+  return claimFromRow(row);
+}
+
+claimRoutes.openapi(claimTask, async (c) => {
+  const { id: taskId } = c.req.valid("param");
+  const db = c.env.DB;
+  const now = c.var.clock.now();
+  const task = await db.prepare("SELECT deadline FROM task WHERE id = ?1").bind(taskId).first<{ deadline: number }>();
+  if (!task) throw new ApiError("NOT_FOUND", "There is no such task.");
+  const claimId = `clm_${crypto.randomUUID()}`;
+  try {
+    // Claiming needs no Idempotency-Key: a repeated claim meets the one-claim-per-task key.
+    await db
+      .prepare("INSERT INTO claim (id, task_id, worker_id, expires_at, created_at) VALUES (?1, ?2, ?3, ?4, ?5)")
+      .bind(claimId, taskId, c.var.user.id, Math.min(now + claimWindowMs, task.deadline), now)
+      .run();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : "";
+    if (message.includes("claim.task_id, claim.worker_id")) throw new ApiError("ALREADY_CLAIMED", "You have already claimed this task.");
+    if (message.includes("cannot be claimed") || message.includes("task_slots_full")) {
+      throw new ApiError("TASK_NOT_CLAIMABLE", "This task cannot be claimed: it is full, closed, past its deadline or your own.");
+    }
+    throw error;
+  }
+  return c.json({ code: "SUCCESS" as const, data: await answerClaim(db, claimId, { worker: c.var.user.id }) }, 201);
+});
+
+claimRoutes.openapi(listClaims, async (c) => {
+  const { view } = c.req.valid("query");
+  const rows =
+    view === "mine"
+      ? await c.env.DB.prepare(`${claimSelect} WHERE claim.worker_id = ?1 ORDER BY claim.created_at DESC LIMIT 100`).bind(c.var.user.id).all<ClaimRow>()
+      : await c.env.DB.prepare(`${claimSelect} WHERE task.poster_id = ?1 AND claim.status = 'submitted' ORDER BY claim.submitted_at LIMIT 100`)
+          .bind(c.var.user.id)
+          .all<ClaimRow>();
+  return c.json({ code: "SUCCESS" as const, data: rows.results.map(claimFromRow) }, 200);
+});
+
+claimRoutes.openapi(submit, async (c) => {
+  const { id } = c.req.valid("param");
+  const { text, url } = c.req.valid("json");
+  const db = c.env.DB;
+  const now = c.var.clock.now();
+  const worker = c.var.user.id;
+  const current = await findClaim(db, id, { worker });
+  if (!current) throw new ApiError("NOT_FOUND", "There is no such claim.");
+  const updated = await db
+    .prepare(
+      `UPDATE claim SET status = 'submitted', proof_text = ?1, proof_url = ?2, submitted_at = ?3
+       WHERE id = ?4 AND worker_id = ?5 AND status = 'claimed' AND expires_at > ?3 RETURNING id`,
+    )
+    .bind(text, url ?? null, now, id, worker)
+    .first();
+  if (!updated) {
+    if (current.status === "claimed" || current.status === "lapsed") throw new ApiError("CLAIM_EXPIRED", "The time to submit this claim has run out.");
+    throw new ApiError("CLAIM_NOT_SUBMITTED", "This claim was already submitted.");
+  }
+  return c.json({ code: "SUCCESS" as const, data: await answerClaim(db, id, { worker }) }, 200);
+});
+
+claimRoutes.openapi(approve, async (c) => {
+  const { id } = c.req.valid("param");
+  const db = c.env.DB;
+  const poster = c.var.user.id;
+  const claim = await db
+    .prepare("SELECT claim.worker_id, claim.status, task.reward FROM claim JOIN task ON task.id = claim.task_id WHERE claim.id = ?1 AND task.poster_id = ?2")
+    .bind(id, poster)
+    .first<{ worker_id: string; status: string; reward: number }>();
+  if (!claim) throw new ApiError("NOT_FOUND", "There is no such claim among your tasks.");
+  if (claim.status !== "submitted") throw new ApiError("CLAIM_NOT_SUBMITTED", "This claim is not waiting for a check.");
+  await db
+    .batch(captureStatements(db, { claimId: id, posterId: poster, workerId: claim.worker_id, reward: claim.reward, at: c.var.clock.now() }))
+    .catch((error: unknown) => {
+      if (error instanceof Error && /only a submitted claim|claim_capture\.claim_id/.test(error.message)) {
+        throw new ApiError("CLAIM_NOT_SUBMITTED", "This claim is not waiting for a check.");
+      }
+      throw error;
+    });
+  return c.json({ code: "SUCCESS" as const, data: await answerClaim(db, id, { poster }) }, 200);
+});
+
+claimRoutes.openapi(reject, async (c) => {
+  const { id } = c.req.valid("param");
+  const db = c.env.DB;
+  const poster = c.var.user.id;
+  const current = await findClaim(db, id, { poster });
+  if (!current) throw new ApiError("NOT_FOUND", "There is no such claim among your tasks.");
+  const updated = await db
+    .prepare(
+      `UPDATE claim SET status = 'rejected', reject_reason = ?1, decided_at = ?2
+       WHERE id = ?3 AND status = 'submitted' AND task_id IN (SELECT id FROM task WHERE poster_id = ?4) RETURNING id`,
+    )
+    .bind(c.req.valid("json").reason, c.var.clock.now(), id, poster)
+    .first();
+  if (!updated) throw new ApiError("CLAIM_NOT_SUBMITTED", "This claim is not waiting for a check.");
+  return c.json({ code: "SUCCESS" as const, data: await answerClaim(db, id, { poster }) }, 200);
+});
+
+/**
+ * The reward of an approved claim: the poster's held money to the worker's wallet, and
+ * the capture row whose key and trigger allow it once, for a submitted claim only.
+ */
+export function captureStatements(
+  db: D1Database,
+  { claimId, posterId, workerId, reward, at }: { claimId: string; posterId: string; workerId: string; reward: number; at: number },
+): D1PreparedStatement[] {
+  const txId = `tx_${crypto.randomUUID()}`;
+  const [openTx, ...entriesAndSeal] = journalStatements(db, {
+    id: txId,
+    kind: "escrow_capture",
+    at,
+    postings: [
+      { account: walletAccountOf(posterId), amount: -reward, bucket: "held" },
+      { account: walletAccountOf(workerId), amount: reward, bucket: "available" },
+    ],
+  });
+  if (!openTx) throw new Error("A journal transaction starts with its own row.");
+  // The capture row right after the transaction's: its guard speaks before any entry moves money.
+  return [
+    openTx,
+    db.prepare("INSERT INTO claim_capture (claim_id, tx_id, amount, at) VALUES (?1, ?2, ?3, ?4)").bind(claimId, txId, reward, at),
+    ...entriesAndSeal,
+  ];
+}

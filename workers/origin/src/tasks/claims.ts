@@ -1,0 +1,44 @@
+import type { Claim } from "../../../../app/api/tasks";
+
+export type ClaimRow = {
+  id: string;
+  task_id: string;
+  title: string;
+  reward: number;
+  status: Claim["status"];
+  expires_at: number;
+  proof_text: string | null;
+  proof_url: string | null;
+  reject_reason: string | null;
+  created_at: number;
+  submitted_at: number | null;
+  decided_at: number | null;
+};
+
+export const claimSelect = `SELECT claim.id, claim.task_id, task.title, task.reward, claim.status, claim.expires_at,
+  claim.proof_text, claim.proof_url, claim.reject_reason, claim.created_at, claim.submitted_at, claim.decided_at
+  FROM claim JOIN task ON task.id = claim.task_id`;
+
+const isoOrNull = (at: number | null) => (at === null ? null : new Date(at).toISOString());
+
+export function claimFromRow(row: ClaimRow): Claim {
+  return {
+    id: row.id,
+    task: { id: row.task_id, title: row.title, reward: row.reward },
+    status: row.status,
+    expiresAt: new Date(row.expires_at).toISOString(),
+    proof: row.proof_text === null ? null : { text: row.proof_text, url: row.proof_url },
+    rejectReason: row.reject_reason,
+    createdAt: new Date(row.created_at).toISOString(),
+    submittedAt: isoOrNull(row.submitted_at),
+    decidedAt: isoOrNull(row.decided_at),
+  };
+}
+
+/** A claim as its worker (`worker`) or its task's poster (`poster`) may see it; anyone else: null. */
+export async function findClaim(db: D1Database, claimId: string, who: { worker?: string; poster?: string }): Promise<ClaimRow | null> {
+  return db
+    .prepare(`${claimSelect} WHERE claim.id = ?1 AND (claim.worker_id = ?2 OR task.poster_id = ?3)`)
+    .bind(claimId, who.worker ?? null, who.poster ?? null)
+    .first<ClaimRow>();
+}
