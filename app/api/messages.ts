@@ -22,6 +22,7 @@ export const errorMessages: Record<ErrorCode, string> = {
   ALREADY_CLAIMED: "You have already claimed this task.",
   CLAIM_EXPIRED: "The time to submit this claim has run out.",
   CLAIM_NOT_SUBMITTED: "This claim is not waiting for a check.",
+  TASK_NOT_CANCELLABLE: "This task has already closed.",
   TICKET_CLOSED: "This ticket is closed. Open a new one if you still need help.",
   IDEMPOTENCY_KEY_REUSED: "This form was already sent with other details. Reload the page and try again.",
   IDEMPOTENCY_KEY_IN_USE: "This request is still being processed. Please wait a moment.",

@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { orderPaymentWindowMs } from "../../../../app/api/orders";
-import { postedTaskSchema, postTaskBodySchema, taskLimits, taskListQuerySchema, taskSchema } from "../../../../app/api/tasks";
+import { postedTaskSchema, postTaskBodySchema, taskIdParamSchema, taskLimits, taskListQuerySchema, taskSchema } from "../../../../app/api/tasks";
 import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
 import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "../http/openapi-routes";
@@ -10,6 +10,7 @@ import { idempotent } from "../idempotency/idempotency";
 import { orderFromRow, type OrderRow } from "../orders/order-rows";
 import type { OriginEnv } from "../origin-env";
 import { taskColumns, taskFromRow, type TaskRow } from "./task-rows";
+import { releaseUnneededEscrow } from "./task-rules";
 
 const post = createRoute({
   method: "post",
@@ -32,6 +33,20 @@ const list = createRoute({
   security: bearerAuth,
   request: { query: taskListQuerySchema },
   responses: { 200: jsonContent(successEnvelope(z.array(taskSchema)), "Tasks"), 401: errorContent("UNAUTHENTICATED") },
+});
+
+const cancel = createRoute({
+  method: "post",
+  path: "/{id}/cancel",
+  summary: "Cancel my task: no new claims; escrow not needed by claims in progress returns to my wallet",
+  security: bearerAuth,
+  request: { params: taskIdParamSchema },
+  responses: {
+    200: jsonContent(successEnvelope(taskSchema), "The cancelled task"),
+    401: errorContent("UNAUTHENTICATED"),
+    404: errorContent("NOT_FOUND"),
+    409: errorContent("TASK_NOT_CANCELLABLE"),
+  },
 });
 
 export const taskRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
@@ -112,4 +127,27 @@ taskRoutes.openapi(list, async (c) => {
           .bind(now, c.var.user.id)
           .all<TaskRow>();
   return c.json({ code: "SUCCESS" as const, data: rows.results.map(taskFromRow) }, 200);
+});
+
+taskRoutes.openapi(cancel, async (c) => {
+  const { id } = c.req.valid("param");
+  const db = c.env.DB;
+  const now = c.var.clock.now();
+  const poster = c.var.user.id;
+  const task = await db.prepare(`SELECT ${taskColumns} FROM task WHERE id = ?1 AND poster_id = ?2`).bind(id, poster).first<TaskRow>();
+  if (!task) throw new ApiError("NOT_FOUND", "There is no such task among yours.");
+  if (task.status === "closed") throw new ApiError("TASK_NOT_CANCELLABLE", "This task has already closed.");
+  if (task.status !== "cancelled") {
+    await db.batch([
+      db.prepare("UPDATE task SET status = 'cancelled' WHERE id = ?1 AND status IN ('open', 'awaiting_payment')").bind(id),
+      // An unpaid budget order has nothing left to pay for.
+      db
+        .prepare("UPDATE orders SET status = 'closed', close_reason = 'cancelled', closed_at = ?1 WHERE id = ?2 AND status = 'pending'")
+        .bind(now, task.order_id),
+    ]);
+  }
+  await releaseUnneededEscrow(db, now, id);
+  const after = await db.prepare(`SELECT ${taskColumns} FROM task WHERE id = ?1`).bind(id).first<TaskRow>();
+  if (!after) throw new ApiError("NOT_FOUND", "There is no such task among yours.");
+  return c.json({ code: "SUCCESS" as const, data: taskFromRow(after) }, 200);
 });

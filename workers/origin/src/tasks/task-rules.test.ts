@@ -1,0 +1,141 @@
+import { env } from "cloudflare:workers";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { Claim, Task } from "../../../../app/api/tasks";
+import { balanceOf, expectLedgerWhole, issueCodes, resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
+import { runTimeBasedRules } from "../scheduled";
+import { releaseUnneededEscrow } from "./task-rules";
+
+let origin: TestOrigin;
+let poster: Awaited<ReturnType<typeof seedUser>>;
+let workers: Awaited<ReturnType<typeof seedUser>>[];
+const hour = 60 * 60 * 1000;
+
+async function openTask({ reward = 1_000, slots = 3, deadlineIn = 48 * hour } = {}): Promise<Task> {
+  const [code = ""] = await issueCodes(origin, reward * slots);
+  await origin.call("/api/codes/redeem", { body: { code }, headers: { ...poster.auth, "Idempotency-Key": `fund-${crypto.randomUUID()}` } });
+  const posted = await origin.call("/api/tasks", {
+    body: { title: "Label photos", description: "Label 50 photos of street signs.", reward, slots, deadline: new Date(origin.now() + deadlineIn).toISOString() },
+    headers: { ...poster.auth, "Idempotency-Key": `task-${crypto.randomUUID()}` },
+  });
+  const { task, order } = ((await posted.json()) as { data: { task: Task; order: { id: string } } }).data;
+  await origin.call(`/api/orders/${order.id}/pay`, { body: { method: "wallet" }, headers: { ...poster.auth, "Idempotency-Key": `pay-${crypto.randomUUID()}` } });
+  return task;
+}
+
+async function claimAs(taskId: string, index: number): Promise<string> {
+  const response = await origin.call(`/api/tasks/${taskId}/claims`, { headers: workers[index]?.auth ?? {} });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { data: Claim }).data.id;
+}
+
+const submitAs = (claimId: string, index: number) =>
+  origin.call(`/api/claims/${claimId}/submit`, { body: { text: "Done." }, headers: workers[index]?.auth ?? {} });
+
+async function claimStatus(id: string) {
+  return env.DB.prepare("SELECT status FROM claim WHERE id = ?1").bind(id).first("status");
+}
+
+const rules = () => runTimeBasedRules(env.DB, origin.now());
+
+beforeEach(async () => {
+  await resetDatabase();
+  origin = testOrigin();
+  poster = await seedUser("poster", origin.now());
+  workers = await Promise.all(["worker_1", "worker_2", "worker_3"].map((name) => seedUser(name, origin.now())));
+});
+
+describe("time-based task rules", () => {
+  it("lapses a claim not submitted within 24 hours and reopens its slot", async () => {
+    const task = await openTask({ slots: 1 });
+    const claim = await claimAs(task.id, 0);
+    origin.advance(24 * hour - 1);
+    expect(await rules()).toMatchObject({ lapsedClaims: 0 });
+    origin.advance(1);
+    expect(await rules()).toMatchObject({ lapsedClaims: 1 });
+    expect(await claimStatus(claim)).toBe("lapsed");
+    await claimAs(task.id, 1);
+  });
+
+  it("approves a submission nobody checked for 72 hours, paying the worker", async () => {
+    const task = await openTask({ deadlineIn: 10 * 24 * hour });
+    const claim = await claimAs(task.id, 0);
+    await submitAs(claim, 0);
+    origin.advance(72 * hour - 1);
+    expect(await rules()).toMatchObject({ autoApproved: 0 });
+    origin.advance(1);
+    expect(await rules()).toMatchObject({ autoApproved: 1 });
+    expect(await claimStatus(claim)).toBe("approved");
+    expect(await balanceOf(workers[0]?.id ?? "")).toEqual({ available: 1_000, held: 0 });
+    await expectLedgerWhole();
+  });
+
+  it("at the deadline, closes the task and returns the escrow of slots no longer needed", async () => {
+    const task = await openTask({ reward: 1_000, slots: 3, deadlineIn: 2 * hour });
+    const submitted = await claimAs(task.id, 0);
+    await submitAs(submitted, 0);
+    await claimAs(task.id, 1);
+    origin.advance(2 * hour);
+    // The third slot was never claimed; the second claim lapsed at the deadline; the first still awaits its check.
+    expect(await rules()).toMatchObject({ closedTasks: 1, lapsedClaims: 1, releasedEscrow: 2_000 });
+    expect(await balanceOf(poster.id)).toEqual({ available: 2_000, held: 1_000 });
+    expect((await origin.call(`/api/tasks/${task.id}/claims`, { headers: workers[2]?.auth ?? {} })).status).toBe(409);
+
+    // Rejecting the last submission frees its reward too, on the next run.
+    await origin.call(`/api/claims/${submitted}/reject`, { body: { reason: "Wrong photos." }, headers: poster.auth });
+    expect(await rules()).toMatchObject({ releasedEscrow: 1_000 });
+    expect(await balanceOf(poster.id)).toEqual({ available: 3_000, held: 0 });
+    expect(await rules()).toMatchObject({ releasedEscrow: 0 });
+    await expectLedgerWhole();
+  });
+
+  it("never releases twice when two runs race", async () => {
+    const task = await openTask({ reward: 500, slots: 4, deadlineIn: hour });
+    origin.advance(hour);
+    await rules();
+    expect(await balanceOf(poster.id)).toEqual({ available: 2_000, held: 0 });
+    const again = await Promise.all([releaseUnneededEscrow(env.DB, origin.now(), task.id), releaseUnneededEscrow(env.DB, origin.now(), task.id)]);
+    expect(again).toEqual([0, 0]);
+    await expectLedgerWhole();
+  });
+});
+
+describe("cancelling a task", () => {
+  it("stops new claims and returns all escrow not needed by claims in progress", async () => {
+    const task = await openTask({ reward: 1_000, slots: 3 });
+    const claim = await claimAs(task.id, 0);
+    const response = await origin.call(`/api/tasks/${task.id}/cancel`, { headers: poster.auth });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { data: Task }).data).toMatchObject({ status: "cancelled", escrowRemaining: 1_000 });
+    expect(await balanceOf(poster.id)).toEqual({ available: 2_000, held: 1_000 });
+    expect((await origin.call(`/api/tasks/${task.id}/claims`, { headers: workers[1]?.auth ?? {} })).status).toBe(409);
+
+    // The claim in progress can still finish and be paid.
+    await submitAs(claim, 0);
+    expect((await origin.call(`/api/claims/${claim}/approve`, { headers: poster.auth })).status).toBe(200);
+    expect(await balanceOf(workers[0]?.id ?? "")).toEqual({ available: 1_000, held: 0 });
+    expect(await balanceOf(poster.id)).toEqual({ available: 2_000, held: 0 });
+
+    // Cancelling again changes nothing.
+    expect((await origin.call(`/api/tasks/${task.id}/cancel`, { headers: poster.auth })).status).toBe(200);
+    expect(await balanceOf(poster.id)).toEqual({ available: 2_000, held: 0 });
+    await expectLedgerWhole();
+  });
+
+  it("cancels an unpaid task with its budget order", async () => {
+    const posted = await origin.call("/api/tasks", {
+      body: { title: "Unpaid", description: "Never paid.", reward: 100, slots: 1, deadline: new Date(origin.now() + 2 * hour).toISOString() },
+      headers: { ...poster.auth, "Idempotency-Key": "unpaid-task-01" },
+    });
+    const { task, order } = ((await posted.json()) as { data: { task: Task; order: { id: string } } }).data;
+    await origin.call(`/api/tasks/${task.id}/cancel`, { headers: poster.auth });
+    expect(await env.DB.prepare("SELECT status, close_reason FROM orders WHERE id = ?1").bind(order.id).first()).toEqual({
+      status: "closed",
+      close_reason: "cancelled",
+    });
+  });
+
+  it("is the poster's alone", async () => {
+    const task = await openTask();
+    expect((await origin.call(`/api/tasks/${task.id}/cancel`, { headers: workers[0]?.auth ?? {} })).status).toBe(404);
+  });
+});

@@ -1,0 +1,91 @@
+import { journalStatements, walletAccountOf } from "../ledger/journal";
+import { captureStatements } from "./claim-routes";
+
+/** PRODUCT.md §4: unchecked submissions are approved automatically after 72 hours. */
+export const autoApproveAfterMs = 72 * 60 * 60 * 1000;
+
+/** How many claims or tasks one run handles per rule; the next minute's run takes the rest. */
+const batchLimit = 50;
+
+/** Claims not submitted in time lapse; their slots reopen (trigger `claim_frees_slot`). */
+export async function lapseClaims(db: D1Database, now: number): Promise<number> {
+  const lapsed = await db
+    .prepare("UPDATE claim SET status = 'lapsed', decided_at = expires_at WHERE status = 'claimed' AND expires_at <= ?1 RETURNING id")
+    .bind(now)
+    .all();
+  return lapsed.results.length;
+}
+
+/** Submissions nobody checked for 72 hours are approved: the worker is paid. */
+export async function autoApprove(db: D1Database, now: number): Promise<number> {
+  const due = await db
+    .prepare(
+      `SELECT claim.id, claim.worker_id, task.poster_id, task.reward FROM claim JOIN task ON task.id = claim.task_id
+       WHERE claim.status = 'submitted' AND claim.submitted_at <= ?1 LIMIT ?2`,
+    )
+    .bind(now - autoApproveAfterMs, batchLimit)
+    .all<{ id: string; worker_id: string; poster_id: string; reward: number }>();
+  let approved = 0;
+  for (const claim of due.results) {
+    try {
+      await db.batch(captureStatements(db, { claimId: claim.id, posterId: claim.poster_id, workerId: claim.worker_id, reward: claim.reward, at: now }));
+      approved += 1;
+    } catch (error) {
+      // The poster decided in the meantime: nothing to do.
+      if (!(error instanceof Error && /only a submitted claim|claim_capture\.claim_id/.test(error.message))) throw error;
+    }
+  }
+  return approved;
+}
+
+/** Open tasks past their deadline close; no new claims. */
+export async function closeAtDeadline(db: D1Database, now: number): Promise<number> {
+  const closed = await db.prepare("UPDATE task SET status = 'closed' WHERE status = 'open' AND deadline <= ?1 RETURNING id").bind(now).all();
+  return closed.results.length;
+}
+
+/**
+ * Escrow a closed or cancelled task no longer needs goes back to its poster: all of it
+ * but the rewards of claims still in progress (claimed or submitted).
+ */
+export async function releaseUnneededEscrow(db: D1Database, now: number, taskId?: string): Promise<number> {
+  const candidates = await db
+    .prepare(
+      `SELECT task.id, task.poster_id, task.escrow_remaining,
+              task.escrow_remaining - task.reward * (SELECT count(*) FROM claim WHERE claim.task_id = task.id AND claim.status IN ('claimed', 'submitted')) AS excess
+       FROM task WHERE task.status IN ('closed', 'cancelled') AND (?1 IS NULL OR task.id = ?1)
+       AND task.escrow_remaining > task.reward * (SELECT count(*) FROM claim WHERE claim.task_id = task.id AND claim.status IN ('claimed', 'submitted'))
+       LIMIT ?2`,
+    )
+    .bind(taskId ?? null, batchLimit)
+    .all<{ id: string; poster_id: string; escrow_remaining: number; excess: number }>();
+  let released = 0;
+  for (const task of candidates.results) {
+    const txId = `tx_${crypto.randomUUID()}`;
+    const wallet = walletAccountOf(task.poster_id);
+    const [openTx, ...entriesAndSeal] = journalStatements(db, {
+      id: txId,
+      kind: "escrow_release",
+      at: now,
+      postings: [
+        { account: wallet, amount: -task.excess, bucket: "held" },
+        { account: wallet, amount: task.excess, bucket: "available" },
+      ],
+    });
+    if (!openTx) throw new Error("A journal transaction starts with its own row.");
+    try {
+      await db.batch([
+        openTx,
+        db
+          .prepare("INSERT INTO escrow_release (tx_id, task_id, amount, escrow_before, at) VALUES (?1, ?2, ?3, ?4, ?5)")
+          .bind(txId, task.id, task.excess, task.escrow_remaining, now),
+        ...entriesAndSeal,
+      ]);
+      released += task.excess;
+    } catch (error) {
+      // Another run released first, or a claim moved: the next run computes afresh.
+      if (!(error instanceof Error && error.message.includes("the escrow changed"))) throw error;
+    }
+  }
+  return released;
+}
