@@ -14,3 +14,16 @@ export const userInfoSchema = z.strictObject({
 });
 
 export type UserInfo = z.infer<typeof userInfoSchema>;
+
+/**
+ * The session call's answer: the user, and — when the request used a single-use sign-in
+ * link — the new bearer token that replaces the link's from now on.
+ */
+export const sessionAnswerSchema = userInfoSchema.extend({
+  replacementToken: z.string().regex(/^[A-Za-z0-9_-]{43}$/).optional(),
+});
+export type SessionAnswer = z.infer<typeof sessionAnswerSchema>;
+
+/** A link that signs this user in once, within 15 minutes, on another device. */
+export const signInLinkSchema = z.strictObject({ path: z.string(), expiresAt: z.iso.datetime() });
+export const signInLinkLifetimeMs = 15 * 60 * 1000;

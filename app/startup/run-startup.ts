@@ -8,7 +8,7 @@ import { routeModulesWithChunkLoader } from "./route-chunks";
 import { safeStorage } from "./safe-storage";
 import { fetchSession } from "./session";
 import { updateStartupState, getStartupState } from "./startup-state";
-import { adoptToken } from "./token";
+import { adoptToken, storeToken } from "./token";
 
 declare global {
   interface Window {
@@ -88,6 +88,7 @@ export async function runStartup(hydrate: () => void): Promise<void> {
       device,
     );
     const result = await fetchSession(token);
+    if (result.status === "signed-in" && result.replacementToken) storeToken(device, result.replacementToken);
     const user = result.status === "signed-in" ? result.user : null;
     window.paydesk.user = user;
     updateStartupState({ ready: true, session: result.status, user });

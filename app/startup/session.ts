@@ -1,10 +1,10 @@
 import type { Envelope } from "../api/envelope";
-import type { UserInfo } from "../api/user-info";
+import type { SessionAnswer, UserInfo } from "../api/user-info";
 
 export const sessionTimeoutMs = 8_000;
 
 export type SessionResult =
-  | { status: "signed-in"; user: UserInfo }
+  | { status: "signed-in"; user: UserInfo; replacementToken?: string }
   | { status: "signed-out" }
   | { status: "unreachable" };
 
@@ -28,8 +28,12 @@ export async function fetchSession(
       headers,
       signal: AbortSignal.timeout(timeoutMs),
     });
-    const answer = (await response.json()) as Envelope<UserInfo>;
-    if (answer.code === "SUCCESS") return { status: "signed-in", user: answer.data };
+    const answer = (await response.json()) as Envelope<SessionAnswer>;
+    if (answer.code === "SUCCESS") {
+      // A sign-in link is single-use: the origin answers the token that replaces it.
+      const { replacementToken, ...user } = answer.data;
+      return replacementToken ? { status: "signed-in", user, replacementToken } : { status: "signed-in", user };
+    }
     return unreachableCodes.has(answer.code) || response.status >= 500 ? { status: "unreachable" } : { status: "signed-out" };
   } catch {
     return { status: "unreachable" };

@@ -100,6 +100,11 @@ describe("the session call", () => {
     });
   });
 
+  it("hands over the token that replaces a single-use sign-in link, apart from the user", async () => {
+    const fetch = vi.fn(async () => Response.json({ code: "SUCCESS", data: { ...user, replacementToken: "n".repeat(43) } }));
+    expect(await fetchSession("tok_0123456789abcdef", { fetch })).toEqual({ status: "signed-in", user, replacementToken: "n".repeat(43) });
+  });
+
   it("keeps nothing unless the code is SUCCESS", async () => {
     const fetch = vi.fn(async () => Response.json({ code: "UNAUTHENTICATED" }, { status: 401 }));
     expect(await fetchSession(null, { fetch })).toEqual({ status: "signed-out" });

@@ -34,6 +34,7 @@ export function testOrigin(start = Date.parse("2026-11-01T00:00:00Z")) {
 export type TestOrigin = ReturnType<typeof testOrigin>;
 
 const tables = [
+  "sign_in_link",
   "escrow_release",
   "claim_capture",
   "claim",

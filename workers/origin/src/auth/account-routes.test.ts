@@ -177,3 +177,41 @@ describe("sign in, session, sign out", () => {
     expect(await response.json()).toMatchObject({ code: "UNAUTHENTICATED" });
   });
 });
+
+describe("sign-in links", () => {
+  async function signedInToken() {
+    await register(alice);
+    return ((await (await signIn()).json()) as { data: { token: string } }).data.token;
+  }
+
+  async function makeLink(token: string) {
+    const response = await origin.call("/api/user/sign-in-link", { headers: { Authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(201);
+    const { path } = ((await response.json()) as { data: { path: string } }).data;
+    return new URL(path, "https://paydesk.test").searchParams.get("token") ?? "";
+  }
+
+  it("signs in once, exchanging the link for a new session token", async () => {
+    const link = await makeLink(await signedInToken());
+    expect(link).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const first = await origin.call("/api/user/session", { headers: { Authorization: `Bearer ${link}` } });
+    const { data } = (await first.json()) as { data: { handle: string; replacementToken: string } };
+    expect(data.handle).toBe(alice.handle);
+    expect(data.replacementToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect((await origin.call("/api/user/session", { headers: { Authorization: `Bearer ${data.replacementToken}` } })).status).toBe(200);
+    // Used once: the link itself no longer works, for anyone.
+    expect((await origin.call("/api/user/session", { headers: { Authorization: `Bearer ${link}` } })).status).toBe(401);
+    const stored = JSON.stringify((await env.DB.prepare("SELECT * FROM sign_in_link").all()).results);
+    expect(stored).not.toContain(link);
+  });
+
+  it("expires after 15 minutes", async () => {
+    const link = await makeLink(await signedInToken());
+    origin.advance(15 * 60 * 1000);
+    expect((await origin.call("/api/user/session", { headers: { Authorization: `Bearer ${link}` } })).status).toBe(401);
+  });
+
+  it("needs a session to make one", async () => {
+    expect((await origin.call("/api/user/sign-in-link")).status).toBe(401);
+  });
+});

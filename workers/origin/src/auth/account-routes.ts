@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { registerBodySchema, signInAnswerSchema, signInBodySchema } from "../../../../app/api/account";
-import { userInfoSchema } from "../../../../app/api/user-info";
+import { sessionAnswerSchema, signInLinkLifetimeMs, signInLinkSchema, userInfoSchema } from "../../../../app/api/user-info";
 import { ApiError } from "../http/answer";
 import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "../http/openapi-routes";
 import { validationHook } from "../http/validation";
@@ -11,7 +11,8 @@ import type { OriginEnv } from "../origin-env";
 import { bearerToken, hashToken } from "./bearer-token";
 import { absentUserHash, hashPassword, verifyPassword } from "./passwords";
 import { findSessionUser } from "./sessions";
-import { newSessionToken } from "./session-tokens";
+import { newSessionToken, randomToken } from "./session-tokens";
+import { signedInUser } from "./signed-in-user";
 import { clearSignInFailures, recordSignInFailure, signInLockedUntil } from "./sign-in-guard";
 
 const register = createRoute({
@@ -60,7 +61,18 @@ const session = createRoute({
   summary: "The signed-in user of the bearer token",
   security: bearerAuth,
   responses: {
-    200: jsonContent(successEnvelope(userInfoSchema), "The signed-in user"),
+    200: jsonContent(successEnvelope(sessionAnswerSchema), "The signed-in user (and a replacement token after a sign-in link)"),
+    401: errorContent("UNAUTHENTICATED"),
+  },
+});
+
+const signInLink = createRoute({
+  method: "post",
+  path: "/sign-in-link",
+  summary: "A link that signs me in once, within 15 minutes (e.g. on my phone)",
+  security: bearerAuth,
+  responses: {
+    201: jsonContent(successEnvelope(signInLinkSchema), "The link's path, with its token"),
     401: errorContent("UNAUTHENTICATED"),
   },
 });
@@ -153,7 +165,34 @@ accountRoutes
   })
   .openapi(session, async (c) => {
     const token = requireToken(c.req.header("Authorization"));
-    const user = await findSessionUser(c.env.DB, await hashToken(token), c.var.clock.now());
-    if (!user) throw new ApiError("UNAUTHENTICATED", "Your session has ended. Sign in again.");
-    return c.json({ code: "SUCCESS" as const, data: user }, 200);
+    const db = c.env.DB;
+    const now = c.var.clock.now();
+    const tokenHash = await hashToken(token);
+    const user = await findSessionUser(db, tokenHash, now);
+    if (user) return c.json({ code: "SUCCESS" as const, data: user }, 200);
+
+    // A sign-in link, used for the first time within its 15 minutes: exchanged for a session.
+    const link = await db
+      .prepare("UPDATE sign_in_link SET used_at = ?1 WHERE token_hash = ?2 AND used_at IS NULL AND expires_at > ?1 RETURNING user_id")
+      .bind(now, tokenHash)
+      .first<{ user_id: string }>();
+    if (!link) throw new ApiError("UNAUTHENTICATED", "Your session has ended. Sign in again.");
+    const replacement = await newSessionToken(db, link.user_id, now);
+    await replacement.insert.run();
+    const linked = await findSessionUser(db, await hashToken(replacement.token), now);
+    if (!linked) throw new Error("A session created just now was not found.");
+    return c.json({ code: "SUCCESS" as const, data: { ...linked, replacementToken: replacement.token } }, 200);
   });
+
+accountRoutes.use("/sign-in-link", signedInUser);
+accountRoutes.openapi(signInLink, async (c) => {
+  const token = randomToken();
+  const now = c.var.clock.now();
+  const expiresAt = now + signInLinkLifetimeMs;
+  // No Idempotency-Key: its stored answer would keep the link's token in clear. A retry
+  // makes a second link, which is harmless: each works once, for 15 minutes.
+  await c.env.DB.prepare("INSERT INTO sign_in_link (token_hash, user_id, created_at, expires_at) VALUES (?1, ?2, ?3, ?4)")
+    .bind(await hashToken(token), c.var.user.id, now, expiresAt)
+    .run();
+  return c.json({ code: "SUCCESS" as const, data: { path: `/?token=${token}`, expiresAt: new Date(expiresAt).toISOString() } }, 201);
+});
