@@ -208,6 +208,10 @@ describe("safe ?next= paths", () => {
     ["/\\evil.example", "/"],
     ["javascript:alert(1)", "/"],
     ["order", "/"],
+    ["/.//evil.example", "/"],
+    ["/a/..//evil.example", "/"],
+    ["/%2e//evil.example", "/"],
+    ["/help/../order?id=2", "/order?id=2"],
   ])("%s → %s", (next, expected) => {
     expect(safeNextPath(next)).toBe(expected);
   });

@@ -215,3 +215,14 @@ describe("sign-in links", () => {
     expect((await origin.call("/api/user/sign-in-link")).status).toBe(401);
   });
 });
+
+describe("the sign-in lockout under parallel guesses", () => {
+  it("lets at most 10 guesses be checked, however many arrive at once", async () => {
+    await register(alice);
+    const answers = await Promise.all(Array.from({ length: 25 }, () => signIn(alice.handle, "a wrong password")));
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(15);
+    expect((await signIn()).status).toBe(429);
+  });
+});

@@ -13,7 +13,7 @@ import { absentUserHash, hashPassword, verifyPassword } from "./passwords";
 import { findSessionUser } from "./sessions";
 import { newSessionToken, randomToken } from "./session-tokens";
 import { signedInUser } from "./signed-in-user";
-import { clearSignInFailures, recordSignInFailure, signInLockedUntil } from "./sign-in-guard";
+import { clearSignInFailures, reserveSignInAttempt, settleFailedAttempt, signInLockedUntil } from "./sign-in-guard";
 
 const register = createRoute({
   method: "post",
@@ -129,9 +129,9 @@ accountRoutes
     const { handle, password } = c.req.valid("json");
     const db = c.env.DB;
     const now = c.var.clock.now();
-    const lockedUntil = await signInLockedUntil(db, handle, now);
-    if (lockedUntil !== null) {
-      const minutes = Math.ceil((lockedUntil - now) / 60_000);
+    if ((await reserveSignInAttempt(db, handle, now)) === null) {
+      const lockedUntil = (await signInLockedUntil(db, handle, now)) ?? now + 60_000;
+      const minutes = Math.max(1, Math.ceil((lockedUntil - now) / 60_000));
       throw new ApiError("SIGN_IN_LOCKED", `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`);
     }
     const row = await db
@@ -145,7 +145,7 @@ accountRoutes
     // Verified even for an unknown handle: both answers take the same time.
     const valid = (await verifyPassword(password, stored)) && stored !== absentUserHash;
     if (!row || !valid) {
-      await recordSignInFailure(db, handle, now);
+      await settleFailedAttempt(db, handle, now);
       throw new ApiError("INVALID_CREDENTIALS", "That handle and password do not match an account.");
     }
     const { token, insert } = await newSessionToken(db, row.id, now);

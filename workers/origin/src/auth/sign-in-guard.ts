@@ -12,10 +12,27 @@ export async function signInLockedUntil(db: D1Database, handle: string, now: num
   return lock?.until ?? null;
 }
 
-/** Records a failure; the one that reaches the limit locks the handle. */
-export async function recordSignInFailure(db: D1Database, handle: string, now: number): Promise<void> {
+/**
+ * Reserves one attempt, counted as a failure until it succeeds, or answers null when
+ * the handle is locked or at its limit. Reserving before the password is hashed is
+ * what keeps parallel guesses from all passing the check at once.
+ */
+export async function reserveSignInAttempt(db: D1Database, handle: string, now: number): Promise<number | null> {
+  const reserved = await db
+    .prepare(
+      `INSERT INTO sign_in_failure (handle, at) SELECT ?1, ?2
+       WHERE NOT EXISTS (SELECT 1 FROM sign_in_lock WHERE handle = ?1 AND until > ?2)
+         AND (SELECT count(*) FROM sign_in_failure WHERE handle = ?1 AND at > ?2 - ?3) < ?4
+       RETURNING rowid`,
+    )
+    .bind(handle, now, signInWindowMs, signInFailureLimit)
+    .first<{ rowid: number }>();
+  return reserved?.rowid ?? null;
+}
+
+/** The attempt failed: it stays counted, and the one that reaches the limit locks the handle. */
+export async function settleFailedAttempt(db: D1Database, handle: string, now: number): Promise<void> {
   await db.batch([
-    db.prepare("INSERT INTO sign_in_failure (handle, at) VALUES (?1, ?2)").bind(handle, now),
     db
       .prepare(
         `INSERT INTO sign_in_lock (handle, until)
@@ -28,6 +45,7 @@ export async function recordSignInFailure(db: D1Database, handle: string, now: n
   ]);
 }
 
+/** A success clears the handle's failures, the reserved attempt included. */
 export async function clearSignInFailures(db: D1Database, handle: string): Promise<void> {
   await db.prepare("DELETE FROM sign_in_failure WHERE handle = ?1").bind(handle).run();
 }

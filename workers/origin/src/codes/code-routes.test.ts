@@ -138,3 +138,12 @@ describe("the operator's ledger check", () => {
     expect((await origin.call("/api/admin/ledger/check", { method: "GET", headers: alice.auth })).status).toBe(403);
   });
 });
+
+describe("the redeem lockout under parallel guesses", () => {
+  it("checks at most 5 wrong codes, however many arrive at once", async () => {
+    const guesses = Array.from({ length: 12 }, (_, index) => redeem(`ZZZZ-ZZZZ-ZZZZ-ZZ${String(index).padStart(2, "0")}`));
+    const statuses = (await Promise.all(guesses)).map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 422)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(7);
+  });
+});

@@ -39,14 +39,16 @@ codeRoutes.openapi(redeem, async (c) => {
   const user = c.var.user;
   const db = c.env.DB;
   const now = c.var.clock.now();
-  // Failures are counted before anything else: a locked user learns nothing about codes.
-  const recent = await db
-    .prepare("SELECT count(*) AS n, min(at) AS first FROM code_failure WHERE user_id = ?1 AND at > ?2")
-    .bind(user.id, now - redeemWindowMs)
-    .first<{ n: number; first: number | null }>();
-  if ((recent?.n ?? 0) >= redeemFailureLimit) {
-    throw new ApiError("REDEEM_LOCKED", "Too many wrong codes. Try again in 10 minutes.");
-  }
+  // Each try is reserved as a failure before anything else (a success removes it):
+  // parallel guesses cannot all pass the limit, and a locked user learns nothing about codes.
+  const attempt = await db
+    .prepare(
+      `INSERT INTO code_failure (user_id, at) SELECT ?1, ?2
+       WHERE (SELECT count(*) FROM code_failure WHERE user_id = ?1 AND at > ?2 - ?3) < ?4 RETURNING rowid`,
+    )
+    .bind(user.id, now, redeemWindowMs, redeemFailureLimit)
+    .first<{ rowid: number }>();
+  if (!attempt) throw new ApiError("REDEEM_LOCKED", "Too many wrong codes. Try again in 10 minutes.");
 
   const plain = normalizeCode(c.req.valid("json").code);
   const hash = await codeHash(plain ?? "");
@@ -66,7 +68,6 @@ codeRoutes.openapi(redeem, async (c) => {
         ? new ApiError("CODE_EXPIRED", "This code has expired.", "code")
         : null;
   if (refusal || !code) {
-    await db.prepare("INSERT INTO code_failure (user_id, at) VALUES (?1, ?2)").bind(user.id, now).run();
     return c.var.idempotency.refuse(refusal ?? new ApiError("CODE_NOT_VALID", "That is not a valid code.", "code"));
   }
 
@@ -83,6 +84,8 @@ codeRoutes.openapi(redeem, async (c) => {
             { account: walletAccountOf(user.id), amount: code.value },
           ],
         }),
+        // A success is not a wrong try.
+        db.prepare("DELETE FROM code_failure WHERE rowid = ?1").bind(attempt.rowid),
         // The primary key makes the code single-use, even for two requests at once.
         db
           .prepare("INSERT INTO code_redemption (code_hash, user_id, tx_id, at) VALUES (?1, ?2, ?3, ?4)")
