@@ -15,8 +15,12 @@ export type Idempotency = {
     status: S,
     body: T,
   ): Promise<Response & TypedResponse<T, S, "json">>;
-  /** Records a refusal (a 4xx the request will always get), so a retry hears it again. */
-  refuse(error: ApiError): Promise<never>;
+  /**
+   * Refuses. A lasting refusal (one this request will always get) is recorded, so a
+   * retry hears it again; one that can change (funds, limits, a handle not yet taken)
+   * is not, so a retry after topping up can succeed.
+   */
+  refuse(error: ApiError, options?: { lasting?: boolean }): Promise<never>;
 };
 
 async function sha256Hex(text: string): Promise<string> {
@@ -93,7 +97,8 @@ export const idempotent = (scopeOf: (c: { var: OriginEnv["Variables"] }) => stri
         }
         return c.json(body, status) as Response & TypedResponse<T, S, "json">;
       },
-      async refuse(error) {
+      async refuse(error, { lasting = true } = {}) {
+        if (!lasting) throw error;
         try {
           await record(errorStatusOf(error), errorBody(error)).run();
         } catch (conflict) {

@@ -87,7 +87,9 @@ orderPaymentRoutes.openapi(pay, async (c) => {
     );
   } catch (error) {
     if (isOverdraft(error)) {
-      return c.var.idempotency.refuse(new ApiError("INSUFFICIENT_FUNDS", "Your available balance is not enough for this.", "method"));
+      return c.var.idempotency.refuse(new ApiError("INSUFFICIENT_FUNDS", "Your available balance is not enough for this.", "method"), {
+        lasting: false,
+      });
     }
     if (error instanceof Error && /order is not payable|payment_one_success|orders: a paid or closed/.test(error.message)) {
       return c.var.idempotency.refuse(new ApiError("ORDER_NOT_PENDING", "This order can no longer be paid."));

@@ -130,6 +130,20 @@ describe("submitting and checking", () => {
     await expectLedgerWhole();
   });
 
+  it("cannot reject once 72 hours have passed: the submission stands approved", async () => {
+    const task = await openTask({ reward: 400, slots: 1, deadlineIn: 10 * 24 * hour });
+    const worker = workers[0];
+    if (!worker) throw new Error("worker");
+    const { id } = await claimed(task.id, worker.auth);
+    await submit(id, worker.auth);
+    origin.advance(72 * hour);
+    const late = await decide(id, "reject", { reason: "Too late to say so." });
+    expect(late.status).toBe(409);
+    expect(await late.json()).toMatchObject({ code: "CLAIM_NOT_SUBMITTED", message: expect.stringContaining("approved automatically") });
+    expect((await decide(id, "approve")).status).toBe(200);
+    expect(await balanceOf(worker.id)).toEqual({ available: 400, held: 0 });
+  });
+
   it("refuses proof after the claim's time ran out, and proof that is not text plus an https link", async () => {
     const task = await openTask();
     const worker = workers[0];

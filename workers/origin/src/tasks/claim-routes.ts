@@ -17,6 +17,9 @@ import { journalStatements, walletAccountOf } from "../ledger/journal";
 import type { OriginEnv } from "../origin-env";
 import { claimFromRow, claimSelect, findClaim, type ClaimRow } from "./claims";
 
+/** PRODUCT.md §4: unchecked submissions are approved automatically after 72 hours. */
+export const autoApproveAfterMs = 72 * 60 * 60 * 1000;
+
 const oneClaim = jsonContent(successEnvelope(claimSchema), "The claim");
 
 const claimTask = createRoute({
@@ -159,14 +162,22 @@ claimRoutes.openapi(reject, async (c) => {
   const poster = c.var.user.id;
   const current = await findClaim(db, id, { poster });
   if (!current) throw new ApiError("NOT_FOUND", "There is no such claim among your tasks.");
+  const now = c.var.clock.now();
+  // Past 72 hours the submission is approved, whether or not the cron got to it yet.
   const updated = await db
     .prepare(
       `UPDATE claim SET status = 'rejected', reject_reason = ?1, decided_at = ?2
-       WHERE id = ?3 AND status = 'submitted' AND task_id IN (SELECT id FROM task WHERE poster_id = ?4) RETURNING id`,
+       WHERE id = ?3 AND status = 'submitted' AND submitted_at > ?2 - ?5
+         AND task_id IN (SELECT id FROM task WHERE poster_id = ?4) RETURNING id`,
     )
-    .bind(c.req.valid("json").reason, c.var.clock.now(), id, poster)
+    .bind(c.req.valid("json").reason, now, id, poster, autoApproveAfterMs)
     .first();
-  if (!updated) throw new ApiError("CLAIM_NOT_SUBMITTED", "This claim is not waiting for a check.");
+  if (!updated) {
+    if (current.status === "submitted" && current.submitted_at !== null && current.submitted_at <= now - autoApproveAfterMs) {
+      throw new ApiError("CLAIM_NOT_SUBMITTED", "This submission was approved automatically: 72 hours passed without a check.");
+    }
+    throw new ApiError("CLAIM_NOT_SUBMITTED", "This claim is not waiting for a check.");
+  }
   return c.json({ code: "SUCCESS" as const, data: await answerClaim(db, id, { poster }) }, 200);
 });
 

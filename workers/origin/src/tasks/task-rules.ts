@@ -1,8 +1,5 @@
 import { journalStatements, walletAccountOf } from "../ledger/journal";
-import { captureStatements } from "./claim-routes";
-
-/** PRODUCT.md §4: unchecked submissions are approved automatically after 72 hours. */
-export const autoApproveAfterMs = 72 * 60 * 60 * 1000;
+import { autoApproveAfterMs, captureStatements } from "./claim-routes";
 
 /** How many claims or tasks one run handles per rule; the next minute's run takes the rest. */
 const batchLimit = 50;

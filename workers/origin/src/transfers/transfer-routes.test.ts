@@ -158,3 +158,14 @@ describe("sending money", () => {
     await expectLedgerWhole();
   });
 });
+
+describe("retrying a refused transfer", () => {
+  it("succeeds with the same key once the wallet covers it", async () => {
+    await fund(alice, 100);
+    expect((await send({ toHandle: "bob", amount: 500 }, { key: "retry-after-topup" })).status).toBe(422);
+    await fund(alice, 400);
+    expect((await send({ toHandle: "bob", amount: 500 }, { key: "retry-after-topup" })).status).toBe(201);
+    expect(await balanceOf(bob.id)).toEqual({ available: 500, held: 0 });
+    await expectLedgerWhole();
+  });
+});

@@ -50,7 +50,9 @@ transferRoutes.openapi(send, async (c) => {
     .bind(toHandle)
     .first<{ id: string; handle: string; display_name: string }>();
   if (!recipient) {
-    return c.var.idempotency.refuse(new ApiError("RECIPIENT_NOT_FOUND", "No Paydesk user has that handle.", "toHandle"));
+    return c.var.idempotency.refuse(new ApiError("RECIPIENT_NOT_FOUND", "No Paydesk user has that handle.", "toHandle"), {
+      lasting: false,
+    });
   }
 
   const id = `trf_${crypto.randomUUID()}`;
@@ -92,11 +94,14 @@ transferRoutes.openapi(send, async (c) => {
     );
   } catch (error) {
     if (isOverdraft(error)) {
-      return c.var.idempotency.refuse(new ApiError("INSUFFICIENT_FUNDS", "Your available balance is not enough for this.", "amount"));
+      return c.var.idempotency.refuse(new ApiError("INSUFFICIENT_FUNDS", "Your available balance is not enough for this.", "amount"), {
+        lasting: false,
+      });
     }
     if (error instanceof Error && error.message.includes("transfer_daily_limit")) {
       return c.var.idempotency.refuse(
         new ApiError("DAILY_LIMIT_EXCEEDED", "This would take you over the daily limit of ¥100,000.00 sent.", "amount"),
+        { lasting: false },
       );
     }
     throw error;
