@@ -72,8 +72,10 @@ export type Claim = z.infer<typeof claimSchema>;
 
 export const submitProofBodySchema = z.strictObject({
   text: z.string().trim().min(1, "Describe what you did.").max(2_000, "Proof has at most 2,000 characters."),
+  // The same rule as the column's CHECK: `https:x.com` parses as a URL but is not a link.
   url: z
     .url({ protocol: /^https$/, error: "A link must start with https://." })
+    .regex(/^https:\/\/[^/\\]/, "A link must start with https://.")
     .max(2_048)
     .optional(),
 });

@@ -95,6 +95,9 @@ codeRoutes.openapi(redeem, async (c) => {
       { code: "SUCCESS" as const, data: { value: code.value, redeemedAt: new Date(now).toISOString() } },
     );
   } catch (error) {
+    if (error instanceof Error && error.message.includes("the code has expired")) {
+      return c.var.idempotency.refuse(new ApiError("CODE_EXPIRED", "This code has expired.", "code"));
+    }
     if (error instanceof Error && error.message.includes("code_redemption.code_hash")) {
       return c.var.idempotency.refuse(new ApiError("CODE_ALREADY_USED", "This code has already been used.", "code"));
     }

@@ -153,6 +153,10 @@ describe("submitting and checking", () => {
     expect(insecure.status).toBe(400);
     expect(await insecure.json()).toMatchObject({ field: "url" });
     expect((await submit(id, worker.auth, { text: "x".repeat(2_001) })).status).toBe(400);
+    for (const url of ["https:example.com", "https:/\\example.com"]) {
+      const odd = await submit(id, worker.auth, { text: "Done", url });
+      expect(odd.status, url).toBe(400);
+    }
     origin.advance(24 * hour);
     const late = await submit(id, worker.auth);
     expect(late.status).toBe(409);

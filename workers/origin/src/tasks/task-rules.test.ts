@@ -139,3 +139,23 @@ describe("cancelling a task", () => {
     expect((await origin.call(`/api/tasks/${task.id}/cancel`, { headers: workers[0]?.auth ?? {} })).status).toBe(404);
   });
 });
+
+describe("a task whose budget order closes unpaid", () => {
+  it("is cancelled with it, whether the order expires or is cancelled", async () => {
+    const post = async (key: string) => {
+      const posted = await origin.call("/api/tasks", {
+        body: { title: "Unpaid", description: "Never paid.", reward: 100, slots: 1, deadline: new Date(origin.now() + 2 * hour).toISOString() },
+        headers: { ...poster.auth, "Idempotency-Key": key },
+      });
+      return ((await posted.json()) as { data: { task: Task; order: { id: string } } }).data;
+    };
+    const expiring = await post("unpaid-expiring-1");
+    const cancelled = await post("unpaid-cancelled-1");
+    await origin.call(`/api/orders/${cancelled.order.id}/cancel`, { headers: poster.auth });
+    origin.advance(30 * 60 * 1000);
+    await rules();
+    for (const { task } of [expiring, cancelled]) {
+      expect(await env.DB.prepare("SELECT status FROM task WHERE id = ?1").bind(task.id).first("status")).toBe("cancelled");
+    }
+  });
+});
