@@ -79,8 +79,14 @@ export default function Login() {
   const next = safeNextPath(params.get("next"));
   const registering = params.get("mode") === "register";
   const title = registering ? "Create your account" : "Sign in";
-  // One key per form instance: a retry of the same form cannot create a second account.
-  const [idempotencyKey] = useState(() => `register-${crypto.randomUUID()}`);
+  // One key per attempt: a retry of the same form (no answer came) cannot create a second
+  // account; after a definite refusal the user changes something, so the next try gets a new key.
+  const [idempotencyKey, setIdempotencyKey] = useState(() => `register-${crypto.randomUUID()}`);
+  useEffect(() => {
+    if (failure && failure.code !== "ORIGIN_UNAVAILABLE" && failure.code !== "ORIGIN_TIMEOUT") {
+      setIdempotencyKey(`register-${crypto.randomUUID()}`);
+    }
+  }, [failure]);
   const formRef = useRef<HTMLFormElement>(null);
 
   useEffect(() => {

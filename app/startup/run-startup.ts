@@ -8,7 +8,7 @@ import { routeModulesWithChunkLoader } from "./route-chunks";
 import { safeStorage } from "./safe-storage";
 import { fetchSession } from "./session";
 import { updateStartupState, getStartupState } from "./startup-state";
-import { adoptToken, storeToken } from "./token";
+import { chooseToken, storeToken, takeLinkToken } from "./token";
 
 declare global {
   interface Window {
@@ -65,6 +65,13 @@ export async function runStartup(hydrate: () => void): Promise<void> {
     updateStartupState({ isMobile, isShortLinkHost: shortLink, referrers });
     window.paydesk = { isMobile, isShortLinkHost: shortLink, user: null };
 
+    // A sign-in link's token leaves the address bar before error reporting can record the URL;
+    // it is adopted in step 4 as specified.
+    const linkToken = takeLinkToken({
+      href: window.location.href,
+      replace: (url) => window.history.replaceState(window.history.state, "", url),
+    });
+
     // 3. Error reporting, then what it should see: chunk loading and failed assets.
     await startErrorReporting(config);
     reportFailureOfLastVisit();
@@ -83,10 +90,7 @@ export async function runStartup(hydrate: () => void): Promise<void> {
     watchStylesheets();
 
     // 4. Token. 5. Session.
-    const token = adoptToken(
-      { href: window.location.href, replace: (url) => window.history.replaceState(window.history.state, "", url) },
-      device,
-    );
+    const token = chooseToken(linkToken, device);
     const result = await fetchSession(token);
     if (result.status === "signed-in" && result.replacementToken) storeToken(device, result.replacementToken);
     const user = result.status === "signed-in" ? result.user : null;

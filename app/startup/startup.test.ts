@@ -8,7 +8,9 @@ import type { KeyValueStore } from "./safe-storage";
 import { safeNextPath } from "./safe-next";
 import { fetchSession } from "./session";
 import { sentryBrowserOptions } from "./sentry-options";
-import { adoptToken } from "./token";
+import { chooseToken, takeLinkToken, type AddressBar } from "./token";
+
+const adoptToken = (bar: AddressBar, store: KeyValueStore) => chooseToken(takeLinkToken(bar), store);
 
 function memoryStore(initial: Record<string, string> = {}): KeyValueStore & { data: Record<string, string> } {
   const data = { ...initial };

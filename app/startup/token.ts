@@ -6,20 +6,27 @@ const tokenFormat = /^[A-Za-z0-9_-]{16,128}$/;
 export type AddressBar = { href: string; replace(url: string): void };
 
 /**
- * The bearer token: a `token` query parameter of the landing URL (a sign-in link) is
- * adopted into storage and removed from the address bar, so it is neither bookmarked
- * nor leaked through a later Referer; otherwise the stored token; otherwise none.
+ * Removes a `token` parameter from the address bar and answers it when well-formed.
+ * Start-up calls this before error reporting starts, so the token never reaches a report.
  */
-export function adoptToken(addressBar: AddressBar, store: KeyValueStore): string | null {
+export function takeLinkToken(addressBar: AddressBar): string | null {
   const url = new URL(addressBar.href);
   const fromLink = url.searchParams.get("token");
+  if (fromLink === null) return null;
+  url.searchParams.delete("token");
+  addressBar.replace(url.pathname + url.search + url.hash);
+  return tokenFormat.test(fromLink) ? fromLink : null;
+}
+
+/**
+ * The bearer token (start-up step 4): a sign-in link's token, taken from the landing URL
+ * so it is neither bookmarked nor leaked through a later Referer, is adopted into storage;
+ * otherwise the stored token; otherwise none.
+ */
+export function chooseToken(fromLink: string | null, store: KeyValueStore): string | null {
   if (fromLink !== null) {
-    url.searchParams.delete("token");
-    addressBar.replace(url.pathname + url.search + url.hash);
-    if (tokenFormat.test(fromLink)) {
-      store.set(tokenKey, fromLink);
-      return fromLink;
-    }
+    store.set(tokenKey, fromLink);
+    return fromLink;
   }
   return readToken(store);
 }
