@@ -226,3 +226,27 @@ describe("the sign-in lockout under parallel guesses", () => {
     expect((await signIn()).status).toBe(429);
   });
 });
+
+describe("sign-in links, spent once", () => {
+  async function tokenAndLink() {
+    await register(alice);
+    const token = ((await (await signIn()).json()) as { data: { token: string } }).data.token;
+    const made = await origin.call("/api/user/sign-in-link", { headers: { Authorization: `Bearer ${token}` } });
+    const { path } = ((await made.json()) as { data: { path: string } }).data;
+    return { token, link: new URL(path, "https://paydesk.test").searchParams.get("token") ?? "" };
+  }
+
+  it("makes one session when used many times at once", async () => {
+    const { link } = await tokenAndLink();
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => origin.call("/api/user/session", { headers: { Authorization: `Bearer ${link}` } })),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 401, 401, 401, 401]);
+  });
+
+  it("stops working when the session that made it signs out", async () => {
+    const { token, link } = await tokenAndLink();
+    expect((await origin.call("/api/user/logout", { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect((await origin.call("/api/user/session", { headers: { Authorization: `Bearer ${link}` } })).status).toBe(401);
+  });
+});

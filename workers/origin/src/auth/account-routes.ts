@@ -157,10 +157,17 @@ accountRoutes
   })
   .openapi(signOut, async (c) => {
     const token = requireToken(c.req.header("Authorization"));
-    const ended = await c.env.DB.prepare("UPDATE session SET ended_at = ?1 WHERE token_hash = ?2 AND ended_at IS NULL")
-      .bind(c.var.clock.now(), await hashToken(token))
-      .run();
-    if (ended.meta.changes === 0) throw new ApiError("UNAUTHENTICATED", "You are not signed in.");
+    const db = c.env.DB;
+    const now = c.var.clock.now();
+    const tokenHash = await hashToken(token);
+    // Links the user made stop working too: a stolen session cannot outlive sign-out through one.
+    const [ended] = await db.batch([
+      db.prepare("UPDATE session SET ended_at = ?1 WHERE token_hash = ?2 AND ended_at IS NULL RETURNING user_id").bind(now, tokenHash),
+      db
+        .prepare("UPDATE sign_in_link SET used_at = ?1 WHERE used_at IS NULL AND user_id = (SELECT user_id FROM session WHERE token_hash = ?2)")
+        .bind(now, tokenHash),
+    ]);
+    if (!ended?.results.length) throw new ApiError("UNAUTHENTICATED", "You are not signed in.");
     return c.json({ code: "SUCCESS" as const, data: null }, 200);
   })
   .openapi(session, async (c) => {
@@ -171,16 +178,21 @@ accountRoutes
     const user = await findSessionUser(db, tokenHash, now);
     if (user) return c.json({ code: "SUCCESS" as const, data: user }, 200);
 
-    // A sign-in link, used for the first time within its 15 minutes: exchanged for a session.
-    const link = await db
-      .prepare("UPDATE sign_in_link SET used_at = ?1 WHERE token_hash = ?2 AND used_at IS NULL AND expires_at > ?1 RETURNING user_id")
-      .bind(now, tokenHash)
-      .first<{ user_id: string }>();
-    if (!link) throw new ApiError("UNAUTHENTICATED", "Your session has ended. Sign in again.");
-    const replacement = await newSessionToken(db, link.user_id, now);
-    await replacement.insert.run();
-    const linked = await findSessionUser(db, await hashToken(replacement.token), now);
-    if (!linked) throw new Error("A session created just now was not found.");
+    // A sign-in link, used for the first time within its 15 minutes: exchanged for a new
+    // session in one batch, so the link is spent exactly when the session exists.
+    const replacement = { token: randomToken() };
+    const replacementHash = await hashToken(replacement.token);
+    await db.batch([
+      db
+        .prepare(
+          `INSERT INTO session (token_hash, user_id, created_at, last_used_at)
+           SELECT ?1, user_id, ?2, ?2 FROM sign_in_link WHERE token_hash = ?3 AND used_at IS NULL AND expires_at > ?2`,
+        )
+        .bind(replacementHash, now, tokenHash),
+      db.prepare("UPDATE sign_in_link SET used_at = ?1 WHERE token_hash = ?2 AND used_at IS NULL AND expires_at > ?1").bind(now, tokenHash),
+    ]);
+    const linked = await findSessionUser(db, replacementHash, now);
+    if (!linked) throw new ApiError("UNAUTHENTICATED", "Your session has ended. Sign in again.");
     return c.json({ code: "SUCCESS" as const, data: { ...linked, replacementToken: replacement.token } }, 200);
   });
 
