@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { userText } from "./text";
 import { userInfoSchema } from "./user-info";
 
 /** PRODUCT.md §4, sign-in: a handle of 3–32 of a–z, 0–9 and _. */
@@ -12,11 +13,12 @@ export const passwordSchema = z
   .min(10, "A password has at least 10 characters.")
   .max(256, "A password has at most 256 characters.");
 
-export const displayNameSchema = z
-  .string()
-  .trim()
-  .min(1, "Enter the name others will see.")
-  .max(64, "A display name has at most 64 characters.");
+export const displayNameSchema = userText({
+  min: 1,
+  max: 64,
+  tooShort: "Enter the name others will see.",
+  tooLong: "A display name has at most 64 characters.",
+});
 
 export const registerBodySchema = z.strictObject({
   handle: handleSchema,

@@ -1,10 +1,11 @@
 import { z } from "zod";
+import { userText } from "./text";
 
 export const ticketCategories = ["payment", "order", "transfer", "task", "account", "other"] as const;
 export const ticketStatuses = ["open", "answered", "closed"] as const;
 
-const message = z.string().trim().min(1, "Write your message.").max(4_000, "A message has at most 4,000 characters.");
-const subject = z.string().trim().min(1, "Give your message a subject.").max(120, "A subject has at most 120 characters.");
+const message = userText({ min: 1, max: 4_000, tooShort: "Write your message.", tooLong: "A message has at most 4,000 characters." });
+const subject = userText({ min: 1, max: 120, tooShort: "Give your message a subject.", tooLong: "A subject has at most 120 characters." });
 
 export const openTicketBodySchema = z.strictObject({
   category: z.enum(ticketCategories),

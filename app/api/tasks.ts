@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { minorUnits } from "./money";
+import { userText } from "./text";
 import { orderSchema } from "./orders";
 
 /** PRODUCT.md §4, tasks. */
@@ -12,12 +13,13 @@ export const taskLimits = {
 } as const;
 
 export const postTaskBodySchema = z.strictObject({
-  title: z.string().trim().min(1, "Give the task a title.").max(taskLimits.titleLength, "A title has at most 80 characters."),
-  description: z
-    .string()
-    .trim()
-    .min(1, "Describe what to do.")
-    .max(taskLimits.descriptionLength, "A description has at most 2,000 characters."),
+  title: userText({ min: 1, max: taskLimits.titleLength, tooShort: "Give the task a title.", tooLong: "A title has at most 80 characters." }),
+  description: userText({
+    min: 1,
+    max: taskLimits.descriptionLength,
+    tooShort: "Describe what to do.",
+    tooLong: "A description has at most 2,000 characters.",
+  }),
   reward: minorUnits(taskLimits.reward.min, taskLimits.reward.max),
   slots: z
     .number({ error: "Enter how many people may complete the task." })
@@ -71,7 +73,7 @@ export const claimSchema = z.strictObject({
 export type Claim = z.infer<typeof claimSchema>;
 
 export const submitProofBodySchema = z.strictObject({
-  text: z.string().trim().min(1, "Describe what you did.").max(2_000, "Proof has at most 2,000 characters."),
+  text: userText({ min: 1, max: 2_000, tooShort: "Describe what you did.", tooLong: "Proof has at most 2,000 characters." }),
   // The same rule as the column's CHECK: `https:x.com` parses as a URL but is not a link.
   url: z
     .url({ protocol: /^https$/, error: "A link must start with https://." })
@@ -81,7 +83,7 @@ export const submitProofBodySchema = z.strictObject({
 });
 
 export const rejectBodySchema = z.strictObject({
-  reason: z.string().trim().min(1, "Tell the worker why.").max(500, "A reason has at most 500 characters."),
+  reason: userText({ min: 1, max: 500, tooShort: "Tell the worker why.", tooLong: "A reason has at most 500 characters." }),
 });
 
 export const taskIdParamSchema = z.strictObject({ id: z.string().regex(/^tsk_[0-9a-f-]{36}$/, "Not a task id.") });

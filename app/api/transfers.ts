@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { handleSchema } from "./account";
 import { minorUnits } from "./money";
+import { userText } from "./text";
 
 /** PRODUCT.md §4: ¥0.01 – ¥50,000.00 each, ¥100,000.00 per day, a note of up to 140 characters. */
 export const transferLimits = { min: 1, max: 5_000_000, perDay: 10_000_000, noteLength: 140 } as const;
@@ -13,7 +14,7 @@ export type Recipient = z.infer<typeof recipientSchema>;
 export const transferBodySchema = z.strictObject({
   toHandle: handleSchema,
   amount: minorUnits(transferLimits.min, transferLimits.max),
-  note: z.string().max(transferLimits.noteLength, "A note has at most 140 characters.").default(""),
+  note: userText({ min: 0, max: transferLimits.noteLength, tooShort: "", tooLong: "A note has at most 140 characters." }).default(""),
 });
 export type TransferBody = z.input<typeof transferBodySchema>;
 

@@ -85,6 +85,7 @@ describe("support tickets", () => {
     ["an empty subject", { ...ticket, subject: "  " }, "subject"],
     ["an unknown category", { ...ticket, category: "refund-me" }, "category"],
     ["an unknown field", { ...ticket, priority: "urgent" }, "priority"],
+    ["a subject with a NUL", { ...ticket, subject: "\u0000" }, "subject"],
   ])("refuses %s", async (_, body, field) => {
     const response = await open(body);
     expect(response.status).toBe(400);
