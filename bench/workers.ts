@@ -76,9 +76,13 @@ export function builtWorker(root: string, configFile: string): BuiltWorker {
     options.assets = {
       directory: path.resolve(dir, config.assets.directory),
       binding: config.assets.binding,
+      // As wrangler does: `true` runs the worker first for everything, a list for those paths.
       routerConfig: {
         has_user_worker: true,
         invoke_user_worker_ahead_of_assets: config.assets.run_worker_first === true,
+        ...(Array.isArray(config.assets.run_worker_first)
+          ? { static_routing: { user_worker: config.assets.run_worker_first.filter((rule) => !rule.startsWith("!")) } }
+          : {}),
       },
     };
   }
