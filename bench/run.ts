@@ -63,7 +63,7 @@ function sessionCheck(url: string, token: string): () => Promise<Check> {
 }
 
 function buildScenarios(info: AppServerInfo, staticAsset: string): Scenario<Key, LoadResult>[] {
-  const { edgeUrl, originUrl, token } = info;
+  const { edgeUrl, edgeWorkerUrl, originUrl, token } = info;
   let missCounter = 0;
   const missPath = () => `/help?bench=${Date.now().toString(36)}-${++missCounter}`;
   // As the app's client sends it (app/startup/session.ts): a POST without a body.
@@ -123,7 +123,7 @@ function buildScenarios(info: AppServerInfo, staticAsset: string): Scenario<Key,
       },
     },
     // The same request through the edge and straight to the origin: the proxy's cost.
-    sessionScenario("sessionProxied", "POST /api/user/session via edge", edgeUrl),
+    sessionScenario("sessionProxied", "POST /api/user/session via edge", edgeWorkerUrl),
     sessionScenario("sessionDirect", "POST /api/user/session origin direct", originUrl),
   ];
 }

@@ -3,7 +3,8 @@
  * edge worker (build/server) with its static assets (build/client) and the origin
  * worker (dist/paydesk_origin) behind the ORIGIN service binding, exactly as the two
  * wrangler.json files the build wrote describe them. The edge is on Miniflare's main
- * socket; the origin also gets a direct socket of its own for the "direct" measurement.
+ * socket (assets first, as deployed); each worker also gets a direct socket, for the
+ * session call through the edge and directly against the origin.
  *
  * The origin's D1 (in memory, fresh each run) gets the migrations of
  * workers/origin/migrations and one seeded user + session.
@@ -18,10 +19,13 @@ import { serveBench } from "./server-process.ts";
 import { benchMiniflare, builtWorker, migrateD1, servedRoot, withDirectSocket } from "./workers.ts";
 
 /** What bench/run.ts learns from the READY line. */
-export type AppServerInfo = { edgeUrl: string; originUrl: string; token: string; migrations: string[]; workers: string[] };
+export type AppServerInfo = { edgeUrl: string; edgeWorkerUrl: string; originUrl: string; token: string; migrations: string[]; workers: string[] };
 
 const root = servedRoot();
-const edge = builtWorker(root, "build/server/wrangler.json");
+// The edge worker gets a direct socket too: the session call compares edge and origin
+// through the same plumbing, neither passing Miniflare's own entry worker (production
+// has none), and /api/* reaches the edge worker first anyway (run_worker_first).
+const edge = withDirectSocket(builtWorker(root, "build/server/wrangler.json"));
 const origin = withDirectSocket(builtWorker(root, "dist/paydesk_origin/wrangler.json"));
 
 const mf = benchMiniflare([edge, origin]);
@@ -30,6 +34,7 @@ const parent = serveBench("bench/serve", () => mf.dispose());
 try {
   const edgeUrl = await mf.ready;
   const originUrl = await mf.unsafeGetDirectURL(origin.config.name);
+  const edgeWorkerUrl = await mf.unsafeGetDirectURL(edge.config.name);
   const { db, migrations } = await migrateD1(mf, origin);
 
   // One user with a wallet and a live session.
@@ -49,6 +54,7 @@ try {
 
   const info: AppServerInfo = {
     edgeUrl: edgeUrl.origin,
+    edgeWorkerUrl: edgeWorkerUrl.origin,
     originUrl: originUrl.origin,
     token,
     migrations,
