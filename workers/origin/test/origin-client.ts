@@ -110,3 +110,40 @@ export async function balanceOf(userId: string): Promise<{ available: number; he
 export async function expectLedgerWhole(): Promise<void> {
   expect(await ledgerViolations(env.DB)).toEqual([]);
 }
+
+/** Money into a user's wallet the way it really arrives: a code issued, then redeemed. */
+export async function fundWallet(origin: TestOrigin, user: { auth: Record<string, string> }, value: number): Promise<void> {
+  const [code = ""] = await issueCodes(origin, value);
+  const response = await origin.call("/api/codes/redeem", {
+    body: { code },
+    headers: { ...user.auth, "Idempotency-Key": `fund-${crypto.randomUUID()}` },
+  });
+  expect(response.status).toBe(201);
+}
+
+/** An open task: its budget funded, posted and paid from the poster's wallet. */
+export async function openPaidTask(
+  origin: TestOrigin,
+  poster: { auth: Record<string, string> },
+  { reward = 1_000, slots = 2, deadlineInMs = 48 * 60 * 60 * 1000 } = {},
+): Promise<import("../../../app/api/tasks").Task> {
+  await fundWallet(origin, poster, reward * slots);
+  const posted = await origin.call("/api/tasks", {
+    body: {
+      title: "A test task",
+      description: "Do the thing and describe it.",
+      reward,
+      slots,
+      deadline: new Date(origin.now() + deadlineInMs).toISOString(),
+    },
+    headers: { ...poster.auth, "Idempotency-Key": `task-${crypto.randomUUID()}` },
+  });
+  expect(posted.status).toBe(201);
+  const { task, order } = ((await posted.json()) as { data: { task: import("../../../app/api/tasks").Task; order: { id: string } } }).data;
+  const paid = await origin.call(`/api/orders/${order.id}/pay`, {
+    body: { method: "wallet" },
+    headers: { ...poster.auth, "Idempotency-Key": `pay-${crypto.randomUUID()}` },
+  });
+  expect(paid.status).toBe(201);
+  return task;
+}

@@ -117,3 +117,9 @@ export class ReplayAnswer extends Error {
     super("replayed idempotent answer");
   }
 }
+
+/** For a path that both lists (GET) and creates (POST): only the creating requests need a key. */
+export const idempotentPosts = (scopeOf: Parameters<typeof idempotent>[0]) => {
+  const creating = idempotent(scopeOf);
+  return createMiddleware<OriginEnv>(async (c, next) => (c.req.method === "POST" ? creating(c, next) : next()));
+};

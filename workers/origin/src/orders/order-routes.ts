@@ -5,7 +5,6 @@ import {
   orderIdParamSchema,
   orderListQuerySchema,
   orderPageSchema,
-  orderPaymentWindowMs,
   orderSchema,
 } from "../../../../app/api/orders";
 import { signedInUser } from "../auth/signed-in-user";
@@ -14,7 +13,7 @@ import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnv
 import { validationHook } from "../http/validation";
 import { idempotent } from "../idempotency/idempotency";
 import type { OriginEnv } from "../origin-env";
-import { findOrderDetail, orderColumns, orderFromRow, type OrderRow } from "./order-rows";
+import { findOrderDetail, newPendingOrder, orderColumns, orderFromRow, type OrderRow } from "./order-rows";
 
 const createRecharge = createRoute({
   method: "post",
@@ -93,32 +92,15 @@ orderRoutes.use("/recharge", idempotent((c) => c.var.user.id));
 
 orderRoutes.openapi(createRecharge, async (c) => {
   const { amount, referrer } = c.req.valid("json");
-  const now = c.var.clock.now();
-  const row: OrderRow = {
-    id: `ord_${crypto.randomUUID()}`,
+  const order = newPendingOrder(c.env.DB, {
+    userId: c.var.user.id,
     kind: "recharge",
     amount,
     description: `Wallet recharge of ¥${(amount / 100).toFixed(2)}`,
-    status: "pending",
-    close_reason: null,
-    created_at: now,
-    expires_at: now + orderPaymentWindowMs,
-    paid_at: null,
-    closed_at: null,
-  };
-  const db = c.env.DB;
-  return c.var.idempotency.commit(
-    [
-      db
-        .prepare(
-          `INSERT INTO orders (id, user_id, kind, amount, description, referrer, created_at, expires_at)
-           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)`,
-        )
-        .bind(row.id, c.var.user.id, row.kind, row.amount, row.description, referrer, row.created_at, row.expires_at),
-    ],
-    201,
-    { code: "SUCCESS" as const, data: orderFromRow(row) },
-  );
+    referrer,
+    now: c.var.clock.now(),
+  });
+  return c.var.idempotency.commit([order.insert], 201, { code: "SUCCESS" as const, data: orderFromRow(order.row) });
 });
 
 orderRoutes.openapi(list, async (c) => {

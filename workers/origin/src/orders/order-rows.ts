@@ -1,4 +1,4 @@
-import type { Order, OrderDetail } from "../../../../app/api/orders";
+import { orderPaymentWindowMs, type Order, type OrderDetail } from "../../../../app/api/orders";
 
 export type OrderRow = {
   id: string;
@@ -65,4 +65,30 @@ export async function closeExpiredOrders(db: D1Database, now: number): Promise<n
     .bind(now)
     .all();
   return closed.results.length;
+}
+
+/** A new order, pending for the payment window, and the statement that stores it. */
+export function newPendingOrder(
+  db: D1Database,
+  { userId, kind, amount, description, referrer = "", now }: { userId: string; kind: Order["kind"]; amount: number; description: string; referrer?: string; now: number },
+): { row: OrderRow; insert: D1PreparedStatement } {
+  const row: OrderRow = {
+    id: `ord_${crypto.randomUUID()}`,
+    kind,
+    amount,
+    description,
+    status: "pending",
+    close_reason: null,
+    created_at: now,
+    expires_at: now + orderPaymentWindowMs,
+    paid_at: null,
+    closed_at: null,
+  };
+  const insert = db
+    .prepare(
+      `INSERT INTO orders (id, user_id, kind, amount, description, referrer, created_at, expires_at)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)`,
+    )
+    .bind(row.id, userId, kind, amount, description, referrer, now, row.expires_at);
+  return { row, insert };
 }

@@ -12,7 +12,7 @@ import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
 import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "../http/openapi-routes";
 import { validationHook } from "../http/validation";
-import { idempotent } from "../idempotency/idempotency";
+import { idempotent, idempotentPosts } from "../idempotency/idempotency";
 import type { OriginEnv } from "../origin-env";
 import { findThread, isTicketClosedError, openTicketStatements, ticketColumns, ticketFromRow } from "./tickets";
 
@@ -76,8 +76,7 @@ const close = createRoute({
 export const supportRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 supportRoutes.use("/tickets", signedInUser);
 supportRoutes.use("/tickets/*", signedInUser);
-const openingIdempotently = idempotent((c) => c.var.user.id);
-supportRoutes.use("/tickets", async (c, next) => (c.req.method === "POST" ? openingIdempotently(c, next) : next()));
+supportRoutes.use("/tickets", idempotentPosts((c) => c.var.user.id));
 supportRoutes.use("/contact", idempotent(() => "anonymous:contact"));
 
 supportRoutes.openapi(openTicket, async (c) => {

@@ -1,25 +1,15 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Claim, Task } from "../../../../app/api/tasks";
-import { balanceOf, expectLedgerWhole, issueCodes, resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
+import { balanceOf, expectLedgerWhole, openPaidTask, resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
 
 let origin: TestOrigin;
 let poster: Awaited<ReturnType<typeof seedUser>>;
 let workers: Awaited<ReturnType<typeof seedUser>>[];
 const hour = 60 * 60 * 1000;
 
-async function openTask({ reward = 1_000, slots = 2, deadlineIn = 48 * hour } = {}): Promise<Task> {
-  const [code = ""] = await issueCodes(origin, reward * slots);
-  await origin.call("/api/codes/redeem", { body: { code }, headers: { ...poster.auth, "Idempotency-Key": `fund-${crypto.randomUUID()}` } });
-  const posted = await origin.call("/api/tasks", {
-    body: { title: "Review an app", description: "Install it and write three sentences.", reward, slots, deadline: new Date(origin.now() + deadlineIn).toISOString() },
-    headers: { ...poster.auth, "Idempotency-Key": `task-${crypto.randomUUID()}` },
-  });
-  const { task, order } = ((await posted.json()) as { data: { task: Task; order: { id: string } } }).data;
-  const paid = await origin.call(`/api/orders/${order.id}/pay`, { body: { method: "wallet" }, headers: { ...poster.auth, "Idempotency-Key": `pay-${crypto.randomUUID()}` } });
-  expect(paid.status).toBe(201);
-  return task;
-}
+const openTask = ({ reward = 1_000, slots = 2, deadlineIn = 48 * hour } = {}): Promise<Task> =>
+  openPaidTask(origin, poster, { reward, slots, deadlineInMs: deadlineIn });
 
 const claim = (taskId: string, auth: Record<string, string>) => origin.call(`/api/tasks/${taskId}/claims`, { headers: auth });
 const submit = (claimId: string, auth: Record<string, string>, body: unknown = { text: "Done: installed on Android, review attached.", url: "https://example.com/proof.png" }) =>

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Claim, Task } from "../../../../app/api/tasks";
-import { balanceOf, expectLedgerWhole, issueCodes, resetDatabase, seedUser, testOrigin } from "../../test/origin-client";
+import { balanceOf, expectLedgerWhole, fundWallet, resetDatabase, seedUser, testOrigin } from "../../test/origin-client";
 import { runTimeBasedRules } from "../scheduled";
 
 type Step =
@@ -37,10 +37,7 @@ describe("tasks never create, destroy or take money from workers", () => {
         const origin = testOrigin();
         const users = await Promise.all(Array.from({ length: people }, (_, index) => seedUser(`person_${index}`, origin.now())));
         const moneyIn = 20_000 * people;
-        for (const user of users) {
-          const [code = ""] = await issueCodes(origin, 20_000);
-          await origin.call("/api/codes/redeem", { body: { code }, headers: { ...user.auth, "Idempotency-Key": `fund-${crypto.randomUUID()}` } });
-        }
+        for (const user of users) await fundWallet(origin, user, 20_000);
         const tasks: { id: string; poster: number }[] = [];
         const claims: { id: string; worker: number; poster: number }[] = [];
         const earned = users.map(() => 0);

@@ -5,7 +5,7 @@ import type { Task } from "../../../../app/api/tasks";
 import {
   balanceOf,
   expectLedgerWhole,
-  issueCodes,
+  fundWallet,
   resetDatabase,
   seedUser,
   testOrigin,
@@ -26,11 +26,7 @@ const taskBody = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-async function fund(user: { auth: Record<string, string> }, value: number) {
-  const [code = ""] = await issueCodes(origin, value);
-  const response = await origin.call("/api/codes/redeem", { body: { code }, headers: { ...user.auth, "Idempotency-Key": `fund-${crypto.randomUUID()}` } });
-  expect(response.status).toBe(201);
-}
+const fund = (user: { auth: Record<string, string> }, value: number) => fundWallet(origin, user, value);
 
 async function post(body: unknown = taskBody(), auth = poster.auth) {
   return origin.call("/api/tasks", { body, headers: { ...auth, "Idempotency-Key": `task-${crypto.randomUUID()}` } });

@@ -1,13 +1,12 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import { orderPaymentWindowMs } from "../../../../app/api/orders";
 import { postedTaskSchema, postTaskBodySchema, taskIdParamSchema, taskLimits, taskListQuerySchema, taskSchema } from "../../../../app/api/tasks";
 import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
 import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "../http/openapi-routes";
 import { validationHook } from "../http/validation";
-import { idempotent } from "../idempotency/idempotency";
-import { orderFromRow, type OrderRow } from "../orders/order-rows";
+import { idempotentPosts } from "../idempotency/idempotency";
+import { newPendingOrder, orderFromRow } from "../orders/order-rows";
 import type { OriginEnv } from "../origin-env";
 import { taskColumns, taskFromRow, type TaskRow } from "./task-rows";
 import { releaseUnneededEscrow } from "./task-rules";
@@ -51,8 +50,7 @@ const cancel = createRoute({
 
 export const taskRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 taskRoutes.use("*", signedInUser);
-const postingIdempotently = idempotent((c) => c.var.user.id);
-taskRoutes.use("/", async (c, next) => (c.req.method === "POST" ? postingIdempotently(c, next) : next()));
+taskRoutes.use("/", idempotentPosts((c) => c.var.user.id));
 
 taskRoutes.openapi(post, async (c) => {
   const body = c.req.valid("json");
@@ -63,19 +61,14 @@ taskRoutes.openapi(post, async (c) => {
       new ApiError("DEADLINE_OUT_OF_RANGE", "Choose a deadline between 1 hour and 30 days from now.", "deadline"),
     );
   }
-  const budget = body.reward * body.slots;
-  const order: OrderRow = {
-    id: `ord_${crypto.randomUUID()}`,
+  const db = c.env.DB;
+  const order = newPendingOrder(db, {
+    userId: c.var.user.id,
     kind: "task_budget",
-    amount: budget,
+    amount: body.reward * body.slots,
     description: `Budget for the task “${body.title}”: ${body.slots} × ¥${(body.reward / 100).toFixed(2)}`,
-    status: "pending",
-    close_reason: null,
-    created_at: now,
-    expires_at: now + orderPaymentWindowMs,
-    paid_at: null,
-    closed_at: null,
-  };
+    now,
+  });
   const task: TaskRow = {
     id: `tsk_${crypto.randomUUID()}`,
     title: body.title,
@@ -84,29 +77,23 @@ taskRoutes.openapi(post, async (c) => {
     slots: body.slots,
     deadline,
     status: "awaiting_payment",
-    order_id: order.id,
+    order_id: order.row.id,
     escrow_remaining: 0,
     slots_taken: 0,
     created_at: now,
   };
-  const db = c.env.DB;
   return c.var.idempotency.commit(
     [
-      db
-        .prepare(
-          `INSERT INTO orders (id, user_id, kind, amount, description, created_at, expires_at)
-           VALUES (?1, ?2, 'task_budget', ?3, ?4, ?5, ?6)`,
-        )
-        .bind(order.id, c.var.user.id, order.amount, order.description, now, order.expires_at),
+      order.insert,
       db
         .prepare(
           `INSERT INTO task (id, poster_id, title, description, reward, slots, deadline, order_id, created_at)
            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`,
         )
-        .bind(task.id, c.var.user.id, task.title, task.description, task.reward, task.slots, deadline, order.id, now),
+        .bind(task.id, c.var.user.id, task.title, task.description, task.reward, task.slots, deadline, order.row.id, now),
     ],
     201,
-    { code: "SUCCESS" as const, data: { task: taskFromRow(task), order: orderFromRow(order) } },
+    { code: "SUCCESS" as const, data: { task: taskFromRow(task), order: orderFromRow(order.row) } },
   );
 });
 

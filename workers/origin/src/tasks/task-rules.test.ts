@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Claim, Task } from "../../../../app/api/tasks";
-import { balanceOf, expectLedgerWhole, issueCodes, resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
+import { balanceOf, expectLedgerWhole, openPaidTask, resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
 import { runTimeBasedRules } from "../scheduled";
 import { releaseUnneededEscrow } from "./task-rules";
 
@@ -10,17 +10,8 @@ let poster: Awaited<ReturnType<typeof seedUser>>;
 let workers: Awaited<ReturnType<typeof seedUser>>[];
 const hour = 60 * 60 * 1000;
 
-async function openTask({ reward = 1_000, slots = 3, deadlineIn = 48 * hour } = {}): Promise<Task> {
-  const [code = ""] = await issueCodes(origin, reward * slots);
-  await origin.call("/api/codes/redeem", { body: { code }, headers: { ...poster.auth, "Idempotency-Key": `fund-${crypto.randomUUID()}` } });
-  const posted = await origin.call("/api/tasks", {
-    body: { title: "Label photos", description: "Label 50 photos of street signs.", reward, slots, deadline: new Date(origin.now() + deadlineIn).toISOString() },
-    headers: { ...poster.auth, "Idempotency-Key": `task-${crypto.randomUUID()}` },
-  });
-  const { task, order } = ((await posted.json()) as { data: { task: Task; order: { id: string } } }).data;
-  await origin.call(`/api/orders/${order.id}/pay`, { body: { method: "wallet" }, headers: { ...poster.auth, "Idempotency-Key": `pay-${crypto.randomUUID()}` } });
-  return task;
-}
+const openTask = ({ reward = 1_000, slots = 3, deadlineIn = 48 * hour } = {}): Promise<Task> =>
+  openPaidTask(origin, poster, { reward, slots, deadlineInMs: deadlineIn });
 
 async function claimAs(taskId: string, index: number): Promise<string> {
   const response = await origin.call(`/api/tasks/${taskId}/claims`, { headers: workers[index]?.auth ?? {} });

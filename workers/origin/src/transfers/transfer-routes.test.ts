@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import {
   balanceOf,
   expectLedgerWhole,
-  issueCodes,
+  fundWallet,
   resetDatabase,
   seedUser,
   testOrigin,
@@ -15,15 +15,7 @@ let origin: TestOrigin;
 let alice: Awaited<ReturnType<typeof seedUser>>;
 let bob: Awaited<ReturnType<typeof seedUser>>;
 
-async function fund(user: { auth: Record<string, string> }, value: number) {
-  for (const code of await issueCodes(origin, value)) {
-    const response = await origin.call("/api/codes/redeem", {
-      body: { code },
-      headers: { ...user.auth, "Idempotency-Key": `fund-${crypto.randomUUID()}` },
-    });
-    expect(response.status).toBe(201);
-  }
-}
+const fund = (user: { auth: Record<string, string> }, value: number) => fundWallet(origin, user, value);
 
 function send(body: unknown, { auth = alice.auth, key = `trf-${crypto.randomUUID()}`, db }: { auth?: Record<string, string>; key?: string; db?: D1Database } = {}) {
   return origin.call("/api/transfers", { body, headers: { ...auth, "Idempotency-Key": key }, db });
