@@ -33,7 +33,8 @@ export const test = base.extend<{ problems: Problems }>({
 export { expect };
 
 export async function waitForHydration(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+  // Polled across a reload too, when the new document may not have its root element yet.
+  await page.waitForFunction(() => document.documentElement?.dataset.hydrated === "true");
 }
 
 export async function clearEnvelopes(): Promise<void> {
