@@ -11,6 +11,7 @@ import { taskRoutes } from "./tasks/task-routes";
 import { supportRoutes } from "./support/support-routes";
 import { transferRoutes } from "./transfers/transfer-routes";
 import { userRoutes } from "./users/user-routes";
+import { walletRoutes } from "./ledger/wallet-routes";
 import { ApiError, failure } from "./http/answer";
 import { healthRoutes } from "./http/health-routes";
 import { validationHook } from "./http/validation";
@@ -33,6 +34,7 @@ export function createOriginApp({ clock = systemClock }: { clock?: Clock } = {})
   app.route("/api/users", userRoutes);
   app.route("/api/codes", codeRoutes);
   app.route("/api/transfers", transferRoutes);
+  app.route("/api/wallet", walletRoutes);
   app.route("/api/orders", orderPaymentRoutes);
   app.route("/api/orders", orderRoutes);
   app.route("/api", claimRoutes);
