@@ -21,10 +21,14 @@ import { isChunkError, CssChunkLoadError } from "./startup/chunk-errors";
 import { reportError } from "./startup/error-reporting";
 import { publicConfigElementId, serializePublicConfig } from "./startup/public-config";
 import { useStartup } from "./startup/startup-state";
+import { languageContext } from "./server-context";
+import { defaultLanguage } from "./i18n/languages";
+import { metaLanguage, useMessages } from "./i18n/messages";
+import { layoutMessages } from "./messages/layout";
 import "./styles/layout.css";
 
-export function loader() {
-  return publicConfig();
+export function loader({ context }: Route.LoaderArgs) {
+  return { config: publicConfig(), language: context.get(languageContext) };
 }
 
 export function links() {
@@ -35,18 +39,17 @@ export function headers(): HeadersInit {
   return { "Cache-Control": pageCacheControl };
 }
 
-export function meta() {
-  return [
-    { title: "Paydesk" },
-    { name: "description", content: "Paydesk: your wallet for orders, transfers and paid tasks." },
-  ];
+export function meta({ matches }: Route.MetaArgs) {
+  const text = layoutMessages[metaLanguage(matches)];
+  return [{ title: "Paydesk" }, { name: "description", content: text.description }];
 }
 
 export function Layout({ children }: { children: ReactNode }) {
   const { nonce, assetWatchSource } = useServerDocument();
-  const config = useRouteLoaderData<typeof loader>("root");
+  const root = useRouteLoaderData<typeof loader>("root");
+  const config = root?.config;
   return (
-    <html lang="en">
+    <html lang={root?.language ?? defaultLanguage}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -76,11 +79,11 @@ export function Layout({ children }: { children: ReactNode }) {
 
 function UnreachableNotice() {
   const { session } = useStartup();
+  const text = useMessages(layoutMessages);
   if (session !== "unreachable") return null;
   return (
     <p className="notice notice-warning" role="alert">
-      Paydesk cannot reach its service right now. Your balance and orders will show again once it is back; please try
-      again in a moment.
+      {text.unreachable}
     </p>
   );
 }
@@ -120,16 +123,17 @@ export function ErrorBoundary() {
     if (!notFound && !isChunkError(error)) reportError(error, { phase: "route" });
   }, [error, notFound]);
 
+  const text = useMessages(layoutMessages);
   let content: ReactNode;
   if (notFound) content = <NotFound />;
   else if (isChunkError(error)) content = <ChunkFailure stylesheet={error instanceof CssChunkLoadError} />;
   else {
     content = (
       <section className="chunk-failure" role="alert">
-        <h1>Something went wrong</h1>
-        <p>We could not show this page. Your money and data are safe. Please reload, or come back in a moment.</p>
+        <h1>{text.crashTitle}</h1>
+        <p>{text.crashBody}</p>
         <button type="button" className="button" onClick={() => window.location.reload()}>
-          Reload the page
+          {text.reload}
         </button>
       </section>
     );

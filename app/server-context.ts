@@ -1,4 +1,8 @@
 import { createContext } from "react-router";
+import { defaultLanguage, type Language } from "./i18n/languages";
 
 /** The CSP nonce of the response being rendered; the edge worker sets it per request. */
 export const cspNonceContext = createContext<string>("");
+
+/** The language the edge picked for this request (`lang` cookie, else Accept-Language). */
+export const languageContext = createContext<Language>(defaultLanguage);

@@ -1,28 +1,65 @@
-import type { Envelope } from "./envelope";
+import type { Envelope, ErrorCode } from "./envelope";
 
 export type ApiCall = { token?: string | null; idempotencyKey?: string; fetch?: typeof globalThis.fetch };
+
+async function callApi<T>(
+  method: "GET" | "POST",
+  path: `/api/${string}`,
+  body: unknown,
+  { token, idempotencyKey, fetch = globalThis.fetch }: ApiCall,
+): Promise<Envelope<T>> {
+  const headers: Record<string, string> = {};
+  if (method === "POST") headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
+  try {
+    // Same-origin (the edge proxies /api/*): cookies go along by default.
+    const response = await fetch(path, { method, headers, body: body === undefined ? null : JSON.stringify(body) });
+    return (await response.json()) as Envelope<T>;
+  } catch {
+    return { code: "ORIGIN_UNAVAILABLE" };
+  }
+}
 
 /**
  * The browser's client of the origin contract (through the edge's /api/* proxy).
  * Never throws: a network failure or a non-JSON answer becomes ORIGIN_UNAVAILABLE.
  */
-export async function postApi<T>(
-  path: `/api/${string}`,
-  body: unknown,
-  { token, idempotencyKey, fetch = globalThis.fetch }: ApiCall = {},
-): Promise<Envelope<T>> {
-  const headers: Record<string, string> = { "Content-Type": "application/json" };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
-  try {
-    const response = await fetch(path, {
-      // Same-origin (the edge proxies /api/*): cookies go along by default.
-      method: "POST",
-      headers,
-      body: body === undefined ? null : JSON.stringify(body),
-    });
-    return (await response.json()) as Envelope<T>;
-  } catch {
-    return { code: "ORIGIN_UNAVAILABLE" };
+export function postApi<T>(path: `/api/${string}`, body: unknown, call: ApiCall = {}): Promise<Envelope<T>> {
+  return callApi<T>("POST", path, body, call);
+}
+
+export function getApi<T>(path: `/api/${string}`, call: ApiCall = {}): Promise<Envelope<T>> {
+  return callApi<T>("GET", path, undefined, call);
+}
+
+/** A refused call, thrown by the signed-in API so a loader can say why it has no data. */
+export class ApiFailure extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly field?: string,
+    readonly originMessage?: string,
+  ) {
+    super(code);
+    this.name = "ApiFailure";
   }
+}
+
+export type SignedInApi = {
+  get<T>(path: `/api/${string}`): Promise<T>;
+  post<T>(path: `/api/${string}`, body: unknown, idempotencyKey?: string): Promise<T>;
+};
+
+/** The data of a successful answer; a refusal throws ApiFailure with the contract's code. */
+export function unwrap<T>(answer: Envelope<T>): T {
+  if (answer.code === "SUCCESS") return answer.data;
+  throw new ApiFailure(answer.code, answer.field, answer.message);
+}
+
+/** Calls as one user; a refusal throws ApiFailure with the contract's code. */
+export function signedInApi(token: string, fetch?: typeof globalThis.fetch): SignedInApi {
+  return {
+    get: async (path) => unwrap(await getApi(path, { token, fetch })),
+    post: async (path, body, idempotencyKey) => unwrap(await postApi(path, body, { token, idempotencyKey, fetch })),
+  };
 }

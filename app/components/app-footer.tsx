@@ -1,25 +1,64 @@
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
+import { languages, languageParam, type Language } from "../i18n/languages";
+import { useLanguage, useMessages } from "../i18n/messages";
+import { layoutMessages } from "../messages/layout";
+
+const languageNames: Record<Language, string> = { en: "English", "zh-CN": "简体中文" };
+
+/**
+ * Plain links, so switching works before hydration too: the edge stores the choice in
+ * the `lang` cookie and sends the visitor back to this page in that language.
+ */
+function LanguageSwitcher() {
+  const location = useLocation();
+  const current = useLanguage();
+  const text = useMessages(layoutMessages);
+  return (
+    <nav className="language-switcher" aria-label={text.language}>
+      <ul>
+        {languages.map((language) => {
+          const params = new URLSearchParams(location.search);
+          params.set(languageParam, language);
+          return (
+            <li key={language}>
+              <a
+                href={`${location.pathname}?${params}`}
+                hrefLang={language}
+                lang={language}
+                aria-current={language === current ? "true" : undefined}
+              >
+                {languageNames[language]}
+              </a>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
 
 export function AppFooter() {
+  const text = useMessages(layoutMessages);
   return (
     <footer className="app-footer">
-      <nav aria-label="Help and legal">
+      <nav aria-label={text.footerNavigation}>
         <ul>
           <li>
-            <Link to="/help">Help</Link>
+            <Link to="/help">{text.footer.help}</Link>
           </li>
           <li>
-            <Link to="/tos">Terms of service</Link>
+            <Link to="/tos">{text.footer.tos}</Link>
           </li>
           <li>
-            <Link to="/contact">Contact</Link>
+            <Link to="/contact">{text.footer.contact}</Link>
           </li>
           <li>
-            <Link to="/support">Support</Link>
+            <Link to="/support">{text.footer.support}</Link>
           </li>
         </ul>
       </nav>
-      <p>© Paydesk. Payments in CNY; amounts shown with two decimals.</p>
+      <LanguageSwitcher />
+      <p>{text.footerNote}</p>
     </footer>
   );
 }

@@ -1,34 +1,40 @@
 import { Link, NavLink, useNavigate } from "react-router";
+import { formatMoney } from "../i18n/format";
+import { useLanguage, useMessages } from "../i18n/messages";
+import { layoutMessages } from "../messages/layout";
 import { signOut } from "../startup/account-session";
 import { useStartup } from "../startup/startup-state";
-import { formatMoney } from "./money";
 
 const navigation = [
-  { to: "/", label: "Home" },
-  { to: "/task", label: "Tasks" },
-  { to: "/check", label: "Check" },
-  { to: "/order", label: "Orders" },
-  { to: "/recharge", label: "Recharge" },
-  { to: "/transfer", label: "Transfer" },
-  { to: "/support", label: "Support" },
-];
+  { to: "/", key: "home" },
+  { to: "/task", key: "task" },
+  { to: "/check", key: "check" },
+  { to: "/order", key: "order" },
+  { to: "/recharge", key: "recharge" },
+  { to: "/transfer", key: "transfer" },
+  { to: "/support", key: "support" },
+] as const;
 
 function Account() {
   const { ready, user } = useStartup();
+  const language = useLanguage();
+  const text = useMessages(layoutMessages);
   const navigate = useNavigate();
   if (!ready) return <span className="account account-pending" aria-hidden="true" />;
   if (!user) {
     return (
       <Link className="account" to="/login">
-        Sign in
+        {text.signIn}
       </Link>
     );
   }
+  const balance = formatMoney(user.balances.available, language, user.currency);
   return (
     <span className="account">
       <span className="account-name">{user.displayName}</span>
-      <span className="account-balance" aria-label={`Available balance ${formatMoney(user.balances.available)}`}>
-        {formatMoney(user.balances.available)}
+      {/* Announced when it changes: a payment or transfer updates it without a reload. */}
+      <span className="account-balance" role="status" aria-label={text.availableBalance(balance)} data-testid="header-balance">
+        {balance}
       </span>
       <button
         type="button"
@@ -38,17 +44,18 @@ function Account() {
           void navigate("/");
         }}
       >
-        Sign out
+        {text.signOut}
       </button>
     </span>
   );
 }
 
 export function AppHeader() {
+  const text = useMessages(layoutMessages);
   return (
     <header className="app-header">
       <a className="skip-link" href="#main">
-        Skip to content
+        {text.skipToContent}
       </a>
       <div className="app-header-bar">
         <Link className="brand" to="/">
@@ -56,12 +63,12 @@ export function AppHeader() {
         </Link>
         <Account />
       </div>
-      <nav aria-label="Main">
+      <nav aria-label={text.mainNavigation}>
         <ul className="app-nav">
           {navigation.map((item) => (
             <li key={item.to}>
               <NavLink to={item.to} end={item.to === "/"}>
-                {item.label}
+                {text.nav[item.key]}
               </NavLink>
             </li>
           ))}

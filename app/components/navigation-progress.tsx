@@ -1,13 +1,16 @@
 import { useNavigation } from "react-router";
+import { useMessages } from "../i18n/messages";
+import { layoutMessages } from "../messages/layout";
 
 /** Shown while a navigation is pending: its chunk, styles and data are on their way. */
 export function NavigationProgress() {
   const navigation = useNavigation();
+  const text = useMessages(layoutMessages);
   if (navigation.state === "idle") return null;
   return (
     <div className="navigation-progress" role="status" aria-live="polite">
       <span className="spinner-wheel" aria-hidden="true" />
-      <span className="visually-hidden">Loading the page…</span>
+      <span className="visually-hidden">{text.loadingPage}</span>
     </div>
   );
 }

@@ -1,12 +1,15 @@
 import { Link } from "react-router";
+import { useMessages } from "../i18n/messages";
+import { layoutMessages } from "../messages/layout";
 
 export function NotFound() {
+  const text = useMessages(layoutMessages);
   return (
     <section aria-labelledby="not-found-title">
-      <h1 id="not-found-title">Page not found</h1>
-      <p>There is no page at this address. It may have moved, or the link may be mistyped.</p>
+      <h1 id="not-found-title">{text.notFoundTitle}</h1>
+      <p>{text.notFoundBody}</p>
       <p>
-        <Link to="/">Go to the home page</Link> or <Link to="/help">read the help</Link>.
+        <Link to="/">{text.goHome}</Link> {text.or} <Link to="/help">{text.readHelp}</Link>.
       </p>
     </section>
   );

@@ -1,8 +1,15 @@
 import { Link, useSearchParams } from "react-router";
+import { useMessages } from "../i18n/messages";
+import { layoutMessages } from "../messages/layout";
 
-const orderIdFormat = /^[A-Za-z0-9_-]{1,64}$/;
+const orderIdFormat = /^ord_[0-9a-f-]{36}$/;
 
-/** The `?order=<id>` of the payment screens, or null when it is missing or malformed. */
+/** The `?order=<id>` of a payment screen's URL, or null when it is missing or malformed. */
+export function orderParam(url: string | URL): string | null {
+  const id = new URL(url).searchParams.get("order");
+  return id !== null && orderIdFormat.test(id) ? id : null;
+}
+
 export function useOrderParam(): string | null {
   const [params] = useSearchParams();
   const id = params.get("order");
@@ -10,9 +17,10 @@ export function useOrderParam(): string | null {
 }
 
 export function MissingOrder() {
+  const text = useMessages(layoutMessages);
   return (
     <p role="alert">
-      This link does not name an order. Open the order from <Link to="/order">your orders</Link>.
+      {text.missingOrder} <Link to="/order">{text.yourOrders}</Link>.
     </p>
   );
 }

@@ -1,21 +1,129 @@
+import { useFetcher } from "react-router";
+import type { Route } from "./+types/check";
+import { rejectBodySchema, type Claim } from "../api/tasks";
+import { DateTime, Money } from "../components/money";
+import { Spinner } from "../components/spinner";
+import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
+import { FormAlert, SubmitButton, TextAreaField } from "../forms/fields";
+import { fieldError, useFormInstance } from "../forms/use-form-instance";
+import { currentLanguage, metaLanguage, useMessages } from "../i18n/messages";
+import { taskMessages } from "../messages/tasks";
+import { loadPersonal } from "../personal/load-personal";
+import { PersonalView } from "../personal/personal-view";
 import "../styles/check.css";
-import { SignedInOnly } from "../components/signed-in-only";
 
-export function meta() {
-  return [{ title: "Check submissions · Paydesk" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: `${taskMessages[metaLanguage(matches)].checkTitle} · Paydesk` }];
 }
 
-export default function Screen() {
+export async function clientLoader() {
+  return loadPersonal((api) => api.get<Claim[]>("/api/claims?view=to_check"));
+}
+clientLoader.hydrate = true as const;
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
+  const form = await request.formData();
+  const intent = formText(form, "intent");
+  const id = encodeURIComponent(formText(form, "id"));
+  const key = formText(form, "idempotencyKey");
+  if (intent === "approve") return runAction(intent, (api) => api.post<Claim>(`/api/claims/${id}/approve`, {}, key), { movesMoney: true });
+  return runAction(intent, async (api) => {
+    const body = checked(rejectBodySchema, { reason: formText(form, "reason").trim() }, taskMessages[currentLanguage()].fields);
+    return api.post<Claim>(`/api/claims/${id}/reject`, body, key);
+  });
+}
+
+export function HydrateFallback() {
+  const text = useMessages(taskMessages);
   return (
     <section aria-labelledby="check-title">
-      <h1 id="check-title">Check submissions</h1>
-      <SignedInOnly purpose="Sign in to review the work submitted for your tasks.">
-        {(user) => (
-          <p className="screen-intro">
-            Submissions to your tasks wait here for {user.displayName} to approve or reject.
+      <h1 id="check-title">{text.checkTitle}</h1>
+      <Spinner />
+    </section>
+  );
+}
+
+function Decision({ claim }: { claim: Claim }) {
+  const text = useMessages(taskMessages);
+  const approve = useFetcher<ActionResult>();
+  const reject = useFetcher<ActionResult>();
+  const approval = useFormInstance(approve.data, { resetOnSuccess: false });
+  const rejection = useFormInstance(reject.data, { resetOnSuccess: false });
+  const busy = approve.state !== "idle" || reject.state !== "idle";
+  return (
+    <div className="check-decision">
+      <approve.Form method="post" ref={approval.formRef}>
+        <FormAlert result={approve.data}  hasFields={false} />
+        <input type="hidden" name="intent" value="approve" />
+        <input type="hidden" name="id" value={claim.id} />
+        <input type="hidden" name="idempotencyKey" value={approval.idempotencyKey} />
+        <SubmitButton busy={busy || !approval.idempotencyKey} busyLabel={text.approving}>
+          {text.approve}
+        </SubmitButton>
+      </approve.Form>
+      <reject.Form method="post" ref={rejection.formRef} className="form" noValidate>
+        <FormAlert result={reject.data} />
+        <input type="hidden" name="intent" value="reject" />
+        <input type="hidden" name="id" value={claim.id} />
+        <input type="hidden" name="idempotencyKey" value={rejection.idempotencyKey} />
+        <TextAreaField
+          id={`reject-reason-${claim.id}`}
+          name="reason"
+          label={text.rejectReason}
+          hint={text.rejectHint}
+          maxLength={500}
+          rows={2}
+          error={fieldError(reject.data, "reason")}
+        />
+        <SubmitButton busy={busy || !rejection.idempotencyKey} busyLabel={text.rejecting} className="button button-secondary">
+          {text.reject}
+        </SubmitButton>
+      </reject.Form>
+    </div>
+  );
+}
+
+function Queue({ claims }: { claims: Claim[] }) {
+  const text = useMessages(taskMessages);
+  if (claims.length === 0) return <p className="empty">{text.checkEmpty}</p>;
+  return (
+    <ul className="check-queue" aria-label={text.checkQueue}>
+      {claims.map((claim) => (
+        <li key={claim.id} className="task-card">
+          <h2 className="task-title">{claim.task.title}</h2>
+          <p>
+            {text.reward} <Money amount={claim.task.reward} />
+            {claim.submittedAt ? (
+              <>
+                {" "}
+                · {text.submitted} <DateTime iso={claim.submittedAt} />
+              </>
+            ) : null}
           </p>
-        )}
-      </SignedInOnly>
+          <p className="check-proof">{claim.proof?.text}</p>
+          {claim.proof?.url ? (
+            <p>
+              <a href={claim.proof.url} rel="noopener noreferrer nofollow" target="_blank">
+                {claim.proof.url}
+              </a>
+            </p>
+          ) : null}
+          <Decision claim={claim} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export default function Check({ loaderData }: Route.ComponentProps) {
+  const text = useMessages(taskMessages);
+  return (
+    <section aria-labelledby="check-title">
+      <h1 id="check-title">{text.checkTitle}</h1>
+      <p className="hint">{text.autoApprove}</p>
+      <PersonalView result={loaderData} purpose={text.checkPurpose}>
+        {(claims) => <Queue claims={claims} />}
+      </PersonalView>
     </section>
   );
 }

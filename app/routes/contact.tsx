@@ -1,7 +1,14 @@
-import { data } from "react-router";
+import { data, useFetcher } from "react-router";
 import type { Route } from "./+types/contact";
+import { postApi, unwrap } from "../api/client";
+import { contactBodySchema, ticketCategories } from "../api/support";
 import { pageCacheControl } from "../config.server";
 import { contactDetails } from "../content/contact.server";
+import { attempt, checked, formText, type ActionResult } from "../forms/action-result";
+import { Field, FormAlert, SelectField, SubmitButton, TextAreaField } from "../forms/fields";
+import { fieldError, useFormInstance } from "../forms/use-form-instance";
+import { currentLanguage, metaLanguage, useMessages } from "../i18n/messages";
+import { supportMessages } from "../messages/support";
 
 export function loader() {
   return data({ contact: contactDetails() }, { headers: { "Cache-Control": pageCacheControl } });
@@ -11,30 +18,81 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
-export function meta() {
-  return [{ title: "Contact · Paydesk" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: `${supportMessages[metaLanguage(matches)].contactTitle} · Paydesk` }];
+}
+
+// Works signed out (PRODUCT.md §3): no token, an email address to answer instead.
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult<{ id: string }>> {
+  const form = await request.formData();
+  return attempt("contact", async () => {
+    const body = checked(
+      contactBodySchema,
+      {
+        email: formText(form, "email").trim(),
+        category: formText(form, "category") || "other",
+        subject: formText(form, "subject").trim(),
+        message: formText(form, "message").trim(),
+      },
+      supportMessages[currentLanguage()].fields,
+    );
+    return unwrap(await postApi<{ id: string }>("/api/support/contact", body, { idempotencyKey: formText(form, "idempotencyKey") }));
+  });
+}
+
+function ContactForm() {
+  const text = useMessages(supportMessages);
+  const fetcher = useFetcher<typeof clientAction>();
+  const result = fetcher.data;
+  const { formRef, idempotencyKey } = useFormInstance(result);
+  return (
+    <section className="card" aria-labelledby="contact-form-title">
+      <h2 id="contact-form-title">{text.formTitle}</h2>
+      <fetcher.Form method="post" ref={formRef} className="form" noValidate>
+        <FormAlert result={result} />
+        <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+        <Field id="contact-email" name="email" type="email" label={text.yourEmail} hint={text.yourEmailHint} autoComplete="email" required maxLength={254} error={fieldError(result, "email")} />
+        <SelectField
+          id="contact-category"
+          name="category"
+          label={text.category}
+          defaultValue="other"
+          options={ticketCategories.map((value) => ({ value, label: text.categories[value] }))}
+          error={fieldError(result, "category")}
+        />
+        <Field id="contact-subject" name="subject" label={text.subject} hint={text.subjectHint} required maxLength={120} error={fieldError(result, "subject")} />
+        <TextAreaField id="contact-message" name="message" label={text.message} hint={text.messageHint} required maxLength={4000} rows={5} error={fieldError(result, "message")} />
+        <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.opening}>
+          {text.open}
+        </SubmitButton>
+      </fetcher.Form>
+      <p role="status">{result?.ok ? text.contactSent(result.data.id) : null}</p>
+    </section>
+  );
 }
 
 export default function Contact({ loaderData }: Route.ComponentProps) {
   const { contact } = loaderData;
+  const text = useMessages(supportMessages);
   return (
     <article className="prose" aria-labelledby="contact-title">
-      <h1 id="contact-title">Contact us</h1>
-      <p>For questions about an order or a payment, a support ticket reaches us fastest: it keeps the whole conversation in one place.</p>
+      <h1 id="contact-title">{text.contactTitle}</h1>
+      <p>{text.contactLead}</p>
       <dl className="contact-details">
-        <dt>Email</dt>
+        <dt>{text.email}</dt>
         <dd>
           <a href={`mailto:${contact.email}`}>{contact.email}</a>
         </dd>
-        <dt>Phone</dt>
+        <dt>{text.phone}</dt>
         <dd>
           <a href={`tel:${contact.phone.replace(/[^+\d]/g, "")}`}>{contact.phone}</a>
         </dd>
-        <dt>Hours</dt>
+        <dt>{text.hours}</dt>
         <dd>{contact.hours}</dd>
-        <dt>Address</dt>
+        <dt>{text.address}</dt>
         <dd>{contact.address}</dd>
       </dl>
+      <ContactForm />
     </article>
   );
 }

@@ -2,24 +2,31 @@ import { data } from "react-router";
 import type { Route } from "./+types/help";
 import { pageCacheControl } from "../config.server";
 import { helpTopics } from "../content/help.server";
+import { helpTopics as helpTopicsZh } from "../content/help.zh-CN.server";
+import { metaLanguage, useMessages } from "../i18n/messages";
+import { contentMessages } from "../messages/content";
+import { languageContext } from "../server-context";
 
-export function loader() {
-  return data({ topics: helpTopics }, { headers: { "Cache-Control": pageCacheControl } });
+// The edge keys its cache by language, so each language's answers are cached apart.
+export function loader({ context }: Route.LoaderArgs) {
+  const topics = context.get(languageContext) === "zh-CN" ? helpTopicsZh : helpTopics;
+  return data({ topics }, { headers: { "Cache-Control": pageCacheControl } });
 }
 
 export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
-export function meta() {
-  return [{ title: "Help · Paydesk" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: `${contentMessages[metaLanguage(matches)].helpTitle} · Paydesk` }];
 }
 
 export default function Help({ loaderData }: Route.ComponentProps) {
+  const text = useMessages(contentMessages);
   return (
     <article className="prose" aria-labelledby="help-title">
-      <h1 id="help-title">Help</h1>
-      <p>Answers to the questions people ask most. Still stuck? Open a support ticket or contact us.</p>
+      <h1 id="help-title">{text.helpTitle}</h1>
+      <p>{text.helpLead}</p>
       {loaderData.topics.map((topic) => (
         <section key={topic.title} aria-label={topic.title}>
           <h2>{topic.title}</h2>

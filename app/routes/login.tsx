@@ -1,170 +1,115 @@
-import { useEffect, useRef, useState } from "react";
 import { Form, Link, redirect, useActionData, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
-import { postApi } from "../api/client";
-import type { ErrorCode } from "../api/error-codes";
-import { messageFor } from "../api/messages";
-import type { SignInAnswer } from "../api/account";
+import { registerBodySchema, signInBodySchema, type SignInAnswer } from "../api/account";
+import { postApi, unwrap } from "../api/client";
 import type { UserInfo } from "../api/user-info";
 import { Spinner } from "../components/spinner";
+import { attempt, checked, formText, type ActionResult } from "../forms/action-result";
+import { Field, FormAlert, SubmitButton } from "../forms/fields";
+import { fieldError, useFormInstance } from "../forms/use-form-instance";
+import { currentLanguage, metaLanguage, useMessages } from "../i18n/messages";
+import { loginMessages } from "../messages/login";
 import { signedIn } from "../startup/account-session";
 import { safeNextPath } from "../startup/safe-next";
 import { useStartup } from "../startup/startup-state";
+import { layoutMessages } from "../messages/layout";
 
-export function meta() {
-  return [{ title: "Sign in · Paydesk" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: `${loginMessages[metaLanguage(matches)].signInTitle} · Paydesk` }];
 }
 
-type Failure = { code: ErrorCode; message: string; field?: string };
-
-function text(form: FormData, name: string): string {
-  const value = form.get(name);
-  return typeof value === "string" ? value : "";
-}
-
-export async function clientAction({ request }: Route.ClientActionArgs): Promise<Failure | Response> {
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult | Response> {
   const form = await request.formData();
-  const handle = text(form, "handle").trim();
-  const password = text(form, "password");
+  const intent = formText(form, "intent");
   const next = safeNextPath(new URL(request.url).searchParams.get("next"));
-
-  if (text(form, "intent") === "register") {
-    const created = await postApi<UserInfo>(
-      "/api/user/register",
-      { handle, password, displayName: text(form, "displayName").trim() },
-      { idempotencyKey: text(form, "idempotencyKey") },
-    );
-    // A replayed HANDLE_TAKEN after our own success cannot happen: a retry replays the success.
-    if (created.code !== "SUCCESS") return { code: created.code, message: messageFor(created.code, created.message, created.field), field: created.field };
-  }
-
-  const answer = await postApi<SignInAnswer>("/api/user/login", { handle, password });
-  if (answer.code !== "SUCCESS") return { code: answer.code, message: messageFor(answer.code, answer.message, answer.field), field: answer.field };
-  signedIn(answer.data.token, answer.data.user);
+  const fields = loginMessages[currentLanguage()].fields;
+  const values = { handle: formText(form, "handle").trim(), password: formText(form, "password") };
+  const result = await attempt(intent, async () => {
+    if (intent === "register") {
+      const body = checked(registerBodySchema, { ...values, displayName: formText(form, "displayName").trim() }, fields);
+      // A retry with the same key replays our own success, never HANDLE_TAKEN.
+      unwrap(await postApi<UserInfo>("/api/user/register", body, { idempotencyKey: formText(form, "idempotencyKey") }));
+    }
+    return unwrap(await postApi<SignInAnswer>("/api/user/login", checked(signInBodySchema, values, fields)));
+  });
+  if (!result.ok) return result;
+  signedIn(result.data.token, result.data.user);
   return redirect(next);
-}
-
-function Field({
-  id,
-  label,
-  error,
-  hint,
-  ...input
-}: { id: string; label: string; error?: string; hint?: string } & React.InputHTMLAttributes<HTMLInputElement>) {
-  const described = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {hint ? (
-        <p id={`${id}-hint`} className="hint">
-          {hint}
-        </p>
-      ) : null}
-      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={described} {...input} />
-      {error ? (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
 }
 
 export default function Login() {
   const { ready, user, session } = useStartup();
+  const text = useMessages(loginMessages);
+  const layout = useMessages(layoutMessages);
   const [params] = useSearchParams();
-  const failure = useActionData<typeof clientAction>() as Failure | undefined;
+  const result = useActionData<typeof clientAction>() as ActionResult | undefined;
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const next = safeNextPath(params.get("next"));
   const registering = params.get("mode") === "register";
-  const title = registering ? "Create your account" : "Sign in";
-  // One key per attempt: a retry of the same form (no answer came) cannot create a second
-  // account; after a definite refusal the user changes something, so the next try gets a new key.
-  const [idempotencyKey, setIdempotencyKey] = useState(() => `register-${crypto.randomUUID()}`);
-  useEffect(() => {
-    if (failure && failure.code !== "ORIGIN_UNAVAILABLE" && failure.code !== "ORIGIN_TIMEOUT") {
-      setIdempotencyKey(`register-${crypto.randomUUID()}`);
-    }
-  }, [failure]);
-  const formRef = useRef<HTMLFormElement>(null);
+  const title = registering ? text.registerTitle : text.signInTitle;
+  const { formRef, idempotencyKey } = useFormInstance(result, { resetOnSuccess: false });
 
-  useEffect(() => {
-    if (!failure) return;
-    const target = failure.field ? formRef.current?.querySelector<HTMLInputElement>(`[name="${failure.field}"]`) : null;
-    (target ?? formRef.current?.querySelector<HTMLElement>("[role=alert]"))?.focus();
-  }, [failure]);
-
-  const fieldError = (name: string) => (failure?.field === name ? failure.message : undefined);
   return (
     <section className="narrow" aria-labelledby="login-title">
       <h1 id="login-title">{title}</h1>
       {!ready ? (
-        <Spinner label="Checking your session…" />
+        <Spinner label={layout.checkingSession} />
       ) : user ? (
         <p>
-          You are signed in as <strong>{user.displayName}</strong> (@{user.handle}). <Link to={next}>Continue</Link>
+          {text.signedInAs} <strong>{user.displayName}</strong> (@{user.handle}). <Link to={next}>{text.continue}</Link>
         </p>
       ) : (
         <>
-          {session === "unreachable" ? (
-            <p className="notice notice-warning">Paydesk cannot reach its service right now; signing in may fail.</p>
-          ) : null}
-          <Form method="post" className="form" ref={formRef} noValidate={false}>
-            {failure && !failure.field ? (
-              <p className="form-error" role="alert" tabIndex={-1}>
-                {failure.message}
-              </p>
-            ) : null}
+          {session === "unreachable" ? <p className="notice notice-warning">{text.unreachable}</p> : null}
+          <Form method="post" className="form" ref={formRef} noValidate>
+            <FormAlert result={result} />
             <input type="hidden" name="intent" value={registering ? "register" : "login"} />
             <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
             <Field
               id="login-handle"
-              label="Handle"
+              label={text.handle}
               name="handle"
-              hint="3 to 32 lower-case letters, digits or underscores."
+              hint={text.handleHint}
               autoComplete="username"
               required
-              minLength={3}
               maxLength={32}
-              pattern="[a-z0-9_]{3,32}"
               autoCapitalize="none"
               spellCheck={false}
-              error={fieldError("handle")}
+              error={fieldError(result, "handle")}
             />
             {registering ? (
               <Field
                 id="login-display-name"
-                label="Display name"
+                label={text.displayName}
                 name="displayName"
-                hint="The name people see when they send you money."
+                hint={text.displayNameHint}
                 autoComplete="name"
                 required
                 maxLength={64}
-                error={fieldError("displayName")}
+                error={fieldError(result, "displayName")}
               />
             ) : null}
             <Field
               id="login-password"
-              label="Password"
+              label={text.password}
               name="password"
               type="password"
-              hint={registering ? "At least 10 characters." : undefined}
+              hint={registering ? text.passwordHint : undefined}
               autoComplete={registering ? "new-password" : "current-password"}
               required
-              minLength={10}
               maxLength={256}
-              error={fieldError("password")}
+              error={fieldError(result, "password")}
             />
-            <button className="button" type="submit" disabled={submitting} aria-disabled={submitting}>
-              {submitting ? (registering ? "Creating your account…" : "Signing in…") : title}
-            </button>
+            <SubmitButton busy={submitting} busyLabel={registering ? text.creating : text.signingIn}>
+              {title}
+            </SubmitButton>
           </Form>
           <p>
             {registering ? (
-              <Link to={`/login?next=${encodeURIComponent(next)}`}>I already have an account</Link>
+              <Link to={`/login?next=${encodeURIComponent(next)}`}>{text.haveAccount}</Link>
             ) : (
-              <Link to={`/login?mode=register&next=${encodeURIComponent(next)}`}>Create an account</Link>
+              <Link to={`/login?mode=register&next=${encodeURIComponent(next)}`}>{text.createAccount}</Link>
             )}
           </p>
         </>

@@ -1,18 +1,216 @@
-import { SignedInOnly } from "../components/signed-in-only";
+import { Form, Link, useFetcher, useSearchParams } from "react-router";
+import type { Route } from "./+types/order";
+import { orderStatuses, type Order, type OrderDetail } from "../api/orders";
+import { DateTime, Money } from "../components/money";
+import { Spinner } from "../components/spinner";
+import { formText, runAction, type ActionResult } from "../forms/action-result";
+import { FormAlert, SubmitButton } from "../forms/fields";
+import { useFormInstance } from "../forms/use-form-instance";
+import { metaLanguage, useMessages } from "../i18n/messages";
+import { orderMessages } from "../messages/orders";
+import { loadPersonal } from "../personal/load-personal";
+import { PersonalView } from "../personal/personal-view";
 
-export function meta() {
-  return [{ title: "Orders · Paydesk" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: `${orderMessages[metaLanguage(matches)].title} · Paydesk` }];
 }
 
-export default function Screen() {
+const orderIdFormat = /^ord_[0-9a-f-]{36}$/;
+
+type OrderPage = { orders: Order[]; nextCursor: string | null };
+type Screen = { view: "list"; page: OrderPage; status: string } | { view: "detail"; order: OrderDetail };
+
+export async function clientLoader({ request }: Route.ClientLoaderArgs) {
+  const params = new URL(request.url).searchParams;
+  const id = params.get("id");
+  return loadPersonal<Screen>(async (api) => {
+    if (id !== null) {
+      // A malformed id is simply not one of this user's orders.
+      const order = await api.get<OrderDetail>(`/api/orders/${orderIdFormat.test(id) ? id : "ord_unknown"}`);
+      return { view: "detail", order };
+    }
+    const status = (orderStatuses as readonly string[]).includes(params.get("status") ?? "") ? (params.get("status") as string) : "";
+    const query = new URLSearchParams({ limit: "20" });
+    if (status) query.set("status", status);
+    const cursor = params.get("cursor");
+    if (cursor) query.set("cursor", cursor);
+    return { view: "list", page: await api.get<OrderPage>(`/api/orders?${query}`), status };
+  });
+}
+clientLoader.hydrate = true as const;
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
+  const form = await request.formData();
+  const id = formText(form, "orderId");
+  return runAction("cancel", (api) => api.post<Order>(`/api/orders/${id}/cancel`, {}, formText(form, "idempotencyKey")));
+}
+
+export function HydrateFallback() {
+  const text = useMessages(orderMessages);
   return (
     <section aria-labelledby="order-title">
-      <h1 id="order-title">Orders</h1>
-      <SignedInOnly purpose="Sign in to see your orders.">
-        {(user) => (
-          <p className="screen-intro">Your orders, newest first, {user.displayName}.</p>
-        )}
-      </SignedInOnly>
+      <h1 id="order-title">{text.title}</h1>
+      <Spinner />
+    </section>
+  );
+}
+
+function StatusBadge({ order }: { order: Order }) {
+  const text = useMessages(orderMessages);
+  return (
+    <span className={`badge badge-${order.status}`}>
+      {text.status[order.status]}
+      {order.closeReason ? ` (${text.closeReason[order.closeReason]})` : null}
+    </span>
+  );
+}
+
+function OrderList({ page, status }: { page: OrderPage; status: string }) {
+  const text = useMessages(orderMessages);
+  const [params] = useSearchParams();
+  return (
+    <>
+      <Form method="get" className="filter-bar">
+        <label htmlFor="order-status">{text.filter}</label>
+        <select id="order-status" name="status" defaultValue={status}>
+          <option value="">{text.filterAll}</option>
+          {orderStatuses.map((value) => (
+            <option key={value} value={value}>
+              {text.status[value]}
+            </option>
+          ))}
+        </select>
+        <button type="submit" className="button button-secondary">
+          {text.apply}
+        </button>
+      </Form>
+      {page.orders.length === 0 ? (
+        <p className="empty">{text.empty}</p>
+      ) : (
+        <ul className="item-list" aria-label={text.list}>
+          {page.orders.map((order) => (
+            <li key={order.id} className="item">
+              <Link to={`/order?id=${order.id}`} className="item-main">
+                <span className="item-title">{order.description || text.kind[order.kind]}</span>
+                <span className="item-meta">
+                  {text.kind[order.kind]} · <DateTime iso={order.createdAt} />
+                </span>
+              </Link>
+              <span className="item-side">
+                <Money amount={order.amount} />
+                <StatusBadge order={order} />
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="pager">
+        {params.get("cursor") ? <Link to={status ? `/order?status=${status}` : "/order"}>{text.newest}</Link> : null}
+        {page.nextCursor ? (
+          <Link to={`/order?${new URLSearchParams({ ...(status ? { status } : {}), cursor: page.nextCursor })}`}>{text.older}</Link>
+        ) : null}
+      </p>
+    </>
+  );
+}
+
+function CancelOrder({ order }: { order: OrderDetail }) {
+  const text = useMessages(orderMessages);
+  const fetcher = useFetcher<ActionResult>();
+  const { formRef, idempotencyKey } = useFormInstance(fetcher.data, { resetOnSuccess: false });
+  return (
+    <fetcher.Form method="post" ref={formRef}>
+      <FormAlert result={fetcher.data}  hasFields={false} />
+      <input type="hidden" name="orderId" value={order.id} />
+      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+      <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.cancelling} className="button button-secondary">
+        {text.cancel}
+      </SubmitButton>
+    </fetcher.Form>
+  );
+}
+
+function OrderDetailView({ order }: { order: OrderDetail }) {
+  const text = useMessages(orderMessages);
+  return (
+    <article className="card" aria-labelledby="order-detail-title">
+      <p>
+        <Link to="/order">← {text.back}</Link>
+      </p>
+      <h2 id="order-detail-title">{order.description || text.kind[order.kind]}</h2>
+      <dl className="summary">
+        <dt>{text.amount}</dt>
+        <dd className="amount-large">
+          <Money amount={order.amount} />
+        </dd>
+        <dt>{text.kindLabel}</dt>
+        <dd>{text.kind[order.kind]}</dd>
+        <dt>{text.statusLabel}</dt>
+        <dd>
+          <StatusBadge order={order} />
+        </dd>
+        <dt>{text.created}</dt>
+        <dd>
+          <DateTime iso={order.createdAt} />
+        </dd>
+        {order.status === "pending" ? (
+          <>
+            <dt>{text.payBy}</dt>
+            <dd>
+              <DateTime iso={order.expiresAt} />
+            </dd>
+          </>
+        ) : null}
+      </dl>
+      {order.status === "pending" ? (
+        <div className="form-actions">
+          <Link className="button" to={`/pay?order=${order.id}`}>
+            {text.pay}
+          </Link>
+          <CancelOrder order={order} />
+        </div>
+      ) : null}
+      <h3>{text.history}</h3>
+      <ol className="timeline">
+        {order.history.map((entry) => (
+          <li key={`${entry.status}-${entry.at}`}>
+            <DateTime iso={entry.at} /> — {text.historyStatus[entry.status] ?? entry.status}
+            {entry.reason && entry.reason in text.closeReason ? ` (${text.closeReason[entry.reason as keyof typeof text.closeReason]})` : null}
+          </li>
+        ))}
+      </ol>
+      <h3>{text.payments}</h3>
+      {order.payments.length === 0 ? (
+        <p>{text.noPayments}</p>
+      ) : (
+        <ul className="item-list">
+          {order.payments.map((payment) => (
+            <li key={payment.id} className="item">
+              <span className="item-main">
+                <span className="item-title">{text.method[payment.method]}</span>
+                <span className="item-meta">
+                  <DateTime iso={payment.createdAt} />
+                </span>
+              </span>
+              <span className="item-side">
+                <Money amount={payment.amount} /> <span className="badge">{text.paymentStatus[payment.status]}</span>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </article>
+  );
+}
+
+export default function Orders({ loaderData }: Route.ComponentProps) {
+  const text = useMessages(orderMessages);
+  return (
+    <section aria-labelledby="order-title">
+      <h1 id="order-title">{loaderData.state === "ready" && loaderData.data.view === "detail" ? text.detailTitle : text.title}</h1>
+      <PersonalView result={loaderData} purpose={text.purpose}>
+        {(screen) => (screen.view === "detail" ? <OrderDetailView order={screen.order} /> : <OrderList page={screen.page} status={screen.status} />)}
+      </PersonalView>
     </section>
   );
 }

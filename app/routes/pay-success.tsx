@@ -1,18 +1,105 @@
-import { MissingOrder, useOrderParam } from "../components/order-param";
-import { SignedInOnly } from "../components/signed-in-only";
+import { useEffect, useRef } from "react";
+import { Link, useRevalidator } from "react-router";
+import type { Route } from "./+types/pay-success";
+import type { OrderDetail } from "../api/orders";
+import { MissingOrder, orderParam } from "../components/order-param";
+import { OrderSummary } from "../components/order-summary";
+import { Spinner } from "../components/spinner";
+import { formatMoney } from "../i18n/format";
+import { metaLanguage, useLanguage, useMessages } from "../i18n/messages";
+import { paymentMessages } from "../messages/payment";
+import { loadPersonal } from "../personal/load-personal";
+import { PersonalView } from "../personal/personal-view";
+import { refreshUser } from "../startup/account-session";
 
-export function meta() {
-  return [{ title: "Payment result · Paydesk" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: `${paymentMessages[metaLanguage(matches)].resultTitle} · Paydesk` }];
 }
 
-export default function Screen() {
-  const orderId = useOrderParam();
+// The result comes from the origin, never from the URL that brought the user here.
+export async function clientLoader({ request }: Route.ClientLoaderArgs) {
+  const id = orderParam(request.url);
+  return loadPersonal(async (api) => (id ? await api.get<OrderDetail>(`/api/orders/${id}`) : null));
+}
+clientLoader.hydrate = true as const;
+
+export function HydrateFallback() {
+  const text = useMessages(paymentMessages);
   return (
-    <section aria-labelledby="pay_success-title">
-      <h1 id="pay_success-title">Payment result</h1>
-      <SignedInOnly purpose="Sign in to see the result of your payment.">
-        {() => (orderId ? <p className="screen-intro">Order <code>{orderId}</code></p> : <MissingOrder />)}
-      </SignedInOnly>
+    <section className="narrow" aria-labelledby="result-title">
+      <h1 id="result-title">{text.resultTitle}</h1>
+      <Spinner />
+    </section>
+  );
+}
+
+/** While the order is pending, ask again: after 2 s, then less often, up to every 30 s. */
+function useCheckingWhilePending(pending: boolean) {
+  const revalidator = useRevalidator();
+  const attempts = useRef(0);
+  useEffect(() => {
+    if (!pending) return;
+    const delay = Math.min(2_000 * 1.5 ** attempts.current, 30_000);
+    const timer = setTimeout(() => {
+      attempts.current += 1;
+      void revalidator.revalidate();
+    }, delay);
+    return () => clearTimeout(timer);
+  });
+}
+
+function Result({ order }: { order: OrderDetail }) {
+  const text = useMessages(paymentMessages);
+  const language = useLanguage();
+  const revalidator = useRevalidator();
+  useCheckingWhilePending(order.status === "pending");
+  useEffect(() => {
+    if (order.status === "paid") void refreshUser();
+  }, [order.status]);
+  return (
+    <>
+      <div role="status" aria-live="polite">
+        {order.status === "paid" ? (
+          <div className="notice notice-success">
+            <h2>{text.paid}</h2>
+            <p>{order.kind === "recharge" ? text.paidRecharge(formatMoney(order.amount, language)) : text.paidTask}</p>
+          </div>
+        ) : order.status === "pending" ? (
+          <div className="notice">
+            <h2>{text.pending}</h2>
+            <p>{text.pendingHint}</p>
+          </div>
+        ) : (
+          <div className="notice notice-error">
+            <h2>{text.closed}</h2>
+          </div>
+        )}
+      </div>
+      <OrderSummary order={order} />
+      {order.status === "pending" ? (
+        <p>
+          <button type="button" className="button button-secondary" onClick={() => void revalidator.revalidate()} disabled={revalidator.state !== "idle"}>
+            {text.checkAgain}
+          </button>
+        </p>
+      ) : null}
+      <p className="links">
+        <Link to="/">{text.goWallet}</Link>
+        {order.kind === "task_budget" ? <Link to="/task?tab=posted">{text.goTasks}</Link> : null}
+        <Link to={`/order?id=${order.id}`}>{text.seeOrder}</Link>
+      </p>
+    </>
+  );
+}
+
+export default function PaySuccess({ loaderData }: Route.ComponentProps) {
+  const text = useMessages(paymentMessages);
+  return (
+    <section className="narrow" aria-labelledby="result-title">
+      <h1 id="result-title">{text.resultTitle}</h1>
+      <PersonalView result={loaderData} purpose={text.resultPurpose}>
+        {(order) => (order ? <Result order={order} /> : <MissingOrder />)}
+      </PersonalView>
     </section>
   );
 }

@@ -1,18 +1,121 @@
-import { MissingOrder, useOrderParam } from "../components/order-param";
-import { SignedInOnly } from "../components/signed-in-only";
+import { Link, redirect, useFetcher } from "react-router";
+import type { Route } from "./+types/pay";
+import type { OrderDetail } from "../api/orders";
+import { DateTime } from "../components/money";
+import { MissingOrder, orderParam } from "../components/order-param";
+import { OrderSummary } from "../components/order-summary";
+import { Spinner } from "../components/spinner";
+import { formText, runAction, type ActionResult } from "../forms/action-result";
+import { FormAlert, SubmitButton } from "../forms/fields";
+import { useFormInstance } from "../forms/use-form-instance";
+import { formatMoney } from "../i18n/format";
+import { metaLanguage, useLanguage, useMessages } from "../i18n/messages";
+import { paymentMessages } from "../messages/payment";
+import { loadPersonal } from "../personal/load-personal";
+import { PersonalView } from "../personal/personal-view";
+import { useStartup } from "../startup/startup-state";
 
-export function meta() {
-  return [{ title: "Checkout · Paydesk" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: `${paymentMessages[metaLanguage(matches)].payTitle} · Paydesk` }];
 }
 
-export default function Screen() {
-  const orderId = useOrderParam();
+export async function clientLoader({ request }: Route.ClientLoaderArgs) {
+  const id = orderParam(request.url);
+  return loadPersonal(async (api) => (id ? await api.get<OrderDetail>(`/api/orders/${id}`) : null));
+}
+clientLoader.hydrate = true as const;
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult | Response> {
+  const form = await request.formData();
+  const id = formText(form, "orderId");
+  const result = await runAction("pay", (api) => api.post(`/api/orders/${id}/pay`, { method: "wallet" }, formText(form, "idempotencyKey")), {
+    movesMoney: true,
+  });
+  return result.ok ? redirect(`/pay_success?order=${encodeURIComponent(id)}`) : result;
+}
+
+export function HydrateFallback() {
+  const text = useMessages(paymentMessages);
   return (
-    <section aria-labelledby="pay-title">
-      <h1 id="pay-title">Checkout</h1>
-      <SignedInOnly purpose="Sign in to pay this order.">
-        {() => (orderId ? <p className="screen-intro">Order <code>{orderId}</code></p> : <MissingOrder />)}
-      </SignedInOnly>
+    <section className="narrow" aria-labelledby="pay-title">
+      <h1 id="pay-title">{text.payTitle}</h1>
+      <Spinner />
+    </section>
+  );
+}
+
+function WalletPayment({ order }: { order: OrderDetail }) {
+  const text = useMessages(paymentMessages);
+  const language = useLanguage();
+  const { user } = useStartup();
+  const fetcher = useFetcher<ActionResult>();
+  const { formRef, idempotencyKey } = useFormInstance(fetcher.data, { resetOnSuccess: false });
+  if (order.kind === "recharge") {
+    return (
+      <div className="method method-unavailable">
+        <h3>{text.wallet}</h3>
+        <p>{text.walletNotForRecharge}</p>
+      </div>
+    );
+  }
+  return (
+    <fetcher.Form method="post" className="method" ref={formRef}>
+      <h3>{text.wallet}</h3>
+      {user ? <p>{text.walletHint(formatMoney(user.balances.available, language))}</p> : null}
+      <FormAlert result={fetcher.data}  hasFields={false} />
+      <input type="hidden" name="orderId" value={order.id} />
+      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+      <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.paying}>
+        {text.payNow}
+      </SubmitButton>
+    </fetcher.Form>
+  );
+}
+
+function Checkout({ order }: { order: OrderDetail }) {
+  const text = useMessages(paymentMessages);
+  if (order.status !== "pending") {
+    return (
+      <>
+        <OrderSummary order={order} />
+        <p role="alert">{text.notPayable}</p>
+        <p>
+          <Link to={`/pay_success?order=${order.id}`}>{text.resultTitle}</Link> · <Link to={`/order?id=${order.id}`}>{text.seeOrder}</Link>
+        </p>
+      </>
+    );
+  }
+  return (
+    <>
+      <OrderSummary order={order} />
+      <section aria-labelledby="method-title">
+        <h2 id="method-title">{text.method}</h2>
+        <div className="methods">
+          <WalletPayment order={order} />
+          <div className="method">
+            <h3>{text.wechat}</h3>
+            <p>{text.wechatHint}</p>
+            <Link className="button button-secondary" to={`/wechat_pay?order=${order.id}`}>
+              {text.wechat}
+            </Link>
+          </div>
+        </div>
+      </section>
+      <p className="hint">
+        {text.payBy}: <DateTime iso={order.expiresAt} />
+      </p>
+    </>
+  );
+}
+
+export default function Pay({ loaderData }: Route.ComponentProps) {
+  const text = useMessages(paymentMessages);
+  return (
+    <section className="narrow" aria-labelledby="pay-title">
+      <h1 id="pay-title">{text.payTitle}</h1>
+      <PersonalView result={loaderData} purpose={text.payPurpose}>
+        {(order) => (order ? <Checkout order={order} /> : <MissingOrder />)}
+      </PersonalView>
     </section>
   );
 }

@@ -1,18 +1,124 @@
-import { SignedInOnly } from "../components/signed-in-only";
+import { redirect, useFetcher } from "react-router";
+import type { Route } from "./+types/recharge";
+import { redeemCodeBodySchema, type RedeemCodeAnswer } from "../api/codes";
+import { createRechargeOrderBodySchema, type Order } from "../api/orders";
+import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
+import { Field, FormAlert, SubmitButton } from "../forms/fields";
+import { fieldError, useFormInstance } from "../forms/use-form-instance";
+import { formatMoney, parseYuan } from "../i18n/format";
+import { currentLanguage, metaLanguage, useLanguage, useMessages } from "../i18n/messages";
+import { rechargeMessages } from "../messages/recharge";
+import { RequireUser } from "../personal/personal-view";
+import { getStartupState } from "../startup/startup-state";
 
-export function meta() {
-  return [{ title: "Recharge · Paydesk" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: `${rechargeMessages[metaLanguage(matches)].title} · Paydesk` }];
 }
 
-export default function Screen() {
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult | Response> {
+  const form = await request.formData();
+  const intent = formText(form, "intent");
+  const fields = rechargeMessages[currentLanguage()].fields;
+  const idempotencyKey = formText(form, "idempotencyKey");
+  if (intent === "redeem") {
+    return runAction(
+      intent,
+      async (api) => api.post<RedeemCodeAnswer>("/api/codes/redeem", checked(redeemCodeBodySchema, { code: formText(form, "code").trim() }, fields), idempotencyKey),
+      { movesMoney: true },
+    );
+  }
+  const result = await runAction(intent, async (api) => {
+    const body = checked(
+      createRechargeOrderBodySchema,
+      { amount: parseYuan(formText(form, "amount")), referrer: getStartupState().referrers.firstTouch },
+      fields,
+    );
+    return api.post<Order>("/api/orders/recharge", body, idempotencyKey);
+  });
+  return result.ok ? redirect(`/pay?order=${encodeURIComponent((result.data as Order).id)}`) : result;
+}
+
+function RedeemForm() {
+  const text = useMessages(rechargeMessages);
+  const language = useLanguage();
+  const fetcher = useFetcher<ActionResult<RedeemCodeAnswer>>();
+  const result = fetcher.data;
+  const { formRef, idempotencyKey } = useFormInstance(result);
+  return (
+    <section className="card" aria-labelledby="redeem-title">
+      <h2 id="redeem-title">{text.redeemTitle}</h2>
+      <fetcher.Form method="post" className="form" ref={formRef} noValidate>
+        <FormAlert result={result} />
+        <input type="hidden" name="intent" value="redeem" />
+        <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+        <Field
+          id="redeem-code"
+          name="code"
+          label={text.code}
+          hint={text.codeHint}
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          required
+          maxLength={40}
+          className="code-input"
+          error={fieldError(result, "code")}
+        />
+        <SubmitButton busy={fetcher.state !== "idle"} busyLabel={text.redeeming}>
+          {text.redeem}
+        </SubmitButton>
+      </fetcher.Form>
+      <div role="status" aria-live="polite">
+        {result?.ok ? (
+          <p className="notice notice-success">{text.redeemed(formatMoney(result.data.value, language))}</p>
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+function OnlineTopUp() {
+  const text = useMessages(rechargeMessages);
+  const fetcher = useFetcher<ActionResult>();
+  const result = fetcher.data;
+  const { formRef, idempotencyKey } = useFormInstance(result, { resetOnSuccess: false });
+  return (
+    <section className="card" aria-labelledby="online-title">
+      <h2 id="online-title">{text.onlineTitle}</h2>
+      <fetcher.Form method="post" className="form" ref={formRef} noValidate>
+        <FormAlert result={result} />
+        <input type="hidden" name="intent" value="recharge" />
+        <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+        <Field
+          id="recharge-amount"
+          name="amount"
+          label={text.amount}
+          hint={text.amountHint}
+          inputMode="decimal"
+          autoComplete="off"
+          required
+          maxLength={12}
+          error={fieldError(result, "amount")}
+        />
+        <SubmitButton busy={fetcher.state !== "idle"} busyLabel={text.creating}>
+          {text.createOrder}
+        </SubmitButton>
+      </fetcher.Form>
+    </section>
+  );
+}
+
+export default function Recharge() {
+  const text = useMessages(rechargeMessages);
   return (
     <section aria-labelledby="recharge-title">
-      <h1 id="recharge-title">Recharge</h1>
-      <SignedInOnly purpose="Sign in to redeem a prepaid code or top up with WeChat Pay.">
-        {(user) => (
-          <p className="screen-intro">Add money to the wallet of {user.displayName}: redeem a prepaid code or top up online.</p>
-        )}
-      </SignedInOnly>
+      <h1 id="recharge-title">{text.title}</h1>
+      <RequireUser purpose={text.purpose}>
+        <div className="cards">
+          <RedeemForm />
+          <OnlineTopUp />
+        </div>
+      </RequireUser>
     </section>
   );
 }

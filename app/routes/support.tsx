@@ -1,18 +1,193 @@
-import { SignedInOnly } from "../components/signed-in-only";
+import { Link, useFetcher } from "react-router";
+import type { Route } from "./+types/support";
+import { openTicketBodySchema, replyBodySchema, ticketCategories, type Ticket, type TicketThread } from "../api/support";
+import { DateTime } from "../components/money";
+import { Spinner } from "../components/spinner";
+import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
+import { Field, FormAlert, SelectField, SubmitButton, TextAreaField } from "../forms/fields";
+import { fieldError, useFormInstance } from "../forms/use-form-instance";
+import { currentLanguage, metaLanguage, useMessages } from "../i18n/messages";
+import { supportMessages } from "../messages/support";
+import { loadPersonal } from "../personal/load-personal";
+import { PersonalView } from "../personal/personal-view";
 
-export function meta() {
-  return [{ title: "Support · Paydesk" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: `${supportMessages[metaLanguage(matches)].title} · Paydesk` }];
 }
 
-export default function Screen() {
+const ticketIdFormat = /^tkt_[0-9a-f-]{36}$/;
+type Screen = { view: "list"; tickets: Ticket[] } | { view: "thread"; ticket: TicketThread };
+
+export async function clientLoader({ request }: Route.ClientLoaderArgs) {
+  const id = new URL(request.url).searchParams.get("id");
+  return loadPersonal<Screen>(async (api) =>
+    id !== null
+      ? { view: "thread", ticket: await api.get<TicketThread>(`/api/support/tickets/${ticketIdFormat.test(id) ? id : "tkt_unknown"}`) }
+      : { view: "list", tickets: await api.get<Ticket[]>("/api/support/tickets") },
+  );
+}
+clientLoader.hydrate = true as const;
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
+  const form = await request.formData();
+  const intent = formText(form, "intent");
+  const key = formText(form, "idempotencyKey");
+  const id = encodeURIComponent(formText(form, "id"));
+  const fields = supportMessages[currentLanguage()].fields;
+  if (intent === "reply") {
+    return runAction(intent, async (api) => api.post<TicketThread>(`/api/support/tickets/${id}/messages`, checked(replyBodySchema, { message: formText(form, "message").trim() }, fields), key));
+  }
+  if (intent === "close") return runAction(intent, (api) => api.post<Ticket>(`/api/support/tickets/${id}/close`, {}, key));
+  return runAction(intent, async (api) => {
+    const orderId = formText(form, "orderId").trim();
+    const body = checked(
+      openTicketBodySchema,
+      { category: formText(form, "category"), subject: formText(form, "subject").trim(), message: formText(form, "message").trim(), ...(orderId ? { orderId } : {}) },
+      fields,
+    );
+    return api.post<TicketThread>("/api/support/tickets", body, key);
+  });
+}
+
+export function HydrateFallback() {
+  const text = useMessages(supportMessages);
   return (
     <section aria-labelledby="support-title">
-      <h1 id="support-title">Support</h1>
-      <SignedInOnly purpose="Sign in to open a support ticket and follow its replies.">
-        {(user) => (
-          <p className="screen-intro">Your support tickets, {user.displayName}.</p>
-        )}
-      </SignedInOnly>
+      <h1 id="support-title">{text.title}</h1>
+      <Spinner />
+    </section>
+  );
+}
+
+function OpenTicket() {
+  const text = useMessages(supportMessages);
+  const fetcher = useFetcher<ActionResult<TicketThread>>();
+  const result = fetcher.data;
+  const { formRef, idempotencyKey } = useFormInstance(result);
+  return (
+    <section className="card" aria-labelledby="open-ticket-title">
+      <h2 id="open-ticket-title">{text.openTitle}</h2>
+      <fetcher.Form method="post" ref={formRef} className="form" noValidate>
+        <FormAlert result={result} />
+        <input type="hidden" name="intent" value="open" />
+        <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+        <SelectField
+          id="ticket-category"
+          name="category"
+          label={text.category}
+          options={ticketCategories.map((value) => ({ value, label: text.categories[value] }))}
+          error={fieldError(result, "category")}
+        />
+        <Field id="ticket-subject" name="subject" label={text.subject} hint={text.subjectHint} required maxLength={120} error={fieldError(result, "subject")} />
+        <TextAreaField id="ticket-message" name="message" label={text.message} hint={text.messageHint} required maxLength={4000} rows={5} error={fieldError(result, "message")} />
+        <Field id="ticket-order" name="orderId" label={text.orderId} hint={text.orderIdHint} maxLength={40} autoComplete="off" spellCheck={false} error={fieldError(result, "orderId")} />
+        <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.opening}>
+          {text.open}
+        </SubmitButton>
+      </fetcher.Form>
+      <p role="status">{result?.ok ? <Link to={`/support?id=${result.data.id}`}>{text.opened}</Link> : null}</p>
+    </section>
+  );
+}
+
+function TicketList({ tickets }: { tickets: Ticket[] }) {
+  const text = useMessages(supportMessages);
+  return (
+    <>
+      {tickets.length === 0 ? (
+        <p className="empty">{text.noTickets}</p>
+      ) : (
+        <ul className="item-list" aria-label={text.tickets}>
+          {tickets.map((ticket) => (
+            <li key={ticket.id} className="item">
+              <Link to={`/support?id=${ticket.id}`} className="item-main">
+                <span className="item-title">{ticket.subject}</span>
+                <span className="item-meta">
+                  {text.categories[ticket.category]} · {text.updated} <DateTime iso={ticket.updatedAt} />
+                </span>
+              </Link>
+              <span className={`badge badge-${ticket.status}`}>{text.status[ticket.status]}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <OpenTicket />
+    </>
+  );
+}
+
+function Reply({ ticket }: { ticket: TicketThread }) {
+  const text = useMessages(supportMessages);
+  const fetcher = useFetcher<ActionResult>();
+  const closer = useFetcher<ActionResult>();
+  const result = fetcher.data;
+  const replying = useFormInstance(result);
+  const closing = useFormInstance(closer.data, { resetOnSuccess: false });
+  return (
+    <>
+      <fetcher.Form method="post" ref={replying.formRef} className="form" noValidate>
+        <FormAlert result={result} />
+        <input type="hidden" name="intent" value="reply" />
+        <input type="hidden" name="id" value={ticket.id} />
+        <input type="hidden" name="idempotencyKey" value={replying.idempotencyKey} />
+        <TextAreaField id="ticket-reply" name="message" label={text.reply} hint={text.messageHint} required maxLength={4000} rows={4} error={fieldError(result, "message")} />
+        <SubmitButton busy={fetcher.state !== "idle" || !replying.idempotencyKey} busyLabel={text.sending}>
+          {text.send}
+        </SubmitButton>
+      </fetcher.Form>
+      <closer.Form method="post" ref={closing.formRef}>
+        <FormAlert result={closer.data}  hasFields={false} />
+        <input type="hidden" name="intent" value="close" />
+        <input type="hidden" name="id" value={ticket.id} />
+        <input type="hidden" name="idempotencyKey" value={closing.idempotencyKey} />
+        <SubmitButton busy={closer.state !== "idle" || !closing.idempotencyKey} busyLabel={text.closing} className="button button-secondary">
+          {text.close}
+        </SubmitButton>
+      </closer.Form>
+    </>
+  );
+}
+
+function Thread({ ticket }: { ticket: TicketThread }) {
+  const text = useMessages(supportMessages);
+  return (
+    <article className="card" aria-labelledby="thread-title">
+      <p>
+        <Link to="/support">← {text.back}</Link>
+      </p>
+      <h2 id="thread-title">{ticket.subject}</h2>
+      <p>
+        <span className={`badge badge-${ticket.status}`}>{text.status[ticket.status]}</span> · {text.categories[ticket.category]}
+        {ticket.orderId ? (
+          <>
+            {" "}
+            · <Link to={`/order?id=${ticket.orderId}`}>{ticket.orderId}</Link>
+          </>
+        ) : null}
+      </p>
+      <ol className="thread" aria-label={text.thread}>
+        {ticket.messages.map((message, index) => (
+          <li key={index} className={`thread-message thread-${message.author}`}>
+            <p className="thread-author">
+              {message.author === "user" ? text.you : text.operator} · <DateTime iso={message.createdAt} />
+            </p>
+            <p className="thread-body">{message.body}</p>
+          </li>
+        ))}
+      </ol>
+      {ticket.status === "closed" ? <p>{text.closedNote}</p> : <Reply ticket={ticket} />}
+    </article>
+  );
+}
+
+export default function Support({ loaderData }: Route.ComponentProps) {
+  const text = useMessages(supportMessages);
+  return (
+    <section aria-labelledby="support-title">
+      <h1 id="support-title">{text.title}</h1>
+      <PersonalView result={loaderData} purpose={text.purpose}>
+        {(screen) => (screen.view === "thread" ? <Thread ticket={screen.ticket} /> : <TicketList tickets={screen.tickets} />)}
+      </PersonalView>
     </section>
   );
 }

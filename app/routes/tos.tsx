@@ -2,28 +2,31 @@ import { data } from "react-router";
 import type { Route } from "./+types/tos";
 import { pageCacheControl } from "../config.server";
 import { termsEffectiveDate, termsSections } from "../content/terms.server";
+import { termsSections as termsSectionsZh } from "../content/terms.zh-CN.server";
+import { metaLanguage, useMessages } from "../i18n/messages";
+import { contentMessages } from "../messages/content";
+import { languageContext } from "../server-context";
 
-export function loader() {
-  return data(
-    { effectiveDate: termsEffectiveDate, sections: termsSections },
-    { headers: { "Cache-Control": pageCacheControl } },
-  );
+export function loader({ context }: Route.LoaderArgs) {
+  const sections = context.get(languageContext) === "zh-CN" ? termsSectionsZh : termsSections;
+  return data({ effectiveDate: termsEffectiveDate, sections }, { headers: { "Cache-Control": pageCacheControl } });
 }
 
 export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
-export function meta() {
-  return [{ title: "Terms of service · Paydesk" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: `${contentMessages[metaLanguage(matches)].termsTitle} · Paydesk` }];
 }
 
 export default function Terms({ loaderData }: Route.ComponentProps) {
+  const text = useMessages(contentMessages);
   return (
     <article className="prose" aria-labelledby="tos-title">
-      <h1 id="tos-title">Terms of service</h1>
+      <h1 id="tos-title">{text.termsTitle}</h1>
       <p>
-        In force from <time dateTime={loaderData.effectiveDate}>{loaderData.effectiveDate}</time>.
+        {text.inForceFrom} <time dateTime={loaderData.effectiveDate}>{loaderData.effectiveDate}</time>
       </p>
       {loaderData.sections.map((section) => (
         <section key={section.id} id={section.id} aria-labelledby={`${section.id}-title`}>

@@ -1,18 +1,196 @@
-import { SignedInOnly } from "../components/signed-in-only";
+import { useEffect, useRef, useState } from "react";
+import { useFetcher } from "react-router";
+import type { Route } from "./+types/transfer";
+import { transferBodySchema, type Recipient, type TransferReceipt } from "../api/transfers";
+import { DateTime } from "../components/money";
+import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
+import { Field, FormAlert, SubmitButton } from "../forms/fields";
+import { fieldError, useFormInstance } from "../forms/use-form-instance";
+import { formatMoney, parseYuan } from "../i18n/format";
+import { currentLanguage, metaLanguage, useLanguage, useMessages } from "../i18n/messages";
+import { transferMessages } from "../messages/transfer";
+import { RequireUser } from "../personal/personal-view";
 
-export function meta() {
-  return [{ title: "Send money · Paydesk" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: `${transferMessages[metaLanguage(matches)].title} · Paydesk` }];
 }
 
-export default function Screen() {
+type Draft = { toHandle: string; amount: number; note: string };
+type Reviewed = { draft: Draft; recipient: Recipient };
+
+// The origin names the recipient's field `handle` on lookup; on this form it is `toHandle`.
+const recipientCodes = new Set(["RECIPIENT_NOT_FOUND", "TRANSFER_TO_SELF"]);
+
+function onRecipient<T>(result: ActionResult<T>): ActionResult<T> {
+  if (result.ok || !recipientCodes.has(result.failure.code)) return result;
+  return { ...result, failure: { ...result.failure, field: "toHandle" } };
+}
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
+  const form = await request.formData();
+  const intent = formText(form, "intent");
+  const fields = transferMessages[currentLanguage()].fields;
+  const draft = (): Draft =>
+    checked(
+      transferBodySchema,
+      { toHandle: formText(form, "toHandle").trim().replace(/^@/, ""), amount: parseYuan(formText(form, "amount")), note: formText(form, "note") },
+      fields,
+    );
+  if (intent === "review") {
+    return onRecipient(
+      await runAction(intent, async (api): Promise<Reviewed> => {
+        const reviewed = draft();
+        const recipient = await api.get<Recipient>(`/api/users/lookup?handle=${encodeURIComponent(reviewed.toHandle)}`);
+        return { draft: reviewed, recipient };
+      }),
+    );
+  }
+  return onRecipient(
+    await runAction(intent, (api) => api.post<TransferReceipt>("/api/transfers", draft(), formText(form, "idempotencyKey")), { movesMoney: true }),
+  );
+}
+
+function DraftForm({ draft, onReviewed }: { draft: Draft | null; onReviewed: (reviewed: Reviewed) => void }) {
+  const text = useMessages(transferMessages);
+  const fetcher = useFetcher<ActionResult<Reviewed>>();
+  const result = fetcher.data;
+  const { formRef } = useFormInstance(result, { resetOnSuccess: false });
+  useEffect(() => {
+    if (result?.ok) onReviewed(result.data);
+  }, [result, onReviewed]);
   return (
-    <section aria-labelledby="transfer-title">
-      <h1 id="transfer-title">Send money</h1>
-      <SignedInOnly purpose="Sign in to send money to another Paydesk user.">
-        {(user) => (
-          <p className="screen-intro">Send money by handle. Available to send: {(user.balances.available / 100).toFixed(2)} CNY.</p>
+    <fetcher.Form method="post" className="form" ref={formRef} noValidate>
+      <FormAlert result={result} />
+      <input type="hidden" name="intent" value="review" />
+      <Field
+        id="transfer-to"
+        name="toHandle"
+        label={text.recipient}
+        hint={text.recipientHint}
+        autoComplete="off"
+        autoCapitalize="none"
+        spellCheck={false}
+        required
+        maxLength={33}
+        defaultValue={draft?.toHandle}
+        error={fieldError(result, "toHandle") ?? fieldError(result, "handle")}
+      />
+      <Field
+        id="transfer-amount"
+        name="amount"
+        label={text.amount}
+        hint={text.amountHint}
+        inputMode="decimal"
+        autoComplete="off"
+        required
+        maxLength={12}
+        defaultValue={draft ? (draft.amount / 100).toFixed(2) : undefined}
+        error={fieldError(result, "amount")}
+      />
+      <Field id="transfer-note" name="note" label={text.note} hint={text.noteHint} maxLength={140} defaultValue={draft?.note} error={fieldError(result, "note")} />
+      <SubmitButton busy={fetcher.state !== "idle"} busyLabel={text.checking}>
+        {text.review}
+      </SubmitButton>
+    </fetcher.Form>
+  );
+}
+
+function Confirm({ reviewed, onChange, onSent }: { reviewed: Reviewed; onChange: () => void; onSent: (receipt: TransferReceipt) => void }) {
+  const text = useMessages(transferMessages);
+  const language = useLanguage();
+  const fetcher = useFetcher<ActionResult<TransferReceipt>>();
+  const result = fetcher.data;
+  const { formRef, idempotencyKey } = useFormInstance(result, { resetOnSuccess: false });
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  useEffect(() => {
+    if (result?.ok) onSent(result.data);
+  }, [result, onSent]);
+  const { draft, recipient } = reviewed;
+  return (
+    <section className="card confirm" aria-labelledby="confirm-title">
+      <h2 id="confirm-title" ref={heading} tabIndex={-1}>
+        {text.confirmTitle}
+      </h2>
+      <dl className="summary">
+        <dt>{text.confirmTo}</dt>
+        <dd>
+          <strong>{recipient.displayName}</strong> (@{recipient.handle})
+        </dd>
+        <dt>{text.confirmAmount}</dt>
+        <dd className="amount-large">{formatMoney(draft.amount, language)}</dd>
+        <dt>{text.confirmNote}</dt>
+        <dd>{draft.note || text.noNote}</dd>
+      </dl>
+      <fetcher.Form method="post" ref={formRef} className="form-actions">
+        <FormAlert result={result}  hasFields={false} />
+        <input type="hidden" name="intent" value="send" />
+        <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+        <input type="hidden" name="toHandle" value={draft.toHandle} />
+        <input type="hidden" name="amount" value={(draft.amount / 100).toFixed(2)} />
+        <input type="hidden" name="note" value={draft.note} />
+        <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.sending}>
+          {text.send}
+        </SubmitButton>
+        <button type="button" className="button button-secondary" onClick={onChange} disabled={fetcher.state !== "idle"}>
+          {text.change}
+        </button>
+      </fetcher.Form>
+    </section>
+  );
+}
+
+function Receipt({ receipt, onAnother }: { receipt: TransferReceipt; onAnother: () => void }) {
+  const text = useMessages(transferMessages);
+  const language = useLanguage();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <section className="card receipt" aria-labelledby="receipt-title">
+      <h2 id="receipt-title" ref={heading} tabIndex={-1}>
+        {text.receiptTitle}
+      </h2>
+      <p role="status">{text.receiptLead(formatMoney(receipt.amount, language), `${receipt.to.displayName} (@${receipt.to.handle})`)}</p>
+      <dl className="summary">
+        <dt>{text.receiptId}</dt>
+        <dd>
+          <code>{receipt.id}</code>
+        </dd>
+        <dt>{text.receiptTime}</dt>
+        <dd>
+          <DateTime iso={receipt.createdAt} />
+        </dd>
+        <dt>{text.confirmNote}</dt>
+        <dd>{receipt.note || text.noNote}</dd>
+      </dl>
+      <button type="button" className="button" onClick={onAnother}>
+        {text.another}
+      </button>
+    </section>
+  );
+}
+
+type Step = { name: "edit"; draft: Draft | null } | { name: "confirm"; reviewed: Reviewed } | { name: "done"; receipt: TransferReceipt };
+
+export default function Transfer() {
+  const text = useMessages(transferMessages);
+  const [step, setStep] = useState<Step>({ name: "edit", draft: null });
+  return (
+    <section className="narrow" aria-labelledby="transfer-title">
+      <h1 id="transfer-title">{text.title}</h1>
+      <RequireUser purpose={text.purpose}>
+        {step.name === "edit" ? (
+          <DraftForm draft={step.draft} onReviewed={(reviewed) => setStep({ name: "confirm", reviewed })} />
+        ) : step.name === "confirm" ? (
+          <Confirm
+            reviewed={step.reviewed}
+            onChange={() => setStep({ name: "edit", draft: step.reviewed.draft })}
+            onSent={(receipt) => setStep({ name: "done", receipt })}
+          />
+        ) : (
+          <Receipt receipt={step.receipt} onAnother={() => setStep({ name: "edit", draft: null })} />
         )}
-      </SignedInOnly>
+      </RequireUser>
     </section>
   );
 }

@@ -25,3 +25,19 @@ export async function signOut(): Promise<void> {
   if (window.paydesk) window.paydesk.user = null;
   if (token) await postApi("/api/user/logout", undefined, { token });
 }
+
+/**
+ * After a money movement: reads the user afresh so the header's balance (and every view
+ * of the user) changes without a reload. A failure keeps what is shown.
+ */
+export async function refreshUser(): Promise<void> {
+  const token = currentToken();
+  if (!token) return;
+  const answer = await postApi<UserInfo>("/api/user/session", undefined, { token });
+  if (answer.code === "SUCCESS") {
+    updateStartupState({ session: "signed-in", user: answer.data });
+    if (window.paydesk) window.paydesk.user = answer.data;
+  } else if (answer.code === "UNAUTHENTICATED") {
+    updateStartupState({ session: "signed-out", user: null });
+  }
+}

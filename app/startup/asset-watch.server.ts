@@ -16,8 +16,19 @@ import {
   pendingChunkErrorKey,
   reloadedForKey,
 } from "./chunk-policy";
+import type { Language } from "../i18n/languages";
+import { layoutMessages } from "../messages/layout";
 
-export const assetWatchSource = `(function(){
+const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/** The explanation, in the page's language, as a JS string literal safe inside <script>. */
+function bootFailureHtml(language: Language): string {
+  const text = layoutMessages[language];
+  const html = `<h1>${escapeHtml(text.bootTitle)}</h1><p>${escapeHtml(text.chunkBody)}</p><button type="button">${escapeHtml(text.reload)}</button>`;
+  return JSON.stringify(html).replace(/</g, "\\u003c");
+}
+
+export const assetWatchSource = (language: Language) => `(function(){
 var failures=window.${assetErrorsGlobal}=[], given=false;
 function store(k,v){try{sessionStorage.setItem(k,v);}catch(e){}}
 function read(k){try{return sessionStorage.getItem(k);}catch(e){return null;}}
@@ -29,7 +40,7 @@ function giveUp(url,reason){
   var main=document.createElement("main");
   main.setAttribute("role","alert");
   main.className="boot-failure";
-  main.innerHTML='<h1>Paydesk could not finish loading</h1><p>Part of the app did not arrive. This happens on a weak connection or just after we released an update. Your money and data are safe.</p><button type="button">Reload the page</button>';
+  main.innerHTML=${bootFailureHtml(language)};
   main.querySelector("button").addEventListener("click",function(){location.reload();});
   document.body.replaceChildren(main);
   main.querySelector("button").focus();

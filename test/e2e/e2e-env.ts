@@ -15,3 +15,6 @@ export const seededUser = {
   available: 12345,
   held: 0,
 };
+
+/** The operator token of the browser tests' origin only (never a real secret). */
+export const e2eAdminToken = "e2e-operator-token-0123456789abcdefghij";

@@ -5,11 +5,11 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startSentrySink } from "../support/sentry-sink.ts";
-import { e2ePort, seededUser, sentrySinkPort, shortLinkHost } from "./e2e-env.ts";
+import { e2eAdminToken, e2ePort, seededUser, sentrySinkPort, shortLinkHost } from "./e2e-env.ts";
 
 const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" };
 const state = mkdtempSync(join(tmpdir(), "paydesk-e2e-"));
@@ -44,6 +44,10 @@ run([
     `INSERT INTO session (token_hash, user_id, created_at, last_used_at) VALUES ('${tokenHash}', '${seededUser.id}', ${now}, ${now})`,
   ].join("; "),
 ]);
+
+// The operator's token for the journeys (issuing codes, answering tickets). `--var`
+// reaches only the first worker, so the origin's test secret goes in its build's .dev.vars.
+writeFileSync(join("dist", "paydesk_origin", ".dev.vars"), `ADMIN_TOKEN=${e2eAdminToken}\n`);
 
 const sink = await startSentrySink(sentrySinkPort);
 const server = spawn(

@@ -53,11 +53,12 @@ describe("the edge page cache (the built worker)", () => {
 });
 
 describe("the cache key and what may be shared", () => {
-  it("keys by URL and deploy version", () => {
+  it("keys by URL, language and deploy version", () => {
     const request = new Request("https://paydesk.test/help?b=2&a=1");
-    expect(pageCacheKey(request, "v1").url).toBe(pageCacheKey(new Request("https://paydesk.test/help?a=1&b=2"), "v1").url);
-    expect(pageCacheKey(request, "v1").url).not.toBe(pageCacheKey(request, "v2").url);
-    expect(pageCacheKey(request, "v1").url).not.toBe(pageCacheKey(new Request("https://paydesk.test/tos?a=1&b=2"), "v1").url);
+    expect(pageCacheKey(request, "v1", "en").url).toBe(pageCacheKey(new Request("https://paydesk.test/help?a=1&b=2"), "v1", "en").url);
+    expect(pageCacheKey(request, "v1", "en").url).not.toBe(pageCacheKey(request, "v2", "en").url);
+    expect(pageCacheKey(request, "v1", "en").url).not.toBe(pageCacheKey(request, "v1", "zh-CN").url);
+    expect(pageCacheKey(request, "v1", "en").url).not.toBe(pageCacheKey(new Request("https://paydesk.test/tos?a=1&b=2"), "v1", "en").url);
   });
 
   it.each([
@@ -132,7 +133,7 @@ describe("the edge handler renders once per deploy version", () => {
 
     const first = isolate();
     expect(await get(first, "/once")).toBe("MISS");
-    const sharedKey = (path: string) => pageCacheKey(new Request(`https://paydesk.test${path}`), "d.client-1");
+    const sharedKey = (path: string) => pageCacheKey(new Request(`https://paydesk.test${path}`), "d.client-1", "en");
     expect(await shared.match(sharedKey("/once"))).toBeUndefined();
     expect(await get(isolate(), "/once")).toBe("MISS");
     expect(renders).toBe(2);

@@ -1,5 +1,7 @@
 import { RouterContextProvider, type ServerBuild } from "react-router";
-import { cspNonceContext } from "../../app/server-context";
+import { languageParam, pickLanguage } from "../../app/i18n/languages";
+import { cspNonceContext, languageContext } from "../../app/server-context";
+import { languageChoiceRedirect } from "./language-choice";
 import { proxyToOrigin, type OriginTarget } from "./origin-proxy";
 import { createPageCache, isShareable, matchPage, pageCacheKey, storePage, type PageCacheTiers } from "./page-cache";
 import { routeLoaderDataPath, serveRouteLoaderData } from "./route-loader-data";
@@ -49,10 +51,22 @@ export function createEdgeHandler({ build, render, cache = createPageCache(), or
       return miss;
     }
 
+    if (request.method === "GET" && url.searchParams.has(languageParam)) {
+      const redirect = languageChoiceRedirect(url);
+      applySecurityHeaders(redirect.headers, { https });
+      return redirect;
+    }
+
     const nonce = createNonce();
-    const context = new RouterContextProvider(new Map([[cspNonceContext, nonce]]));
+    const language = pickLanguage(request.headers);
+    const context = new RouterContextProvider(
+      new Map<Parameters<RouterContextProvider["set"]>[0], unknown>([
+        [cspNonceContext, nonce],
+        [languageContext, language],
+      ]),
+    );
     const cacheable = request.method === "GET";
-    const key = cacheable ? pageCacheKey(request, deployVersion(env, build)) : null;
+    const key = cacheable ? pageCacheKey(request, deployVersion(env, build), language) : null;
 
     let response: Response | null = null;
     let cacheStatus = "BYPASS";
@@ -77,6 +91,9 @@ export function createEdgeHandler({ build, render, cache = createPageCache(), or
 
     response = new Response(response.body, response);
     response.headers.set("X-Edge-Cache", cacheStatus);
+    // Each language is its own rendering (and cache entry); tell any cache downstream.
+    response.headers.set("Content-Language", language);
+    response.headers.append("Vary", "Cookie, Accept-Language");
     applySecurityHeaders(response.headers, { https, nonce: isHtml(response) ? nonce : undefined, sentryDsn: env.SENTRY_DSN });
     return response;
   };

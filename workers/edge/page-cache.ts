@@ -9,11 +9,12 @@ import { PageMemory, type StoredPage } from "./page-memory";
 
 const renderNonceHeader = "X-Render-Nonce";
 
-/** The cache key: the page URL (query sorted) within one deploy version. */
-export function pageCacheKey(request: Request, deployVersion: string): Request {
+/** The cache key: the page URL (query sorted) in one language, within one deploy version. */
+export function pageCacheKey(request: Request, deployVersion: string, language: string): Request {
   const url = new URL(request.url);
   url.searchParams.sort();
   url.searchParams.set("__deploy", deployVersion);
+  url.searchParams.set("__lang", language);
   return new Request(url, { method: "GET" });
 }
 

@@ -1,0 +1,73 @@
+import type { z } from "zod";
+import { ApiFailure, signedInApi, type SignedInApi } from "../api/client";
+import type { ErrorCode } from "../api/error-codes";
+import { currentLanguage } from "../i18n/messages";
+import { messageFor } from "../messages/errors";
+import { refreshUser, currentToken } from "../startup/account-session";
+
+/** Why a form was refused: the contract's code, the field it concerns, and what to tell the user. */
+export type FormFailure = { code: ErrorCode; field?: string; message: string };
+
+export type ActionResult<T = unknown> =
+  | { intent: string; ok: true; data: T }
+  | { intent: string; ok: false; failure: FormFailure };
+
+class InvalidInput extends Error {
+  constructor(readonly failure: FormFailure) {
+    super(failure.message);
+  }
+}
+
+/**
+ * Checks a form's values with the same schema the origin validates with, before sending
+ * anything. The first failing field gets the screen's own message for it, in the page's
+ * language.
+ */
+export function checked<S extends z.ZodType>(schema: S, values: unknown, fieldMessages: Record<string, string>): z.output<S> {
+  const result = schema.safeParse(values);
+  if (result.success) return result.data;
+  const field = String(result.error.issues[0]?.path[0] ?? "");
+  const message = fieldMessages[field] ?? messageFor("BAD_REQUEST", currentLanguage());
+  throw new InvalidInput({ code: "BAD_REQUEST", field: field || undefined, message });
+}
+
+/** A refusal the page can show without calling the origin (a rule it can check itself). */
+export function refuse(code: ErrorCode, field?: string, message?: string): never {
+  throw new InvalidInput({ code, field, message: message ?? messageFor(code, currentLanguage()) });
+}
+
+/**
+ * One client action's work as the signed-in user, answered as data the form renders:
+ * success, or a failure with a human message. Money may have moved either way, so the
+ * header's balance is read afresh when `movesMoney` is set.
+ */
+export async function runAction<T>(
+  intent: string,
+  work: (api: SignedInApi) => Promise<T>,
+  { movesMoney = false }: { movesMoney?: boolean } = {},
+): Promise<ActionResult<T>> {
+  const token = currentToken();
+  if (!token) return { intent, ok: false, failure: { code: "UNAUTHENTICATED", message: messageFor("UNAUTHENTICATED", currentLanguage()) } };
+  try {
+    return await attempt(intent, () => work(signedInApi(token)));
+  } finally {
+    if (movesMoney) await refreshUser();
+  }
+}
+
+/** Work that may be refused (by the form's own check or by the origin), answered as an ActionResult. */
+export async function attempt<T>(intent: string, work: () => Promise<T>): Promise<ActionResult<T>> {
+  try {
+    return { intent, ok: true, data: await work() };
+  } catch (error) {
+    if (error instanceof InvalidInput) return { intent, ok: false, failure: error.failure };
+    if (!(error instanceof ApiFailure)) throw error;
+    const message = messageFor(error.code, currentLanguage(), error.originMessage, error.field);
+    return { intent, ok: false, failure: { code: error.code, field: error.field, message } };
+  }
+}
+
+export function formText(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === "string" ? value : "";
+}

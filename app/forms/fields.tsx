@@ -1,0 +1,86 @@
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
+import type { ActionResult } from "./action-result";
+
+type Labelled = { id: string; label: string; error?: string; hint?: string };
+
+function describedBy(id: string, hint?: string, error?: string) {
+  return [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
+}
+
+function FieldFrame({ id, label, error, hint, children }: Labelled & { children: ReactNode }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {hint ? (
+        <p id={`${id}-hint`} className="hint">
+          {hint}
+        </p>
+      ) : null}
+      {children}
+      {error ? (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function Field({ id, label, error, hint, ...input }: Labelled & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <FieldFrame id={id} label={label} error={error} hint={hint}>
+      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, hint, error)} {...input} />
+    </FieldFrame>
+  );
+}
+
+export function TextAreaField({ id, label, error, hint, ...input }: Labelled & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  return (
+    <FieldFrame id={id} label={label} error={error} hint={hint}>
+      <textarea id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, hint, error)} {...input} />
+    </FieldFrame>
+  );
+}
+
+export function SelectField({
+  id,
+  label,
+  error,
+  hint,
+  options,
+  ...select
+}: Labelled & SelectHTMLAttributes<HTMLSelectElement> & { options: readonly { value: string; label: string }[] }) {
+  return (
+    <FieldFrame id={id} label={label} error={error} hint={hint}>
+      <select id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, hint, error)} {...select}>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </FieldFrame>
+  );
+}
+
+/**
+ * A refusal that concerns no field of this form; focusable so the form can move focus to
+ * it. A form without fields (a confirm or pay button) shows every refusal here.
+ */
+export function FormAlert({ result, hasFields = true }: { result: ActionResult | undefined; hasFields?: boolean }) {
+  if (!result || result.ok || (hasFields && result.failure.field)) return null;
+  return (
+    <p className="form-error" role="alert" tabIndex={-1} data-form-alert>
+      {result.failure.message}
+    </p>
+  );
+}
+
+/** Disabled while the form is on its way: a second click cannot send it twice. */
+export function SubmitButton({ busy, busyLabel, children, className = "button" }: { busy: boolean; busyLabel: string; children: ReactNode; className?: string }) {
+  return (
+    <button className={className} type="submit" disabled={busy} aria-disabled={busy}>
+      {busy ? busyLabel : children}
+    </button>
+  );
+}

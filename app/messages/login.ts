@@ -1,0 +1,48 @@
+import { defineMessages } from "../i18n/messages";
+
+export const loginMessages = defineMessages({
+  en: {
+    signInTitle: "Sign in",
+    registerTitle: "Create your account",
+    signedInAs: "You are signed in as",
+    continue: "Continue",
+    unreachable: "Paydesk cannot reach its service right now; signing in may fail.",
+    handle: "Handle",
+    handleHint: "3 to 32 lower-case letters, digits or underscores.",
+    displayName: "Display name",
+    displayNameHint: "The name people see when they send you money.",
+    password: "Password",
+    passwordHint: "At least 10 characters.",
+    signingIn: "Signing in…",
+    creating: "Creating your account…",
+    haveAccount: "I already have an account",
+    createAccount: "Create an account",
+    fields: {
+      handle: "A handle has 3 to 32 lower-case letters, digits or underscores.",
+      password: "A password has 10 to 256 characters.",
+      displayName: "Enter the name others will see (up to 64 characters).",
+    },
+  },
+  "zh-CN": {
+    signInTitle: "登录",
+    registerTitle: "注册账户",
+    signedInAs: "你已登录为",
+    continue: "继续",
+    unreachable: "Paydesk 暂时无法连接服务，登录可能失败。",
+    handle: "用户名",
+    handleHint: "3 到 32 个小写字母、数字或下划线。",
+    displayName: "显示名称",
+    displayNameHint: "别人给你转账时看到的名字。",
+    password: "密码",
+    passwordHint: "至少 10 个字符。",
+    signingIn: "正在登录…",
+    creating: "正在创建账户…",
+    haveAccount: "我已有账户",
+    createAccount: "注册账户",
+    fields: {
+      handle: "用户名须为 3 到 32 个小写字母、数字或下划线。",
+      password: "密码须为 10 到 256 个字符。",
+      displayName: "请输入别人看到的名字（最多 64 个字符）。",
+    },
+  },
+});

@@ -1,0 +1,25 @@
+import { ApiFailure, signedInApi, type SignedInApi } from "../api/client";
+import type { ErrorCode } from "../api/error-codes";
+import { currentToken } from "../startup/account-session";
+
+/** What a screen about the user's own money or work has to show. */
+export type Personal<T> =
+  | { state: "signed-out" }
+  | { state: "failed"; code: ErrorCode }
+  | { state: "ready"; data: T };
+
+/**
+ * Runs a client loader's calls as the signed-in user. Pages are the same HTML for
+ * everyone, so the personal part is always fetched here, in the browser.
+ */
+export async function loadPersonal<T>(load: (api: SignedInApi) => Promise<T>): Promise<Personal<T>> {
+  const token = currentToken();
+  if (!token) return { state: "signed-out" };
+  try {
+    return { state: "ready", data: await load(signedInApi(token)) };
+  } catch (error) {
+    if (!(error instanceof ApiFailure)) throw error;
+    if (error.code === "UNAUTHENTICATED") return { state: "signed-out" };
+    return { state: "failed", code: error.code };
+  }
+}

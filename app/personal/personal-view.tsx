@@ -1,0 +1,62 @@
+import type { ReactNode } from "react";
+import { Link, useLocation, useRevalidator } from "react-router";
+import { useLanguage, useMessages } from "../i18n/messages";
+import { errorMessages } from "../messages/errors";
+import { layoutMessages } from "../messages/layout";
+import { useStartup } from "../startup/startup-state";
+import type { Personal } from "./load-personal";
+import { Spinner } from "../components/spinner";
+
+export function SignedOutPrompt({ purpose }: { purpose: string }) {
+  const { session } = useStartup();
+  const text = useMessages(layoutMessages);
+  const location = useLocation();
+  const next = encodeURIComponent(location.pathname + location.search);
+  return (
+    <section className="signed-out" aria-labelledby="signed-out-title">
+      <h2 id="signed-out-title">{text.signInToContinue}</h2>
+      <p>{purpose}</p>
+      {session === "unreachable" ? (
+        <p role="alert">{text.cannotSignInNow}</p>
+      ) : (
+        <p>
+          <Link className="button" to={`/login?next=${next}`}>
+            {text.signInOrCreate}
+          </Link>
+        </p>
+      )}
+    </section>
+  );
+}
+
+function LoadFailed({ code }: { code: keyof (typeof errorMessages)["en"] }) {
+  const text = useMessages(layoutMessages);
+  const language = useLanguage();
+  const revalidator = useRevalidator();
+  return (
+    <div className="notice notice-error" role="alert">
+      <p>
+        {text.loadFailed} {errorMessages[language][code]}
+      </p>
+      <button type="button" className="button button-secondary" onClick={() => void revalidator.revalidate()}>
+        {text.tryAgain}
+      </button>
+    </div>
+  );
+}
+
+/** The signed-out, failed and ready states of a personal screen, in one place. */
+export function PersonalView<T>({ result, purpose, children }: { result: Personal<T>; purpose: string; children: (data: T) => ReactNode }) {
+  if (result.state === "signed-out") return <SignedOutPrompt purpose={purpose} />;
+  if (result.state === "failed") return <LoadFailed code={result.code} />;
+  return <>{children(result.data)}</>;
+}
+
+/** A screen that needs only to know who is there (its data comes with its forms). */
+export function RequireUser({ purpose, children }: { purpose: string; children: ReactNode }) {
+  const { ready, session, user } = useStartup();
+  const text = useMessages(layoutMessages);
+  if (!ready || session === "unknown") return <Spinner label={text.checkingSession} />;
+  if (!user) return <SignedOutPrompt purpose={purpose} />;
+  return <>{children}</>;
+}

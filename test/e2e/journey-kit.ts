@@ -1,0 +1,93 @@
+/**
+ * What the browser journeys share: people and money set up through the real API (so a
+ * journey spends its time on the screen it is about), accessibility checks with axe-core,
+ * and screenshots under test-results/journeys/.
+ */
+import AxeBuilder from "@axe-core/playwright";
+import type { BrowserContext, Page } from "@playwright/test";
+import type { Language } from "../../app/i18n/languages.ts";
+import { e2eAdminToken, e2eBaseUrl } from "./e2e-env.ts";
+import { expect, waitForHydration } from "./fixtures.ts";
+
+export const viewports = [
+  { name: "360x740", width: 360, height: 740 },
+  { name: "1280x800", width: 1280, height: 800 },
+] as const;
+export type Viewport = (typeof viewports)[number];
+
+export const password = "a long enough password";
+
+let serial = 0;
+/** A handle no other run of the suite has used (the e2e database lives for one run). */
+export function uniqueHandle(prefix: string): string {
+  serial += 1;
+  return `${prefix}_${Date.now().toString(36)}${serial}`.slice(0, 32);
+}
+
+type Envelope<T> = { code: string; data: T; message?: string; field?: string };
+
+export async function api<T>(method: "GET" | "POST", path: string, { token, body, key }: { token?: string; body?: unknown; key?: string } = {}): Promise<T> {
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (method === "POST") headers["Idempotency-Key"] = key ?? crypto.randomUUID();
+  const response = await fetch(`${e2eBaseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const answer = (await response.json()) as Envelope<T>;
+  if (answer.code !== "SUCCESS") throw new Error(`${method} ${path}: ${answer.code} ${answer.message ?? ""}`);
+  return answer.data;
+}
+
+export type Person = { handle: string; displayName: string; token: string };
+
+/** Registers and signs in through the API. */
+export async function newPerson(prefix: string, displayName: string): Promise<Person> {
+  const handle = uniqueHandle(prefix);
+  await api("POST", "/api/user/register", { body: { handle, password, displayName } });
+  const { token } = await api<{ token: string }>("POST", "/api/user/login", { body: { handle, password } });
+  return { handle, displayName, token };
+}
+
+/** Prepaid codes issued by the operator API, as `npm run codes` would. */
+export async function issueCode(valueFen: number): Promise<string> {
+  const expiresAt = new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString();
+  const { codes } = await api<{ codes: string[] }>("POST", "/api/admin/codes", { token: e2eAdminToken, body: { value: valueFen, count: 1, expiresAt } });
+  return codes[0]!;
+}
+
+export async function fund(person: Person, valueFen: number): Promise<void> {
+  await api("POST", "/api/codes/redeem", { token: person.token, body: { code: await issueCode(valueFen) } });
+}
+
+export async function balances(person: Person): Promise<{ available: number; held: number }> {
+  return (await api<{ balances: { available: number; held: number } }>("POST", "/api/user/session", { token: person.token })).balances;
+}
+
+/** A browser context signed in as `person` (the token where the token helper keeps it), in a language. */
+export async function contextFor(context: BrowserContext, person: Person | null, language: Language): Promise<void> {
+  await context.addCookies([{ name: "lang", value: language, url: e2eBaseUrl }]);
+  if (person) await context.addInitScript((token) => window.localStorage.setItem("paydesk:token", token), person.token);
+}
+
+export async function open(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await waitForHydration(page);
+}
+
+/** No serious or critical axe-core violation on the page as it is now. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`);
+  expect(serious).toEqual([]);
+}
+
+export async function shot(page: Page, name: string, viewport: Viewport, language: Language): Promise<void> {
+  await page.screenshot({ path: `test-results/journeys/${name}-${viewport.name}-${language}.png`, fullPage: true });
+}
+
+/** A local datetime-local value `hours` from now (the browser runs on this machine's clock). */
+export function localDateTime(hoursFromNow: number): string {
+  const at = new Date(Date.now() + hoursFromNow * 3600 * 1000);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}`;
+}
