@@ -56,6 +56,24 @@ export default defineConfig({
           setupFiles: ["./workers/origin/test/apply-migrations.ts"],
         },
       },
+      // The WeChat Pay simulator in its own worker, with the origin's client talking to it;
+      // notifications go to a recording merchant stand-in, and tests deliver them by hand.
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./workers/wechatpay-simulator/wrangler.toml" },
+            miniflare: {
+              compatibilityDate,
+              // Vitest's own modules need node:* inside workerd; the simulator itself does not.
+              compatibilityFlags: ["nodejs_compat"],
+              bindings: { NOTIFY_AUTOMATICALLY: "false" },
+              serviceBindings: { NOTIFY: "wechatpay-notify-sink" },
+              workers: [{ name: "wechatpay-notify-sink", modules: true, scriptPath: "./workers/wechatpay-simulator/test/notify-sink.js", compatibilityDate }],
+            },
+          }),
+        ],
+        test: { name: "wechatpay-simulator", include: ["workers/wechatpay-simulator/**/*.test.ts"] },
+      },
     ],
   },
 });

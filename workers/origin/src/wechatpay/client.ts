@@ -333,7 +333,7 @@ export function createWechatPayClient(config: WechatPayConfig, deps: WechatPayDe
     config: settings,
     keys,
 
-    createNativeOrder(order: OrderInput): Promise<WechatPayOutcome<{ codeUrl: string }>> {
+    async createNativeOrder(order: OrderInput): Promise<WechatPayOutcome<{ codeUrl: string }>> {
       const body = checked(nativePrepayRequestSchema, prepayBody(order));
       return call("POST", "/v3/pay/transactions/native", body, (json) => {
         const parsed = nativePrepayAnswerSchema.safeParse(json);
@@ -341,7 +341,7 @@ export function createWechatPayClient(config: WechatPayConfig, deps: WechatPayDe
       });
     },
 
-    createH5Order(
+    async createH5Order(
       order: OrderInput & { payerClientIp: string; sceneType?: "Wap" | "iOS" | "Android"; appName?: string; appUrl?: string },
     ): Promise<WechatPayOutcome<{ h5Url: string }>> {
       const body = checked(h5PrepayRequestSchema, {
@@ -371,18 +371,18 @@ export function createWechatPayClient(config: WechatPayConfig, deps: WechatPayDe
 
     jsapiPayParams,
 
-    queryOrder(outTradeNo: string): Promise<WechatPayOutcome<Transaction>> {
+    async queryOrder(outTradeNo: string): Promise<WechatPayOutcome<Transaction>> {
       const path = `/v3/pay/transactions/out-trade-no/${pathSegment(outTradeNo, outTradeNoSchema)}?mchid=${encodeURIComponent(settings.mchid)}`;
       return call("GET", path, undefined, parseWith(transactionSchema));
     },
 
     /** 204 on success, re-entrant: closing a closed order succeeds again. */
-    closeOrder(outTradeNo: string): Promise<WechatPayOutcome<null>> {
+    async closeOrder(outTradeNo: string): Promise<WechatPayOutcome<null>> {
       return call("POST", `/v3/pay/transactions/out-trade-no/${pathSegment(outTradeNo, outTradeNoSchema)}/close`, { mchid: settings.mchid }, null);
     },
 
     /** Accepted is not refunded: the result comes by REFUND.* notification or `queryRefund`. */
-    refund(input: RefundInput): Promise<WechatPayOutcome<Refund>> {
+    async refund(input: RefundInput): Promise<WechatPayOutcome<Refund>> {
       const body = checked(refundRequestSchema, {
         ...(input.transactionId === undefined ? {} : { transaction_id: input.transactionId }),
         ...(input.outTradeNo === undefined ? {} : { out_trade_no: input.outTradeNo }),
@@ -394,7 +394,7 @@ export function createWechatPayClient(config: WechatPayConfig, deps: WechatPayDe
       return call("POST", "/v3/refund/domestic/refunds", body, parseWith(refundSchema));
     },
 
-    queryRefund(outRefundNo: string): Promise<WechatPayOutcome<Refund>> {
+    async queryRefund(outRefundNo: string): Promise<WechatPayOutcome<Refund>> {
       return call("GET", `/v3/refund/domestic/refunds/${pathSegment(outRefundNo, outRefundNoSchema)}`, undefined, parseWith(refundSchema));
     },
 
