@@ -23,13 +23,18 @@ const bmpText = (max: number) =>
 /** RFC 3339 with seconds and an explicit offset, as WeChat Pay writes it: `2026-11-21T20:30:00+08:00`. */
 export const wechatTimeSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?([+-]\d{2}:\d{2}|Z)$/);
 
+/**
+ * https, no query string, at most 255 characters. Plain http only for loopback hosts, so local
+ * emulation against the simulator can notify the dev server (WeChat Pay itself refuses http).
+ */
 export const notifyUrlSchema = z
   .string()
   .max(255)
   .refine((text) => {
     try {
       const url = new URL(text);
-      return url.protocol === "https:" && url.search === "" && url.hash === "";
+      const loopback = ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
+      return (url.protocol === "https:" || (url.protocol === "http:" && loopback)) && url.search === "" && url.hash === "";
     } catch {
       return false;
     }
