@@ -147,3 +147,21 @@ export async function openPaidTask(
   expect(paid.status).toBe(201);
   return task;
 }
+
+/**
+ * The database as a client meets it when an answer is lost: a batch that writes commits,
+ * and then the connection drops (D1's ambiguous failure), so the caller hears an error.
+ * Batches that only read answer as usual.
+ */
+export function answerLostAfterCommit(db: D1Database = env.DB): D1Database {
+  return new Proxy(db, {
+    get(target, property, receiver) {
+      if (property !== "batch") return Reflect.get(target, property, receiver);
+      return async (statements: D1PreparedStatement[]) => {
+        const results = await target.batch(statements);
+        if (results.some((result) => result.meta.changed_db)) throw new Error("D1_ERROR: Network connection lost.");
+        return results;
+      };
+    },
+  });
+}

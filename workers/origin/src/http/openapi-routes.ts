@@ -17,3 +17,13 @@ export const bearerAuth = [{ bearerAuth: [] }];
 export const idempotencyKeyHeader = z.object({
   "Idempotency-Key": z.string().min(8).max(128).meta({ description: "A key unique to this operation; retries reuse it." }),
 });
+
+/** For changes that are safe to repeat: a key is optional, and with one a retry replays the first answer. */
+export const optionalIdempotencyKeyHeader = z.object({
+  "Idempotency-Key": z
+    .string()
+    .min(8)
+    .max(128)
+    .optional()
+    .meta({ description: "Optional: with a key, a retry after a lost answer gets the first answer again." }),
+});

@@ -118,6 +118,29 @@ export class ReplayAnswer extends Error {
   }
 }
 
+/**
+ * For a change that is safe to repeat but whose first answer a client may lose (approve,
+ * reject, cancel): with an Idempotency-Key, as `idempotent` — a retry with the same key and
+ * request replays the first answer; without one, the handler's commit is a plain batch and
+ * a repeat meets the state it left (409 where the change cannot happen twice).
+ */
+export const idempotentWhenKeyed = (scopeOf: Parameters<typeof idempotent>[0]) => {
+  const keyed = idempotent(scopeOf);
+  return createMiddleware<OriginEnv>(async (c, next) => {
+    if (c.req.header("Idempotency-Key") !== undefined) return keyed(c, next);
+    c.set("idempotency", {
+      async commit<T, S extends 200 | 201>(effect: D1PreparedStatement[], status: S, body: T) {
+        if (effect.length > 0) await c.env.DB.batch(effect);
+        return c.json(body, status) as Response & TypedResponse<T, S, "json">;
+      },
+      async refuse(error) {
+        throw error;
+      },
+    });
+    await next();
+  });
+};
+
 /** For a path that both lists (GET) and creates (POST): only the creating requests need a key. */
 export const idempotentPosts = (scopeOf: Parameters<typeof idempotent>[0]) => {
   const creating = idempotent(scopeOf);

@@ -6,12 +6,13 @@ import {
   orderListQuerySchema,
   orderPageSchema,
   orderSchema,
+  type OrderDetail,
 } from "../../../../app/api/orders";
 import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
-import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "../http/openapi-routes";
+import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, optionalIdempotencyKeyHeader, successEnvelope } from "../http/openapi-routes";
 import { validationHook } from "../http/validation";
-import { idempotent } from "../idempotency/idempotency";
+import { idempotent, idempotentWhenKeyed } from "../idempotency/idempotency";
 import type { OriginEnv } from "../origin-env";
 import { findOrderDetail, newPendingOrder, orderColumns, orderFromRow, type OrderRow } from "./order-rows";
 
@@ -63,12 +64,13 @@ const cancel = createRoute({
   path: "/{id}/cancel",
   summary: "Cancel a pending order (cancelling a cancelled order answers it again)",
   security: bearerAuth,
-  request: { params: orderIdParamSchema },
+  request: { params: orderIdParamSchema, headers: optionalIdempotencyKeyHeader },
   responses: {
     200: jsonContent(successEnvelope(orderDetailSchema), "The closed order"),
     401: errorContent("UNAUTHENTICATED"),
     404: errorContent("NOT_FOUND"),
     409: errorContent("ORDER_NOT_PENDING"),
+    422: errorContent("IDEMPOTENCY_KEY_REUSED"),
   },
 });
 
@@ -89,6 +91,7 @@ function decodeCursor(cursor: string): { createdAt: number; id: string } {
 export const orderRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 orderRoutes.use("*", signedInUser);
 orderRoutes.use("/recharge", idempotent((c) => c.var.user.id));
+orderRoutes.use("/:id/cancel", idempotentWhenKeyed((c) => c.var.user.id));
 
 orderRoutes.openapi(createRecharge, async (c) => {
   const { amount, referrer } = c.req.valid("json");
@@ -135,17 +138,42 @@ orderRoutes.openapi(cancel, async (c) => {
   const { id } = c.req.valid("param");
   const db = c.env.DB;
   const now = c.var.clock.now();
-  await db
-    .prepare(
-      `UPDATE orders SET status = 'closed', close_reason = 'cancelled', closed_at = ?1
-       WHERE id = ?2 AND user_id = ?3 AND status = 'pending'`,
-    )
-    .bind(now, id, c.var.user.id)
-    .run();
-  const order = await findOrderDetail(db, c.var.user.id, id);
+  const userId = c.var.user.id;
+  const order = await findOrderDetail(db, userId, id);
   if (!order) throw new ApiError("NOT_FOUND", "There is no such order.");
-  if (order.status !== "closed" || order.closeReason !== "cancelled") {
-    throw new ApiError("ORDER_NOT_PENDING", order.status === "paid" ? "This order is already paid." : "This order has already closed.");
+  // Cancelling a cancelled order answers it again.
+  if (order.status === "closed" && order.closeReason === "cancelled") return c.var.idempotency.commit([], 200, { code: "SUCCESS" as const, data: order });
+  if (order.status !== "pending") return c.var.idempotency.refuse(orderNotPending(order));
+  const at = new Date(now).toISOString();
+  const cancelled: OrderDetail = {
+    ...order,
+    status: "closed",
+    closeReason: "cancelled",
+    closedAt: at,
+    history: [...order.history, { status: "closed", reason: "cancelled", at }],
+  };
+  try {
+    // Unconditional on the status on purpose: trigger `orders_final` refuses to change a
+    // paid or closed order, so the batch (and the answer recorded with it) rolls back.
+    return await c.var.idempotency.commit(
+      [
+        db
+          .prepare("UPDATE orders SET status = 'closed', close_reason = 'cancelled', closed_at = ?1 WHERE id = ?2 AND user_id = ?3")
+          .bind(now, id, userId),
+      ],
+      200,
+      { code: "SUCCESS" as const, data: cancelled },
+    );
+  } catch (error) {
+    if (!(error instanceof Error && error.message.includes("a paid or closed order does not change"))) throw error;
+    const finished = await findOrderDetail(db, userId, id);
+    if (finished?.status === "closed" && finished.closeReason === "cancelled") {
+      return c.var.idempotency.commit([], 200, { code: "SUCCESS" as const, data: finished });
+    }
+    return c.var.idempotency.refuse(orderNotPending(finished ?? order));
   }
-  return c.json({ code: "SUCCESS" as const, data: order }, 200);
 });
+
+function orderNotPending(order: { status: OrderDetail["status"] }): ApiError {
+  return new ApiError("ORDER_NOT_PENDING", order.status === "paid" ? "This order is already paid." : "This order has already closed.");
+}

@@ -11,8 +11,9 @@ import {
 } from "../../../../app/api/tasks";
 import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
-import { bearerAuth, errorContent, jsonContent, successEnvelope } from "../http/openapi-routes";
+import { bearerAuth, errorContent, jsonContent, optionalIdempotencyKeyHeader, successEnvelope } from "../http/openapi-routes";
 import { validationHook } from "../http/validation";
+import { idempotentWhenKeyed } from "../idempotency/idempotency";
 import { journalStatements, walletAccountOf } from "../ledger/journal";
 import type { OriginEnv } from "../origin-env";
 import { claimFromRow, claimSelect, findClaim, type ClaimRow } from "./claims";
@@ -54,8 +55,13 @@ const approve = createRoute({
   path: "/claims/{id}/approve",
   summary: "Approve a submission of my task: its reward moves from the task's escrow to the worker",
   security: bearerAuth,
-  request: { params: claimIdParamSchema },
-  responses: { 200: oneClaim, 404: errorContent("NOT_FOUND"), 409: errorContent("CLAIM_NOT_SUBMITTED") },
+  request: { params: claimIdParamSchema, headers: optionalIdempotencyKeyHeader },
+  responses: {
+    200: oneClaim,
+    404: errorContent("NOT_FOUND"),
+    409: errorContent("CLAIM_NOT_SUBMITTED (already decided: a retry with the first request's Idempotency-Key gets the first answer)"),
+    422: errorContent("IDEMPOTENCY_KEY_REUSED"),
+  },
 });
 
 const reject = createRoute({
@@ -63,14 +69,26 @@ const reject = createRoute({
   path: "/claims/{id}/reject",
   summary: "Reject a submission of my task with a reason; the slot reopens",
   security: bearerAuth,
-  request: { params: claimIdParamSchema, body: { content: { "application/json": { schema: rejectBodySchema } }, required: true } },
-  responses: { 200: oneClaim, 400: errorContent("A field is not valid"), 404: errorContent("NOT_FOUND"), 409: errorContent("CLAIM_NOT_SUBMITTED") },
+  request: {
+    params: claimIdParamSchema,
+    headers: optionalIdempotencyKeyHeader,
+    body: { content: { "application/json": { schema: rejectBodySchema } }, required: true },
+  },
+  responses: {
+    200: oneClaim,
+    400: errorContent("A field is not valid"),
+    404: errorContent("NOT_FOUND"),
+    409: errorContent("CLAIM_NOT_SUBMITTED (already decided: a retry with the first request's Idempotency-Key gets the first answer)"),
+    422: errorContent("IDEMPOTENCY_KEY_REUSED"),
+  },
 });
 
 export const claimRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 claimRoutes.use("/claims", signedInUser);
 claimRoutes.use("/claims/*", signedInUser);
 claimRoutes.use("/tasks/:id/claims", signedInUser);
+claimRoutes.use("/claims/:id/approve", idempotentWhenKeyed((c) => c.var.user.id));
+claimRoutes.use("/claims/:id/reject", idempotentWhenKeyed((c) => c.var.user.id));
 
 async function answerClaim(db: D1Database, claimId: string, who: { worker?: string; poster?: string }) {
   const row = await findClaim(db, claimId, who);
@@ -135,50 +153,78 @@ claimRoutes.openapi(submit, async (c) => {
   return c.json({ code: "SUCCESS" as const, data: await answerClaim(db, id, { worker }) }, 200);
 });
 
+/** Why a claim is not waiting for a check, and whether that can still change (only a claim not yet submitted can). */
+function notWaitingForCheck(claim: ClaimRow, now: number): { error: ApiError; lasting: boolean } {
+  if (claim.status === "submitted" && claim.submitted_at !== null && claim.submitted_at <= now - autoApproveAfterMs) {
+    return { error: new ApiError("CLAIM_NOT_SUBMITTED", "This submission was approved automatically: 72 hours passed without a check."), lasting: true };
+  }
+  const why: Record<ClaimRow["status"], string> = {
+    claimed: "This claim has not been submitted yet.",
+    submitted: "This claim is not waiting for a check.",
+    approved: "This claim was already approved.",
+    rejected: "This claim was already rejected.",
+    lapsed: "This claim lapsed without a submission.",
+  };
+  return { error: new ApiError("CLAIM_NOT_SUBMITTED", why[claim.status]), lasting: claim.status !== "claimed" };
+}
+
 claimRoutes.openapi(approve, async (c) => {
   const { id } = c.req.valid("param");
   const db = c.env.DB;
   const poster = c.var.user.id;
-  const claim = await db
-    .prepare("SELECT claim.worker_id, claim.status, task.reward FROM claim JOIN task ON task.id = claim.task_id WHERE claim.id = ?1 AND task.poster_id = ?2")
-    .bind(id, poster)
-    .first<{ worker_id: string; status: string; reward: number }>();
+  const now = c.var.clock.now();
+  const claim = await findClaim(db, id, { poster });
   if (!claim) throw new ApiError("NOT_FOUND", "There is no such claim among your tasks.");
-  if (claim.status !== "submitted") throw new ApiError("CLAIM_NOT_SUBMITTED", "This claim is not waiting for a check.");
-  await db
-    .batch(captureStatements(db, { claimId: id, posterId: poster, workerId: claim.worker_id, reward: claim.reward, at: c.var.clock.now() }))
-    .catch((error: unknown) => {
-      if (error instanceof Error && /only a submitted claim|claim_capture\.claim_id/.test(error.message)) {
-        throw new ApiError("CLAIM_NOT_SUBMITTED", "This claim is not waiting for a check.");
-      }
-      throw error;
-    });
-  return c.json({ code: "SUCCESS" as const, data: await answerClaim(db, id, { poster }) }, 200);
+  if (claim.status !== "submitted") {
+    const { error, lasting } = notWaitingForCheck(claim, now);
+    return c.var.idempotency.refuse(error, { lasting });
+  }
+  // The capture's key and trigger pay a claim once, and only while it is submitted.
+  const approved: ClaimRow = { ...claim, status: "approved", decided_at: now };
+  try {
+    return await c.var.idempotency.commit(
+      captureStatements(db, { claimId: id, posterId: poster, workerId: claim.worker_id, reward: claim.reward, at: now }),
+      200,
+      { code: "SUCCESS" as const, data: claimFromRow(approved) },
+    );
+  } catch (error) {
+    if (!(error instanceof Error && /only a submitted claim|claim_capture\.claim_id/.test(error.message))) throw error;
+    const decided = await findClaim(db, id, { poster });
+    return c.var.idempotency.refuse(
+      decided ? notWaitingForCheck(decided, now).error : new ApiError("CLAIM_NOT_SUBMITTED", "This claim is not waiting for a check."),
+    );
+  }
 });
 
 claimRoutes.openapi(reject, async (c) => {
   const { id } = c.req.valid("param");
   const db = c.env.DB;
   const poster = c.var.user.id;
-  const current = await findClaim(db, id, { poster });
-  if (!current) throw new ApiError("NOT_FOUND", "There is no such claim among your tasks.");
   const now = c.var.clock.now();
+  const claim = await findClaim(db, id, { poster });
+  if (!claim) throw new ApiError("NOT_FOUND", "There is no such claim among your tasks.");
   // Past 72 hours the submission is approved, whether or not the cron got to it yet.
-  const updated = await db
-    .prepare(
-      `UPDATE claim SET status = 'rejected', reject_reason = ?1, decided_at = ?2
-       WHERE id = ?3 AND status = 'submitted' AND submitted_at > ?2 - ?5
-         AND task_id IN (SELECT id FROM task WHERE poster_id = ?4) RETURNING id`,
-    )
-    .bind(c.req.valid("json").reason, now, id, poster, autoApproveAfterMs)
-    .first();
-  if (!updated) {
-    if (current.status === "submitted" && current.submitted_at !== null && current.submitted_at <= now - autoApproveAfterMs) {
-      throw new ApiError("CLAIM_NOT_SUBMITTED", "This submission was approved automatically: 72 hours passed without a check.");
-    }
-    throw new ApiError("CLAIM_NOT_SUBMITTED", "This claim is not waiting for a check.");
+  if (claim.status !== "submitted" || (claim.submitted_at !== null && claim.submitted_at <= now - autoApproveAfterMs)) {
+    const { error, lasting } = notWaitingForCheck(claim, now);
+    return c.var.idempotency.refuse(error, { lasting });
   }
-  return c.json({ code: "SUCCESS" as const, data: await answerClaim(db, id, { poster }) }, 200);
+  const reason = c.req.valid("json").reason;
+  const rejected: ClaimRow = { ...claim, status: "rejected", reject_reason: reason, decided_at: now };
+  try {
+    // Unconditional on purpose: trigger `claim_moves_forward` refuses anything but submitted → rejected,
+    // so the batch (and the answer recorded with it) rolls back if the claim was decided meanwhile.
+    return await c.var.idempotency.commit(
+      [db.prepare("UPDATE claim SET status = 'rejected', reject_reason = ?1, decided_at = ?2 WHERE id = ?3").bind(reason, now, id)],
+      200,
+      { code: "SUCCESS" as const, data: claimFromRow(rejected) },
+    );
+  } catch (error) {
+    if (!(error instanceof Error && error.message.includes("that change of status is not allowed"))) throw error;
+    const decided = await findClaim(db, id, { poster });
+    return c.var.idempotency.refuse(
+      decided ? notWaitingForCheck(decided, now).error : new ApiError("CLAIM_NOT_SUBMITTED", "This claim is not waiting for a check."),
+    );
+  }
 });
 
 /**

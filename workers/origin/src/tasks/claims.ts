@@ -3,6 +3,8 @@ import type { Claim } from "../../../../app/api/tasks";
 export type ClaimRow = {
   id: string;
   task_id: string;
+  worker_id: string;
+  poster_id: string;
   title: string;
   reward: number;
   status: Claim["status"];
@@ -15,7 +17,7 @@ export type ClaimRow = {
   decided_at: number | null;
 };
 
-export const claimSelect = `SELECT claim.id, claim.task_id, task.title, task.reward, claim.status, claim.expires_at,
+export const claimSelect = `SELECT claim.id, claim.task_id, claim.worker_id, task.poster_id, task.title, task.reward, claim.status, claim.expires_at,
   claim.proof_text, claim.proof_url, claim.reject_reason, claim.created_at, claim.submitted_at, claim.decided_at
   FROM claim JOIN task ON task.id = claim.task_id`;
 

@@ -3,13 +3,14 @@ import { z } from "zod";
 import { postedTaskSchema, postTaskBodySchema, taskIdParamSchema, taskLimits, taskListQuerySchema, taskSchema } from "../../../../app/api/tasks";
 import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
-import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "../http/openapi-routes";
+import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, optionalIdempotencyKeyHeader, successEnvelope } from "../http/openapi-routes";
 import { validationHook } from "../http/validation";
-import { idempotentPosts } from "../idempotency/idempotency";
+import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
+import { idempotentPosts, idempotentWhenKeyed } from "../idempotency/idempotency";
 import { newPendingOrder, orderFromRow } from "../orders/order-rows";
 import type { OriginEnv } from "../origin-env";
 import { taskColumns, taskFromRow, type TaskRow } from "./task-rows";
-import { releaseUnneededEscrow } from "./task-rules";
+import { escrowReleaseStatements, isEscrowChanged } from "./task-rules";
 
 const post = createRoute({
   method: "post",
@@ -39,18 +40,20 @@ const cancel = createRoute({
   path: "/{id}/cancel",
   summary: "Cancel my task: no new claims; escrow not needed by claims in progress returns to my wallet",
   security: bearerAuth,
-  request: { params: taskIdParamSchema },
+  request: { params: taskIdParamSchema, headers: optionalIdempotencyKeyHeader },
   responses: {
     200: jsonContent(successEnvelope(taskSchema), "The cancelled task"),
     401: errorContent("UNAUTHENTICATED"),
     404: errorContent("NOT_FOUND"),
     409: errorContent("TASK_NOT_CANCELLABLE"),
+    422: errorContent("IDEMPOTENCY_KEY_REUSED"),
   },
 });
 
 export const taskRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 taskRoutes.use("*", signedInUser);
 taskRoutes.use("/", idempotentPosts((c) => c.var.user.id));
+taskRoutes.use("/:id/cancel", idempotentWhenKeyed((c) => c.var.user.id));
 
 taskRoutes.openapi(post, async (c) => {
   const body = c.req.valid("json");
@@ -119,22 +122,46 @@ taskRoutes.openapi(list, async (c) => {
 taskRoutes.openapi(cancel, async (c) => {
   const { id } = c.req.valid("param");
   const db = c.env.DB;
-  const now = c.var.clock.now();
   const poster = c.var.user.id;
-  const task = await db.prepare(`SELECT ${taskColumns} FROM task WHERE id = ?1 AND poster_id = ?2`).bind(id, poster).first<TaskRow>();
-  if (!task) throw new ApiError("NOT_FOUND", "There is no such task among yours.");
-  if (task.status === "closed") throw new ApiError("TASK_NOT_CANCELLABLE", "This task has already closed.");
-  if (task.status !== "cancelled") {
-    await db.batch([
-      db.prepare("UPDATE task SET status = 'cancelled' WHERE id = ?1 AND status IN ('open', 'awaiting_payment')").bind(id),
+  // A claim made or paid between the read and the batch makes the batch roll back: read again.
+  for (let attempt = 1; ; attempt += 1) {
+    const now = c.var.clock.now();
+    const task = await db
+      .prepare(
+        `SELECT ${taskColumns}, (SELECT count(*) FROM claim WHERE claim.task_id = task.id AND claim.status IN ('claimed', 'submitted')) AS in_progress
+         FROM task WHERE id = ?1 AND poster_id = ?2`,
+      )
+      .bind(id, poster)
+      .first<TaskRow & { in_progress: number }>();
+    if (!task) throw new ApiError("NOT_FOUND", "There is no such task among yours.");
+    if (task.status === "closed") return c.var.idempotency.refuse(new ApiError("TASK_NOT_CANCELLABLE", "This task has already closed."));
+    // Escrow that claims in progress may still need stays held; the rest goes back now.
+    const excess = Math.max(0, task.escrow_remaining - task.reward * task.in_progress);
+    const statements = [
+      assertInBatch(
+        db,
+        "the task is as read",
+        `SELECT status = ? AND escrow_remaining = ?
+           AND (SELECT count(*) FROM claim WHERE claim.task_id = task.id AND claim.status IN ('claimed', 'submitted')) = ?
+         FROM task WHERE id = ?`,
+        task.status,
+        task.escrow_remaining,
+        task.in_progress,
+        id,
+      ),
+      ...(task.status === "cancelled" ? [] : [db.prepare("UPDATE task SET status = 'cancelled' WHERE id = ?1").bind(id)]),
       // An unpaid budget order has nothing left to pay for.
-      db
-        .prepare("UPDATE orders SET status = 'closed', close_reason = 'cancelled', closed_at = ?1 WHERE id = ?2 AND status = 'pending'")
-        .bind(now, task.order_id),
-    ]);
+      ...(task.status === "awaiting_payment"
+        ? [db.prepare("UPDATE orders SET status = 'closed', close_reason = 'cancelled', closed_at = ?1 WHERE id = ?2 AND status = 'pending'").bind(now, task.order_id)]
+        : []),
+      ...(excess > 0 ? escrowReleaseStatements(db, { taskId: id, posterId: poster, amount: excess, escrowBefore: task.escrow_remaining, at: now }) : []),
+    ];
+    const cancelled: TaskRow = { ...task, status: "cancelled", escrow_remaining: task.escrow_remaining - excess };
+    try {
+      return await c.var.idempotency.commit(statements, 200, { code: "SUCCESS" as const, data: taskFromRow(cancelled) });
+    } catch (error) {
+      if (attempt < 3 && (isFailedAssertion(error) || isEscrowChanged(error))) continue;
+      throw error;
+    }
   }
-  await releaseUnneededEscrow(db, now, id);
-  const after = await db.prepare(`SELECT ${taskColumns} FROM task WHERE id = ?1`).bind(id).first<TaskRow>();
-  if (!after) throw new ApiError("NOT_FOUND", "There is no such task among yours.");
-  return c.json({ code: "SUCCESS" as const, data: taskFromRow(after) }, 200);
 });

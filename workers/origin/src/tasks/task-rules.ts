@@ -58,31 +58,49 @@ export async function releaseUnneededEscrow(db: D1Database, now: number, taskId?
     .all<{ id: string; poster_id: string; escrow_remaining: number; excess: number }>();
   let released = 0;
   for (const task of candidates.results) {
-    const txId = `tx_${crypto.randomUUID()}`;
-    const wallet = walletAccountOf(task.poster_id);
-    const [openTx, ...entriesAndSeal] = journalStatements(db, {
-      id: txId,
-      kind: "escrow_release",
-      at: now,
-      postings: [
-        { account: wallet, amount: -task.excess, bucket: "held" },
-        { account: wallet, amount: task.excess, bucket: "available" },
-      ],
-    });
-    if (!openTx) throw new Error("A journal transaction starts with its own row.");
     try {
-      await db.batch([
-        openTx,
-        db
-          .prepare("INSERT INTO escrow_release (tx_id, task_id, amount, escrow_before, at) VALUES (?1, ?2, ?3, ?4, ?5)")
-          .bind(txId, task.id, task.excess, task.escrow_remaining, now),
-        ...entriesAndSeal,
-      ]);
+      await db.batch(
+        escrowReleaseStatements(db, { taskId: task.id, posterId: task.poster_id, amount: task.excess, escrowBefore: task.escrow_remaining, at: now }),
+      );
       released += task.excess;
     } catch (error) {
       // Another run released first, or a claim moved: the next run computes afresh.
-      if (!(error instanceof Error && error.message.includes("the escrow changed"))) throw error;
+      if (!isEscrowChanged(error)) throw error;
     }
   }
   return released;
+}
+
+/**
+ * Escrow back from a closed or cancelled task's hold to its poster's available money. The
+ * release row goes right after the transaction's own row: trigger `release_from_stated_escrow`
+ * refuses it (and so the batch) unless the task still holds exactly `escrowBefore`.
+ */
+export function escrowReleaseStatements(
+  db: D1Database,
+  { taskId, posterId, amount, escrowBefore, at }: { taskId: string; posterId: string; amount: number; escrowBefore: number; at: number },
+): D1PreparedStatement[] {
+  const txId = `tx_${crypto.randomUUID()}`;
+  const wallet = walletAccountOf(posterId);
+  const [openTx, ...entriesAndSeal] = journalStatements(db, {
+    id: txId,
+    kind: "escrow_release",
+    at,
+    postings: [
+      { account: wallet, amount: -amount, bucket: "held" },
+      { account: wallet, amount, bucket: "available" },
+    ],
+  });
+  if (!openTx) throw new Error("A journal transaction starts with its own row.");
+  return [
+    openTx,
+    db
+      .prepare("INSERT INTO escrow_release (tx_id, task_id, amount, escrow_before, at) VALUES (?1, ?2, ?3, ?4, ?5)")
+      .bind(txId, taskId, amount, escrowBefore, at),
+    ...entriesAndSeal,
+  ];
+}
+
+export function isEscrowChanged(error: unknown): boolean {
+  return error instanceof Error && error.message.includes("the escrow changed");
 }
