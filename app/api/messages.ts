@@ -28,6 +28,7 @@ export const errorMessages: Record<ErrorCode, string> = {
   IDEMPOTENCY_KEY_IN_USE: "This request is still being processed. Please wait a moment.",
   SIGN_IN_LOCKED: "Too many failed sign-ins. Please wait 15 minutes and try again.",
   REDEEM_LOCKED: "Too many wrong codes. Please wait 10 minutes and try again.",
+  RATE_LIMITED: "Too many messages were sent from here. Please wait a while and try again.",
   INTERNAL_ERROR: "Something went wrong on our side. Please try again.",
   ORIGIN_UNAVAILABLE: "Paydesk cannot reach its service right now. Please try again in a moment.",
   ORIGIN_TIMEOUT: "The service took too long to answer. Please try again.",

@@ -53,6 +53,7 @@ const tables = [
   "session",
   "sign_in_failure",
   "sign_in_lock",
+  "contact_attempt",
 ];
 
 /**

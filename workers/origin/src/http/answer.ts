@@ -9,6 +9,8 @@ export class ApiError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly field?: string,
+    /** Headers the answer carries, e.g. `Retry-After` on a 429. */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = "ApiError";
@@ -26,5 +28,5 @@ export function errorStatusOf(error: ApiError): number {
 }
 
 export function failure(c: Context, error: ApiError): Response {
-  return c.json(errorBody(error), errorStatusOf(error) as ContentfulStatusCode);
+  return c.json(errorBody(error), errorStatusOf(error) as ContentfulStatusCode, error.headers);
 }

@@ -21,6 +21,11 @@ export type Idempotency = {
    * is not, so a retry after topping up can succeed.
    */
   refuse(error: ApiError, options?: { lasting?: boolean }): Promise<never>;
+  /**
+   * The answer a twin with this key committed meanwhile, replayed, or null. Asked before
+   * refusing for a reason such a twin could have caused (a limit it used up, money it moved).
+   */
+  twinAnswer(): Promise<Response | null>;
 };
 
 async function sha256Hex(text: string): Promise<string> {
@@ -97,6 +102,10 @@ export const idempotent = (scopeOf: (c: { var: OriginEnv["Variables"] }) => stri
         }
         return c.json(body, status) as Response & TypedResponse<T, S, "json">;
       },
+      async twinAnswer() {
+        const twin = await read();
+        return twin ? answerFor(twin) : null;
+      },
       async refuse(error, { lasting = true } = {}) {
         if (!lasting) throw error;
         try {
@@ -135,6 +144,9 @@ export const idempotentWhenKeyed = (scopeOf: Parameters<typeof idempotent>[0]) =
       },
       async refuse(error) {
         throw error;
+      },
+      async twinAnswer() {
+        return null;
       },
     });
     await next();

@@ -12,8 +12,10 @@ import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
 import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "../http/openapi-routes";
 import { validationHook } from "../http/validation";
-import { idempotent, idempotentPosts } from "../idempotency/idempotency";
+import { isFailedAssertion } from "../idempotency/batch-assertion";
+import { idempotent, idempotentPosts, ReplayAnswer } from "../idempotency/idempotency";
 import type { OriginEnv } from "../origin-env";
+import { clientAddress, contactAttemptStatements, contactRetryAfterMs, emailForLimit } from "./contact-limits";
 import { findThread, isTicketClosedError, openTicketStatements, ticketColumns, ticketFromRow } from "./tickets";
 
 const thread = jsonContent(successEnvelope(ticketThreadSchema), "The ticket and its messages");
@@ -35,6 +37,8 @@ const contact = createRoute({
   responses: {
     201: jsonContent(successEnvelope(z.strictObject({ id: z.string(), status: z.literal("open") })), "Received"),
     400: errorContent("A field is not valid"),
+    422: errorContent("IDEMPOTENCY_KEY_REUSED"),
+    429: errorContent("RATE_LIMITED: 5 messages an hour per client address, 3 per email address (Retry-After says when)"),
   },
 });
 
@@ -111,21 +115,34 @@ supportRoutes.openapi(openTicket, async (c) => {
 
 supportRoutes.openapi(contact, async (c) => {
   const body = c.req.valid("json");
+  const db = c.env.DB;
+  const at = c.var.clock.now();
+  const sender = { address: clientAddress((name) => c.req.header(name)), email: emailForLimit(body.email), at };
   const id = `tkt_${crypto.randomUUID()}`;
-  return c.var.idempotency.commit(
-    openTicketStatements(c.env.DB, {
-      id,
-      userId: null,
-      email: body.email,
-      category: body.category,
-      subject: body.subject,
-      orderId: null,
-      message: body.message,
-      at: c.var.clock.now(),
-    }),
-    201,
-    { code: "SUCCESS" as const, data: { id, status: "open" as const } },
-  );
+  try {
+    return await c.var.idempotency.commit(
+      [
+        ...contactAttemptStatements(db, sender),
+        ...openTicketStatements(db, { id, userId: null, email: body.email, category: body.category, subject: body.subject, orderId: null, message: body.message, at }),
+      ],
+      201,
+      { code: "SUCCESS" as const, data: { id, status: "open" as const } },
+    );
+  } catch (error) {
+    if (!isFailedAssertion(error)) throw error;
+    // A twin with this key may have used the last place: its answer is this request's.
+    const twin = await c.var.idempotency.twinAnswer();
+    if (twin) throw new ReplayAnswer(twin);
+    const waitMs = await contactRetryAfterMs(db, sender);
+    const minutes = Math.ceil(waitMs / 60_000);
+    // Not recorded for the key: once the hour has passed, the same message may be sent.
+    throw new ApiError(
+      "RATE_LIMITED",
+      `Too many messages were sent from here or for this email address. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+      undefined,
+      { "Retry-After": String(Math.ceil(waitMs / 1000)) },
+    );
+  }
 });
 
 supportRoutes.openapi(myTickets, async (c) => {
