@@ -58,7 +58,10 @@ export const jsapiPrepayRequestSchema = z.strictObject({
   ...prepayCommon,
   payer: z.strictObject({ openid: z.string().min(1).max(128) }),
 });
-/** H5 scene types; `Wap` for a mobile web page (wechatpay-go `services/payments/h5` H5Info.Type). */
+/**
+ * H5 scene types. wechatpay-go's H5Info.Type is a free string ("场景类型"); these are the
+ * documentation's values (its bundle_id / package_name fields belong to iOS / Android).
+ */
 export const h5SceneTypes = ["Wap", "iOS", "Android"] as const;
 export const h5PrepayRequestSchema = z.strictObject({
   ...prepayCommon,
