@@ -671,13 +671,10 @@ export class WechatPaySimulator {
     return this.state.alternation % 2 === 0 ? "public_key" : "certificate";
   }
 
-  private async send(delivery: SimDelivery, probe: boolean): Promise<{ status: number | "timeout" | "network_error"; serial: string }> {
+  private async send(delivery: SimDelivery, fault?: FaultKind, skewSeconds?: number): Promise<{ status: number | "timeout" | "network_error"; serial: string }> {
     const signer = await this.signer(this.notificationKeyChoice(delivery));
-    const headers = {
-      "Content-Type": "application/json",
-      "Request-ID": randomHex(32).toUpperCase(),
-      ...(await this.signatureHeaders(delivery.body, signer, probe ? { id: "probe", kind: "probe_signature", remaining: 0 } : undefined)),
-    };
+    const signatureHeaders = await this.signatureHeaders(delivery.body, signer, fault ? { id: "notification", kind: fault, remaining: 0, ...(skewSeconds === undefined ? {} : { skewSeconds }) } : undefined);
+    const headers = { "Content-Type": "application/json", "Request-ID": randomHex(32).toUpperCase(), ...signatureHeaders };
     const request = new Request(delivery.url, { method: "POST", headers, body: delivery.body });
     let timer: ReturnType<typeof setTimeout> | null = null;
     try {
@@ -690,9 +687,9 @@ export class WechatPaySimulator {
           timer = setTimeout(() => resolve("timeout"), deliveryTimeoutMs);
         }),
       ]);
-      return { status: outcome, serial: signer.serial };
+      return { status: outcome, serial: signatureHeaders["Wechatpay-Serial"]! };
     } catch {
-      return { status: "network_error", serial: signer.serial };
+      return { status: "network_error", serial: signatureHeaders["Wechatpay-Serial"]! };
     } finally {
       if (timer !== null) clearTimeout(timer);
     }
@@ -712,12 +709,15 @@ export class WechatPaySimulator {
       const made: SimDelivery["attempts"] = [];
       const received = (status: number | string) => status === 200 || status === 204;
       if (delivery.options.probeFirst && delivery.attempts.length === 0) {
-        const probe = await this.send(delivery, true);
+        const probe = await this.send(delivery, "probe_signature");
         made.push({ at: now, status: probe.status, probe: true, serial: probe.serial });
         if (received(probe.status)) delivery.probeAccepted = true;
       } else {
-        const copies = delivery.options.duplicate && !delivery.attempts.some((attempt) => !attempt.probe) ? 2 : 1;
-        const results = await Promise.all(Array.from({ length: copies }, () => this.send(delivery, false)));
+        const first = !delivery.attempts.some((attempt) => !attempt.probe);
+        const { skewFirstSeconds, unknownSerialFirst, duplicate } = delivery.options;
+        const fault: FaultKind | undefined = first && unknownSerialFirst ? "unknown_serial" : first && skewFirstSeconds !== undefined ? "skew" : undefined;
+        const copies = duplicate && first ? 2 : 1;
+        const results = await Promise.all(Array.from({ length: copies }, () => this.send(delivery, fault, skewFirstSeconds)));
         results.forEach((result, index) => made.push({ at: now, status: result.status, probe: false, serial: result.serial, ...(index > 0 ? { duplicate: true } : {}) }));
         if (results.some((result) => received(result.status))) delivery.delivered = true;
       }
@@ -908,4 +908,6 @@ const notifyOptionsSchema = z.strictObject({
   probeFirst: z.boolean().optional(),
   duplicate: z.boolean().optional(),
   signWith: z.enum(["public_key", "certificate"]).optional(),
+  skewFirstSeconds: z.int().optional(),
+  unknownSerialFirst: z.boolean().optional(),
 });

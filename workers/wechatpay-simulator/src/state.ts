@@ -55,6 +55,10 @@ export type NotifyOptions = {
   duplicate?: boolean;
   /** Force the key that signs (a migration sends either); otherwise the merchant's mode decides. */
   signWith?: "public_key" | "certificate";
+  /** Date the first real attempt's signature this many seconds away (a skewed clock); retries are right. */
+  skewFirstSeconds?: number;
+  /** Sign the first real attempt with a key and serial WeChat Pay never had; retries are right. */
+  unknownSerialFirst?: boolean;
 };
 
 export type DeliveryAttempt = {

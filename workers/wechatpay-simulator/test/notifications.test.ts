@@ -107,6 +107,20 @@ describe("payment notifications", () => {
     expect((await simulatorState()).deliveries[0]?.probeAccepted).toBe(false);
   });
 
+  it("a first attempt with a skewed clock or an unknown serial is refused by the client; the retry verifies", async () => {
+    for (const notify of [{ skewFirstSeconds: -600 }, { unknownSerialFirst: true }]) {
+      const { client, config, advance } = await paidOrder({ notify });
+      await planAnswers(config.notifyUrl, [500]);
+      await deliverDue();
+      await advance(15);
+      await deliverDue();
+      const [first, retry] = await receivedAt(config.notifyUrl);
+      expect(await client.readNotification(first!.headers, first!.body)).toEqual({ ok: false, reason: "skewFirstSeconds" in notify ? "stale_timestamp" : "unknown_serial" });
+      expect((await client.readNotification(retry!.headers, retry!.body)).ok).toBe(true);
+      await resetSimulator();
+    }
+  });
+
   it("a merchant that acknowledges a probe is caught", async () => {
     await paidOrder({ notify: { probeFirst: true } });
     await deliverDue();
