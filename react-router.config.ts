@@ -7,4 +7,8 @@ export default {
   // route-module loading for all of them (120 s limit, guarded reload).
   // It also saves the /__manifest round trip on each first navigation.
   routeDiscovery: { mode: "initial" },
+  // One chunk per route: React Router would otherwise fetch a route's clientLoader and
+  // clientAction as separate chunks with its own import(), outside the chunk policy of
+  // app/startup/route-chunks.ts (time limit, reload once, explanation, report).
+  splitRouteModules: false,
 } satisfies Config;

@@ -1,7 +1,6 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/home";
-import type { Claim } from "../api/tasks";
-import type { WalletEntryPage } from "../api/wallet";
+import type { WalletEntry, WalletEntryPage, WalletSummary } from "../api/wallet";
 import { DateTime, Money } from "../components/money";
 import { Spinner } from "../components/spinner";
 import { metaLanguage, useMessages } from "../i18n/messages";
@@ -16,12 +15,11 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function clientLoader() {
   return loadPersonal(async (api) => {
-    const [entries, mine, toCheck] = await Promise.all([
+    const [page, summary] = await Promise.all([
       api.get<WalletEntryPage>("/api/wallet/entries?limit=5"),
-      api.get<Claim[]>("/api/claims?view=mine"),
-      api.get<Claim[]>("/api/claims?view=to_check"),
+      api.get<WalletSummary>("/api/wallet/summary"),
     ]);
-    return { entries: entries.entries, toDo: mine.filter((claim) => claim.status === "claimed").length, toCheck: toCheck.length };
+    return { entries: page.entries, toDo: summary.claimsToSubmit, toCheck: summary.submissionsToCheck };
   });
 }
 clientLoader.hydrate = true as const;
@@ -48,7 +46,27 @@ function Welcome() {
   );
 }
 
-type Overview = { entries: WalletEntryPage["entries"]; toDo: number; toCheck: number };
+type Overview = { entries: WalletEntry[]; toDo: number; toCheck: number };
+
+/** Who or what an entry concerns: the other user, the task or the order. */
+function entrySubject(entry: WalletEntry): string {
+  if (entry.counterparty) return `${entry.counterparty.displayName} (@${entry.counterparty.handle})`;
+  if (entry.task) return entry.task.title;
+  return entry.orderId ?? "";
+}
+
+function EntryAmount({ entry }: { entry: WalletEntry }) {
+  const text = useMessages(homeMessages);
+  // Money that only moved between held and paid out (a reward from my task's escrow).
+  if (entry.amount === 0 && entry.held !== 0) {
+    return (
+      <span>
+        <Money amount={entry.held} signed /> <span className="item-meta">{text.heldSuffix}</span>
+      </span>
+    );
+  }
+  return <Money amount={entry.amount} signed />;
+}
 
 function Wallet({ overview }: { overview: Overview }) {
   const text = useMessages(homeMessages);
@@ -105,13 +123,13 @@ function Wallet({ overview }: { overview: Overview }) {
             <li key={entry.id} className="item">
               <span className="item-main">
                 <span className="item-title">
-                  {text.entryKind[entry.kind] ?? text.entryOther} {entry.counterparty}
+                  {text.entryKind[entry.kind] ?? text.entryOther} {entrySubject(entry)}
                 </span>
                 <span className="item-meta">
                   <DateTime iso={entry.createdAt} />
                 </span>
               </span>
-              <Money amount={entry.amount} signed />
+              <EntryAmount entry={entry} />
             </li>
           ))}
         </ul>

@@ -13,7 +13,7 @@ test.describe("signing in", () => {
 
     await expect(page).toHaveURL(/\/transfer$/);
     await expect(page.locator(".account-name")).toHaveText("Zhang Min");
-    await expect(page.locator(".account-balance")).toHaveText("CN¥0.00");
+    await expect(page.locator(".account-balance")).toHaveText("¥0.00");
     await page.screenshot({ path: "test-results/screens/signed-in-after-register-1280x720.png" });
 
     // The token survives a reload: start-up finds it and the session call accepts it.

@@ -8,7 +8,7 @@ const routes: { path: string; name: string; heading: string | RegExp; status?: n
   { path: "/task", name: "task", heading: "Tasks" },
   { path: "/check", name: "check", heading: "Check submissions" },
   { path: "/pay?order=ord_123", name: "pay", heading: "Checkout" },
-  { path: "/wechat_pay?order=ord_123", name: "wechat_pay", heading: "WeChat Pay" },
+  { path: "/wechat_pay?order=ord_123", name: "wechat_pay", heading: "Pay with WeChat Pay" },
   { path: "/pay_success?order=ord_123", name: "pay_success", heading: "Payment result" },
   { path: "/code", name: "code", heading: "Recharge" },
   { path: "/recharge", name: "recharge", heading: "Recharge" },
@@ -64,7 +64,8 @@ test.describe("signed-out and loading states", () => {
   test("a signed-in user sees the screen, not the sign-in prompt", async ({ page }) => {
     await page.goto(`/transfer?token=${seededUser.token}`);
     await waitForHydration(page);
-    await expect(page.getByText("Available to send: 123.45 CNY")).toBeVisible();
+    await expect(page.getByLabel("Recipient's handle")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Sign in or create an account" })).toHaveCount(0);
     await page.screenshot({ path: "test-results/screens/transfer-signed-in-1280x800.png" });
   });
 

@@ -31,7 +31,7 @@ test.describe("start-up", () => {
     expect(new URL(page.url()).search).toBe("");
     expect(await page.evaluate(() => localStorage.getItem("paydesk:token"))).toBe(seededUser.token);
     await expect(page.locator(".account-name")).toHaveText(seededUser.displayName);
-    await expect(page.locator(".account-balance")).toHaveText("CN¥123.45");
+    await expect(page.locator(".account-balance")).toHaveText("¥123.45");
     await expect(page.getByRole("heading", { name: `Hello, ${seededUser.displayName}` })).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as PaydeskWindow).paydesk?.user)).toMatchObject({ handle: seededUser.handle });
   });

@@ -1,0 +1,64 @@
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { contentMessages } from "../../app/messages/content";
+
+async function page(path: string, headers: Record<string, string> = {}) {
+  const response = await exports.default.fetch(new Request(`https://paydesk.test${path}`, { headers, redirect: "manual" }));
+  return { response, body: await response.text() };
+}
+
+async function settledHit(path: string, headers: Record<string, string>) {
+  for (let tries = 0; tries < 20; tries += 1) {
+    const answer = await page(path, headers);
+    if (answer.response.headers.get("X-Edge-Cache") === "HIT") return answer;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${path} never came from the cache`);
+}
+
+describe("the page language", () => {
+  it("follows the lang cookie, else Accept-Language, else English", async () => {
+    const zh = await page("/help", { Cookie: "lang=zh-CN", "Accept-Language": "en" });
+    expect(zh.body).toContain('<html lang="zh-CN"');
+    expect(zh.body).toContain(`<h1 id="help-title">${contentMessages["zh-CN"].helpTitle}</h1>`);
+    expect(zh.response.headers.get("Content-Language")).toBe("zh-CN");
+    expect(zh.response.headers.get("Vary")).toContain("Accept-Language");
+
+    const browser = await page("/help", { "Accept-Language": "zh-CN,zh;q=0.9,en;q=0.8" });
+    expect(browser.body).toContain('<html lang="zh-CN"');
+    const english = await page("/help", { "Accept-Language": "fr-FR" });
+    expect(english.body).toContain('<html lang="en"');
+    expect(english.body).toContain(`<h1 id="help-title">${contentMessages.en.helpTitle}</h1>`);
+  });
+
+  it("caches each language apart: a Chinese hit never serves an English visitor", async () => {
+    const path = `/tos?visit=${crypto.randomUUID()}`;
+    await page(path, { Cookie: "lang=zh-CN" });
+    const zh = await settledHit(path, { Cookie: "lang=zh-CN" });
+    expect(zh.body).toContain('<html lang="zh-CN"');
+    const en = await page(path, { Cookie: "lang=en" });
+    expect(en.response.headers.get("X-Edge-Cache")).toBe("MISS");
+    expect(en.body).toContain('<html lang="en"');
+  });
+
+  it("stores a choice made with ?lang= in the cookie and returns to the clean URL, uncached", async () => {
+    const { response } = await page("/order?status=paid&lang=zh-CN");
+    expect(response.status).toBe(303);
+    expect(response.headers.get("Location")).toBe("/order?status=paid");
+    expect(response.headers.get("Set-Cookie")).toBe("lang=zh-CN; Path=/; Max-Age=31536000; SameSite=Lax; Secure");
+    expect(response.headers.get("Cache-Control")).toBe("no-store");
+  });
+
+  it("ignores a ?lang= naming a language it does not have", async () => {
+    const { response } = await page("/help?lang=fr");
+    expect(response.status).toBe(303);
+    expect(response.headers.get("Location")).toBe("/help");
+    expect(response.headers.get("Set-Cookie")).toBeNull();
+  });
+
+  it("renders the boot-failure explanation of the inline asset watch in the page's language", async () => {
+    const { body } = await page("/help", { Cookie: "lang=zh-CN" });
+    expect(body).toContain("Paydesk 未能完成加载");
+    expect(body).not.toContain("Paydesk could not finish loading");
+  });
+});
