@@ -1,4 +1,5 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { build } from "esbuild";
 import { defineConfig } from "vitest/config";
 import { startSentrySink } from "./test/support/sentry-sink.ts";
 
@@ -10,6 +11,21 @@ const sentrySink = await startSentrySink();
 sentrySink.server.unref();
 
 const compatibilityDate = "2026-07-01";
+
+// The WeChat Pay simulator as an auxiliary worker of the origin's tests: miniflare runs
+// JavaScript only, so it is bundled first (esbuild comes with wrangler).
+const simulatorScript = "./node_modules/.cache/paydesk/wechatpay-simulator.js";
+await build({
+  entryPoints: ["./workers/wechatpay-simulator/src/index.ts"],
+  outfile: simulatorScript,
+  bundle: true,
+  format: "esm",
+  platform: "browser",
+  conditions: ["workerd", "worker", "browser"],
+  external: ["cloudflare:*"],
+  logLevel: "warning",
+});
+const notifySinkWorker = { name: "wechatpay-notify-sink", modules: true, scriptPath: "./workers/wechatpay-simulator/test/notify-sink.js", compatibilityDate };
 
 function builtEdgeWorker(name: string, include: string, bindings: Record<string, string> = {}) {
   return {
@@ -47,6 +63,21 @@ export default defineConfig({
                 TEST_MIGRATIONS: await readD1Migrations("./workers/origin/migrations"),
                 ADMIN_TOKEN: "test-operator-token-0123456789abcdefghij",
               },
+              // WeChat Pay is reached through the simulator (the tests configure the merchant
+              // per app); its notifications are recorded by the sink and replayed by the tests.
+              serviceBindings: { WECHATPAY_SIMULATOR: "paydesk-wechatpay-simulator", WECHATPAY_NOTIFY_SINK: "wechatpay-notify-sink" },
+              workers: [
+                {
+                  name: "paydesk-wechatpay-simulator",
+                  modules: true,
+                  scriptPath: simulatorScript,
+                  compatibilityDate,
+                  durableObjects: { SIMULATOR: { className: "WechatPaySimulatorObject", useSQLite: true } },
+                  bindings: { NOTIFY_AUTOMATICALLY: "false", H5_URL_BASE: "", REFUND_SETTLE_SECONDS: "60" },
+                  serviceBindings: { NOTIFY: "wechatpay-notify-sink" },
+                },
+                notifySinkWorker,
+              ],
             },
           }),
         ],
@@ -68,7 +99,7 @@ export default defineConfig({
               compatibilityFlags: ["nodejs_compat"],
               bindings: { NOTIFY_AUTOMATICALLY: "false" },
               serviceBindings: { NOTIFY: "wechatpay-notify-sink" },
-              workers: [{ name: "wechatpay-notify-sink", modules: true, scriptPath: "./workers/wechatpay-simulator/test/notify-sink.js", compatibilityDate }],
+              workers: [notifySinkWorker],
             },
           }),
         ],

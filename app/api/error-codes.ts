@@ -30,6 +30,14 @@ export const errorStatus = {
   SIGN_IN_LOCKED: 429,
   REDEEM_LOCKED: 429,
   RATE_LIMITED: 429,
+  /** WeChat Pay is not configured on this Paydesk (no WECHATPAY_* secrets). */
+  WECHAT_PAY_NOT_CONFIGURED: 422,
+  /** The WeChat Pay flow asked for (e.g. jsapi) is not offered here. */
+  WECHAT_PAY_FLOW_NOT_AVAILABLE: 422,
+  /** WeChat Pay refused to create the payment; trying later may help. */
+  WECHAT_PAY_REFUSED: 502,
+  /** WeChat Pay did not answer clearly; the same request may be sent again (the same WeChat order is reused). */
+  WECHAT_PAY_UNAVAILABLE: 503,
   INTERNAL_ERROR: 500,
   ORIGIN_UNAVAILABLE: 502,
   ORIGIN_TIMEOUT: 504,

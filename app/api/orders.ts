@@ -34,9 +34,15 @@ export const orderDetailSchema = orderSchema.extend({
     z.strictObject({
       id: z.string(),
       method: z.enum(["wallet", "wechat"]),
+      /**
+       * `refunded`: WeChat Pay took the money after the order closed or was paid another way,
+       * so it goes back to the payer automatically (see `refund`).
+       */
       status: z.enum(["pending", "succeeded", "failed", "refunded"]),
       amount: z.number().int(),
       createdAt: z.iso.datetime(),
+      /** A WeChat Pay payment's automatic refund: `pending` until WeChat Pay confirms it; `failed` means an operator follows up. */
+      refund: z.strictObject({ status: z.enum(["pending", "succeeded", "failed"]), amount: z.number().int() }).optional(),
     }),
   ),
 });

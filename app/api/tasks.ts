@@ -89,13 +89,5 @@ export const rejectBodySchema = z.strictObject({
 export const taskIdParamSchema = z.strictObject({ id: z.string().regex(/^tsk_[0-9a-f-]{36}$/, "Not a task id.") });
 export const claimIdParamSchema = z.strictObject({ id: z.string().regex(/^clm_[0-9a-f-]{36}$/, "Not a claim id.") });
 
-export const payOrderBodySchema = z.strictObject({ method: z.literal("wallet") });
-
-export const paymentReceiptSchema = z.strictObject({
-  orderId: z.string(),
-  paymentId: z.string(),
-  method: z.literal("wallet"),
-  amount: z.number().int(),
-  status: z.literal("paid"),
-  paidAt: z.iso.datetime(),
-});
+/** Paying an order lives in ./payments (wallet or WeChat Pay); kept here for older imports. */
+export { payOrderBodySchema, paymentReceiptSchema } from "./payments";

@@ -6,6 +6,8 @@ import { accountRoutes } from "./auth/account-routes";
 import { codeRoutes } from "./codes/code-routes";
 import { orderPaymentRoutes } from "./orders/order-payment";
 import { orderRoutes } from "./orders/order-routes";
+import { wechatPayFactory } from "./payments/wechat-config";
+import { wechatRoutes } from "./payments/wechat-routes";
 import { claimRoutes } from "./tasks/claim-routes";
 import { taskRoutes } from "./tasks/task-routes";
 import { supportRoutes } from "./support/support-routes";
@@ -22,11 +24,16 @@ const systemClock: Clock = { now: () => Date.now() };
 
 export const openApiPath = "/api/openapi.json";
 
-/** The origin's HTTP API. Tests pass their own clock so time-based rules need no sleeping. */
-export function createOriginApp({ clock = systemClock }: { clock?: Clock } = {}) {
+/**
+ * The origin's HTTP API. Tests pass their own clock so time-based rules need no sleeping,
+ * and a short WeChat Pay time-out to see time-outs without waiting for them.
+ */
+export function createOriginApp({ clock = systemClock, wechatPayTimeoutMs }: { clock?: Clock; wechatPayTimeoutMs?: number } = {}) {
   const app = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
+  const wechatPayOf = wechatPayFactory(clock, wechatPayTimeoutMs === undefined ? {} : { timeoutMs: wechatPayTimeoutMs });
   app.use(async (c, next) => {
     c.set("clock", clock);
+    c.set("wechatPay", () => wechatPayOf(c.env));
     await next();
   });
   app.route("/api", healthRoutes);
@@ -37,6 +44,7 @@ export function createOriginApp({ clock = systemClock }: { clock?: Clock } = {})
   app.route("/api/wallet", walletRoutes);
   app.route("/api/orders", orderPaymentRoutes);
   app.route("/api/orders", orderRoutes);
+  app.route("/api/payments/wechat", wechatRoutes);
   app.route("/api", claimRoutes);
   app.route("/api/tasks", taskRoutes);
   app.route("/api/support", supportRoutes);

@@ -1,10 +1,12 @@
 import type { UserInfo } from "../../../app/api/user-info";
 import type { Idempotency } from "./idempotency/idempotency";
+import type { WechatPay } from "./payments/wechat-config";
 
 /** What every origin handler can reach: the bindings, the injected clock, and per-request state. */
 export type Clock = { now(): number };
 
 export type OriginEnv = {
   Bindings: Env;
-  Variables: { clock: Clock; idempotency: Idempotency; user: UserInfo };
+  /** `wechatPay()`: the WeChat Pay client for this environment, or null when it is not configured. */
+  Variables: { clock: Clock; idempotency: Idempotency; user: UserInfo; wechatPay: () => WechatPay | null };
 };

@@ -1,25 +1,40 @@
 import * as Sentry from "@sentry/cloudflare";
 import { closeExpiredOrders } from "./orders/order-rows";
+import type { WechatPay } from "./payments/wechat-config";
+import { runWechatRules, type WechatRun } from "./payments/wechat-reconcile";
 import { autoApprove, closeAtDeadline, lapseClaims, releaseUnneededEscrow } from "./tasks/task-rules";
 
-export type RulesRun = { closedOrders: number; lapsedClaims: number; autoApproved: number; closedTasks: number; releasedEscrow: number };
+export type RulesRun = {
+  closedOrders: number;
+  lapsedClaims: number;
+  autoApproved: number;
+  closedTasks: number;
+  releasedEscrow: number;
+  /** Null when WeChat Pay is not configured. */
+  wechat: WechatRun | null;
+};
 
-/** The time-based rules (PRODUCT.md §4), run by the cron trigger; `now` comes from the caller. */
-export async function runTimeBasedRules(db: D1Database, now: number): Promise<RulesRun> {
+/**
+ * The time-based rules (PRODUCT.md §4), run by the cron trigger; `now` comes from the caller.
+ * With WeChat Pay configured, also its late and lost events (after the orders closed here, so
+ * their WeChat Pay orders are closed in the same run).
+ */
+export async function runTimeBasedRules(db: D1Database, now: number, { wechatPay = null }: { wechatPay?: WechatPay | null } = {}): Promise<RulesRun> {
   // Each rule on its own: one that fails (and is reported) must not hold up the others.
-  const run = async (rule: string, apply: () => Promise<number>): Promise<number> => {
+  const run = async <T>(rule: string, apply: () => Promise<T>, fallback: T): Promise<T> => {
     try {
       return await apply();
     } catch (error) {
       console.error(`Time-based rule ${rule} failed`, error);
       Sentry.captureException(error, { tags: { rule } });
-      return 0;
+      return fallback;
     }
   };
-  const closedOrders = await run("close-expired-orders", () => closeExpiredOrders(db, now));
-  const lapsedClaims = await run("lapse-claims", () => lapseClaims(db, now));
-  const autoApproved = await run("auto-approve", () => autoApprove(db, now));
-  const closedTasks = await run("close-at-deadline", () => closeAtDeadline(db, now));
-  const releasedEscrow = await run("release-escrow", () => releaseUnneededEscrow(db, now));
-  return { closedOrders, lapsedClaims, autoApproved, closedTasks, releasedEscrow };
+  const closedOrders = await run("close-expired-orders", () => closeExpiredOrders(db, now), 0);
+  const lapsedClaims = await run("lapse-claims", () => lapseClaims(db, now), 0);
+  const autoApproved = await run("auto-approve", () => autoApprove(db, now), 0);
+  const closedTasks = await run("close-at-deadline", () => closeAtDeadline(db, now), 0);
+  const releasedEscrow = await run("release-escrow", () => releaseUnneededEscrow(db, now), 0);
+  const wechat = wechatPay ? await run("wechat-pay", () => runWechatRules(db, wechatPay, now), null) : null;
+  return { closedOrders, lapsedClaims, autoApproved, closedTasks, releasedEscrow, wechat };
 }

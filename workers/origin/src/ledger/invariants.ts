@@ -64,6 +64,33 @@ const checks: { invariant: string; sql: string }[] = [
     sql: `SELECT transfer.id FROM transfer LEFT JOIN entry ON entry.tx_id = transfer.tx_id AND entry.amount > 0
           GROUP BY transfer.id HAVING coalesce(sum(entry.amount), 0) <> max(transfer.amount)`,
   },
+  {
+    invariant: "each WeChat Pay payment that succeeded brought in exactly its amount, once",
+    sql: `SELECT payment.id FROM payment LEFT JOIN entry ON entry.tx_id = payment.tx_id AND entry.amount > 0
+          WHERE payment.method = 'wechat' AND payment.status = 'succeeded'
+          GROUP BY payment.id HAVING coalesce(sum(entry.amount), 0) <> max(payment.amount)`,
+  },
+  {
+    invariant: "a WeChat Pay payment is refunded exactly when it has an automatic refund",
+    sql: `SELECT payment.id, payment.status, count(wechat_refund.payment_id) AS refunds FROM payment
+          LEFT JOIN wechat_refund ON wechat_refund.payment_id = payment.id
+          WHERE payment.method = 'wechat'
+          GROUP BY payment.id HAVING (payment.status = 'refunded') <> (refunds = 1)`,
+  },
+  {
+    invariant: "each automatic refund moved its amount in once, and out once when it succeeded",
+    sql: `SELECT wechat_refund.out_refund_no FROM wechat_refund
+          WHERE (SELECT coalesce(sum(amount), 0) FROM entry WHERE entry.tx_id = wechat_refund.in_tx_id AND amount > 0) <> wechat_refund.amount
+             OR (wechat_refund.status = 'succeeded'
+                 AND (SELECT coalesce(sum(amount), 0) FROM entry WHERE entry.tx_id = wechat_refund.out_tx_id AND amount > 0) <> wechat_refund.amount)`,
+  },
+  {
+    invariant: "the WeChat Pay clearing account holds exactly the refunds not yet done",
+    sql: `SELECT held_money, owed FROM (
+            SELECT (SELECT coalesce(sum(available + held), 0) FROM account WHERE id = 'acc_wechat_clearing') AS held_money,
+                   (SELECT coalesce(sum(amount), 0) FROM wechat_refund WHERE status <> 'succeeded') AS owed)
+          WHERE held_money <> owed`,
+  },
 ];
 
 export async function ledgerViolations(db: D1Database): Promise<LedgerViolation[]> {

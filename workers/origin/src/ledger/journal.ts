@@ -6,7 +6,16 @@
  */
 export const worldAccount = "acc_world";
 
-export type JournalKind = "code_redemption" | "transfer" | "escrow_hold" | "escrow_capture" | "escrow_release" | "refund";
+export type JournalKind =
+  | "code_redemption"
+  | "transfer"
+  | "escrow_hold"
+  | "escrow_capture"
+  | "escrow_release"
+  | "refund"
+  // WeChat Pay (migration 0013): a recharge paid; a payment no order can take, held for its refund.
+  | "recharge"
+  | "payment_to_refund";
 export type Posting = { account: string; amount: number; bucket?: "available" | "held" };
 
 export function walletAccountOf(userId: string): string {

@@ -14,6 +14,8 @@ import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, optionalId
 import { validationHook } from "../http/validation";
 import { idempotent, idempotentWhenKeyed } from "../idempotency/idempotency";
 import type { OriginEnv } from "../origin-env";
+import { afterAnswer } from "../payments/after-answer";
+import { reconcileWechatPayments } from "../payments/wechat-reconcile";
 import { findOrderDetail, newPendingOrder, orderColumns, orderFromRow, type OrderRow } from "./order-rows";
 
 const createRecharge = createRoute({
@@ -155,7 +157,7 @@ orderRoutes.openapi(cancel, async (c) => {
   try {
     // Unconditional on the status on purpose: trigger `orders_final` refuses to change a
     // paid or closed order, so the batch (and the answer recorded with it) rolls back.
-    return await c.var.idempotency.commit(
+    const answer = await c.var.idempotency.commit(
       [
         db
           .prepare("UPDATE orders SET status = 'closed', close_reason = 'cancelled', closed_at = ?1 WHERE id = ?2 AND user_id = ?3")
@@ -164,6 +166,11 @@ orderRoutes.openapi(cancel, async (c) => {
       200,
       { code: "SUCCESS" as const, data: cancelled },
     );
+    // A WeChat Pay order waiting for this one is closed at WeChat Pay now (trigger
+    // `order_done_checks_wechat` made it due); the cron retries what does not close.
+    const wechat = c.var.wechatPay();
+    if (wechat) await afterAnswer(c, "Closing the WeChat Pay order", () => reconcileWechatPayments(db, wechat, now, { orderId: id }));
+    return answer;
   } catch (error) {
     if (!(error instanceof Error && error.message.includes("a paid or closed order does not change"))) throw error;
     const finished = await findOrderDetail(db, userId, id);

@@ -33,12 +33,34 @@ export function orderFromRow(row: OrderRow): Order {
 
 export const orderColumns = "id, kind, amount, description, status, close_reason, created_at, expires_at, paid_at, closed_at";
 
+type PaymentRow = {
+  id: string;
+  method: "wallet" | "wechat";
+  status: OrderDetail["payments"][number]["status"];
+  amount: number;
+  created_at: number;
+  refund_status: string | null;
+  refund_amount: number | null;
+};
+
+/** A WeChat Pay refund as the payer sees it: on its way, done, or stuck (an operator follows up). */
+function refundStatusOf(status: string): "pending" | "succeeded" | "failed" {
+  if (status === "succeeded") return "succeeded";
+  return status === "due" || status === "processing" ? "pending" : "failed";
+}
+
 /** One of the user's orders with its history and payments, or null (another's is not found either). */
 export async function findOrderDetail(db: D1Database, userId: string, orderId: string): Promise<OrderDetail | null> {
   const [order, events, payments] = await db.batch([
     db.prepare(`SELECT ${orderColumns} FROM orders WHERE id = ?1 AND user_id = ?2`).bind(orderId, userId),
     db.prepare("SELECT status, reason, at FROM order_event WHERE order_id = ?1 ORDER BY id").bind(orderId),
-    db.prepare("SELECT id, method, status, amount, created_at FROM payment WHERE order_id = ?1 ORDER BY created_at, id").bind(orderId),
+    db
+      .prepare(
+        `SELECT payment.id, payment.method, payment.status, payment.amount, payment.created_at, wechat_refund.status AS refund_status, wechat_refund.amount AS refund_amount
+         FROM payment LEFT JOIN wechat_refund ON wechat_refund.payment_id = payment.id
+         WHERE payment.order_id = ?1 ORDER BY payment.created_at, payment.id`,
+      )
+      .bind(orderId),
   ]);
   const row = order?.results[0] as OrderRow | undefined;
   if (!row) return null;
@@ -49,9 +71,16 @@ export async function findOrderDetail(db: D1Database, userId: string, orderId: s
       reason: event.reason,
       at: iso(event.at),
     })),
-    payments: (
-      payments?.results as { id: string; method: "wallet" | "wechat"; status: OrderDetail["payments"][number]["status"]; amount: number; created_at: number }[]
-    ).map((payment) => ({ id: payment.id, method: payment.method, status: payment.status, amount: payment.amount, createdAt: iso(payment.created_at) })),
+    payments: (payments?.results as PaymentRow[]).map((payment) => ({
+      id: payment.id,
+      method: payment.method,
+      status: payment.status,
+      amount: payment.amount,
+      createdAt: iso(payment.created_at),
+      ...(payment.refund_status === null || payment.refund_amount === null
+        ? {}
+        : { refund: { status: refundStatusOf(payment.refund_status), amount: payment.refund_amount } }),
+    })),
   };
 }
 

@@ -1,0 +1,109 @@
+import { z } from "zod";
+
+/**
+ * Paying an order (PRODUCT.md §3 /pay and /wechat_pay; issue #5): from the wallet (task
+ * budgets only), or with WeChat Pay — Native (a QR code, desktop), H5 (a phone's browser)
+ * or JSAPI (inside WeChat, with the payer's openid).
+ */
+export const wechatPayFlows = ["native", "h5", "jsapi"] as const;
+export type WechatPayFlow = (typeof wechatPayFlows)[number];
+
+export const walletPayBodySchema = z.strictObject({ method: z.literal("wallet") });
+
+/** The payer's openid for the JSAPI flow (official-account OAuth with WeChat Pay's appid). */
+export const wechatOpenidSchema = z
+  .string({ error: "JSAPI needs the payer's openid." })
+  .min(1, "JSAPI needs the payer's openid.")
+  .max(128, "An openid has at most 128 characters.")
+  .regex(/^[0-9A-Za-z_-]+$/, "Not an openid.");
+
+export const wechatPayBodySchema = z.discriminatedUnion(
+  "flow",
+  [
+    z.strictObject({ method: z.literal("wechat"), flow: z.literal("native") }),
+    z.strictObject({ method: z.literal("wechat"), flow: z.literal("h5") }),
+    z.strictObject({ method: z.literal("wechat"), flow: z.literal("jsapi"), openid: wechatOpenidSchema }),
+  ],
+  { error: "Choose the WeChat Pay flow: native, h5 or jsapi." },
+);
+
+export const payOrderBodySchema = z.discriminatedUnion("method", [walletPayBodySchema, wechatPayBodySchema], {
+  error: "Choose how to pay: wallet or wechat.",
+});
+export type PayOrderBody = z.infer<typeof payOrderBodySchema>;
+
+/** A wallet payment: done at once. */
+export const paymentReceiptSchema = z.strictObject({
+  orderId: z.string(),
+  paymentId: z.string(),
+  method: z.literal("wallet"),
+  amount: z.number().int(),
+  status: z.literal("paid"),
+  paidAt: z.iso.datetime(),
+});
+export type PaymentReceipt = z.infer<typeof paymentReceiptSchema>;
+
+/** What `WeixinJSBridge.invoke("getBrandWCPayRequest", …)` takes, signed by the origin. */
+export const jsapiPayParamsSchema = z.strictObject({
+  appId: z.string(),
+  timeStamp: z.string(),
+  nonceStr: z.string(),
+  package: z.string(),
+  signType: z.literal("RSA"),
+  paySign: z.string(),
+});
+export type JsapiPayParams = z.infer<typeof jsapiPayParamsSchema>;
+
+const wechatPendingPayment = {
+  orderId: z.string(),
+  paymentId: z.string(),
+  method: z.literal("wechat"),
+  amount: z.number().int(),
+  /** Paid only when WeChat Pay says so: poll `GET /api/orders/{id}` until it is `paid`. */
+  status: z.literal("pending"),
+  /** WeChat Pay's merchant order number; the same for every repeated request of this flow. */
+  outTradeNo: z.string(),
+  /** The order's own expiry, also WeChat Pay's time_expire: show a countdown to it. */
+  expiresAt: z.iso.datetime(),
+};
+
+/**
+ * A WeChat Pay payment waiting for the payer: Native → render `codeUrl` as a QR code; H5 →
+ * send the browser to `h5Url` (it returns whether paid or not: poll the order); JSAPI →
+ * pass `jsapi` to `getBrandWCPayRequest` (its "ok" is no proof: poll the order).
+ */
+export const wechatPrepaySchema = z.discriminatedUnion("flow", [
+  z.strictObject({ ...wechatPendingPayment, flow: z.literal("native"), codeUrl: z.string() }),
+  z.strictObject({ ...wechatPendingPayment, flow: z.literal("h5"), h5Url: z.string() }),
+  z.strictObject({ ...wechatPendingPayment, flow: z.literal("jsapi"), jsapi: jsapiPayParamsSchema }),
+]);
+export type WechatPrepay = z.infer<typeof wechatPrepaySchema>;
+
+/** The answer of `POST /api/orders/{id}/pay`: a receipt (wallet) or a payment to complete (WeChat Pay). */
+export const payAnswerSchema = z.union([paymentReceiptSchema, wechatPrepaySchema]);
+export type PayAnswer = z.infer<typeof payAnswerSchema>;
+
+/**
+ * `GET /api/payments/wechat/config`: whether this Paydesk takes WeChat Pay, and with which
+ * flows. `jsapiAppId` is the appid a JSAPI page's OAuth (snsapi_base) must use to get the
+ * payer's openid. `simulator` is true only in local emulation: then
+ * `POST /api/payments/wechat/simulator/pay` plays the payer ("Simulate scan and pay").
+ */
+export const wechatPayConfigAnswerSchema = z.strictObject({
+  configured: z.boolean(),
+  flows: z.array(z.enum(wechatPayFlows)),
+  jsapiAppId: z.string().nullable(),
+  simulator: z.boolean(),
+});
+export type WechatPayConfigAnswer = z.infer<typeof wechatPayConfigAnswerSchema>;
+
+export const simulatePaymentBodySchema = z.strictObject({
+  orderId: z.string().regex(/^ord_[0-9a-f-]{36}$/, "Not an order id."),
+});
+
+export const simulatedPaymentSchema = z.strictObject({
+  orderId: z.string(),
+  outTradeNo: z.string(),
+  /** WeChat Pay (the simulator) took the money; the order is paid once its notification arrives. */
+  paid: z.literal(true),
+});
