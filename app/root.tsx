@@ -16,6 +16,7 @@ import { ChunkFailure } from "./components/chunk-failure";
 import { NavigationProgress } from "./components/navigation-progress";
 import { useServerDocument } from "./components/server-document";
 import { NotFound } from "./components/not-found";
+import { SignInLinkNotice } from "./components/sign-in-link-notice";
 import { pageCacheControl, publicConfig } from "./config.server";
 import { isChunkError, CssChunkLoadError } from "./startup/chunk-errors";
 import { reportError } from "./startup/error-reporting";
@@ -101,6 +102,7 @@ function Shell({ children }: { children: ReactNode }) {
       <NavigationProgress />
       <main id="main" className="app-main">
         <UnreachableNotice />
+        <SignInLinkNotice />
         {children}
       </main>
       <AppFooter />

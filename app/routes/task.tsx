@@ -43,8 +43,11 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
   const id = encodeURIComponent(formText(form, "id"));
   const fields = taskMessages[currentLanguage()].fields;
   switch (intent) {
-    case "claim":
-      return runAction(intent, (api) => api.post<Claim>(`/api/tasks/${id}/claims`, {}, key));
+    case "claim": {
+      // A claimed task leaves the Available list; the claim waits under My work, with its form.
+      const result = await runAction(intent, (api) => api.post<Claim>(`/api/tasks/${id}/claims`, {}, key));
+      return result.ok ? redirect(`/task?tab=mine&claimed=${id}`) : result;
+    }
     case "submit":
       return runAction(intent, async (api) => {
         const url = formText(form, "url").trim();
@@ -107,14 +110,12 @@ function ItemForm({
   id,
   label,
   busyLabel,
-  doneLabel,
   secondary = false,
 }: {
   intent: string;
   id: string;
   label: string;
   busyLabel: string;
-  doneLabel?: string;
   secondary?: boolean;
 }) {
   const fetcher = useFetcher<ActionResult>();
@@ -128,7 +129,6 @@ function ItemForm({
       <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={busyLabel} className={secondary ? "button button-secondary" : "button"}>
         {label}
       </SubmitButton>
-      <span role="status">{doneLabel && fetcher.data?.ok ? doneLabel : null}</span>
     </fetcher.Form>
   );
 }
@@ -143,7 +143,7 @@ function Available({ tasks }: { tasks: Task[] }) {
           <h2 className="task-title">{task.title}</h2>
           <p className="task-description">{task.description}</p>
           <TaskFacts task={task} />
-          <ItemForm intent="claim" id={task.id} label={text.claim} busyLabel={text.claiming} doneLabel={text.claimed} />
+          <ItemForm intent="claim" id={task.id} label={text.claim} busyLabel={text.claiming} />
         </li>
       ))}
     </ul>
@@ -172,8 +172,12 @@ function SubmitProof({ claim }: { claim: Claim }) {
 
 function MyWork({ claims }: { claims: Claim[] }) {
   const text = useMessages(taskMessages);
+  const [params] = useSearchParams();
   if (claims.length === 0) return <p className="empty">{text.noClaims}</p>;
+  const justClaimed = claims.some((claim) => claim.task.id === params.get("claimed") && claim.status === "claimed");
   return (
+    <>
+    <p role="status">{justClaimed ? text.claimed : null}</p>
     <ul className="task-list">
       {claims.map((claim) => (
         <li key={claim.id} className="task-card">
@@ -197,6 +201,7 @@ function MyWork({ claims }: { claims: Claim[] }) {
         </li>
       ))}
     </ul>
+    </>
   );
 }
 
@@ -263,7 +268,7 @@ function Posted({ tasks }: { tasks: Task[] }) {
 export default function Tasks({ loaderData }: Route.ComponentProps) {
   const text = useMessages(taskMessages);
   const [params] = useSearchParams();
-  const current = (tabs as readonly string[]).includes(params.get("tab") ?? "") ? params.get("tab") : "available";
+  const current = tabOf(`https://x/?${params}`);
   return (
     <section aria-labelledby="task-title">
       <h1 id="task-title">{text.title}</h1>

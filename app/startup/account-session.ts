@@ -2,6 +2,7 @@ import type { UserInfo } from "../api/user-info";
 import { postApi } from "../api/client";
 import { safeStorage } from "./safe-storage";
 import { updateStartupState } from "./startup-state";
+import { fetchSession } from "./session";
 import { readToken, storeToken } from "./token";
 
 const device = safeStorage(() => window.localStorage);
@@ -21,7 +22,7 @@ export function signedIn(token: string, user: UserInfo): void {
 export async function signOut(): Promise<void> {
   const token = currentToken();
   storeToken(device, null);
-  updateStartupState({ session: "signed-out", user: null });
+  updateStartupState({ session: "signed-out", user: null, signedInByLink: false, pendingSignInLink: null });
   if (window.paydesk) window.paydesk.user = null;
   if (token) await postApi("/api/user/logout", undefined, { token });
 }
@@ -40,4 +41,20 @@ export async function refreshUser(): Promise<void> {
   } else if (answer.code === "UNAUTHENTICATED") {
     updateStartupState({ session: "signed-out", user: null });
   }
+}
+
+/** The person chose the held sign-in link's account: it replaces the one signed in. */
+export async function switchToPendingLink(link: string): Promise<void> {
+  const result = await fetchSession(link);
+  if (result.status !== "signed-in") {
+    updateStartupState({ pendingSignInLink: null });
+    return;
+  }
+  storeToken(device, result.replacementToken ?? link);
+  updateStartupState({ session: "signed-in", user: result.user, pendingSignInLink: null, signedInByLink: true });
+  if (window.paydesk) window.paydesk.user = result.user;
+}
+
+export function dismissPendingLink(): void {
+  updateStartupState({ pendingSignInLink: null });
 }

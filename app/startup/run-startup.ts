@@ -8,7 +8,7 @@ import { routeModulesWithChunkLoader } from "./route-chunks";
 import { safeStorage } from "./safe-storage";
 import { fetchSession } from "./session";
 import { updateStartupState, getStartupState } from "./startup-state";
-import { chooseToken, storeToken, takeLinkToken } from "./token";
+import { chooseToken, linkToConfirm, storeToken, takeLinkToken } from "./token";
 
 declare global {
   interface Window {
@@ -90,12 +90,13 @@ export async function runStartup(hydrate: () => void): Promise<void> {
     watchStylesheets();
 
     // 4. Token. 5. Session.
-    const token = chooseToken(linkToken, device);
+    const pendingSignInLink = linkToConfirm(linkToken, device);
+    const token = chooseToken(pendingSignInLink ? null : linkToken, device);
     const result = await fetchSession(token);
     if (result.status === "signed-in" && result.replacementToken) storeToken(device, result.replacementToken);
     const user = result.status === "signed-in" ? result.user : null;
     window.paydesk.user = user;
-    updateStartupState({ ready: true, session: result.status, user });
+    updateStartupState({ ready: true, session: result.status, user, pendingSignInLink, signedInByLink: Boolean(linkToken && !pendingSignInLink && user) });
   } catch (error) {
     // Start-up must never keep the app from hydrating.
     reportError(error, { phase: "startup" });

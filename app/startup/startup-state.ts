@@ -15,6 +15,10 @@ export type StartupState = {
   user: UserInfo | null;
   /** A route chunk or stylesheet that failed to load (the page explains it and offers a reload). */
   chunkFailure: ChunkLoadError | CssChunkLoadError | null;
+  /** A sign-in link for another account, held until the person says whether to switch. */
+  pendingSignInLink: string | null;
+  /** This visit signed in through a link: the page says as whom. */
+  signedInByLink: boolean;
 };
 
 export const serverStartupState: StartupState = Object.freeze({
@@ -25,6 +29,8 @@ export const serverStartupState: StartupState = Object.freeze({
   session: "unknown",
   user: null,
   chunkFailure: null,
+  pendingSignInLink: null,
+  signedInByLink: false,
 });
 
 let state: StartupState = serverStartupState;

@@ -8,7 +8,7 @@ import type { KeyValueStore } from "./safe-storage";
 import { safeNextPath } from "./safe-next";
 import { fetchSession } from "./session";
 import { sentryBrowserOptions } from "./sentry-options";
-import { chooseToken, takeLinkToken, type AddressBar } from "./token";
+import { chooseToken, linkToConfirm, takeLinkToken, type AddressBar } from "./token";
 
 const adoptToken = (bar: AddressBar, store: KeyValueStore) => chooseToken(takeLinkToken(bar), store);
 
@@ -253,5 +253,22 @@ describe("the browser's Sentry options", () => {
       maskAllInputs: false,
       blockAllMedia: false,
     });
+  });
+});
+
+describe("a sign-in link while another account is signed in", () => {
+  const link = "link_token_0123456789abcdefghij";
+  const stored = "stored_token_0123456789abcdefgh";
+
+  it("is held for the person's choice, not adopted", () => {
+    const store = memoryStore({ "paydesk:token": stored });
+    expect(linkToConfirm(link, store)).toBe(link);
+    expect(store.data["paydesk:token"]).toBe(stored);
+  });
+
+  it("is adopted at once when nobody is signed in, or it is the same token", () => {
+    expect(linkToConfirm(link, memoryStore())).toBeNull();
+    expect(linkToConfirm(link, memoryStore({ "paydesk:token": link }))).toBeNull();
+    expect(linkToConfirm(null, memoryStore({ "paydesk:token": stored }))).toBeNull();
   });
 });

@@ -31,6 +31,16 @@ export function chooseToken(fromLink: string | null, store: KeyValueStore): stri
   return readToken(store);
 }
 
+/**
+ * A sign-in link that arrives while another account is signed in on this device is not
+ * adopted silently: anyone can send anyone a link to their own account (login CSRF), so
+ * the person is asked first. Answers the link to hold for that question, or null.
+ */
+export function linkToConfirm(fromLink: string | null, store: KeyValueStore): string | null {
+  const stored = readToken(store);
+  return fromLink !== null && stored !== null && stored !== fromLink ? fromLink : null;
+}
+
 export function readToken(store: KeyValueStore): string | null {
   const stored = store.get(tokenKey);
   return stored !== null && tokenFormat.test(stored) ? stored : null;

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { seededUser } from "./e2e-env.ts";
 import { expect, test, waitForHydration } from "./fixtures.ts";
+import { expectAccessible } from "./journey-kit.ts";
 
 const routes: { path: string; name: string; heading: string | RegExp; status?: number }[] = [
   { path: "/", name: "home", heading: "Your wallet for orders, transfers and paid tasks" },
@@ -42,6 +43,7 @@ for (const viewport of viewports) {
         await expect(page.getByRole("heading", { level: 1, name: route.heading, exact: true })).toBeVisible();
         await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
         await expect(page.getByRole("contentinfo")).toBeVisible();
+        await expectAccessible(page);
         await page.screenshot({ path: `test-results/screens/${route.name}-${viewport.width}x${viewport.height}.png`, fullPage: true });
       });
     }

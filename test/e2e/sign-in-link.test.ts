@@ -26,3 +26,39 @@ test("a sign-in link signs in once: the browser keeps a new token, and the link 
   await expect(otherPage.getByRole("banner").getByRole("link", { name: "Sign in" })).toBeVisible();
   await other.close();
 });
+
+test("a link for another account asks before switching (login CSRF), and says as whom a link signed in", async ({ page, request }) => {
+  const handle = `other_${Date.now().toString(36)}`;
+  await request.post(`${e2eBaseUrl}/api/user/register`, {
+    headers: { "Idempotency-Key": crypto.randomUUID() },
+    data: { handle, password: "a long enough password", displayName: "Somebody Else" },
+  });
+  const login = await request.post(`${e2eBaseUrl}/api/user/login`, { data: { handle, password: "a long enough password" } });
+  const otherToken = ((await login.json()) as { data: { token: string } }).data.token;
+  const link = async () => {
+    const made = await request.post(`${e2eBaseUrl}/api/user/sign-in-link`, { headers: { Authorization: `Bearer ${otherToken}` } });
+    return ((await made.json()) as { data: { path: string } }).data.path;
+  };
+
+  await page.addInitScript((token) => {
+    if (!sessionStorage.getItem("seeded")) {
+      localStorage.setItem("paydesk:token", token);
+      sessionStorage.setItem("seeded", "1");
+    }
+  }, seededUser.token);
+  await page.goto(await link());
+  await waitForHydration(page);
+  await expect(page.getByRole("heading", { name: "Switch to another account?" })).toBeFocused();
+  await expect(page.locator(".account-name")).toHaveText(seededUser.displayName);
+  await page.getByRole("button", { name: `Stay signed in as ${seededUser.displayName} (@${seededUser.handle})` }).click();
+  await expect(page.getByRole("heading", { name: "Switch to another account?" })).toHaveCount(0);
+  await expect(page.locator(".account-name")).toHaveText(seededUser.displayName);
+
+  await page.goto(await link());
+  await waitForHydration(page);
+  await page.getByRole("button", { name: "Switch accounts" }).click();
+  await expect(page.locator(".account-name")).toHaveText("Somebody Else");
+  await expect(page.getByText(`You were signed in with a link as Somebody Else (@${handle}). Not you?`)).toBeVisible();
+  const kept = await page.evaluate(() => localStorage.getItem("paydesk:token"));
+  expect(kept).not.toBe(seededUser.token);
+});

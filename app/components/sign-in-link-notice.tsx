@@ -1,0 +1,56 @@
+import { useEffect, useRef } from "react";
+import { useNavigate } from "react-router";
+import { useMessages } from "../i18n/messages";
+import { layoutMessages } from "../messages/layout";
+import { dismissPendingLink, signOut, switchToPendingLink } from "../startup/account-session";
+import { useStartup } from "../startup/startup-state";
+
+/**
+ * What a sign-in link did or would do (a defence against login CSRF): a link for another
+ * account waits for the person's choice, and a visit signed in by a link says as whom.
+ */
+export function SignInLinkNotice() {
+  const { pendingSignInLink, signedInByLink, user } = useStartup();
+  const text = useMessages(layoutMessages);
+  const navigate = useNavigate();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (pendingSignInLink) heading.current?.focus();
+  }, [pendingSignInLink]);
+  if (!user) return null;
+  const name = `${user.displayName} (@${user.handle})`;
+  if (pendingSignInLink) {
+    return (
+      <section className="notice notice-warning" role="alertdialog" aria-labelledby="switch-title" aria-describedby="switch-body">
+        <h2 id="switch-title" ref={heading} tabIndex={-1}>
+          {text.switchTitle}
+        </h2>
+        <p id="switch-body">{text.switchBody(name)}</p>
+        <div className="form-actions">
+          <button type="button" className="button button-secondary" onClick={dismissPendingLink}>
+            {text.switchNo(name)}
+          </button>
+          <button type="button" className="button" onClick={() => void switchToPendingLink(pendingSignInLink)}>
+            {text.switchYes}
+          </button>
+        </div>
+      </section>
+    );
+  }
+  if (!signedInByLink) return null;
+  return (
+    <p className="notice" role="status">
+      {text.linkSignedIn(name)}{" "}
+      <button
+        type="button"
+        className="account-sign-out"
+        onClick={() => {
+          void signOut();
+          void navigate("/");
+        }}
+      >
+        {text.signOut}
+      </button>
+    </p>
+  );
+}
