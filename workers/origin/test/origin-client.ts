@@ -166,3 +166,36 @@ export function answerLostAfterCommit(db: D1Database = env.DB): D1Database {
     },
   });
 }
+
+/** The database, counting its round trips: each batch, and each statement run on its own. */
+export function countingRoundTrips(db: D1Database = env.DB): { db: D1Database; trips: () => number } {
+  let trips = 0;
+  const unwrapped = new WeakMap<object, D1PreparedStatement>();
+  const counted = (statement: D1PreparedStatement): D1PreparedStatement => {
+    const proxy = new Proxy(statement, {
+      get(target, property) {
+        if (property === "bind") return (...values: unknown[]) => counted(target.bind(...values));
+        const value: unknown = Reflect.get(target, property, target);
+        if (typeof value !== "function") return value;
+        if (property === "first" || property === "run" || property === "all" || property === "raw") trips += 1;
+        return value.bind(target);
+      },
+    });
+    unwrapped.set(proxy, statement);
+    return proxy;
+  };
+  const proxy = new Proxy(db, {
+    get(target, property) {
+      if (property === "prepare") return (sql: string) => counted(target.prepare(sql));
+      if (property === "batch") {
+        return (statements: D1PreparedStatement[]) => {
+          trips += 1;
+          return target.batch(statements.map((statement) => unwrapped.get(statement) ?? statement));
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { db: proxy, trips: () => trips };
+}

@@ -42,3 +42,16 @@ export async function findSessionUser(db: D1Database, tokenHash: string, now: nu
     createdAt: new Date(row.created_at).toISOString(),
   };
 }
+
+/**
+ * For a batch that checks the session itself (docs/decisions/007-one-trip-transfers.md):
+ * the statement that renews a live session, and SQL for its user's id (bind the token hash
+ * and `now`), NULL when the session is unknown, ended or idle too long.
+ */
+export function renewSessionStatement(db: D1Database, tokenHash: string, now: number): D1PreparedStatement {
+  return db
+    .prepare("UPDATE session SET last_used_at = ?1 WHERE token_hash = ?2 AND ended_at IS NULL AND last_used_at > ?3")
+    .bind(now, tokenHash, now - sessionIdleLimitMs);
+}
+
+export const liveSessionUserSql = `SELECT user_id FROM session WHERE token_hash = ? AND ended_at IS NULL AND last_used_at > ? - ${sessionIdleLimitMs}`;

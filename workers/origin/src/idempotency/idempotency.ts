@@ -1,4 +1,4 @@
-import type { TypedResponse } from "hono";
+import type { Context, TypedResponse } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { OriginEnv } from "../origin-env";
 import { ApiError, errorBody, errorStatusOf } from "../http/answer";
@@ -46,77 +46,107 @@ export function isIdempotencyConflict(error: unknown): boolean {
   return error instanceof Error && /UNIQUE constraint failed: idempotency\.scope, idempotency\.key/.test(error.message);
 }
 
+/** The request's Idempotency-Key, or a 400 naming the header when it is missing or malformed. */
+export function requireIdempotencyKey(key: string | undefined): string {
+  if (!key || !keyFormat.test(key)) {
+    throw new ApiError("BAD_REQUEST", "Send an Idempotency-Key header of 8 to 128 letters, digits or _.:- with this request.", "Idempotency-Key");
+  }
+  return key;
+}
+
+/** What makes two requests the same request: method, path and body. */
+export async function requestHashOf(c: Context): Promise<string> {
+  return sha256Hex(`${c.req.method} ${c.req.path}\n${await c.req.text()}`);
+}
+
+/**
+ * The idempotency of one request: its key within `scope` (the user, or an anonymous
+ * route), and the hash of the request it must match.
+ */
+export function keyedIdempotency(c: Context<OriginEnv>, { scope, key, requestHash }: { scope: string; key: string; requestHash: string }): Idempotency {
+  const db = c.env.DB;
+  const read = () =>
+    db.prepare("SELECT request_hash, status, body FROM idempotency WHERE scope = ?1 AND key = ?2").bind(scope, key).first<StoredAnswer>();
+  const answerFor = (stored: StoredAnswer) => {
+    if (stored.request_hash !== requestHash) {
+      throw new ApiError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used for a different request.");
+    }
+    return replay(stored);
+  };
+  const record = (status: number, body: unknown) =>
+    db
+      .prepare("INSERT INTO idempotency (scope, key, request_hash, status, body, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+      .bind(scope, key, requestHash, status, JSON.stringify(body), c.var.clock.now());
+  const afterConflict = async (error: unknown): Promise<Response> => {
+    const twin = isIdempotencyConflict(error) ? await read() : null;
+    if (!twin) throw error;
+    return answerFor(twin);
+  };
+  return {
+    async commit<T, S extends 200 | 201>(effect: D1PreparedStatement[], status: S, body: T) {
+      try {
+        await db.batch([...effect, record(status, body)]);
+      } catch (error) {
+        // The twin's answer was produced from the same request by the same code.
+        return (await afterConflict(error)) as Response & TypedResponse<T, S, "json">;
+      }
+      return c.json(body, status) as Response & TypedResponse<T, S, "json">;
+    },
+    async twinAnswer() {
+      const twin = await read();
+      return twin ? answerFor(twin) : null;
+    },
+    async refuse(error, { lasting = true } = {}) {
+      if (!lasting) throw error;
+      try {
+        await record(errorStatusOf(error), errorBody(error)).run();
+      } catch (conflict) {
+        // A twin answered first; a replay of it is thrown as this request's answer.
+        throw new ReplayAnswer(await afterConflict(conflict));
+      }
+      throw error;
+    },
+  };
+}
+
+/**
+ * The statement that records an answer a batch works out only as it runs (a route that
+ * folds its reads into its write, docs/decisions/007-one-trip-transfers.md). `source` is a
+ * query yielding one row of `scope` and `body` (JSON text); no row, no record. It returns
+ * the body, which is the request's answer.
+ */
+export function recordAnswerOf(
+  db: D1Database,
+  { key, requestHash, status, at }: { key: string; requestHash: string; status: number; at: number },
+  source: { sql: string; params: unknown[] },
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO idempotency (scope, key, request_hash, status, body, created_at)
+       SELECT scope, ?, ?, ?, body, ? FROM (${source.sql}) RETURNING body`,
+    )
+    .bind(key, requestHash, status, at, ...source.params);
+}
+
+/** An answer recorded by `recordAnswerOf`, answered as the first answer. */
+export function recordedAnswer(body: string, status: number): Response {
+  return new Response(body, { status, headers: { "Content-Type": "application/json" } });
+}
+
 /**
  * PRODUCT.md §5: a request that moves money or creates something carries an
  * Idempotency-Key. The same key with the same request answers the first answer again;
- * with another request it is refused (422). The handler writes the answer with
- * `c.var.idempotency.record(...)` in the batch of its effect, so a retry after a lost
- * answer either replays or collides on the key — never a second effect.
+ * with another request it is refused (422). The handler commits its effect with
+ * `c.var.idempotency.commit(...)`, which records the answer in the same batch, so a retry
+ * after a lost answer either replays or collides on the key — never a second effect.
  */
 export const idempotent = (scopeOf: (c: { var: OriginEnv["Variables"] }) => string) =>
   createMiddleware<OriginEnv>(async (c, next) => {
-    const key = c.req.header("Idempotency-Key");
-    if (!key || !keyFormat.test(key)) {
-      throw new ApiError(
-        "BAD_REQUEST",
-        "Send an Idempotency-Key header of 8 to 128 letters, digits or _.:- with this request.",
-        "Idempotency-Key",
-      );
-    }
-    const scope = scopeOf(c);
-    const requestHash = await sha256Hex(`${c.req.method} ${c.req.path}\n${await c.req.text()}`);
-    const db = c.env.DB;
-    const read = () =>
-      db
-        .prepare("SELECT request_hash, status, body FROM idempotency WHERE scope = ?1 AND key = ?2")
-        .bind(scope, key)
-        .first<StoredAnswer>();
-    const answerFor = (stored: StoredAnswer) => {
-      if (stored.request_hash !== requestHash) {
-        throw new ApiError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used for a different request.");
-      }
-      return replay(stored);
-    };
-
-    const earlier = await read();
-    if (earlier) return answerFor(earlier);
-
-    const now = c.var.clock.now();
-    const record = (status: number, body: unknown) =>
-      db
-        .prepare("INSERT INTO idempotency (scope, key, request_hash, status, body, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
-        .bind(scope, key, requestHash, status, JSON.stringify(body), now);
-    const afterConflict = async (error: unknown): Promise<Response> => {
-      const twin = isIdempotencyConflict(error) ? await read() : null;
-      if (!twin) throw error;
-      return answerFor(twin);
-    };
-
-    c.set("idempotency", {
-      async commit<T, S extends 200 | 201>(effect: D1PreparedStatement[], status: S, body: T) {
-        try {
-          await db.batch([...effect, record(status, body)]);
-        } catch (error) {
-          // The twin's answer was produced from the same request by the same code.
-          return (await afterConflict(error)) as Response & TypedResponse<T, S, "json">;
-        }
-        return c.json(body, status) as Response & TypedResponse<T, S, "json">;
-      },
-      async twinAnswer() {
-        const twin = await read();
-        return twin ? answerFor(twin) : null;
-      },
-      async refuse(error, { lasting = true } = {}) {
-        if (!lasting) throw error;
-        try {
-          await record(errorStatusOf(error), errorBody(error)).run();
-        } catch (conflict) {
-          // A twin answered first; a replay of it is thrown as this request's answer.
-          throw new ReplayAnswer(await afterConflict(conflict));
-        }
-        throw error;
-      },
-    });
+    const key = requireIdempotencyKey(c.req.header("Idempotency-Key"));
+    const idempotency = keyedIdempotency(c, { scope: scopeOf(c), key, requestHash: await requestHashOf(c) });
+    const earlier = await idempotency.twinAnswer();
+    if (earlier) return earlier;
+    c.set("idempotency", idempotency);
     await next();
   });
 

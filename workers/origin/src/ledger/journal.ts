@@ -16,7 +16,12 @@ export type JournalKind =
   // WeChat Pay (migration 0013): a recharge paid; a payment no order can take, held for its refund.
   | "recharge"
   | "payment_to_refund";
-export type Posting = { account: string; amount: number; bucket?: "available" | "held" };
+/**
+ * An account by id, or found by SQL inside the batch (`?` bound to `params`), for a batch
+ * that learns who is involved only as it runs; an account not found fails the entry's NOT NULL.
+ */
+export type PostingAccount = string | { sql: string; params: unknown[] };
+export type Posting = { account: PostingAccount; amount: number; bucket?: "available" | "held" };
 
 export function walletAccountOf(userId: string): string {
   return `acc_${userId}`;
@@ -33,10 +38,12 @@ export function journalStatements(
   }
   return [
     db.prepare("INSERT INTO journal_tx (id, kind, created_at) VALUES (?1, ?2, ?3)").bind(tx.id, tx.kind, tx.at),
-    ...tx.postings.map((posting) =>
-      db
-        .prepare("INSERT INTO entry (tx_id, account_id, bucket, amount) VALUES (?1, ?2, ?3, ?4)")
-        .bind(tx.id, posting.account, posting.bucket ?? "available", posting.amount),
+    ...tx.postings.map(({ account, amount, bucket = "available" }) =>
+      typeof account === "string"
+        ? db.prepare("INSERT INTO entry (tx_id, account_id, bucket, amount) VALUES (?1, ?2, ?3, ?4)").bind(tx.id, account, bucket, amount)
+        : db
+            .prepare(`INSERT INTO entry (tx_id, account_id, bucket, amount) VALUES (?, (${account.sql}), ?, ?)`)
+            .bind(tx.id, ...account.params, bucket, amount),
     ),
     db.prepare("INSERT INTO tx_seal (tx_id) VALUES (?1)").bind(tx.id),
   ];

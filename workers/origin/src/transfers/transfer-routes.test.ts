@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   balanceOf,
+  countingRoundTrips,
   expectLedgerWhole,
   fundWallet,
   resetDatabase,
@@ -158,6 +159,75 @@ describe("retrying a refused transfer", () => {
     await fund(alice, 400);
     expect((await send({ toHandle: "bob", amount: 500 }, { key: "retry-after-topup" })).status).toBe(201);
     expect(await balanceOf(bob.id)).toEqual({ available: 500, held: 0 });
+    await expectLedgerWhole();
+  });
+});
+
+describe("one round trip per transfer", () => {
+  it("checks the session, finds the recipient, moves the money and records the answer in one batch", async () => {
+    await fund(alice, 1_000);
+    const counter = countingRoundTrips();
+    const response = await send({ toHandle: "bob", amount: 250, note: "Lunch" }, { db: counter.db });
+    expect(response.status).toBe(201);
+    expect(counter.trips()).toBe(1);
+    const receipt = (await response.json()) as { code: string; data: { id: string; to: unknown; amount: number; note: string; createdAt: string } };
+    expect(receipt).toEqual({
+      code: "SUCCESS",
+      data: { id: expect.stringMatching(/^trf_/), to: { handle: "bob", displayName: "Name of bob" }, amount: 250, note: "Lunch", createdAt: new Date(origin.now()).toISOString() },
+    });
+    expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
+    await expectLedgerWhole();
+  });
+
+  it("renews the session it uses, like every signed-in request", async () => {
+    await fund(alice, 1_000);
+    origin.advance(60_000);
+    expect((await send({ toHandle: "bob", amount: 1 })).status).toBe(201);
+    const session = await env.DB.prepare("SELECT last_used_at FROM session WHERE user_id = ?1").bind(alice.id).first<number>("last_used_at");
+    expect(session).toBe(origin.now());
+  });
+
+  it("answers 401 for a session ended or idle too long, moving nothing", async () => {
+    await fund(alice, 1_000);
+    await env.DB.prepare("UPDATE session SET ended_at = ?1 WHERE user_id = ?2").bind(origin.now(), alice.id).run();
+    const ended = await send({ toHandle: "bob", amount: 100 });
+    expect(ended.status).toBe(401);
+    expect(await ended.json()).toMatchObject({ code: "UNAUTHENTICATED" });
+    origin.advance(31 * 24 * 60 * 60 * 1000);
+    expect((await send({ toHandle: "alice", amount: 100 }, { auth: bob.auth })).status).toBe(401);
+    expect((await send({ toHandle: "bob", amount: 100 }, { auth: {} })).status).toBe(401);
+    expect(await balanceOf(alice.id)).toEqual({ available: 1_000, held: 0 });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM transfer").first("n")).toBe(0);
+  });
+
+  it("records a transfer to oneself as refused, and not an unknown recipient (who may register)", async () => {
+    await fund(alice, 1_000);
+    expect((await send({ toHandle: "alice", amount: 1 }, { key: "self-key-0001" })).status).toBe(422);
+    const again = await send({ toHandle: "alice", amount: 1 }, { key: "self-key-0001" });
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await again.json()).toMatchObject({ code: "TRANSFER_TO_SELF", field: "toHandle" });
+
+    expect((await send({ toHandle: "carol", amount: 100 }, { key: "later-recipient" })).status).toBe(404);
+    await seedUser("carol", origin.now());
+    expect((await send({ toHandle: "carol", amount: 100 }, { key: "later-recipient" })).status).toBe(201);
+    await expectLedgerWhole();
+  });
+
+  it("refuses the key with another body (422) without a second effect", async () => {
+    await fund(alice, 1_000);
+    expect((await send({ toHandle: "bob", amount: 100 }, { key: "reused-trf-key" })).status).toBe(201);
+    const other = await send({ toHandle: "bob", amount: 200 }, { key: "reused-trf-key" });
+    expect(other.status).toBe(422);
+    expect(await other.json()).toMatchObject({ code: "IDEMPOTENCY_KEY_REUSED" });
+    expect(await balanceOf(bob.id)).toEqual({ available: 100, held: 0 });
+  });
+
+  it("answers twins of a transfer that used all the money with its answer, not a refusal", async () => {
+    await fund(alice, 300);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => send({ toHandle: "bob", amount: 300 }, { key: "all-the-money" })));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(201));
+    expect(new Set(await Promise.all(answers.map((answer) => answer.text()))).size).toBe(1);
+    expect(await balanceOf(bob.id)).toEqual({ available: 300, held: 0 });
     await expectLedgerWhole();
   });
 });

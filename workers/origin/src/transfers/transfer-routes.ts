@@ -1,11 +1,20 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
-import { transferBodySchema, transferReceiptSchema } from "../../../../app/api/transfers";
-import { signedInUser } from "../auth/signed-in-user";
+import type { Context, TypedResponse } from "hono";
+import { transferBodySchema, transferReceiptSchema, type TransferReceipt } from "../../../../app/api/transfers";
+import { hashToken, requiredBearerToken } from "../auth/bearer-token";
+import { findSessionUser, liveSessionUserSql, renewSessionStatement } from "../auth/sessions";
 import { ApiError } from "../http/answer";
 import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "../http/openapi-routes";
 import { validationHook } from "../http/validation";
-import { idempotent } from "../idempotency/idempotency";
-import { isOverdraft, journalStatements, walletAccountOf } from "../ledger/journal";
+import {
+  keyedIdempotency,
+  recordAnswerOf,
+  recordedAnswer,
+  ReplayAnswer,
+  requestHashOf,
+  requireIdempotencyKey,
+} from "../idempotency/idempotency";
+import { isOverdraft, journalStatements } from "../ledger/journal";
 import type { OriginEnv } from "../origin-env";
 
 const chinaStandardTimeMs = 8 * 60 * 60 * 1000;
@@ -34,76 +43,123 @@ const send = createRoute({
 });
 
 export const transferRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
-transferRoutes.use("/", signedInUser, idempotent((c) => c.var.user.id));
+// Only what needs no database here: the session and the key are checked inside the handler's one batch.
+transferRoutes.use("/", async (c, next) => {
+  requiredBearerToken(c.req.header("Authorization"));
+  requireIdempotencyKey(c.req.header("Idempotency-Key"));
+  await next();
+});
+
+type TransferAnswer = { code: "SUCCESS"; data: TransferReceipt };
+
+/**
+ * One round trip (docs/decisions/007-one-trip-transfers.md): the session, the recipient,
+ * the daily limit, the money and the recorded answer are one batch. The transfer row,
+ * right after its journal transaction's, names both sides as it finds them, so an unknown
+ * session or recipient fails its NOT NULL and oneself its CHECK before any money moves;
+ * the daily total and the wallets refuse what passes a limit; the answer's key refuses a
+ * second effect. A batch that fails is explained by reads afterwards (`refusal`).
+ */
+function transferStatements(
+  db: D1Database,
+  t: { tokenHash: string; now: number; toHandle: string; amount: number; note: string; id: string; txId: string; key: string; requestHash: string },
+): D1PreparedStatement[] {
+  const walletOf = (side: "from_user" | "to_user") => ({
+    sql: `SELECT account.id FROM transfer JOIN account ON account.owner_id = transfer.${side} AND account.kind = 'user' WHERE transfer.id = ?`,
+    params: [t.id],
+  });
+  const [openTx, ...entriesAndSeal] = journalStatements(db, {
+    id: t.txId,
+    kind: "transfer",
+    at: t.now,
+    postings: [
+      { account: walletOf("from_user"), amount: -t.amount },
+      { account: walletOf("to_user"), amount: t.amount },
+    ],
+  });
+  if (!openTx) throw new Error("A journal transaction starts with its own row.");
+  return [
+    renewSessionStatement(db, t.tokenHash, t.now),
+    openTx,
+    db
+      .prepare(
+        `INSERT INTO transfer (id, from_user, to_user, amount, note, tx_id, created_at)
+         VALUES (?, (${liveSessionUserSql}), (SELECT id FROM user WHERE handle = ?), ?, ?, ?, ?)`,
+      )
+      .bind(t.id, t.tokenHash, t.now, t.toHandle, t.amount, t.note, t.txId, t.now),
+    // The daily total rises in the same batch; its CHECK refuses what would pass the limit.
+    db
+      .prepare(
+        `INSERT INTO transfer_daily (user_id, day, total) SELECT from_user, ?2, amount FROM transfer WHERE id = ?1
+         ON CONFLICT (user_id, day) DO UPDATE SET total = total + excluded.total`,
+      )
+      .bind(t.id, chinaDay(t.now)),
+    ...entriesAndSeal,
+    recordAnswerOf(
+      db,
+      { key: t.key, requestHash: t.requestHash, status: 201, at: t.now },
+      {
+        sql: `SELECT transfer.from_user AS scope,
+                json_object('code', 'SUCCESS', 'data', json_object(
+                  'id', transfer.id,
+                  'to', json_object('handle', recipient.handle, 'displayName', recipient.display_name),
+                  'amount', transfer.amount, 'note', transfer.note, 'createdAt', ?)) AS body
+              FROM transfer JOIN user AS recipient ON recipient.id = transfer.to_user WHERE transfer.id = ?`,
+        params: [new Date(t.now).toISOString(), t.id],
+      },
+    ),
+  ];
+}
+
+const refusalCauses = /transfer\.from_user|transfer\.to_user|transfer_not_to_self|transfer_daily_limit|account_not_negative|UNIQUE constraint failed: idempotency/;
 
 transferRoutes.openapi(send, async (c) => {
-  const sender = c.var.user;
   const { toHandle, amount, note } = c.req.valid("json");
-  const db = c.env.DB;
   const now = c.var.clock.now();
-
-  if (toHandle === sender.handle) {
-    return c.var.idempotency.refuse(new ApiError("TRANSFER_TO_SELF", "You cannot send money to yourself.", "toHandle"));
+  const tokenHash = await hashToken(requiredBearerToken(c.req.header("Authorization")));
+  const key = requireIdempotencyKey(c.req.header("Idempotency-Key"));
+  const requestHash = await requestHashOf(c);
+  const id = `trf_${crypto.randomUUID()}`;
+  const txId = `tx_${crypto.randomUUID()}`;
+  let results: D1Result[];
+  try {
+    results = await c.env.DB.batch(transferStatements(c.env.DB, { tokenHash, now, toHandle, amount, note, id, txId, key, requestHash }));
+  } catch (error) {
+    // Anything else (a lost connection: did it commit?) is not answered from here; a retry with the key is.
+    if (!(error instanceof Error && refusalCauses.test(error.message))) throw error;
+    return refusal(c, error, { tokenHash, now, key, requestHash });
   }
-  const recipient = await db
-    .prepare("SELECT id, handle, display_name FROM user WHERE handle = ?1")
-    .bind(toHandle)
-    .first<{ id: string; handle: string; display_name: string }>();
-  if (!recipient) {
-    return c.var.idempotency.refuse(new ApiError("RECIPIENT_NOT_FOUND", "No Paydesk user has that handle.", "toHandle"), {
+  const recorded = results.at(-1)?.results[0] as { body?: unknown } | undefined;
+  if (typeof recorded?.body !== "string") throw new Error("The transfer committed without its answer.");
+  return recordedAnswer(recorded.body, 201) as Response & TypedResponse<TransferAnswer, 201, "json">;
+});
+
+/** Why the batch was refused, read after it: the session, a twin's answer for the key, then the constraint that spoke. */
+async function refusal(
+  c: Context<OriginEnv>,
+  error: Error,
+  { tokenHash, now, key, requestHash }: { tokenHash: string; now: number; key: string; requestHash: string },
+): Promise<never> {
+  const user = await findSessionUser(c.env.DB, tokenHash, now);
+  if (!user) throw new ApiError("UNAUTHENTICATED", "Your session has ended. Sign in again.");
+  const idempotency = keyedIdempotency(c, { scope: user.id, key, requestHash });
+  // A twin with this key committed first (and may have used the money or the limit).
+  const twin = await idempotency.twinAnswer();
+  if (twin) throw new ReplayAnswer(twin);
+  const { message } = error;
+  if (message.includes("transfer_not_to_self")) {
+    return idempotency.refuse(new ApiError("TRANSFER_TO_SELF", "You cannot send money to yourself.", "toHandle"));
+  }
+  if (message.includes("transfer.to_user")) {
+    return idempotency.refuse(new ApiError("RECIPIENT_NOT_FOUND", "No Paydesk user has that handle.", "toHandle"), { lasting: false });
+  }
+  if (message.includes("transfer_daily_limit")) {
+    return idempotency.refuse(new ApiError("DAILY_LIMIT_EXCEEDED", "This would take you over the daily limit of ¥100,000.00 sent.", "amount"), {
       lasting: false,
     });
   }
-
-  const id = `trf_${crypto.randomUUID()}`;
-  const txId = `tx_${crypto.randomUUID()}`;
-  try {
-    return await c.var.idempotency.commit(
-      [
-        // The daily total rises in the same batch; its CHECK refuses what would pass the limit.
-        db
-          .prepare(
-            `INSERT INTO transfer_daily (user_id, day, total) VALUES (?1, ?2, ?3)
-             ON CONFLICT (user_id, day) DO UPDATE SET total = total + excluded.total`,
-          )
-          .bind(sender.id, chinaDay(now), amount),
-        ...journalStatements(db, {
-          id: txId,
-          kind: "transfer",
-          at: now,
-          postings: [
-            { account: walletAccountOf(sender.id), amount: -amount },
-            { account: walletAccountOf(recipient.id), amount },
-          ],
-        }),
-        db
-          .prepare("INSERT INTO transfer (id, from_user, to_user, amount, note, tx_id, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
-          .bind(id, sender.id, recipient.id, amount, note, txId, now),
-      ],
-      201,
-      {
-        code: "SUCCESS" as const,
-        data: {
-          id,
-          to: { handle: recipient.handle, displayName: recipient.display_name },
-          amount,
-          note,
-          createdAt: new Date(now).toISOString(),
-        },
-      },
-    );
-  } catch (error) {
-    if (isOverdraft(error)) {
-      return c.var.idempotency.refuse(new ApiError("INSUFFICIENT_FUNDS", "Your available balance is not enough for this.", "amount"), {
-        lasting: false,
-      });
-    }
-    if (error instanceof Error && error.message.includes("transfer_daily_limit")) {
-      return c.var.idempotency.refuse(
-        new ApiError("DAILY_LIMIT_EXCEEDED", "This would take you over the daily limit of ¥100,000.00 sent.", "amount"),
-        { lasting: false },
-      );
-    }
-    throw error;
+  if (isOverdraft(error)) {
+    return idempotency.refuse(new ApiError("INSUFFICIENT_FUNDS", "Your available balance is not enough for this.", "amount"), { lasting: false });
   }
-});
+  throw error;
+}
