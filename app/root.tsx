@@ -32,6 +32,12 @@ export function loader({ context }: Route.LoaderArgs) {
   return { config: publicConfig(), language: context.get(languageContext) };
 }
 
+// The root's data (public configuration, language) cannot change within a visit: a
+// language switch reloads the document. So form submissions never refetch it.
+export function shouldRevalidate() {
+  return false;
+}
+
 export function links() {
   return [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 }

@@ -1,13 +1,24 @@
-import { Link } from "react-router";
+import { useEffect, useRef, useState } from "react";
+import { Link, useFetcher, useNavigate, useSearchParams, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/wechat-pay";
 import type { OrderDetail } from "../api/orders";
+import { wechatOpenidSchema, type WechatPayConfigAnswer, type WechatPayFlow, type WechatPrepay } from "../api/payments";
+import { getApi } from "../api/client";
 import { MissingOrder, orderParam } from "../components/order-param";
 import { OrderSummary } from "../components/order-summary";
+import { QrCode } from "../components/qr-code";
 import { Spinner } from "../components/spinner";
-import { metaLanguage, useMessages } from "../i18n/messages";
+import { formText, runAction, type ActionResult } from "../forms/action-result";
+import { FormAlert } from "../forms/fields";
+import { formatMoney } from "../i18n/format";
+import { metaLanguage, useLanguage, useMessages } from "../i18n/messages";
 import { paymentMessages } from "../messages/payment";
+import { chooseFlow, h5UrlReturningTo, pollDelayMs } from "../payments/choose-flow";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalView } from "../personal/personal-view";
+import { currentToken, refreshUser } from "../startup/account-session";
+import { isWechatBrowser } from "../startup/flags";
+import { useStartup } from "../startup/startup-state";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: `${paymentMessages[metaLanguage(matches)].wechatTitle} · Paydesk` }];
@@ -15,9 +26,33 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   const id = orderParam(request.url);
-  return loadPersonal(async (api) => (id ? await api.get<OrderDetail>(`/api/orders/${id}`) : null));
+  return loadPersonal(async (api) => {
+    if (!id) return null;
+    const [order, config] = await Promise.all([
+      api.get<OrderDetail>(`/api/orders/${id}`),
+      api.get<WechatPayConfigAnswer>("/api/payments/wechat/config"),
+    ]);
+    return { order, config };
+  });
 }
 clientLoader.hydrate = true as const;
+
+// Asking WeChat Pay for a payment, or playing the payer, changes nothing this page shows:
+// its own polling notices the payment.
+export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return formData ? false : defaultShouldRevalidate;
+}
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
+  const form = await request.formData();
+  const intent = formText(form, "intent");
+  const orderId = formText(form, "orderId");
+  if (intent === "simulate") return runAction(intent, (api) => api.post("/api/payments/wechat/simulator/pay", { orderId }));
+  const flow = formText(form, "flow") as WechatPayFlow;
+  const body = flow === "jsapi" ? { method: "wechat", flow, openid: formText(form, "openid") } : { method: "wechat", flow };
+  // The origin reuses the order's out_trade_no for a repeated request, so this is safe to repeat.
+  return runAction(intent, (api) => api.post<WechatPrepay>(`/api/orders/${encodeURIComponent(orderId)}/pay`, body, formText(form, "idempotencyKey")));
+}
 
 export function HydrateFallback() {
   const text = useMessages(paymentMessages);
@@ -29,8 +64,167 @@ export function HydrateFallback() {
   );
 }
 
-// Until the WeChat Pay client is wired (issue #5), the page says plainly that it is not
-// available here and offers the other way to pay.
+/** Seconds until `iso`, ticking every second (0 when past). */
+function useSecondsLeft(iso: string): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1_000);
+    return () => clearInterval(timer);
+  }, []);
+  return Math.max(0, Math.floor((Date.parse(iso) - now) / 1_000));
+}
+
+function Countdown({ expiresAt }: { expiresAt: string }) {
+  const text = useMessages(paymentMessages);
+  const seconds = useSecondsLeft(expiresAt);
+  const clock = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  return (
+    <p className="countdown">
+      {text.timeLeft}: <span role="timer">{clock}</span>
+    </p>
+  );
+}
+
+/**
+ * Asks the origin for the order's status with back-off and moves to the result when it is
+ * paid — the only proof of payment this page accepts (never the return from WeChat).
+ */
+function useMovingOnWhenPaid(order: OrderDetail) {
+  const navigate = useNavigate();
+  useEffect(() => {
+    let attempt = 0;
+    let timer: ReturnType<typeof setTimeout>;
+    let stopped = false;
+    const check = async () => {
+      const answer = await getApi<OrderDetail>(`/api/orders/${order.id}`, { token: currentToken() });
+      if (stopped) return;
+      if (answer.code === "SUCCESS" && answer.data.status !== "pending") {
+        if (answer.data.status === "paid") void refreshUser();
+        void navigate(`/pay_success?order=${order.id}`, { replace: true });
+        return;
+      }
+      attempt += 1;
+      timer = setTimeout(() => void check(), pollDelayMs(attempt));
+    };
+    timer = setTimeout(() => void check(), pollDelayMs(0));
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [order.id, navigate]);
+}
+
+type WeixinBridge = { invoke(name: string, params: unknown, callback: (result: { err_msg?: string }) => void): void };
+
+function openJsapiSheet(params: unknown) {
+  const bridge = (window as { WeixinJSBridge?: WeixinBridge }).WeixinJSBridge;
+  // Whatever the sheet answers, the page waits for the origin to confirm the payment.
+  const invoke = (ready: WeixinBridge) => ready.invoke("getBrandWCPayRequest", params, () => undefined);
+  if (bridge) invoke(bridge);
+  else document.addEventListener("WeixinJSBridgeReady", () => invoke((window as { WeixinJSBridge?: WeixinBridge }).WeixinJSBridge!), { once: true });
+}
+
+function SimulatePayment({ order }: { order: OrderDetail }) {
+  const text = useMessages(paymentMessages);
+  const fetcher = useFetcher<ActionResult>();
+  return (
+    <fetcher.Form method="post" className="simulator">
+      <FormAlert result={fetcher.data} hasFields={false} />
+      <input type="hidden" name="intent" value="simulate" />
+      <input type="hidden" name="orderId" value={order.id} />
+      <p className="hint">{text.simulateHint}</p>
+      <button type="submit" className="button button-secondary" disabled={fetcher.state !== "idle"}>
+        {text.simulate}
+      </button>
+    </fetcher.Form>
+  );
+}
+
+function Instructions({ prepay, order, inWechat }: { prepay: WechatPrepay; order: OrderDetail; inWechat: boolean }) {
+  const text = useMessages(paymentMessages);
+  const language = useLanguage();
+  if (prepay.flow === "h5") {
+    const back = new URL(`/pay_success?order=${order.id}`, window.location.href).toString();
+    return (
+      <section aria-labelledby="h5-title">
+        <h2 id="h5-title">{text.h5Title}</h2>
+        <p>{text.h5Hint}</p>
+        <a className="button" href={h5UrlReturningTo(prepay.h5Url, back)}>
+          {text.openWechat}
+        </a>
+      </section>
+    );
+  }
+  if (prepay.flow === "jsapi") {
+    return (
+      <section aria-labelledby="jsapi-title">
+        <h2 id="jsapi-title">{text.jsapiTitle}</h2>
+        <p>{text.jsapiHint}</p>
+        <button type="button" className="button" onClick={() => openJsapiSheet(prepay.jsapi)}>
+          {text.jsapiOpen}
+        </button>
+      </section>
+    );
+  }
+  return (
+    <section aria-labelledby="scan-title" className="scan">
+      <h2 id="scan-title">{text.scanTitle}</h2>
+      <QrCode value={prepay.codeUrl} label={text.qrLabel(formatMoney(order.amount, language))} />
+      <p>{inWechat ? text.inWechatHint : text.scanHint}</p>
+    </section>
+  );
+}
+
+function WechatCheckout({ order, config }: { order: OrderDetail; config: WechatPayConfigAnswer }) {
+  const text = useMessages(paymentMessages);
+  const { isMobile } = useStartup();
+  const [params] = useSearchParams();
+  const openid = wechatOpenidSchema.safeParse(params.get("openid")).data ?? null;
+  const inWechat = typeof navigator !== "undefined" && isWechatBrowser(navigator.userAgent);
+  const flow = chooseFlow(config.flows, { isMobile, inWechat, openid });
+  const prepare = useFetcher<ActionResult<WechatPrepay>>();
+  const asked = useRef(false);
+  const secondsLeft = useSecondsLeft(order.expiresAt);
+  useMovingOnWhenPaid(order);
+
+  useEffect(() => {
+    if (asked.current || !flow) return;
+    asked.current = true;
+    const form: Record<string, string> = { intent: "prepare", orderId: order.id, flow, idempotencyKey: crypto.randomUUID() };
+    if (openid) form.openid = openid;
+    void prepare.submit(form, { method: "post" });
+  }, [flow, openid, order.id, prepare]);
+
+  const prepay = prepare.data?.ok ? prepare.data.data : null;
+  return (
+    <>
+      <OrderSummary order={order} />
+      {secondsLeft === 0 ? (
+        <p className="notice notice-warning" role="alert">
+          {text.expired} <Link to={order.kind === "recharge" ? "/recharge" : `/order?id=${order.id}`}>{order.kind === "recharge" ? text.startAgain : text.seeOrder}</Link>
+        </p>
+      ) : prepare.data && !prepare.data.ok ? (
+        <FormAlert result={prepare.data} hasFields={false} />
+      ) : prepay ? (
+        <>
+          <Instructions prepay={prepay} order={order} inWechat={inWechat} />
+          <Countdown expiresAt={order.expiresAt} />
+          <p role="status" className="hint">
+            {text.waiting}
+          </p>
+          {config.simulator && import.meta.env.DEV ? <SimulatePayment order={order} /> : null}
+        </>
+      ) : (
+        <Spinner label={text.preparing} />
+      )}
+      <p className="links">
+        <Link to={`/pay?order=${order.id}`}>{text.wechatOther}</Link>
+        <Link to={`/order?id=${order.id}`}>{text.seeOrder}</Link>
+      </p>
+    </>
+  );
+}
+
 function NotConfigured({ order }: { order: OrderDetail }) {
   const text = useMessages(paymentMessages);
   return (
@@ -47,13 +241,40 @@ function NotConfigured({ order }: { order: OrderDetail }) {
   );
 }
 
+function NotPending({ order }: { order: OrderDetail }) {
+  const text = useMessages(paymentMessages);
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (order.status === "paid") void navigate(`/pay_success?order=${order.id}`, { replace: true });
+  }, [order, navigate]);
+  return (
+    <>
+      <OrderSummary order={order} />
+      <p role="alert">{text.notPayable}</p>
+      <p className="links">
+        <Link to={`/order?id=${order.id}`}>{text.seeOrder}</Link>
+      </p>
+    </>
+  );
+}
+
 export default function WechatPay({ loaderData }: Route.ComponentProps) {
   const text = useMessages(paymentMessages);
   return (
     <section className="narrow" aria-labelledby="wechat-title">
       <h1 id="wechat-title">{text.wechatTitle}</h1>
       <PersonalView result={loaderData} purpose={text.wechatPurpose}>
-        {(order) => (order ? <NotConfigured order={order} /> : <MissingOrder />)}
+        {(screen) =>
+          !screen ? (
+            <MissingOrder />
+          ) : screen.order.status !== "pending" ? (
+            <NotPending order={screen.order} />
+          ) : !screen.config.configured ? (
+            <NotConfigured order={screen.order} />
+          ) : (
+            <WechatCheckout order={screen.order} config={screen.config} />
+          )
+        }
       </PersonalView>
     </section>
   );

@@ -10,3 +10,8 @@ export function isShortLinkHost(hostname: string, shortLinkHosts: readonly strin
   const host = hostname.toLowerCase();
   return shortLinkHosts.some((candidate) => candidate.trim().toLowerCase() === host);
 }
+
+/** WeChat's in-app browser, where JSAPI's payment sheet is available. */
+export function isWechatBrowser(userAgent: string): boolean {
+  return /MicroMessenger/i.test(userAgent);
+}
