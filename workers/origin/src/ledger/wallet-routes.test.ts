@@ -1,6 +1,8 @@
+import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Claim } from "../../../../app/api/tasks";
 import type { WalletEntry, WalletEntryPage, WalletSummary } from "../../../../app/api/wallet";
+import { journalStatements, walletAccountOf, worldAccount } from "./journal";
 import { balanceOf, expectLedgerWhole, fundWallet, openPaidTask, resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
 
 let origin: TestOrigin;
@@ -96,6 +98,33 @@ describe("the wallet's history", () => {
     const workers = (await page(worker.auth)).entries;
     expect(workers).toHaveLength(1);
     expect(workers[0]).toMatchObject({ kind: "task_reward", amount: 1_000, held: 0, task: taskRef, counterparty: { handle: "alice" } });
+    await expectLedgerWhole();
+  });
+
+  it("names the order of an online recharge", async () => {
+    const created = await origin.call("/api/orders/recharge", { body: { amount: 5_000 }, headers: { ...alice.auth, "Idempotency-Key": "recharge-history" } });
+    const order = ((await created.json()) as { data: { id: string } }).data.id;
+    // What a settled WeChat Pay recharge writes (src/payments/wechat-payments.ts), in one batch.
+    const txId = `tx_${crypto.randomUUID()}`;
+    const now = origin.now();
+    await env.DB.batch([
+      ...journalStatements(env.DB, {
+        id: txId,
+        kind: "recharge",
+        at: now,
+        postings: [
+          { account: worldAccount, amount: -5_000 },
+          { account: walletAccountOf(alice.id), amount: 5_000 },
+        ],
+      }),
+      env.DB.prepare(
+        "INSERT INTO payment (id, order_id, method, status, amount, tx_id, created_at, updated_at) VALUES (?1, ?2, 'wechat', 'succeeded', 5000, ?3, ?4, ?4)",
+      ).bind(`pay_${crypto.randomUUID()}`, order, txId, now),
+      env.DB.prepare("UPDATE orders SET status = 'paid', paid_at = ?1 WHERE id = ?2").bind(now, order),
+    ]);
+    expect((await page(alice.auth)).entries).toEqual([
+      { id: txId, kind: "recharge", amount: 5_000, held: 0, counterparty: null, task: null, orderId: order, note: null, createdAt: new Date(now).toISOString() },
+    ]);
     await expectLedgerWhole();
   });
 
