@@ -2,14 +2,40 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vite";
 
-export default defineConfig({
-  plugins: [
-    cloudflare({
-      viteEnvironment: { name: "ssr" },
-      // The reference origin runs beside the edge worker in `dev` and `preview`,
-      // reached through the ORIGIN service binding of wrangler.toml.
-      auxiliaryWorkers: [{ configPath: "./workers/origin/wrangler.toml" }],
-    }),
-    reactRouter(),
-  ],
+const originConfigPath = "./workers/origin/wrangler.toml";
+
+export default defineConfig(({ command, isPreview }) => {
+  // Local emulation of WeChat Pay, in `dev` only (never in a build or `preview`): the
+  // simulator runs beside the origin; the origin reaches it through the WECHATPAY_SIMULATOR
+  // service binding and takes its TEST-ONLY merchant from it (no key in any config file);
+  // the simulator notifies the origin through its NOTIFY binding.
+  // PAYDESK_WECHATPAY_SIMULATOR=off leaves it out (e.g. to try a real sandbox merchant
+  // configured in workers/origin/.dev.vars).
+  const emulateWechatPay = command === "serve" && !isPreview && process.env.PAYDESK_WECHATPAY_SIMULATOR !== "off";
+  return {
+    plugins: [
+      cloudflare({
+        viteEnvironment: { name: "ssr" },
+        // The reference origin runs beside the edge worker in `dev` and `preview`,
+        // reached through the ORIGIN service binding of wrangler.toml.
+        auxiliaryWorkers: emulateWechatPay
+          ? [
+              {
+                configPath: originConfigPath,
+                config: (origin) => ({
+                  services: [...(origin.services ?? []), { binding: "WECHATPAY_SIMULATOR", service: "paydesk-wechatpay-simulator" }],
+                  vars: { ...origin.vars, WECHATPAY_SIMULATOR_MERCHANT: "true" },
+                }),
+              },
+              {
+                configPath: "./workers/wechatpay-simulator/wrangler.toml",
+                devOnly: true,
+                config: (simulator) => ({ services: [...(simulator.services ?? []), { binding: "NOTIFY", service: "paydesk-origin" }] }),
+              },
+            ]
+          : [{ configPath: originConfigPath }],
+      }),
+      reactRouter(),
+    ],
+  };
 });

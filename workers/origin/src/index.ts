@@ -8,6 +8,6 @@ const wechatPayOf = wechatPayFactory({ now: () => Date.now() });
 
 export default reportingErrors<Env>(async (request, env, ctx) => app.fetch(request, env, ctx), {
   async scheduled(controller, env) {
-    await runTimeBasedRules(env.DB, controller.scheduledTime, { wechatPay: wechatPayOf(env) });
+    await runTimeBasedRules(env.DB, controller.scheduledTime, { wechatPay: await wechatPayOf(env) });
   },
 });

@@ -8,5 +8,5 @@ export type Clock = { now(): number };
 export type OriginEnv = {
   Bindings: Env;
   /** `wechatPay()`: the WeChat Pay client for this environment, or null when it is not configured. */
-  Variables: { clock: Clock; idempotency: Idempotency; user: UserInfo; wechatPay: () => WechatPay | null };
+  Variables: { clock: Clock; idempotency: Idempotency; user: UserInfo; wechatPay: () => Promise<WechatPay | null> };
 };

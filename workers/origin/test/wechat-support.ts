@@ -92,8 +92,8 @@ export async function wechatOrigin({ start = Date.parse("2026-11-01T00:00:00Z"),
       expect((await control("/clock", { advanceSeconds: ms / 1000 })).status).toBe(200);
     },
     /** One cron run with WeChat Pay configured. */
-    cron: () => runTimeBasedRules(env.DB, now, { wechatPay: wechatPay(wechatEnv) }),
-    wechatPay: () => wechatPay(wechatEnv)!,
+    cron: async () => runTimeBasedRules(env.DB, now, { wechatPay: await wechatPay(wechatEnv) }),
+    wechatPay: async () => (await wechatPay(wechatEnv))!,
   };
 }
 

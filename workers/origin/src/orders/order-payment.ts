@@ -21,7 +21,8 @@ import {
   wechatCall,
   type WechatPaymentRow,
 } from "../payments/wechat-payments";
-import { checkPayment } from "../payments/wechat-reconcile";
+import { afterAnswer } from "../payments/after-answer";
+import { checkPayment, reconcileWechatPayments } from "../payments/wechat-reconcile";
 import { wechatDescription, type OrderInput, type WechatPayOutcome } from "../wechatpay/client";
 
 const pay = createRoute({
@@ -67,7 +68,7 @@ orderPaymentRoutes.openapi(pay, async (c) => {
     .first<PayableOrder>();
   if (!order) throw new ApiError("NOT_FOUND", "There is no such order.");
   if (body.method === "wechat") {
-    const wechat = c.var.wechatPay();
+    const wechat = await c.var.wechatPay();
     if (!wechat) {
       return c.var.idempotency.refuse(new ApiError("WECHAT_PAY_NOT_CONFIGURED", "WeChat Pay is not configured here.", "method"), { lasting: false });
     }
@@ -98,7 +99,7 @@ async function payFromWallet(c: PayContext, id: string, order: PayableOrder, now
   const txId = `tx_${crypto.randomUUID()}`;
   const wallet = walletAccountOf(user.id);
   try {
-    return await c.var.idempotency.commit(
+    const answer = await c.var.idempotency.commit(
       [
         // The budget moves from the poster's available money into their held money.
         ...journalStatements(db, {
@@ -130,6 +131,11 @@ async function payFromWallet(c: PayContext, id: string, order: PayableOrder, now
         data: { orderId: id, paymentId, method: "wallet" as const, amount: order.amount, status: "paid" as const, paidAt: new Date(now).toISOString() },
       },
     );
+    // A WeChat Pay order started for this order must not be paid too: close it now (the
+    // cron retries; a payment made meanwhile is refunded).
+    const wechat = await c.var.wechatPay();
+    if (wechat) await afterAnswer(c, "Closing the WeChat Pay order", () => reconcileWechatPayments(db, wechat, now, { orderId: id }));
+    return answer;
   } catch (error) {
     if (isOverdraft(error)) {
       return c.var.idempotency.refuse(new ApiError("INSUFFICIENT_FUNDS", "Your available balance is not enough for this.", "method"), {
@@ -151,10 +157,15 @@ const ipAddress = z.union([z.ipv4(), z.ipv6()]);
  * The payer's address for H5's payer_client_ip: `CF-Connecting-IP` when Cloudflare set it,
  * else `X-Real-IP`, which the edge worker sets from its own `CF-Connecting-IP`.
  */
-function payerAddress(c: PayContext): string | null {
+function payerAddress(c: PayContext, wechat: WechatPay): string | null {
   const raw = (c.req.header("CF-Connecting-IP") ?? c.req.header("X-Real-IP") ?? "").trim();
-  return ipAddress.safeParse(raw).success ? raw : null;
+  if (ipAddress.safeParse(raw).success) return raw;
+  // Local emulation may have no client address at all: the simulator takes loopback.
+  return wechat.simulator ? "127.0.0.1" : null;
 }
+
+/** Local emulation: H5's link leads to the simulator's stand-in cashier, through the origin. */
+export const simulatorCashierPath = "/api/payments/wechat/simulator/cashier";
 
 const unavailable = () => new ApiError("WECHAT_PAY_UNAVAILABLE", "WeChat Pay did not answer clearly. Please try again.");
 
@@ -172,7 +183,7 @@ async function startWechatPayment(
   now: number,
 ): Promise<WechatPrepay> {
   const db = c.env.DB;
-  const clientIp = flow === "h5" ? payerAddress(c) : null;
+  const clientIp = flow === "h5" ? payerAddress(c, wechat) : null;
   if (flow === "h5" && !clientIp) {
     throw new ApiError("BAD_REQUEST", "H5 needs the payer's address (CF-Connecting-IP or X-Real-IP), and none came with this request.", "flow");
   }
@@ -222,7 +233,13 @@ async function startWechatPayment(
     const toAnswer = <T>(outcome: WechatPayOutcome<T>, shape: (data: T) => WechatPrepay): WechatPayOutcome<WechatPrepay> =>
       outcome.outcome === "ok" ? { ...outcome, data: shape(outcome.data) } : outcome;
     if (flow === "native") return toAnswer(await client.createNativeOrder(input), (data) => ({ ...common, flow, codeUrl: data.codeUrl }));
-    if (flow === "h5") return toAnswer(await client.createH5Order({ ...input, payerClientIp: clientIp! }), (data) => ({ ...common, flow, h5Url: data.h5Url }));
+    if (flow === "h5") {
+      return toAnswer(await client.createH5Order({ ...input, payerClientIp: clientIp! }), (data) => ({
+        ...common,
+        flow,
+        h5Url: wechat.simulator ? `${simulatorCashierPath}${new URL(data.h5Url).search}` : data.h5Url,
+      }));
+    }
     return toAnswer(await client.createJsapiOrder({ ...input, openid: openid! }), (data) => ({ ...common, flow: "jsapi", jsapi: data.payParams }));
   });
   if (created.outcome === "ok") return created.data;

@@ -34,6 +34,12 @@ declare global {
      * is reached through it and `POST /api/payments/wechat/simulator/pay` plays the payer.
      */
     WECHATPAY_SIMULATOR?: Fetcher;
+    /**
+     * Local emulation only (`npm run dev` sets it): "true" takes the merchant configuration
+     * (TEST-ONLY keys) from the bound simulator's `GET /__simulator/merchant-config` when no
+     * WECHATPAY_* secrets are set, so that no key sits in any config file.
+     */
+    WECHATPAY_SIMULATOR_MERCHANT?: string;
   }
 }
 
@@ -105,33 +111,63 @@ export function wechatPayConfigOf(env: Env): { config: WechatPayConfig; flows: W
 }
 
 /**
+ * Local emulation: the simulator's TEST-ONLY merchant, as its `GET /__simulator/merchant-config`
+ * tells it, notified over the simulator's service binding to the origin (the URL's path counts).
+ */
+async function simulatorMerchant(simulator: Fetcher): Promise<{ config: WechatPayConfig; flows: WechatPayFlow[] } | null> {
+  const answer = await simulator.fetch("http://wechatpay-simulator.internal/__simulator/merchant-config");
+  if (!answer.ok) return null;
+  const merchant = (await answer.json()) as Omit<WechatPayConfig, "notifyUrl" | "baseUrl">;
+  return {
+    config: {
+      ...merchant,
+      notifyUrl: "http://127.0.0.1/api/payments/wechat/notify",
+      refundNotifyUrl: "http://127.0.0.1/api/payments/wechat/refund-notify",
+      baseUrl: "http://wechatpay-simulator.internal",
+    },
+    flows: [...wechatPayFlows],
+  };
+}
+
+/**
  * The WeChat Pay client for an environment, or null when WeChat Pay is not configured. One
  * client per configuration and clock is kept (its keys and downloaded certificates with it).
  * A configuration that is present but unusable is reported once and treated as absent.
  */
 export function wechatPayFactory(clock: Clock, { timeoutMs = wechatPayTimeoutMs }: { timeoutMs?: number } = {}) {
-  const made = new Map<string, WechatPay | null>();
-  return (env: Env): WechatPay | null => {
-    const fingerprint = [...required, ...optional].map((name) => text(env[name])).join("\u0000") + (env.WECHATPAY_SIMULATOR ? "\u0000simulator" : "");
-    if (made.has(fingerprint)) return made.get(fingerprint) ?? null;
-    let wechatPay: WechatPay | null = null;
-    const found = wechatPayConfigOf(env);
-    if (found) {
-      try {
-        const simulator = env.WECHATPAY_SIMULATOR ?? null;
-        const client = createWechatPayClient(found.config, {
-          now: () => clock.now(),
-          timeoutMs,
-          ...(simulator ? { fetch: (request: Request) => simulator.fetch(request) } : {}),
-        });
-        wechatPay = { client, flows: found.flows, appid: client.config.appid, simulator };
-      } catch (error) {
-        // Never the values: the error names the fields only.
-        console.error("WeChat Pay is configured but the configuration is not usable", error instanceof Error ? error.message : error);
-        Sentry.captureException(new Error("WeChat Pay configuration is not usable"));
-      }
+  const made = new Map<string, Promise<WechatPay | null>>();
+  const make = async (env: Env): Promise<WechatPay | null> => {
+    const simulator = env.WECHATPAY_SIMULATOR ?? null;
+    const found =
+      wechatPayConfigOf(env) ?? (simulator && text(env.WECHATPAY_SIMULATOR_MERCHANT) === "true" ? await simulatorMerchant(simulator) : null);
+    if (!found) return null;
+    try {
+      const client = createWechatPayClient(found.config, {
+        now: () => clock.now(),
+        timeoutMs,
+        ...(simulator ? { fetch: (request: Request) => simulator.fetch(request) } : {}),
+      });
+      return { client, flows: found.flows, appid: client.config.appid, simulator };
+    } catch (error) {
+      // Never the values: the error names the fields only.
+      console.error("WeChat Pay is configured but the configuration is not usable", error instanceof Error ? error.message : error);
+      Sentry.captureException(new Error("WeChat Pay configuration is not usable"));
+      return null;
     }
-    made.set(fingerprint, wechatPay);
-    return wechatPay;
+  };
+  return (env: Env): Promise<WechatPay | null> => {
+    const fingerprint =
+      [...required, ...optional, "WECHATPAY_SIMULATOR_MERCHANT" as const].map((name) => text(env[name])).join("\u0000") +
+      (env.WECHATPAY_SIMULATOR ? "\u0000simulator" : "");
+    const known = made.get(fingerprint);
+    if (known) return known;
+    const making = make(env).catch((error: unknown) => {
+      // The simulator was not reachable: ask again next time.
+      made.delete(fingerprint);
+      console.error("WeChat Pay's configuration could not be read", error);
+      return null;
+    });
+    made.set(fingerprint, making);
+    return making;
   };
 }

@@ -144,7 +144,8 @@ describe("starting a WeChat Pay payment", () => {
 
     const h5Order = await rechargeOrder(1_000);
     const h5 = await startWechat(h5Order.id, "h5");
-    expect(h5.flow === "h5" && h5.h5Url).toMatch(/^https:\/\/.+prepay_id=wx/);
+    // With the simulator bound (local emulation, these tests), the link leads to its stand-in cashier.
+    expect(h5.flow === "h5" && h5.h5Url).toMatch(/^\/api\/payments\/wechat\/simulator\/cashier\?prepay_id=wx\w+&package=\d+$/);
 
     const jsapiOrder = await rechargeOrder(1_200);
     const jsapi = await startWechat(jsapiOrder.id, "jsapi", { openid: "oPayerOpenid0001" });
@@ -154,9 +155,13 @@ describe("starting a WeChat Pay payment", () => {
     expect((await control("/jsapi/verify", jsapi.jsapi)).data).toMatchObject({ valid: true, outTradeNo: jsapi.outTradeNo });
   });
 
-  it("H5 sends the payer's address from CF-Connecting-IP or the edge's X-Real-IP, and needs one", async () => {
+  it("H5 sends the payer's address from CF-Connecting-IP or the edge's X-Real-IP, and needs one outside local emulation", async () => {
     const order = await rechargeOrder();
-    const missing = await payRequest(order.id, { method: "wechat", flow: "h5" }, { headers: {} });
+    const missing = await origin.call(`/api/orders/${order.id}/pay`, {
+      body: { method: "wechat", flow: "h5" },
+      headers: { ...alice.auth, "Idempotency-Key": key() },
+      env: wechatTestEnv({ WECHATPAY_SIMULATOR: undefined }),
+    });
     expect(missing.status).toBe(400);
     expect(await missing.json()).toMatchObject({ code: "BAD_REQUEST", field: "flow" });
     const sentFor = async (headers: Record<string, string>) => {
@@ -168,6 +173,8 @@ describe("starting a WeChat Pay payment", () => {
     };
     expect(await sentFor({ "X-Real-IP": "203.0.113.7" })).toContain('"payer_client_ip":"203.0.113.7"');
     expect(await sentFor({ "CF-Connecting-IP": "2001:db8::1", "X-Real-IP": "203.0.113.7" })).toContain('"payer_client_ip":"2001:db8::1"');
+    // Local emulation may have no address at all: loopback.
+    expect(await sentFor({})).toContain('"payer_client_ip":"127.0.0.1"');
   });
 
   it("reuses the same out_trade_no for a repeated request (a fresh code each time), and replays an answer for a retried key", async () => {
@@ -501,6 +508,40 @@ describe("WeChat Pay's faults lose or double no money", () => {
 });
 
 describe("local emulation", () => {
+  it("H5's stand-in cashier shows the order and pays it, then sends the browser back (same-site or loopback only)", async () => {
+    const order = await rechargeOrder(1_300);
+    const h5 = await startWechat(order.id, "h5");
+    if (h5.flow !== "h5") throw new Error("not h5");
+    const page = await origin.call(h5.h5Url, { method: "GET" });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("¥13.00");
+    const paid = await origin.call(`${h5.h5Url}&redirect_url=${encodeURIComponent(`/pay_success?order=${order.id}`)}`, { method: "POST" });
+    expect(paid.status).toBe(303);
+    expect(paid.headers.get("Location")).toBe(`/pay_success?order=${order.id}`);
+    expect((await simulatorOrder(h5.outTradeNo)).order.tradeState).toBe("SUCCESS");
+    const elsewhere = await origin.call(`${h5.h5Url}&redirect_url=${encodeURIComponent("https://evil.example/")}`, { method: "GET" });
+    expect(await elsewhere.text()).not.toContain("evil.example");
+    const production = await origin.call(h5.h5Url, { method: "GET", env: wechatTestEnv({ WECHATPAY_SIMULATOR: undefined }) });
+    expect(production.status).toBe(404);
+    expect((await replay(origin, await payerPaysRecorded(h5.outTradeNo))).status).toBe(204);
+    expect(await balanceOf(alice.id)).toEqual({ available: 1_300, held: 0 });
+  });
+
+  it("takes the TEST-ONLY merchant from the bound simulator when asked to (npm run dev), never without the binding", async () => {
+    const devEnv = { ...env, WECHATPAY_SIMULATOR_MERCHANT: "true" };
+    const dev = await origin.call("/api/payments/wechat/config", { method: "GET", env: devEnv });
+    expect(await dev.json()).toMatchObject({ data: { configured: true, flows: ["native", "h5", "jsapi"], simulator: true } });
+    const order = await rechargeOrder(600);
+    const started = await origin.call(`/api/orders/${order.id}/pay`, {
+      body: { method: "wechat", flow: "native" },
+      headers: { ...alice.auth, "Idempotency-Key": key() },
+      env: devEnv,
+    });
+    expect(started.status).toBe(201);
+    const unbound = await origin.call("/api/payments/wechat/config", { method: "GET", env: { ...devEnv, WECHATPAY_SIMULATOR: undefined } });
+    expect(await unbound.json()).toMatchObject({ data: { configured: false } });
+  });
+
   it("plays the payer through the simulator for the signed-in owner of the order only", async () => {
     const order = await rechargeOrder(1_800);
     const { outTradeNo } = await startWechat(order.id);

@@ -39,10 +39,10 @@ const simulatePay = createRoute({
 });
 
 export const wechatRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
-wechatRoutes.use("/simulator/*", signedInUser);
+wechatRoutes.use("/simulator/pay", signedInUser);
 
-wechatRoutes.openapi(config, (c) => {
-  const wechat = c.var.wechatPay();
+wechatRoutes.openapi(config, async (c) => {
+  const wechat = await c.var.wechatPay();
   return c.json(
     {
       code: "SUCCESS" as const,
@@ -58,7 +58,7 @@ wechatRoutes.openapi(config, (c) => {
 });
 
 wechatRoutes.openapi(simulatePay, async (c) => {
-  const wechat = c.var.wechatPay();
+  const wechat = await c.var.wechatPay();
   if (!wechat?.simulator) throw new ApiError("NOT_FOUND", `No API route ${c.req.method} ${c.req.path}.`);
   const { orderId } = c.req.valid("json");
   const payment = await findPendingWechatPayment(c.env.DB, orderId);
@@ -71,6 +71,69 @@ wechatRoutes.openapi(simulatePay, async (c) => {
   if (!answer.ok) throw new ApiError("ORDER_NOT_PENDING", `The simulator refused: ${((await answer.json().catch(() => ({}))) as { error?: string }).error ?? answer.status}.`);
   return c.json({ code: "SUCCESS" as const, data: { orderId, outTradeNo: payment.out_trade_no, paid: true as const } }, 200);
 });
+
+// ——— Local emulation: H5's cashier ————————————————————————————————————————————
+
+/** A same-site path, or a loopback http(s) URL: where the stand-in cashier may send the browser back. */
+function safeReturn(target: string | undefined): string | null {
+  if (!target) return null;
+  if (/^\/(?![/\\])/.test(target)) return target;
+  try {
+    const url = new URL(target);
+    return (url.protocol === "http:" || url.protocol === "https:") && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname) ? url.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+type SimulatedOrder = { outTradeNo: string; prepayId: string; description: string; total: number; tradeState: string };
+
+async function simulatedOrderByPrepayId(simulator: Fetcher, prepayId: string): Promise<SimulatedOrder | null> {
+  const state = (await (await simulator.fetch("http://wechatpay-simulator.internal/__simulator/state")).json()) as { orders: Record<string, SimulatedOrder> };
+  return Object.values(state.orders).find((order) => order.prepayId === prepayId) ?? null;
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/**
+ * What WeChat Pay's H5 cashier is to a phone's browser, for local emulation: the order, and a
+ * button that pays it (as the payer confirming in WeChat), then back to `redirect_url` —
+ * which WeChat Pay also does whether or not the payer paid.
+ */
+async function cashier(c: Context<OriginEnv>): Promise<Response> {
+  const wechat = await c.var.wechatPay();
+  if (!wechat?.simulator) throw new ApiError("NOT_FOUND", `No API route ${c.req.method} ${c.req.path}.`);
+  const prepayId = c.req.query("prepay_id") ?? "";
+  const order = await simulatedOrderByPrepayId(wechat.simulator, prepayId);
+  const back = safeReturn(c.req.query("redirect_url"));
+  if (c.req.method === "POST" && order) {
+    await wechat.simulator.fetch(`http://wechatpay-simulator.internal/__simulator/orders/${encodeURIComponent(order.outTradeNo)}/pay`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "{}",
+    });
+    const here = new URL(c.req.url);
+    return c.redirect(back ?? `${here.pathname}${here.search}`, 303);
+  }
+  const body = order
+    ? `<h1>WeChat Pay (simulator)</h1><p>${escapeHtml(order.description)}</p><p><strong>¥${(order.total / 100).toFixed(2)}</strong> — ${escapeHtml(order.tradeState)}</p>
+<form method="post"><button type="submit"${order.tradeState === "NOTPAY" ? "" : " disabled"}>Pay (simulated)</button></form>
+${back ? `<p><a href="${escapeHtml(back)}">Back to Paydesk</a></p>` : ""}`
+    : "<h1>WeChat Pay (simulator)</h1><p>This payment link is unknown or has expired.</p>";
+  return c.html(`<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>WeChat Pay (simulator)</title>${body}</html>`, order ? 200 : 404);
+}
+
+wechatRoutes.get("/simulator/cashier", cashier);
+wechatRoutes.post("/simulator/cashier", cashier);
+for (const method of ["get", "post"] as const) {
+  wechatRoutes.openAPIRegistry.registerPath({
+    method,
+    path: "/simulator/cashier",
+    summary: method === "get" ? "Local emulation only: the stand-in for H5's cashier page (h5Url leads here)" : "Local emulation only: pay at the stand-in cashier, then back to redirect_url",
+    request: { query: z.object({ prepay_id: z.string(), redirect_url: z.string().optional() }) },
+    responses: method === "get" ? { 200: { description: "An HTML page" }, 404: { description: "No simulator here, or an unknown link" } } : { 303: { description: "Paid; back to redirect_url" }, 404: { description: "No simulator here" } },
+  });
+}
 
 // ——— Notifications ————————————————————————————————————————————————————————
 
@@ -105,7 +168,7 @@ async function recordOutcome(db: D1Database, id: string, outcome: Outcome): Prom
  * on — once, whatever the number of deliveries — and answered 204 only after that.
  */
 async function receiveNotification(c: Context<OriginEnv>): Promise<Response> {
-  const wechat = c.var.wechatPay();
+  const wechat = await c.var.wechatPay();
   if (!wechat) return notReceived(503, "WeChat Pay is not configured");
   const raw = await c.req.text();
   const read = await wechat.client.readNotification(c.req.raw.headers, raw).catch(() => ({ ok: false as const, reason: "malformed_body" as const }));
