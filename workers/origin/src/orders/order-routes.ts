@@ -168,7 +168,7 @@ orderRoutes.openapi(cancel, async (c) => {
     );
     // A WeChat Pay order waiting for this one is closed at WeChat Pay now (trigger
     // `order_done_checks_wechat` made it due); the cron retries what does not close.
-    const wechat = c.var.wechatPay();
+    const wechat = await c.var.wechatPay();
     if (wechat) await afterAnswer(c, "Closing the WeChat Pay order", () => reconcileWechatPayments(db, wechat, now, { orderId: id }));
     return answer;
   } catch (error) {

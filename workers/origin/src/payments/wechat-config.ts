@@ -2,6 +2,7 @@ import * as Sentry from "@sentry/cloudflare";
 import { wechatPayFlows, type WechatPayFlow } from "../../../../app/api/payments";
 import type { Clock } from "../origin-env";
 import { createWechatPayClient, type WechatPayClient, type WechatPayConfig } from "../wechatpay/client";
+import { importMerchantPrivateKey } from "../wechatpay/crypto";
 
 // Secrets (`wrangler secret put`, or `.dev.vars` locally), so `wrangler types` cannot know them.
 declare global {
@@ -142,6 +143,9 @@ export function wechatPayFactory(clock: Clock, { timeoutMs = wechatPayTimeoutMs 
       wechatPayConfigOf(env) ?? (simulator && text(env.WECHATPAY_SIMULATOR_MERCHANT) === "true" ? await simulatorMerchant(simulator) : null);
     if (!found) return null;
     try {
+      // A key WebCrypto cannot import (PKCS#1 instead of PKCS#8, a truncated secret) would fail
+      // every call later: find out now, and treat WeChat Pay as not configured.
+      await importMerchantPrivateKey(found.config.merchantPrivateKeyPem);
       const client = createWechatPayClient(found.config, {
         now: () => clock.now(),
         timeoutMs,

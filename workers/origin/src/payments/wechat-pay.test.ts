@@ -95,6 +95,17 @@ describe("configuration", () => {
     expect(await production.json()).toEqual({ code: "SUCCESS", data: { configured: true, flows: ["native", "h5"], jsapiAppId: null, simulator: false } });
   });
 
+  it("treats an unusable configuration as none (a PKCS#1 key, no WeChat Pay key at all)", async () => {
+    for (const broken of [
+      { WECHATPAY_PRIVATE_KEY: "-----BEGIN RSA PRIVATE KEY-----\nMIIBOgIBAAJBAK==\n-----END RSA PRIVATE KEY-----" },
+      { WECHATPAY_PUBLIC_KEY_ID: undefined, WECHATPAY_PUBLIC_KEY: undefined },
+      { WECHATPAY_APIV3_KEY: "too-short" },
+    ]) {
+      const answer = await origin.call("/api/payments/wechat/config", { method: "GET", env: wechatTestEnv(broken) });
+      expect(await answer.json(), JSON.stringify(broken)).toMatchObject({ data: { configured: false } });
+    }
+  });
+
   it("refuses to start a WeChat Pay payment where no WECHATPAY_* secrets are set, and an unoffered flow", async () => {
     const order = await rechargeOrder();
     const response = await origin.call(`/api/orders/${order.id}/pay`, {
