@@ -34,6 +34,9 @@ export function testOrigin(start = Date.parse("2026-11-01T00:00:00Z")) {
 export type TestOrigin = ReturnType<typeof testOrigin>;
 
 const tables = [
+  // WeChat Pay's refunds refer to payments and journal transactions: they go first.
+  "wechat_refund",
+  "wechat_notification",
   "sign_in_link",
   "escrow_release",
   "claim_capture",

@@ -62,7 +62,6 @@ export async function control<T = unknown>(path: string, body?: unknown, method 
  * moves. `wechatPayTimeoutMs` is short so that time-outs are seen without waiting long.
  */
 export async function wechatOrigin({ start = Date.parse("2026-11-01T00:00:00Z"), envOverrides = {} }: { start?: number; envOverrides?: Partial<Env> } = {}) {
-  await env.DB.batch([env.DB.prepare("DELETE FROM wechat_refund"), env.DB.prepare("DELETE FROM wechat_notification")]);
   await resetDatabase();
   await control("/reset", {});
   let now = start;

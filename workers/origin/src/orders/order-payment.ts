@@ -167,6 +167,15 @@ function payerAddress(c: PayContext, wechat: WechatPay): string | null {
 /** Local emulation: H5's link leads to the simulator's stand-in cashier, through the origin. */
 export const simulatorCashierPath = "/api/payments/wechat/simulator/cashier";
 
+/**
+ * The page's own origin when it is a loopback one (the browser's `Origin`, which the edge
+ * passes on), so that the stand-in cashier's link is absolute like WeChat Pay's; else "".
+ */
+function loopbackOrigin(c: PayContext): string {
+  const origin = c.req.header("Origin") ?? "";
+  return /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/.test(origin) ? origin : "";
+}
+
 const unavailable = () => new ApiError("WECHAT_PAY_UNAVAILABLE", "WeChat Pay did not answer clearly. Please try again.");
 
 /**
@@ -237,7 +246,7 @@ async function startWechatPayment(
       return toAnswer(await client.createH5Order({ ...input, payerClientIp: clientIp! }), (data) => ({
         ...common,
         flow,
-        h5Url: wechat.simulator ? `${simulatorCashierPath}${new URL(data.h5Url).search}` : data.h5Url,
+        h5Url: wechat.simulator ? `${loopbackOrigin(c)}${simulatorCashierPath}${new URL(data.h5Url).search}` : data.h5Url,
       }));
     }
     return toAnswer(await client.createJsapiOrder({ ...input, openid: openid! }), (data) => ({ ...common, flow: "jsapi", jsapi: data.payParams }));

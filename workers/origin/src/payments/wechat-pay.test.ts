@@ -440,6 +440,62 @@ describe("late and lost events", () => {
   });
 });
 
+describe("races", () => {
+  it("the cron's query and five copies of the notification at once settle once", async () => {
+    const order = await rechargeOrder(3_300);
+    const { outTradeNo } = await startWechat(order.id);
+    const notification = await payerPays(outTradeNo);
+    await origin.advance(60_000);
+    const [run, ...answers] = await Promise.all([origin.cron(), ...Array.from({ length: 5 }, () => replay(origin, notification))]);
+    expect(answers.map((answer) => answer.status)).toEqual(Array(5).fill(204));
+    expect(run.wechat?.checked ?? 0).toBeLessThanOrEqual(1);
+    expect(await balanceOf(alice.id)).toEqual({ available: 3_300, held: 0 });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM journal_tx").first("n")).toBe(1);
+    await expectLedgerWhole();
+  });
+
+  it("a success arriving as the order expires is either paid or refunded, never both", async () => {
+    const order = await rechargeOrder(800);
+    const { outTradeNo } = await startWechat(order.id);
+    await origin.advance(30 * 60_000 - 2_000);
+    const notification = await payerPays(outTradeNo);
+    await origin.advance(2_000);
+    const [, answer] = await Promise.all([origin.cron(), replay(origin, notification)]);
+    expect(answer.status).toBe(204);
+    const detail = await orderDetail(order.id);
+    const refund = await refundRow(outTradeNo);
+    if (detail.status === "paid") {
+      expect(refund).toBeNull();
+      expect(await balanceOf(alice.id)).toEqual({ available: 800, held: 0 });
+    } else {
+      expect(refund).toMatchObject({ amount: 800, reason: "order_closed" });
+      expect(await balanceOf(alice.id)).toEqual({ available: 0, held: 0 });
+    }
+    await expectLedgerWhole();
+  });
+});
+
+describe("refunds that fail at WeChat Pay", () => {
+  it("an ABNORMAL refund is recorded, its money stays in the clearing account, and the order says so", async () => {
+    const order = await rechargeOrder(900);
+    const { outTradeNo } = await startWechat(order.id);
+    await control("/faults", { kind: "status", status: 503, path: "/v3/pay/transactions/out-trade-no/", method: "POST" });
+    await cancel(order.id);
+    expect((await replay(origin, await payerPays(outTradeNo))).status).toBe(204);
+    expect((await control(`/refunds/RF${outTradeNo}/complete`, { status: "ABNORMAL" })).status).toBe(200);
+    await deliverNotifications();
+    const [abnormal] = await notificationsFor(outTradeNo, "REFUND.ABNORMAL");
+    expect((await replay(origin, abnormal!)).status).toBe(204);
+    expect(await refundRow(outTradeNo)).toMatchObject({ status: "abnormal", out_tx_id: null });
+    expect(await clearingBalance()).toBe(900);
+    expect((await orderDetail(order.id)).payments[0]).toMatchObject({ status: "refunded", refund: { status: "failed", amount: 900 } });
+    // Nothing more happens by itself: an operator settles it at the merchant platform.
+    await origin.advance(24 * 60 * 60_000);
+    expect((await origin.cron()).wechat).toMatchObject({ refundsAdvanced: 0 });
+    await expectLedgerWhole();
+  });
+});
+
 describe("WeChat Pay's faults lose or double no money", () => {
   it.each([
     ["500 before the change", { kind: "status", status: 500 }],
@@ -530,6 +586,9 @@ describe("local emulation", () => {
     expect(paid.status).toBe(303);
     expect(paid.headers.get("Location")).toBe(`/pay_success?order=${order.id}`);
     expect((await simulatorOrder(h5.outTradeNo)).order.tradeState).toBe("SUCCESS");
+    // From a page on a loopback origin (npm run dev), the link is absolute, as WeChat Pay's is.
+    const fromPage = await payRequest((await rechargeOrder(200)).id, { method: "wechat", flow: "h5" }, { headers: { Origin: "http://localhost:5173" } });
+    expect(((await fromPage.json()) as { data: { h5Url: string } }).data.h5Url).toMatch(/^http:\/\/localhost:5173\/api\/payments\/wechat\/simulator\/cashier\?prepay_id=wx/);
     const elsewhere = await origin.call(`${h5.h5Url}&redirect_url=${encodeURIComponent("https://evil.example/")}`, { method: "GET" });
     expect(await elsewhere.text()).not.toContain("evil.example");
     const production = await origin.call(h5.h5Url, { method: "GET", env: wechatTestEnv({ WECHATPAY_SIMULATOR: undefined }) });
