@@ -385,6 +385,28 @@ describe("late and lost events", () => {
     await expectLedgerWhole();
   });
 
+  it("a success nobody notified for a cancelled order: the cron's close meets ORDER_PAID, queries, and refunds", async () => {
+    const order = await rechargeOrder(1_100);
+    const { outTradeNo } = await startWechat(order.id);
+    await control("/faults", { kind: "status", status: 500, path: "/v3/pay/transactions/out-trade-no/", method: "POST" });
+    await cancel(order.id);
+    expect((await control(`/orders/${outTradeNo}/pay`, {})).status).toBe(200);
+    // The failed close at cancel time is tried again 2 minutes later.
+    await origin.advance(60_000);
+    expect((await origin.cron()).wechat).toMatchObject({ checked: 0 });
+    await origin.advance(60_000);
+    expect((await origin.cron()).wechat).toMatchObject({ checked: 1, refundsDue: 1 });
+    expect(await paymentRow(outTradeNo)).toMatchObject({ status: "refunded" });
+    expect(await refundRow(outTradeNo)).toMatchObject({ status: "processing", reason: "order_closed" });
+    expect(await clearingBalance()).toBe(1_100);
+    // The simulator settles the refund after 60 s; the cron's query records it.
+    await origin.advance(2 * 60_000);
+    expect((await origin.cron()).wechat).toMatchObject({ refundsAdvanced: 1 });
+    expect(await refundRow(outTradeNo)).toMatchObject({ status: "succeeded" });
+    expect(await clearingBalance()).toBe(0);
+    await expectLedgerWhole();
+  });
+
   it("a lost notification is found by the cron's query from a minute after creation, then a late copy changes nothing", async () => {
     const order = await rechargeOrder(4_200);
     const { outTradeNo } = await startWechat(order.id);
