@@ -1,5 +1,5 @@
 import type { Order } from "../api/orders";
-import { useMessages } from "../i18n/messages";
+import { useLanguage, useMessages } from "../i18n/messages";
 import { orderMessages } from "../messages/orders";
 import { paymentMessages } from "../messages/payment";
 import { DateTime, Money } from "./money";
@@ -7,11 +7,11 @@ import { DateTime, Money } from "./money";
 /** What an order is for and what it costs: the head of every payment screen. */
 export function OrderSummary({ order }: { order: Order }) {
   const text = useMessages(paymentMessages);
-  const orders = useMessages(orderMessages);
+  const title = useOrderTitle();
   return (
     <dl className="summary">
       <dt>{text.forWhat}</dt>
-      <dd>{order.description || orders.kind[order.kind]}</dd>
+      <dd>{title(order)}</dd>
       <dt>{text.amount}</dt>
       <dd className="amount-large">
         <Money amount={order.amount} />
@@ -26,4 +26,14 @@ export function OrderSummary({ order }: { order: Order }) {
       ) : null}
     </dl>
   );
+}
+
+/**
+ * What an order is for. The origin's description is English (it is also what WeChat Pay
+ * shows the payer), so other languages name the order by its kind.
+ */
+export function useOrderTitle(): (order: Order) => string {
+  const language = useLanguage();
+  const orders = orderMessages[language];
+  return (order) => (language === "en" && order.description ? order.description : orders.kind[order.kind]);
 }

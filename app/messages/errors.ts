@@ -87,7 +87,9 @@ export function messageFor(code: ErrorCode, language: Language, originMessage?: 
   return errorMessages[language][code];
 }
 
+const retryableCodes = new Set<ErrorCode>(["ORIGIN_UNAVAILABLE", "ORIGIN_TIMEOUT", "INTERNAL_ERROR", "IDEMPOTENCY_KEY_IN_USE", "WECHAT_PAY_UNAVAILABLE"]);
+
 /** A refusal that will not change if the same request is sent again: the form needs a new key. */
 export function isDefiniteRefusal(code: ErrorCode): boolean {
-  return code !== "ORIGIN_UNAVAILABLE" && code !== "ORIGIN_TIMEOUT" && code !== "INTERNAL_ERROR" && code !== "IDEMPOTENCY_KEY_IN_USE";
+  return !retryableCodes.has(code);
 }

@@ -27,6 +27,8 @@ export const orderMessages = defineMessages({
     noPayments: "No payment attempts yet.",
     method: { wallet: "Wallet balance", wechat: "WeChat Pay" },
     paymentStatus: { pending: "pending", succeeded: "succeeded", failed: "failed", refunded: "refunded" },
+    // A WeChat Pay payment that arrived after the order closed goes back automatically.
+    refund: { pending: "Refund on its way:", succeeded: "Refunded:", failed: "Refund needs our support team; we will contact you:" },
     pay: "Pay this order",
     cancel: "Cancel this order",
     cancelling: "Cancelling…",
@@ -58,6 +60,7 @@ export const orderMessages = defineMessages({
     noPayments: "还没有支付记录。",
     method: { wallet: "钱包余额", wechat: "微信支付" },
     paymentStatus: { pending: "处理中", succeeded: "成功", failed: "失败", refunded: "已退款" },
+    refund: { pending: "退款处理中：", succeeded: "已退款：", failed: "退款需人工处理，客服会联系你：" },
     pay: "支付此订单",
     cancel: "取消此订单",
     cancelling: "正在取消…",

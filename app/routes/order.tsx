@@ -2,6 +2,7 @@ import { Form, Link, useFetcher, useSearchParams } from "react-router";
 import type { Route } from "./+types/order";
 import { orderStatuses, type Order, type OrderDetail } from "../api/orders";
 import { DateTime, Money } from "../components/money";
+import { useOrderTitle } from "../components/order-summary";
 import { Spinner } from "../components/spinner";
 import { formText, runAction, type ActionResult } from "../forms/action-result";
 import { FormAlert, SubmitButton } from "../forms/fields";
@@ -67,6 +68,7 @@ function StatusBadge({ order }: { order: Order }) {
 
 function OrderList({ page, status }: { page: OrderPage; status: string }) {
   const text = useMessages(orderMessages);
+  const title = useOrderTitle();
   const [params] = useSearchParams();
   return (
     <>
@@ -91,7 +93,7 @@ function OrderList({ page, status }: { page: OrderPage; status: string }) {
           {page.orders.map((order) => (
             <li key={order.id} className="item">
               <Link to={`/order?id=${order.id}`} className="item-main">
-                <span className="item-title">{order.description || text.kind[order.kind]}</span>
+                <span className="item-title">{title(order)}</span>
                 <span className="item-meta">
                   {text.kind[order.kind]} · <DateTime iso={order.createdAt} />
                 </span>
@@ -132,12 +134,13 @@ function CancelOrder({ order }: { order: OrderDetail }) {
 
 function OrderDetailView({ order }: { order: OrderDetail }) {
   const text = useMessages(orderMessages);
+  const title = useOrderTitle();
   return (
     <article className="card" aria-labelledby="order-detail-title">
       <p>
         <Link to="/order">← {text.back}</Link>
       </p>
-      <h2 id="order-detail-title">{order.description || text.kind[order.kind]}</h2>
+      <h2 id="order-detail-title">{title(order)}</h2>
       <dl className="summary">
         <dt>{text.amount}</dt>
         <dd className="amount-large">
@@ -194,6 +197,11 @@ function OrderDetailView({ order }: { order: OrderDetail }) {
               </span>
               <span className="item-side">
                 <Money amount={payment.amount} /> <span className="badge">{text.paymentStatus[payment.status]}</span>
+                {payment.refund ? (
+                  <span className="item-meta">
+                    {text.refund[payment.refund.status]} <Money amount={payment.refund.amount} />
+                  </span>
+                ) : null}
               </span>
             </li>
           ))}

@@ -5,9 +5,9 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { startSentrySink } from "../support/sentry-sink.ts";
 import { e2eAdminToken, e2ePort, seededUser, sentrySinkPort, shortLinkHost } from "./e2e-env.ts";
 
@@ -49,6 +49,36 @@ run([
 // reaches only the first worker, so the origin's test secret goes in its build's .dev.vars.
 writeFileSync(join("dist", "paydesk_origin", ".dev.vars"), `ADMIN_TOKEN=${e2eAdminToken}\n`);
 
+// WeChat Pay as in local emulation (vite.config.ts does the same for `npm run dev`): the
+// simulator beside the origin, bound both ways; the origin takes the simulator's TEST-ONLY
+// merchant. The built origin's own config (what deploys) stays without them.
+const builtOrigin = JSON.parse(readFileSync(join("dist", "paydesk_origin", "wrangler.json"), "utf8")) as {
+  services?: unknown[];
+  vars?: Record<string, string>;
+};
+const originConfig = join("dist", "paydesk_origin", "wrangler.e2e.json");
+writeFileSync(
+  originConfig,
+  JSON.stringify({
+    ...builtOrigin,
+    services: [...(builtOrigin.services ?? []), { binding: "WECHATPAY_SIMULATOR", service: "paydesk-wechatpay-simulator" }],
+    vars: { ...builtOrigin.vars, WECHATPAY_SIMULATOR_MERCHANT: "true" },
+  }),
+);
+const simulatorConfig = join(state, "wechatpay-simulator.json");
+writeFileSync(
+  simulatorConfig,
+  JSON.stringify({
+    name: "paydesk-wechatpay-simulator",
+    main: resolve("workers/wechatpay-simulator/src/index.ts"),
+    compatibility_date: "2026-07-01",
+    durable_objects: { bindings: [{ name: "SIMULATOR", class_name: "WechatPaySimulatorObject" }] },
+    migrations: [{ tag: "v1", new_sqlite_classes: ["WechatPaySimulatorObject"] }],
+    vars: { NOTIFY_AUTOMATICALLY: "true", H5_URL_BASE: "", REFUND_SETTLE_SECONDS: "60" },
+    services: [{ binding: "NOTIFY", service: "paydesk-origin" }],
+  }),
+);
+
 const sink = await startSentrySink(sentrySinkPort);
 const server = spawn(
   wrangler,
@@ -57,7 +87,9 @@ const server = spawn(
     "-c",
     "build/server/wrangler.json",
     "-c",
-    "dist/paydesk_origin/wrangler.json",
+    originConfig,
+    "-c",
+    simulatorConfig,
     "--ip",
     "127.0.0.1",
     "--port",

@@ -1,0 +1,108 @@
+/**
+ * WeChat Pay in the browser (issue #5): the built app with the reference origin and the
+ * WeChat Pay simulator beside it, as in local emulation. The payer's phone is played by
+ * the simulator (the QR flow) or by its stand-in cashier page (the H5 flow).
+ */
+import { formatMoney } from "../../app/i18n/format.ts";
+import { orderMessages } from "../../app/messages/orders.ts";
+import { paymentMessages } from "../../app/messages/payment.ts";
+import { rechargeMessages } from "../../app/messages/recharge.ts";
+import { expect, test } from "./fixtures.ts";
+import { api, balances, contextFor, expectAccessible, fund, newPerson, open, shot, viewports } from "./journey-kit.ts";
+
+const language = "en";
+const text = paymentMessages[language];
+const recharge = rechargeMessages[language];
+const desktop = viewports[1];
+const phone = viewports[0];
+const phoneUserAgent =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1";
+
+test.describe("WeChat Pay on a desktop", () => {
+  test.use({ viewport: { width: desktop.width, height: desktop.height } });
+
+  test("a recharge paid by scanning the QR code credits the wallet", async ({ page }) => {
+    const person = await newPerson("scanner", "Ma Lin");
+    await contextFor(page.context(), person, language);
+    await open(page, "/recharge");
+    await page.getByLabel(recharge.amount, { exact: true }).fill("30");
+    await page.getByRole("button", { name: recharge.createOrder }).click();
+    await expect(page).toHaveURL(/\/pay\?order=ord_/);
+    const orderId = new URL(page.url()).searchParams.get("order")!;
+    await page.getByRole("link", { name: text.wechat, exact: true }).click();
+
+    await expect(page).toHaveURL(/\/wechat_pay\?order=ord_/);
+    const qr = page.getByRole("img", { name: text.qrLabel(formatMoney(3_000, language)) });
+    await expect(qr).toBeVisible();
+    await expect(page.getByRole("timer")).toHaveText(/^(29|30):\d\d$/);
+    await expectAccessible(page);
+    await shot(page, "wechat-qr", desktop, language);
+
+    // The payer's phone scans and pays.
+    await api("POST", "/api/payments/wechat/simulator/pay", { token: person.token, body: { orderId } });
+    await expect(page).toHaveURL(new RegExp(`/pay_success\\?order=${orderId}`), { timeout: 20_000 });
+    await expect(page.getByRole("heading", { name: text.paid })).toBeVisible();
+    await expect(page.getByText(text.paidRecharge(formatMoney(3_000, language)))).toBeVisible();
+    await expect(page.getByTestId("header-balance")).toHaveText(formatMoney(3_000, language));
+    await expectAccessible(page);
+    await shot(page, "wechat-qr-paid", desktop, language);
+    expect(await balances(person)).toEqual({ available: 3_000, held: 0 });
+  });
+
+  test("a task budget paid with WeChat Pay opens the task with its escrow held", async ({ page }) => {
+    const poster = await newPerson("wxposter", "Deng Hui");
+    const deadline = new Date(Date.now() + 48 * 3600 * 1000).toISOString();
+    const { order } = await api<{ order: { id: string } }>("POST", "/api/tasks", {
+      token: poster.token,
+      body: { title: "Review a menu translation", description: "Read the menu and mark mistakes.", reward: 800, slots: 3, deadline },
+    });
+    await contextFor(page.context(), poster, language);
+    await open(page, `/pay?order=${order.id}`);
+    await page.getByRole("link", { name: text.wechat, exact: true }).click();
+    await expect(page.getByRole("img", { name: text.qrLabel(formatMoney(2_400, language)) })).toBeVisible();
+    await api("POST", "/api/payments/wechat/simulator/pay", { token: poster.token, body: { orderId: order.id } });
+    await expect(page).toHaveURL(/\/pay_success/, { timeout: 20_000 });
+    await expect(page.getByText(text.paidTask)).toBeVisible();
+    expect(await balances(poster)).toEqual({ available: 0, held: 2_400 });
+    await shot(page, "wechat-task-paid", desktop, language);
+
+    await open(page, `/order?id=${order.id}`);
+    await expect(page.getByText(orderMessages[language].method.wechat)).toBeVisible();
+    await expectAccessible(page);
+  });
+});
+
+test.describe("WeChat Pay in a phone's browser", () => {
+  test.use({ viewport: { width: phone.width, height: phone.height }, userAgent: phoneUserAgent, isMobile: true, hasTouch: true });
+
+  test("a recharge paid in WeChat through H5 returns to a confirmed result", async ({ page, problems }) => {
+    // The simulator's stand-in cashier is a bare HTML page: the browser asks it for a favicon.
+    problems.allow(/status of 404/);
+    const missing: string[] = [];
+    page.on("response", (response) => {
+      if (response.status() === 404) missing.push(new URL(response.url()).pathname);
+    });
+    const person = await newPerson("phone", "Xu Qing");
+    await fund(person, 100);
+    await contextFor(page.context(), person, language);
+    await open(page, "/recharge");
+    await page.getByLabel(recharge.amount, { exact: true }).fill("12.5");
+    await page.getByRole("button", { name: recharge.createOrder }).click();
+    await expect(page).toHaveURL(/\/pay\?order=ord_/);
+    await page.getByRole("link", { name: text.wechat, exact: true }).click();
+    const open_ = page.getByRole("link", { name: text.openWechat });
+    await expect(open_).toBeVisible();
+    await expectAccessible(page);
+    await shot(page, "wechat-h5", phone, language);
+
+    // WeChat's cashier (the simulator's stand-in) takes the payment and sends the browser back.
+    await open_.click();
+    await page.getByRole("button", { name: "Pay (simulated)" }).click();
+    await expect(page).toHaveURL(/\/pay_success\?order=ord_/);
+    await expect(page.getByRole("heading", { name: text.paid })).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByTestId("header-balance")).toHaveText(formatMoney(1_350, language));
+    await shot(page, "wechat-h5-paid", phone, language);
+    expect(await balances(person)).toEqual({ available: 1_350, held: 0 });
+    expect(missing.filter((path) => path !== "/favicon.ico")).toEqual([]);
+  });
+});
