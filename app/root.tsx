@@ -10,6 +10,7 @@ import {
   useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
+import { Announcer, useFocusOnNavigation } from "./components/announcer";
 import { AppFooter } from "./components/app-footer";
 import { AppHeader } from "./components/app-header";
 import { ChunkFailure } from "./components/chunk-failure";
@@ -97,6 +98,7 @@ function UnreachableNotice() {
 
 function Shell({ children }: { children: ReactNode }) {
   const { ready, isMobile } = useStartup();
+  useFocusOnNavigation();
   useEffect(() => {
     if (!window.paydesk) return;
     window.paydesk.hydrated = true;
@@ -112,6 +114,7 @@ function Shell({ children }: { children: ReactNode }) {
         {children}
       </main>
       <AppFooter />
+      <Announcer />
     </div>
   );
 }

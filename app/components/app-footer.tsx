@@ -18,6 +18,8 @@ function LanguageSwitcher() {
       <ul>
         {languages.map((language) => {
           const params = new URLSearchParams(location.search);
+          // A sign-in link's token must never be repeated in a link (nor in cached HTML).
+          params.delete("token");
           params.set(languageParam, language);
           return (
             <li key={language}>

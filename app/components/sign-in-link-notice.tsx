@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { useNavigate } from "react-router";
+import { useNavigate, useRevalidator } from "react-router";
 import { useMessages } from "../i18n/messages";
 import { layoutMessages } from "../messages/layout";
 import { dismissPendingLink, signOut, switchToPendingLink } from "../startup/account-session";
@@ -13,6 +13,7 @@ export function SignInLinkNotice() {
   const { pendingSignInLink, signedInByLink, user } = useStartup();
   const text = useMessages(layoutMessages);
   const navigate = useNavigate();
+  const revalidator = useRevalidator();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (pendingSignInLink) heading.current?.focus();
@@ -30,7 +31,7 @@ export function SignInLinkNotice() {
           <button type="button" className="button button-secondary" onClick={dismissPendingLink}>
             {text.switchNo(name)}
           </button>
-          <button type="button" className="button" onClick={() => void switchToPendingLink(pendingSignInLink)}>
+          <button type="button" className="button" onClick={() => void switchToPendingLink(pendingSignInLink).then(() => revalidator.revalidate())}>
             {text.switchYes}
           </button>
         </div>

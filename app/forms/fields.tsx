@@ -64,11 +64,13 @@ export function SelectField({
 }
 
 /**
- * A refusal that concerns no field of this form; focusable so the form can move focus to
- * it. A form without fields (a confirm or pay button) shows every refusal here.
+ * A refusal that concerns no field shown in this form; focusable so the form can move
+ * focus to it. `fields` names the form's visible fields: a failure about any other (a
+ * header, a value the page adds) shows here rather than nowhere. A form without fields (a
+ * confirm or pay button) shows every refusal here.
  */
-export function FormAlert({ result, hasFields = true }: { result: ActionResult | undefined; hasFields?: boolean }) {
-  if (!result || result.ok || (hasFields && result.failure.field)) return null;
+export function FormAlert({ result, fields = [] }: { result: ActionResult | undefined; fields?: readonly string[] }) {
+  if (!result || result.ok || (result.failure.field && fields.includes(result.failure.field))) return null;
   return (
     <p className="form-error" role="alert" tabIndex={-1} data-form-alert>
       {result.failure.message}

@@ -1,8 +1,23 @@
 import { useEffect, useRef, useState } from "react";
 import { isDefiniteRefusal } from "../messages/errors";
+import { safeStorage } from "../startup/safe-storage";
 import type { ActionResult } from "./action-result";
 
 const newKey = () => crypto.randomUUID();
+const keyStore = safeStorage(() => window.sessionStorage);
+const storedKeyName = (name: string) => `paydesk:idempotency:${name}`;
+
+export type FormInstanceOptions = {
+  /** Clear the form after a success (not when the screen moves on by itself). */
+  resetOnSuccess?: boolean;
+  /**
+   * Names what this submission is (e.g. a transfer's recipient, amount and note). Its key
+   * then lives in this tab's sessionStorage until an answer settles it, so going back,
+   * changing nothing and sending again — or reloading the page — after an answer that never
+   * came reuses the key, and the origin replays the first effect instead of repeating it.
+   */
+  persistAs?: string;
+};
 
 /**
  * One form instance: its Idempotency-Key and what happens after an answer.
@@ -12,13 +27,26 @@ const newKey = () => crypto.randomUUID();
  * - After a failure, focus moves to the first field in error, else to the form's alert.
  * - After a success the form is cleared, unless the screen moves on by itself.
  */
-export function useFormInstance(result: ActionResult | undefined, { resetOnSuccess = true } = {}) {
+export function useFormInstance(result: ActionResult | undefined, { resetOnSuccess = true, persistAs }: FormInstanceOptions = {}) {
   const formRef = useRef<HTMLFormElement>(null);
   const [idempotencyKey, setIdempotencyKey] = useState("");
-  useEffect(() => setIdempotencyKey((key) => key || newKey()), []);
+  useEffect(() => {
+    if (!persistAs) {
+      setIdempotencyKey((key) => key || newKey());
+      return;
+    }
+    const stored = keyStore.get(storedKeyName(persistAs));
+    const key = stored || newKey();
+    keyStore.set(storedKeyName(persistAs), key);
+    setIdempotencyKey(key);
+  }, [persistAs]);
   useEffect(() => {
     if (!result) return;
-    if (result.ok || isDefiniteRefusal(result.failure.code)) setIdempotencyKey(newKey());
+    if (result.ok || isDefiniteRefusal(result.failure.code)) {
+      const key = newKey();
+      if (persistAs) keyStore.set(storedKeyName(persistAs), result.ok ? "" : key);
+      setIdempotencyKey(key);
+    }
     if (result.ok) {
       if (resetOnSuccess) formRef.current?.reset();
       return;
@@ -26,6 +54,8 @@ export function useFormInstance(result: ActionResult | undefined, { resetOnSucce
     const form = formRef.current;
     const field = result.failure.field ? form?.querySelector<HTMLElement>(`[name="${CSS.escape(result.failure.field)}"]:not([type=hidden])`) : null;
     (field ?? form?.querySelector<HTMLElement>("[data-form-alert]"))?.focus();
+    // persistAs is read when the result arrives; a new result is what matters here.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [result, resetOnSuccess]);
   return { formRef, idempotencyKey };
 }

@@ -26,7 +26,7 @@ export const loginMessages = defineMessages({
   "zh-CN": {
     signInTitle: "登录",
     registerTitle: "注册账户",
-    signedInAs: "你已登录为",
+    signedInAs: "当前登录账户：",
     continue: "继续",
     unreachable: "Paydesk 暂时无法连接服务，登录可能失败。",
     handle: "用户名",

@@ -40,7 +40,7 @@ export const transferMessages = defineMessages({
     amountHint: "每笔 ¥0.01 至 ¥50,000.00；每日最多 ¥100,000.00。",
     note: "备注（选填）",
     noteHint: "最多 140 个字符，收款人可见。",
-    review: "核对转账",
+    review: "下一步",
     checking: "正在查找收款人…",
     confirmTitle: "转账前请核对",
     confirmTo: "收款人",

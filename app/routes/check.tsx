@@ -1,6 +1,7 @@
 import { useFetcher } from "react-router";
 import type { Route } from "./+types/check";
 import { rejectBodySchema, type Claim } from "../api/tasks";
+import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime, Money } from "../components/money";
 import { Spinner } from "../components/spinner";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
@@ -50,10 +51,12 @@ function Decision({ claim }: { claim: Claim }) {
   const approval = useFormInstance(approve.data, { resetOnSuccess: false });
   const rejection = useFormInstance(reject.data, { resetOnSuccess: false });
   const busy = approve.state !== "idle" || reject.state !== "idle";
+  useAnnounceSuccess(approve.data, text.decided);
+  useAnnounceSuccess(reject.data, text.decided);
   return (
     <div className="check-decision">
       <approve.Form method="post" ref={approval.formRef}>
-        <FormAlert result={approve.data}  hasFields={false} />
+        <FormAlert result={approve.data} />
         <input type="hidden" name="intent" value="approve" />
         <input type="hidden" name="id" value={claim.id} />
         <input type="hidden" name="idempotencyKey" value={approval.idempotencyKey} />
@@ -62,7 +65,7 @@ function Decision({ claim }: { claim: Claim }) {
         </SubmitButton>
       </approve.Form>
       <reject.Form method="post" ref={rejection.formRef} className="form" noValidate>
-        <FormAlert result={reject.data} />
+        <FormAlert result={reject.data} fields={["reason"]} />
         <input type="hidden" name="intent" value="reject" />
         <input type="hidden" name="id" value={claim.id} />
         <input type="hidden" name="idempotencyKey" value={rejection.idempotencyKey} />
@@ -71,10 +74,11 @@ function Decision({ claim }: { claim: Claim }) {
           name="reason"
           label={text.rejectReason}
           hint={text.rejectHint}
+          required
           maxLength={500}
           rows={2}
           error={fieldError(reject.data, "reason")}
-        />
+       />
         <SubmitButton busy={busy || !rejection.idempotencyKey} busyLabel={text.rejecting} className="button button-secondary">
           {text.reject}
         </SubmitButton>

@@ -49,7 +49,7 @@ function ContactForm() {
     <section className="card" aria-labelledby="contact-form-title">
       <h2 id="contact-form-title">{text.formTitle}</h2>
       <fetcher.Form method="post" ref={formRef} className="form" noValidate>
-        <FormAlert result={result} />
+        <FormAlert result={result} fields={["email", "category", "subject", "message"]} />
         <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
         <Field id="contact-email" name="email" type="email" label={text.yourEmail} hint={text.yourEmailHint} autoComplete="email" required maxLength={254} error={fieldError(result, "email")} />
         <SelectField

@@ -71,7 +71,8 @@ function EntryAmount({ entry }: { entry: WalletEntry }) {
 function Wallet({ overview }: { overview: Overview }) {
   const text = useMessages(homeMessages);
   const { user } = useStartup();
-  if (!user) return <Spinner />;
+  // Signed out since the data came (here or in another tab): nothing personal stays.
+  if (!user) return <Welcome />;
   return (
     <section aria-labelledby="home-title">
       <h1 id="home-title">{text.hello(user.displayName)}</h1>

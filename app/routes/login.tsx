@@ -63,7 +63,7 @@ export default function Login() {
         <>
           {session === "unreachable" ? <p className="notice notice-warning">{text.unreachable}</p> : null}
           <Form method="post" className="form" ref={formRef} noValidate>
-            <FormAlert result={result} />
+            <FormAlert result={result} fields={["handle", "displayName", "password"]} />
             <input type="hidden" name="intent" value={registering ? "register" : "login"} />
             <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
             <Field

@@ -1,6 +1,7 @@
 import { Form, Link, useFetcher, useSearchParams } from "react-router";
 import type { Route } from "./+types/order";
 import { orderStatuses, type Order, type OrderDetail } from "../api/orders";
+import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime, Money } from "../components/money";
 import { useOrderTitle } from "../components/order-summary";
 import { Spinner } from "../components/spinner";
@@ -120,9 +121,10 @@ function CancelOrder({ order }: { order: OrderDetail }) {
   const text = useMessages(orderMessages);
   const fetcher = useFetcher<ActionResult>();
   const { formRef, idempotencyKey } = useFormInstance(fetcher.data, { resetOnSuccess: false });
+  useAnnounceSuccess(fetcher.data, text.cancelled);
   return (
     <fetcher.Form method="post" ref={formRef}>
-      <FormAlert result={fetcher.data}  hasFields={false} />
+      <FormAlert result={fetcher.data} />
       <input type="hidden" name="orderId" value={order.id} />
       <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
       <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.cancelling} className="button button-secondary">

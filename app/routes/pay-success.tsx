@@ -8,6 +8,7 @@ import { Spinner } from "../components/spinner";
 import { formatMoney } from "../i18n/format";
 import { metaLanguage, useLanguage, useMessages } from "../i18n/messages";
 import { paymentMessages } from "../messages/payment";
+import { pollDelayMs } from "../payments/choose-flow";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalView } from "../personal/personal-view";
 import { refreshUser } from "../startup/account-session";
@@ -33,13 +34,13 @@ export function HydrateFallback() {
   );
 }
 
-/** While the order is pending, ask again: after 2 s, then less often, up to every 30 s. */
+/** While the order is pending, ask again: after 2 s, then less often, up to every 15 s. */
 function useCheckingWhilePending(pending: boolean) {
   const revalidator = useRevalidator();
   const attempts = useRef(0);
   useEffect(() => {
     if (!pending) return;
-    const delay = Math.min(2_000 * 1.5 ** attempts.current, 30_000);
+    const delay = pollDelayMs(attempts.current);
     const timer = setTimeout(() => {
       attempts.current += 1;
       void revalidator.revalidate();
@@ -94,6 +95,8 @@ function Result({ order }: { order: OrderDetail }) {
 
 export default function PaySuccess({ loaderData }: Route.ComponentProps) {
   const text = useMessages(paymentMessages);
+  // A check that failed (the service unreachable for a moment) is tried again, with back-off.
+  useCheckingWhilePending(loaderData.state === "failed");
   return (
     <section className="narrow" aria-labelledby="result-title">
       <h1 id="result-title">{text.resultTitle}</h1>

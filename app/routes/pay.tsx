@@ -10,6 +10,7 @@ import { FormAlert, SubmitButton } from "../forms/fields";
 import { useFormInstance } from "../forms/use-form-instance";
 import { formatMoney } from "../i18n/format";
 import { metaLanguage, useLanguage, useMessages } from "../i18n/messages";
+import { layoutMessages } from "../messages/layout";
 import { paymentMessages } from "../messages/payment";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalView } from "../personal/personal-view";
@@ -62,7 +63,7 @@ function WalletPayment({ order }: { order: OrderDetail }) {
     <fetcher.Form method="post" className="method" ref={formRef}>
       <h3>{text.wallet}</h3>
       {user ? <p>{text.walletHint(formatMoney(user.balances.available, language))}</p> : null}
-      <FormAlert result={fetcher.data}  hasFields={false} />
+      <FormAlert result={fetcher.data} />
       <input type="hidden" name="orderId" value={order.id} />
       <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
       <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.paying}>
@@ -74,6 +75,7 @@ function WalletPayment({ order }: { order: OrderDetail }) {
 
 function Checkout({ order }: { order: OrderDetail }) {
   const text = useMessages(paymentMessages);
+  const layout = useMessages(layoutMessages);
   if (order.status !== "pending") {
     return (
       <>
@@ -102,7 +104,9 @@ function Checkout({ order }: { order: OrderDetail }) {
         </div>
       </section>
       <p className="hint">
-        {text.payBy}: <DateTime iso={order.expiresAt} />
+        {text.payBy}
+        {layout.colon}
+        <DateTime iso={order.expiresAt} />
       </p>
     </>
   );

@@ -30,7 +30,8 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
   const result = await runAction(intent, async (api) => {
     const body = checked(
       createRechargeOrderBodySchema,
-      { amount: parseYuan(formText(form, "amount")), referrer: getStartupState().referrers.firstTouch },
+      // The contract bounds the referrer; a longer one is still worth its first part.
+      { amount: parseYuan(formText(form, "amount")), referrer: getStartupState().referrers.firstTouch.slice(0, 2048) },
       fields,
     );
     return api.post<Order>("/api/orders/recharge", body, idempotencyKey);
@@ -48,7 +49,7 @@ function RedeemForm() {
     <section className="card" aria-labelledby="redeem-title">
       <h2 id="redeem-title">{text.redeemTitle}</h2>
       <fetcher.Form method="post" className="form" ref={formRef} noValidate>
-        <FormAlert result={result} />
+        <FormAlert result={result} fields={["code"]} />
         <input type="hidden" name="intent" value="redeem" />
         <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
         <Field
@@ -86,7 +87,7 @@ function OnlineTopUp() {
     <section className="card" aria-labelledby="online-title">
       <h2 id="online-title">{text.onlineTitle}</h2>
       <fetcher.Form method="post" className="form" ref={formRef} noValidate>
-        <FormAlert result={result} />
+        <FormAlert result={result} fields={["amount"]} />
         <input type="hidden" name="intent" value="recharge" />
         <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
         <Field

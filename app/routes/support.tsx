@@ -1,6 +1,7 @@
 import { Link, useFetcher } from "react-router";
 import type { Route } from "./+types/support";
 import { openTicketBodySchema, replyBodySchema, ticketCategories, type Ticket, type TicketThread } from "../api/support";
+import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime } from "../components/money";
 import { Spinner } from "../components/spinner";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
@@ -68,7 +69,7 @@ function OpenTicket() {
     <section className="card" aria-labelledby="open-ticket-title">
       <h2 id="open-ticket-title">{text.openTitle}</h2>
       <fetcher.Form method="post" ref={formRef} className="form" noValidate>
-        <FormAlert result={result} />
+        <FormAlert result={result} fields={["category", "subject", "message", "orderId"]} />
         <input type="hidden" name="intent" value="open" />
         <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
         <SelectField
@@ -77,7 +78,7 @@ function OpenTicket() {
           label={text.category}
           options={ticketCategories.map((value) => ({ value, label: text.categories[value] }))}
           error={fieldError(result, "category")}
-        />
+       />
         <Field id="ticket-subject" name="subject" label={text.subject} hint={text.subjectHint} required maxLength={120} error={fieldError(result, "subject")} />
         <TextAreaField id="ticket-message" name="message" label={text.message} hint={text.messageHint} required maxLength={4000} rows={5} error={fieldError(result, "message")} />
         <Field id="ticket-order" name="orderId" label={text.orderId} hint={text.orderIdHint} maxLength={40} autoComplete="off" spellCheck={false} error={fieldError(result, "orderId")} />
@@ -123,10 +124,12 @@ function Reply({ ticket }: { ticket: TicketThread }) {
   const result = fetcher.data;
   const replying = useFormInstance(result);
   const closing = useFormInstance(closer.data, { resetOnSuccess: false });
+  useAnnounceSuccess(result, text.replied);
+  useAnnounceSuccess(closer.data, text.ticketClosed);
   return (
     <>
       <fetcher.Form method="post" ref={replying.formRef} className="form" noValidate>
-        <FormAlert result={result} />
+        <FormAlert result={result} fields={["message"]} />
         <input type="hidden" name="intent" value="reply" />
         <input type="hidden" name="id" value={ticket.id} />
         <input type="hidden" name="idempotencyKey" value={replying.idempotencyKey} />
@@ -136,7 +139,7 @@ function Reply({ ticket }: { ticket: TicketThread }) {
         </SubmitButton>
       </fetcher.Form>
       <closer.Form method="post" ref={closing.formRef}>
-        <FormAlert result={closer.data}  hasFields={false} />
+        <FormAlert result={closer.data} />
         <input type="hidden" name="intent" value="close" />
         <input type="hidden" name="id" value={ticket.id} />
         <input type="hidden" name="idempotencyKey" value={closing.idempotencyKey} />

@@ -2,6 +2,7 @@ import { Link, redirect, useFetcher, useSearchParams } from "react-router";
 import type { Route } from "./+types/task";
 import { postTaskBodySchema, submitProofBodySchema, type Claim, type Task } from "../api/tasks";
 import type { Order } from "../api/orders";
+import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime, Money } from "../components/money";
 import { Spinner } from "../components/spinner";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
@@ -9,6 +10,7 @@ import { Field, FormAlert, SubmitButton, TextAreaField } from "../forms/fields";
 import { fieldError, useFormInstance } from "../forms/use-form-instance";
 import { parseYuan } from "../i18n/format";
 import { currentLanguage, metaLanguage, useMessages } from "../i18n/messages";
+import { layoutMessages } from "../messages/layout";
 import { taskMessages } from "../messages/tasks";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalView } from "../personal/personal-view";
@@ -100,6 +102,7 @@ function TaskFacts({ task }: { task: Task }) {
       <dd>
         <DateTime iso={task.deadline} />
       </dd>
+      <dt>{text.places}</dt>
       <dd className="task-slots">{text.slotsLeft(task.slotsLeft, task.slots)}</dd>
     </dl>
   );
@@ -110,19 +113,23 @@ function ItemForm({
   id,
   label,
   busyLabel,
+  doneLabel,
   secondary = false,
 }: {
   intent: string;
   id: string;
   label: string;
   busyLabel: string;
+  /** Announced after a success (the button itself goes away with the refreshed list). */
+  doneLabel?: string;
   secondary?: boolean;
 }) {
   const fetcher = useFetcher<ActionResult>();
   const { formRef, idempotencyKey } = useFormInstance(fetcher.data, { resetOnSuccess: false });
+  useAnnounceSuccess(fetcher.data, doneLabel ?? "");
   return (
     <fetcher.Form method="post" ref={formRef} className="item-form">
-      <FormAlert result={fetcher.data}  hasFields={false} />
+      <FormAlert result={fetcher.data} />
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="id" value={id} />
       <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
@@ -155,9 +162,10 @@ function SubmitProof({ claim }: { claim: Claim }) {
   const fetcher = useFetcher<ActionResult>();
   const result = fetcher.data;
   const { formRef, idempotencyKey } = useFormInstance(result, { resetOnSuccess: false });
+  useAnnounceSuccess(result, text.proofSubmitted);
   return (
     <fetcher.Form method="post" ref={formRef} className="form" noValidate>
-      <FormAlert result={result} />
+      <FormAlert result={result} fields={["text", "url"]} />
       <input type="hidden" name="intent" value="submit" />
       <input type="hidden" name="id" value={claim.id} />
       <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
@@ -172,6 +180,7 @@ function SubmitProof({ claim }: { claim: Claim }) {
 
 function MyWork({ claims }: { claims: Claim[] }) {
   const text = useMessages(taskMessages);
+  const layout = useMessages(layoutMessages);
   const [params] = useSearchParams();
   if (claims.length === 0) return <p className="empty">{text.noClaims}</p>;
   const justClaimed = claims.some((claim) => claim.task.id === params.get("claimed") && claim.status === "claimed");
@@ -188,14 +197,18 @@ function MyWork({ claims }: { claims: Claim[] }) {
           {claim.status === "claimed" ? (
             <>
               <p>
-                {text.submitBy}: <DateTime iso={claim.expiresAt} />
+                {text.submitBy}
+                {layout.colon}
+                <DateTime iso={claim.expiresAt} />
               </p>
               <SubmitProof claim={claim} />
             </>
           ) : null}
           {claim.status === "rejected" && claim.rejectReason ? (
             <p>
-              {text.rejectReason}: {claim.rejectReason}
+              {text.rejectReason}
+              {layout.colon}
+              {claim.rejectReason}
             </p>
           ) : null}
         </li>
@@ -209,12 +222,14 @@ function PostTask() {
   const text = useMessages(taskMessages);
   const fetcher = useFetcher<ActionResult>();
   const result = fetcher.data;
-  const { formRef, idempotencyKey } = useFormInstance(result, { resetOnSuccess: false });
+  // Kept in this tab until answered: posting again after a lost answer (even after leaving
+  // the page) replays the first task and its order instead of creating a second budget.
+  const { formRef, idempotencyKey } = useFormInstance(result, { resetOnSuccess: false, persistAs: "post-task" });
   return (
     <section className="card" aria-labelledby="post-title">
       <h2 id="post-title">{text.postTitle}</h2>
       <fetcher.Form method="post" ref={formRef} className="form" noValidate>
-        <FormAlert result={result} />
+        <FormAlert result={result} fields={["title", "description", "reward", "slots", "deadline"]} />
         <input type="hidden" name="intent" value="post" />
         <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
         <Field id="task-title-field" name="title" label={text.taskTitle} hint={text.taskTitleHint} required maxLength={80} error={fieldError(result, "title")} />
@@ -253,7 +268,7 @@ function Posted({ tasks }: { tasks: Task[] }) {
                   </Link>
                 ) : null}
                 {task.status === "open" || task.status === "awaiting_payment" ? (
-                  <ItemForm intent="cancel" id={task.id} label={text.cancelTask} busyLabel={text.cancelling} secondary />
+                  <ItemForm intent="cancel" id={task.id} label={text.cancelTask} busyLabel={text.cancelling} doneLabel={text.taskCancelled} secondary />
                 ) : null}
               </div>
             </li>

@@ -22,7 +22,7 @@ type Reviewed = { draft: Draft; recipient: Recipient };
 const recipientCodes = new Set(["RECIPIENT_NOT_FOUND", "TRANSFER_TO_SELF"]);
 
 function onRecipient<T>(result: ActionResult<T>): ActionResult<T> {
-  if (result.ok || !recipientCodes.has(result.failure.code)) return result;
+  if (result.ok || !(recipientCodes.has(result.failure.code) || result.failure.field === "handle")) return result;
   return { ...result, failure: { ...result.failure, field: "toHandle" } };
 }
 
@@ -60,7 +60,7 @@ function DraftForm({ draft, onReviewed }: { draft: Draft | null; onReviewed: (re
   }, [result, onReviewed]);
   return (
     <fetcher.Form method="post" className="form" ref={formRef} noValidate>
-      <FormAlert result={result} />
+      <FormAlert result={result} fields={["toHandle", "amount", "note"]} />
       <input type="hidden" name="intent" value="review" />
       <Field
         id="transfer-to"
@@ -73,8 +73,8 @@ function DraftForm({ draft, onReviewed }: { draft: Draft | null; onReviewed: (re
         required
         maxLength={33}
         defaultValue={draft?.toHandle}
-        error={fieldError(result, "toHandle") ?? fieldError(result, "handle")}
-      />
+        error={fieldError(result, "toHandle")}
+     />
       <Field
         id="transfer-amount"
         name="amount"
@@ -86,7 +86,7 @@ function DraftForm({ draft, onReviewed }: { draft: Draft | null; onReviewed: (re
         maxLength={12}
         defaultValue={draft ? (draft.amount / 100).toFixed(2) : undefined}
         error={fieldError(result, "amount")}
-      />
+     />
       <Field id="transfer-note" name="note" label={text.note} hint={text.noteHint} maxLength={140} defaultValue={draft?.note} error={fieldError(result, "note")} />
       <SubmitButton busy={fetcher.state !== "idle"} busyLabel={text.checking}>
         {text.review}
@@ -100,13 +100,18 @@ function Confirm({ reviewed, onChange, onSent }: { reviewed: Reviewed; onChange:
   const language = useLanguage();
   const fetcher = useFetcher<ActionResult<TransferReceipt>>();
   const result = fetcher.data;
-  const { formRef, idempotencyKey } = useFormInstance(result, { resetOnSuccess: false });
+  const { draft, recipient } = reviewed;
+  // The same transfer reviewed again after an answer that never came keeps its key: the
+  // origin then answers with the first transfer instead of moving the money twice.
+  const { formRef, idempotencyKey } = useFormInstance(result, {
+    resetOnSuccess: false,
+    persistAs: `transfer:${draft.toHandle}:${draft.amount}:${draft.note}`,
+  });
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   useEffect(() => {
     if (result?.ok) onSent(result.data);
   }, [result, onSent]);
-  const { draft, recipient } = reviewed;
   return (
     <section className="card confirm" aria-labelledby="confirm-title">
       <h2 id="confirm-title" ref={heading} tabIndex={-1}>
@@ -123,7 +128,7 @@ function Confirm({ reviewed, onChange, onSent }: { reviewed: Reviewed; onChange:
         <dd>{draft.note || text.noNote}</dd>
       </dl>
       <fetcher.Form method="post" ref={formRef} className="form-actions">
-        <FormAlert result={result}  hasFields={false} />
+        <FormAlert result={result} />
         <input type="hidden" name="intent" value="send" />
         <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
         <input type="hidden" name="toHandle" value={draft.toHandle} />
@@ -186,7 +191,7 @@ export default function Transfer() {
             reviewed={step.reviewed}
             onChange={() => setStep({ name: "edit", draft: step.reviewed.draft })}
             onSent={(receipt) => setStep({ name: "done", receipt })}
-          />
+         />
         ) : (
           <Receipt receipt={step.receipt} onAnother={() => setStep({ name: "edit", draft: null })} />
         )}

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { Link, useFetcher, useNavigate, useSearchParams, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/wechat-pay";
 import type { OrderDetail } from "../api/orders";
@@ -12,6 +12,8 @@ import { formText, runAction, type ActionResult } from "../forms/action-result";
 import { FormAlert } from "../forms/fields";
 import { formatMoney } from "../i18n/format";
 import { metaLanguage, useLanguage, useMessages } from "../i18n/messages";
+import { isDefiniteRefusal } from "../messages/errors";
+import { layoutMessages } from "../messages/layout";
 import { paymentMessages } from "../messages/payment";
 import { chooseFlow, h5UrlReturningTo, pollDelayMs } from "../payments/choose-flow";
 import { loadPersonal } from "../personal/load-personal";
@@ -76,11 +78,14 @@ function useSecondsLeft(iso: string): number {
 
 function Countdown({ expiresAt }: { expiresAt: string }) {
   const text = useMessages(paymentMessages);
+  const layout = useMessages(layoutMessages);
   const seconds = useSecondsLeft(expiresAt);
   const clock = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
   return (
     <p className="countdown">
-      {text.timeLeft}: <span role="timer">{clock}</span>
+      {text.timeLeft}
+      {layout.colon}
+      <span role="timer">{clock}</span>
     </p>
   );
 }
@@ -129,7 +134,7 @@ function SimulatePayment({ order }: { order: OrderDetail }) {
   const fetcher = useFetcher<ActionResult>();
   return (
     <fetcher.Form method="post" className="simulator">
-      <FormAlert result={fetcher.data} hasFields={false} />
+      <FormAlert result={fetcher.data} />
       <input type="hidden" name="intent" value="simulate" />
       <input type="hidden" name="orderId" value={order.id} />
       <p className="hint">{text.simulateHint}</p>
@@ -177,6 +182,7 @@ function Instructions({ prepay, order, inWechat }: { prepay: WechatPrepay; order
 
 function WechatCheckout({ order, config }: { order: OrderDetail; config: WechatPayConfigAnswer }) {
   const text = useMessages(paymentMessages);
+  const layout = useMessages(layoutMessages);
   const { isMobile } = useStartup();
   const [params] = useSearchParams();
   const openid = wechatOpenidSchema.safeParse(params.get("openid")).data ?? null;
@@ -184,16 +190,27 @@ function WechatCheckout({ order, config }: { order: OrderDetail; config: WechatP
   const flow = chooseFlow(config.flows, { isMobile, inWechat, openid });
   const prepare = useFetcher<ActionResult<WechatPrepay>>();
   const asked = useRef(false);
+  // One key for this page's request: "Try again" after an answer that never came resends it.
+  const idempotencyKey = useRef("");
   const secondsLeft = useSecondsLeft(order.expiresAt);
   useMovingOnWhenPaid(order);
+
+  const ask = useCallback(() => {
+    if (!flow) return;
+    idempotencyKey.current ||= crypto.randomUUID();
+    const form: Record<string, string> = { intent: "prepare", orderId: order.id, flow, idempotencyKey: idempotencyKey.current };
+    if (openid) form.openid = openid;
+    void prepare.submit(form, { method: "post" });
+  }, [flow, openid, order.id, prepare]);
 
   useEffect(() => {
     if (asked.current || !flow) return;
     asked.current = true;
-    const form: Record<string, string> = { intent: "prepare", orderId: order.id, flow, idempotencyKey: crypto.randomUUID() };
-    if (openid) form.openid = openid;
-    void prepare.submit(form, { method: "post" });
-  }, [flow, openid, order.id, prepare]);
+    ask();
+  }, [ask, flow]);
+  useEffect(() => {
+    if (prepare.data && !prepare.data.ok && isDefiniteRefusal(prepare.data.failure.code)) idempotencyKey.current = "";
+  }, [prepare.data]);
 
   const prepay = prepare.data?.ok ? prepare.data.data : null;
   return (
@@ -204,7 +221,12 @@ function WechatCheckout({ order, config }: { order: OrderDetail; config: WechatP
           {text.expired} <Link to={order.kind === "recharge" ? "/recharge" : `/order?id=${order.id}`}>{order.kind === "recharge" ? text.startAgain : text.seeOrder}</Link>
         </p>
       ) : prepare.data && !prepare.data.ok ? (
-        <FormAlert result={prepare.data} hasFields={false} />
+        <div className="form-actions">
+          <FormAlert result={prepare.data} />
+          <button type="button" className="button" onClick={ask} disabled={prepare.state !== "idle"}>
+            {layout.tryAgain}
+          </button>
+        </div>
       ) : prepay ? (
         <>
           <Instructions prepay={prepay} order={order} inWechat={inWechat} />

@@ -3,7 +3,7 @@ import { postApi } from "../api/client";
 import { safeStorage } from "./safe-storage";
 import { updateStartupState } from "./startup-state";
 import { fetchSession } from "./session";
-import { readToken, storeToken } from "./token";
+import { readToken, storeToken, tokenStorageKey } from "./token";
 
 const device = safeStorage(() => window.localStorage);
 
@@ -39,7 +39,10 @@ export async function refreshUser(): Promise<void> {
     updateStartupState({ session: "signed-in", user: answer.data });
     if (window.paydesk) window.paydesk.user = answer.data;
   } else if (answer.code === "UNAUTHENTICATED") {
-    updateStartupState({ session: "signed-out", user: null });
+    // The session ended elsewhere (expired, signed out on another device): sign out here too.
+    storeToken(device, null);
+    updateStartupState({ session: "signed-out", user: null, signedInByLink: false });
+    if (window.paydesk) window.paydesk.user = null;
   }
 }
 
@@ -57,4 +60,14 @@ export async function switchToPendingLink(link: string): Promise<void> {
 
 export function dismissPendingLink(): void {
   updateStartupState({ pendingSignInLink: null });
+}
+
+/**
+ * Signing in or out in another tab changes the stored token; this tab then shows another
+ * person's (or nobody's) data. Reloading starts it afresh as whoever is signed in now.
+ */
+export function followOtherTabs(): void {
+  window.addEventListener("storage", (event) => {
+    if (event.key === tokenStorageKey && event.newValue !== event.oldValue) window.location.reload();
+  });
 }

@@ -9,6 +9,7 @@ import { safeStorage } from "./safe-storage";
 import { fetchSession } from "./session";
 import { updateStartupState, getStartupState } from "./startup-state";
 import { chooseToken, linkToConfirm, storeToken, takeLinkToken } from "./token";
+import { followOtherTabs } from "./account-session";
 
 declare global {
   interface Window {
@@ -102,6 +103,7 @@ export async function runStartup(hydrate: () => void): Promise<void> {
     reportError(error, { phase: "startup" });
     updateStartupState({ ready: true, session: getStartupState().session === "unknown" ? "signed-out" : getStartupState().session });
   }
+  followOtherTabs();
   // 6. Hydrate, in every case.
   hydrate();
 }

@@ -1,6 +1,8 @@
 import type { KeyValueStore } from "./safe-storage";
 
 const tokenKey = "paydesk:token";
+/** Where the bearer token lives in localStorage (other tabs watch it). */
+export const tokenStorageKey = tokenKey;
 const tokenFormat = /^[A-Za-z0-9_-]{16,128}$/;
 
 export type AddressBar = { href: string; replace(url: string): void };

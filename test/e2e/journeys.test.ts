@@ -263,6 +263,38 @@ for (const viewport of viewports) {
       await shot(page, "support-thread", viewport, language);
     });
 
+    test("a transfer whose answer was lost, reviewed and sent again, moves the money once", async ({ page, problems }) => {
+      problems.allow(/Failed to load resource/);
+      const language = "en";
+      const transfer = transferMessages[language];
+      const sender = await newPerson("sender", "Qian Wen");
+      const friend = await newPerson("friend", "Zhou Yu");
+      await fund(sender, 5_000);
+      await contextFor(page.context(), sender, language);
+      // The first send reaches the origin and commits; its answer never reaches the page.
+      let lost = false;
+      await page.route("**/api/transfers", async (route) => {
+        if (lost) return route.continue();
+        lost = true;
+        await route.fetch();
+        await route.abort("connectionreset");
+      });
+
+      await open(page, "/transfer");
+      await page.getByLabel(transfer.recipient, { exact: true }).fill(friend.handle);
+      await page.getByLabel(transfer.amount, { exact: true }).fill("10");
+      await page.getByRole("button", { name: transfer.review }).click();
+      await page.getByRole("button", { name: transfer.send }).click();
+      await expect(page.getByRole("alert")).toHaveText(errorMessages[language].ORIGIN_UNAVAILABLE);
+      // Back to the details, nothing changed, reviewed and sent again: the same request.
+      await page.getByRole("button", { name: transfer.change }).click();
+      await page.getByRole("button", { name: transfer.review }).click();
+      await page.getByRole("button", { name: transfer.send }).click();
+      await expect(page.getByRole("heading", { name: transfer.receiptTitle })).toBeVisible();
+      expect(await balances(sender)).toEqual({ available: 4_000, held: 0 });
+      expect(await balances(friend)).toEqual({ available: 1_000, held: 0 });
+    });
+
     test("each error path shows its message", async ({ page, problems }) => {
       problems.allow(/status of (4\d\d|502)/);
       const language = "en";

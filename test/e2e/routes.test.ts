@@ -57,7 +57,7 @@ test.describe("signed-out and loading states", () => {
       await route.continue();
     });
     await page.goto("/transfer", { waitUntil: "commit" });
-    await expect(page.getByRole("status")).toContainText("Checking your session");
+    await expect(page.getByRole("main").locator(".spinner")).toContainText("Checking your session");
     await waitForHydration(page);
     const signIn = page.getByRole("link", { name: "Sign in or create an account" });
     await expect(signIn).toHaveAttribute("href", "/login?next=%2Ftransfer");

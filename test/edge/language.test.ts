@@ -62,3 +62,19 @@ describe("the page language", () => {
     expect(body).not.toContain("Paydesk could not finish loading");
   });
 });
+
+describe("a sign-in link's page", () => {
+  it("is never cached, and the token is repeated in no link of the page", async () => {
+    const token = "link_token_0123456789abcdefghijk";
+    const first = await page(`/help?token=${token}`);
+    const second = await page(`/help?token=${token}`);
+    expect(second.response.headers.get("X-Edge-Cache")).toBe("BYPASS");
+    expect(second.response.headers.get("Cache-Control")).toBe("no-store");
+    expect(first.body).not.toContain(token);
+  });
+
+  it("drops a token from the language switch's redirect", async () => {
+    const { response } = await page("/help?token=abc&lang=en");
+    expect(response.headers.get("Location")).toBe("/help");
+  });
+});

@@ -65,7 +65,8 @@ export function createEdgeHandler({ build, render, cache = createPageCache(), or
         [languageContext, language],
       ]),
     );
-    const cacheable = request.method === "GET";
+    // A sign-in link (`?token=`) is personal: its page is rendered for this visit only.
+    const cacheable = request.method === "GET" && !url.searchParams.has("token");
     const key = cacheable ? pageCacheKey(request, deployVersion(env, build), language) : null;
 
     let response: Response | null = null;
@@ -90,6 +91,7 @@ export function createEdgeHandler({ build, render, cache = createPageCache(), or
     }
 
     response = new Response(response.body, response);
+    if (!cacheable) response.headers.set("Cache-Control", "no-store");
     response.headers.set("X-Edge-Cache", cacheStatus);
     // Each language is its own rendering (and cache entry); tell any cache downstream.
     response.headers.set("Content-Language", language);

@@ -9,6 +9,7 @@ export function languageChoiceRedirect(url: URL): Response {
   const choice = url.searchParams.get(languageParam);
   const target = new URL(url);
   target.searchParams.delete(languageParam);
+  target.searchParams.delete("token");
   const headers = new Headers({ Location: target.pathname + target.search + target.hash, "Cache-Control": "no-store" });
   if (isLanguage(choice)) headers.set("Set-Cookie", languageCookieHeader(choice, url.protocol === "https:"));
   return new Response(null, { status: 303, headers });
