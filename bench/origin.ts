@@ -162,7 +162,7 @@ async function loadChecked(baseUrl: string, spec: LoadSpec, durationS: number): 
 // ---------------------------------------------------------------------------
 // Scenarios
 
-type Key = "health" | "transfers" | "lookup";
+type Key = "health" | "ready" | "transfers" | "lookup";
 type OriginScenarioResult = ScenarioResult<Key, OriginLoadResult>;
 
 const loadOf = (baseUrl: string, spec: () => LoadSpec) => (durationS: number) => loadChecked(baseUrl, spec(), durationS);
@@ -201,6 +201,19 @@ function buildScenarios(info: OriginServerInfo, transfers: TransferLedger): Scen
         const answer = await request(`${base}/api/health`);
         return answer.status === 200 && answer.json?.code === "SUCCESS" && answer.json.data?.ok === true
           ? { ok: true, detail: "200, code SUCCESS, ok: true" }
+          : { ok: false, detail: briefly(answer) };
+      },
+    },
+    {
+      // The floor under anything that touches D1: one round trip, no work.
+      key: "ready",
+      label: "GET /api/health/ready (one D1 round trip)",
+      url: `${base}/api/health/ready`,
+      load: loadOf(base, () => ({ method: "GET", path: "/api/health/ready" })),
+      check: async () => {
+        const answer = await request(`${base}/api/health/ready`);
+        return answer.status === 200 && answer.json?.data?.database === true
+          ? { ok: true, detail: "200, code SUCCESS, database: true" }
           : { ok: false, detail: briefly(answer) };
       },
     },
@@ -375,6 +388,12 @@ function printReport(results: OriginScenarioResult[], target: TargetResult, chec
   console.log(`  ${target.name}: ${target.actual} — ${targetMark(target)}`);
   // The ceiling touches no database; an authenticated one-row read shows what D1 itself allows.
   const lookup = results.find((s) => s.key === "lookup")?.result;
+  const oneTrip = results.find((s) => s.key === "ready")?.result;
+  if (transfers && oneTrip && ceilingRps) {
+    console.log(
+      `  the D1 floor: one round trip (GET /api/health/ready) ${(oneTrip.rps / ceilingRps).toFixed(2)}× the ceiling; transfers ${(transfers.rps / oneTrip.rps).toFixed(2)}× one round trip`,
+    );
+  }
   if (transfers && lookup) {
     console.log(`  for reference, transfers against an authenticated one-row D1 read (lookup): ${(transfers.rps / lookup.rps).toFixed(2)}×`);
   }
