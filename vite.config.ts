@@ -13,6 +13,9 @@ export default defineConfig(({ command, isPreview }) => {
   // configured in workers/origin/.dev.vars).
   const emulateWechatPay = command === "serve" && !isPreview && process.env.PAYDESK_WECHATPAY_SIMULATOR !== "off";
   return {
+    // Dependencies only some routes import: pre-bundled when `dev` starts, so the first visit
+    // to such a route does not make Vite re-optimise and reload the page mid-way.
+    optimizeDeps: { include: ["uqr", "zod"] },
     plugins: [
       cloudflare({
         viteEnvironment: { name: "ssr" },

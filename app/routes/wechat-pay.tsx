@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { Link, useFetcher, useNavigate, useSearchParams, type ShouldRevalidateFunctionArgs } from "react-router";
+import { Link, useFetcher, useNavigate, useRevalidator, useSearchParams, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/wechat-pay";
 import type { OrderDetail } from "../api/orders";
 import { wechatOpenidSchema, type WechatPayConfigAnswer, type WechatPayFlow, type WechatPrepay } from "../api/payments";
@@ -194,6 +194,14 @@ function WechatCheckout({ order, config }: { order: OrderDetail; config: WechatP
   const idempotencyKey = useRef("");
   const secondsLeft = useSecondsLeft(order.expiresAt);
   useMovingOnWhenPaid(order);
+  // At expiry the order closes (WeChat Pay's time_expire is the order's own): read it again.
+  const revalidator = useRevalidator();
+  const expired = secondsLeft === 0;
+  useEffect(() => {
+    if (expired) void revalidator.revalidate();
+    // Once, when the time runs out.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [expired]);
 
   const ask = useCallback(() => {
     if (!flow) return;

@@ -26,3 +26,31 @@ test.describe("npm run dev", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Terms of service" })).toBeVisible();
   });
 });
+
+test.describe("npm run dev with the WeChat Pay simulator", () => {
+  test("the QR page offers Simulate scan and pay, which pays the recharge", async ({ page, problems, request }) => {
+    problems.allow(/\[vite\]/);
+    const handle = `dev_${Date.now().toString(36)}`;
+    const password = "a long enough password";
+    await request.post(`${devBaseUrl}/api/user/register`, {
+      headers: { "Idempotency-Key": crypto.randomUUID() },
+      data: { handle, password, displayName: "Dev Payer" },
+    });
+    const login = await request.post(`${devBaseUrl}/api/user/login`, { data: { handle, password } });
+    const token = ((await login.json()) as { data: { token: string } }).data.token;
+    const created = await request.post(`${devBaseUrl}/api/orders/recharge`, {
+      headers: { Authorization: `Bearer ${token}`, "Idempotency-Key": crypto.randomUUID() },
+      data: { amount: 1_500 },
+    });
+    const orderId = ((await created.json()) as { data: { id: string } }).data.id;
+
+    await page.addInitScript((value) => window.localStorage.setItem("paydesk:token", value), token);
+    await page.goto(`${devBaseUrl}/wechat_pay?order=${orderId}`);
+    await waitForHydration(page);
+    await expect(page.getByRole("img", { name: /QR code to pay ¥15\.00/ })).toBeVisible({ timeout: 20_000 });
+    await page.getByRole("button", { name: "Simulate scan and pay" }).click();
+    await expect(page).toHaveURL(new RegExp(`/pay_success\\?order=${orderId}`), { timeout: 20_000 });
+    await expect(page.getByRole("heading", { name: "Payment complete" })).toBeVisible();
+    await expect(page.getByTestId("header-balance")).toHaveText("¥15.00");
+  });
+});
