@@ -1,4 +1,5 @@
-import { Link, NavLink, useNavigate } from "react-router";
+import { useEffect } from "react";
+import { Link, NavLink, useLocation, useNavigate } from "react-router";
 import { formatMoney } from "../i18n/format";
 import { useLanguage, useMessages } from "../i18n/messages";
 import { layoutMessages } from "../messages/layout";
@@ -52,6 +53,17 @@ function Account() {
 
 export function AppHeader() {
   const text = useMessages(layoutMessages);
+  const location = useLocation();
+  // On a phone the navigation scrolls sideways: keep the current page's item in view.
+  useEffect(() => {
+    // Sideways only: scrollIntoView could also scroll the page away from where it was restored.
+    const list = document.querySelector<HTMLElement>(".app-nav");
+    const current = list?.querySelector<HTMLElement>('a[aria-current="page"]');
+    if (!list || !current) return;
+    const { left, right } = current.getBoundingClientRect();
+    const box = list.getBoundingClientRect();
+    if (left < box.left || right > box.right) list.scrollLeft += left - box.left - 16;
+  }, [location.pathname]);
   return (
     <header className="app-header">
       <a className="skip-link" href="#main">
