@@ -9,6 +9,7 @@ import { Field, FormAlert, SelectField, SubmitButton, TextAreaField } from "../f
 import { fieldError, useFormInstance } from "../forms/use-form-instance";
 import { currentLanguage, metaLanguage, useMessages } from "../i18n/messages";
 import { supportMessages } from "../messages/support";
+import "../styles/contact.css";
 
 export function loader() {
   return data({ contact: contactDetails() }, { headers: { "Cache-Control": pageCacheControl } });

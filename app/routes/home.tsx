@@ -8,6 +8,7 @@ import { homeMessages } from "../messages/home";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalView } from "../personal/personal-view";
 import { useStartup } from "../startup/startup-state";
+import "../styles/home.css";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: homeMessages[metaLanguage(matches)].title }];

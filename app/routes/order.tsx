@@ -12,6 +12,7 @@ import { metaLanguage, useMessages } from "../i18n/messages";
 import { orderMessages } from "../messages/orders";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalView } from "../personal/personal-view";
+import "../styles/order.css";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: `${orderMessages[metaLanguage(matches)].title} · Paydesk` }];

@@ -15,6 +15,7 @@ import { paymentMessages } from "../messages/payment";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalView } from "../personal/personal-view";
 import { useStartup } from "../startup/startup-state";
+import "../styles/pay.css";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: `${paymentMessages[metaLanguage(matches)].payTitle} · Paydesk` }];

@@ -10,6 +10,7 @@ import { currentLanguage, metaLanguage, useLanguage, useMessages } from "../i18n
 import { rechargeMessages } from "../messages/recharge";
 import { RequireUser } from "../personal/personal-view";
 import { getStartupState } from "../startup/startup-state";
+import "../styles/recharge.css";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: `${rechargeMessages[metaLanguage(matches)].title} · Paydesk` }];

@@ -11,6 +11,7 @@ import { currentLanguage, metaLanguage, useMessages } from "../i18n/messages";
 import { supportMessages } from "../messages/support";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalView } from "../personal/personal-view";
+import "../styles/support.css";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: `${supportMessages[metaLanguage(matches)].title} · Paydesk` }];

@@ -21,6 +21,7 @@ import { PersonalView } from "../personal/personal-view";
 import { currentToken, refreshUser } from "../startup/account-session";
 import { isWechatBrowser } from "../startup/flags";
 import { useStartup } from "../startup/startup-state";
+import "../styles/wechat-pay.css";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: `${paymentMessages[metaLanguage(matches)].wechatTitle} · Paydesk` }];

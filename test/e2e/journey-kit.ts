@@ -64,7 +64,14 @@ export async function balances(person: Person): Promise<{ available: number; hel
 /** A browser context signed in as `person` (the token where the token helper keeps it), in a language. */
 export async function contextFor(context: BrowserContext, person: Person | null, language: Language): Promise<void> {
   await context.addCookies([{ name: "lang", value: language, url: e2eBaseUrl }]);
-  if (person) await context.addInitScript((token) => window.localStorage.setItem("paydesk:token", token), person.token);
+  if (!person) return;
+  // Once per tab, top frame only: a later sign-out (or a frame a library makes) must not
+  // see the token put back.
+  await context.addInitScript((token) => {
+    if (window.top !== window || window.sessionStorage.getItem("e2e:token-set")) return;
+    window.sessionStorage.setItem("e2e:token-set", "1");
+    window.localStorage.setItem("paydesk:token", token);
+  }, person.token);
 }
 
 export async function open(page: Page, path: string): Promise<void> {
