@@ -106,3 +106,41 @@ test.describe("WeChat Pay in a phone's browser", () => {
     expect(missing.filter((path) => path !== "/favicon.ico")).toEqual([]);
   });
 });
+
+test.describe("WeChat Pay inside WeChat", () => {
+  const wechatUserAgent = `${phoneUserAgent} MicroMessenger/8.0.50(0x1800322c) NetType/WIFI Language/zh_CN`;
+  test.use({ viewport: { width: phone.width, height: phone.height }, userAgent: wechatUserAgent, isMobile: true, hasTouch: true });
+
+  test("with the payer's openid, the page opens WeChat's payment sheet with signed parameters, then confirms with the origin", async ({ page }) => {
+    const person = await newPerson("inwx", "He Ping");
+    await contextFor(page.context(), person, "zh-CN");
+    // WeChat's in-app bridge cannot run here: this stand-in records what the page asks it.
+    await page.addInitScript(() => {
+      const calls: unknown[] = [];
+      (window as unknown as { bridgeCalls: unknown[] }).bridgeCalls = calls;
+      (window as unknown as { WeixinJSBridge: unknown }).WeixinJSBridge = {
+        invoke: (name: string, params: unknown, callback: (result: { err_msg: string }) => void) => {
+          calls.push({ name, params });
+          callback({ err_msg: "get_brand_wcpay_request:ok" });
+        },
+      };
+    });
+    const order = await api<{ id: string }>("POST", "/api/orders/recharge", { token: person.token, body: { amount: 2_000 } });
+    const zh = paymentMessages["zh-CN"];
+    await open(page, `/wechat_pay?order=${order.id}&openid=oUpF8uMuAJO_M2pxb1Q9zNjWeS6o`);
+    await page.getByRole("button", { name: zh.jsapiOpen }).click();
+    const calls = (await page.evaluate(() => (window as unknown as { bridgeCalls: { name: string; params: Record<string, string> }[] }).bridgeCalls)) as {
+      name: string;
+      params: Record<string, string>;
+    }[];
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.name).toBe("getBrandWCPayRequest");
+    expect(calls[0]!.params).toMatchObject({ signType: "RSA", package: expect.stringMatching(/^prepay_id=/), paySign: expect.any(String) });
+    // The sheet said "ok", which proves nothing: the page waits for the origin.
+    await expect(page).toHaveURL(/\/wechat_pay/);
+    await shot(page, "wechat-jsapi", phone, "zh-CN");
+    await api("POST", "/api/payments/wechat/simulator/pay", { token: person.token, body: { orderId: order.id } });
+    await expect(page).toHaveURL(/\/pay_success/, { timeout: 20_000 });
+    await expect(page.getByRole("heading", { name: zh.paid })).toBeVisible();
+  });
+});
