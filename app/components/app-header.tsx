@@ -1,10 +1,10 @@
 import { useEffect } from "react";
-import { Link, NavLink, useLocation, useNavigate } from "react-router";
+import { Link, NavLink, useLocation } from "react-router";
 import { formatMoney } from "../i18n/format";
 import { useLanguage, useMessages } from "../i18n/messages";
 import { layoutMessages } from "../messages/layout";
-import { signOut } from "../startup/account-session";
 import { useStartup } from "../startup/startup-state";
+import { SignOutButton } from "./sign-out-button";
 
 const navigation = [
   { to: "/", key: "home" },
@@ -20,7 +20,6 @@ function Account() {
   const { ready, user } = useStartup();
   const language = useLanguage();
   const text = useMessages(layoutMessages);
-  const navigate = useNavigate();
   if (!ready) return <span className="account account-pending" aria-hidden="true" />;
   if (!user) {
     return (
@@ -37,16 +36,7 @@ function Account() {
       <span className="account-balance" role="status" aria-label={text.availableBalance(balance)} data-testid="header-balance">
         {balance}
       </span>
-      <button
-        type="button"
-        className="account-sign-out"
-        onClick={() => {
-          void signOut();
-          void navigate("/");
-        }}
-      >
-        {text.signOut}
-      </button>
+      <SignOutButton />
     </span>
   );
 }

@@ -1,9 +1,10 @@
 import { useEffect, useRef } from "react";
-import { useNavigate, useRevalidator } from "react-router";
+import { useRevalidator } from "react-router";
 import { useMessages } from "../i18n/messages";
 import { layoutMessages } from "../messages/layout";
-import { dismissPendingLink, signOut, switchToPendingLink } from "../startup/account-session";
+import { dismissPendingLink, switchToPendingLink } from "../startup/account-session";
 import { useStartup } from "../startup/startup-state";
+import { SignOutButton } from "./sign-out-button";
 
 /**
  * What a sign-in link did or would do (a defence against login CSRF): a link for another
@@ -12,7 +13,6 @@ import { useStartup } from "../startup/startup-state";
 export function SignInLinkNotice() {
   const { pendingSignInLink, signedInByLink, user } = useStartup();
   const text = useMessages(layoutMessages);
-  const navigate = useNavigate();
   const revalidator = useRevalidator();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
@@ -42,16 +42,7 @@ export function SignInLinkNotice() {
   return (
     <p className="notice" role="status">
       {text.linkSignedIn(name)}{" "}
-      <button
-        type="button"
-        className="account-sign-out"
-        onClick={() => {
-          void signOut();
-          void navigate("/");
-        }}
-      >
-        {text.signOut}
-      </button>
+      <SignOutButton />
     </p>
   );
 }

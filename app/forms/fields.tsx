@@ -34,6 +34,11 @@ export function Field({ id, label, error, hint, ...input }: Labelled & InputHTML
   );
 }
 
+/** An amount in yuan as people type it ("12.5"); the action turns it into fen. */
+export function MoneyField(props: Labelled & InputHTMLAttributes<HTMLInputElement>) {
+  return <Field inputMode="decimal" autoComplete="off" required maxLength={12} {...props} />;
+}
+
 export function TextAreaField({ id, label, error, hint, ...input }: Labelled & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint}>

@@ -2,14 +2,14 @@ import { useEffect, useRef } from "react";
 import { Link, useRevalidator } from "react-router";
 import type { Route } from "./+types/pay-success";
 import type { OrderDetail } from "../api/orders";
-import { MissingOrder, orderParam } from "../components/order-param";
+import { MissingOrder } from "../components/order-param";
 import { OrderSummary } from "../components/order-summary";
 import { Spinner } from "../components/spinner";
 import { formatMoney } from "../i18n/format";
 import { metaLanguage, useLanguage, useMessages } from "../i18n/messages";
 import { paymentMessages } from "../messages/payment";
 import { pollDelayMs } from "../payments/choose-flow";
-import { loadPersonal } from "../personal/load-personal";
+import { loadOrderNamedIn } from "../personal/load-order";
 import { PersonalView } from "../personal/personal-view";
 import { refreshUser } from "../startup/account-session";
 
@@ -19,8 +19,7 @@ export function meta({ matches }: Route.MetaArgs) {
 
 // The result comes from the origin, never from the URL that brought the user here.
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
-  const id = orderParam(request.url);
-  return loadPersonal(async (api) => (id ? await api.get<OrderDetail>(`/api/orders/${id}`) : null));
+  return loadOrderNamedIn(request.url);
 }
 clientLoader.hydrate = true as const;
 

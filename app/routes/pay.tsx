@@ -2,7 +2,7 @@ import { Link, redirect, useFetcher } from "react-router";
 import type { Route } from "./+types/pay";
 import type { OrderDetail } from "../api/orders";
 import { DateTime } from "../components/money";
-import { MissingOrder, orderParam } from "../components/order-param";
+import { MissingOrder } from "../components/order-param";
 import { OrderSummary } from "../components/order-summary";
 import { Spinner } from "../components/spinner";
 import { formText, runAction, type ActionResult } from "../forms/action-result";
@@ -12,7 +12,7 @@ import { formatMoney } from "../i18n/format";
 import { metaLanguage, useLanguage, useMessages } from "../i18n/messages";
 import { layoutMessages } from "../messages/layout";
 import { paymentMessages } from "../messages/payment";
-import { loadPersonal } from "../personal/load-personal";
+import { loadOrderNamedIn } from "../personal/load-order";
 import { PersonalView } from "../personal/personal-view";
 import { useStartup } from "../startup/startup-state";
 import "../styles/pay.css";
@@ -22,8 +22,7 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
-  const id = orderParam(request.url);
-  return loadPersonal(async (api) => (id ? await api.get<OrderDetail>(`/api/orders/${id}`) : null));
+  return loadOrderNamedIn(request.url);
 }
 clientLoader.hydrate = true as const;
 

@@ -3,7 +3,7 @@ import type { Route } from "./+types/recharge";
 import { redeemCodeBodySchema, type RedeemCodeAnswer } from "../api/codes";
 import { createRechargeOrderBodySchema, type Order } from "../api/orders";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
-import { Field, FormAlert, SubmitButton } from "../forms/fields";
+import { Field, FormAlert, MoneyField, SubmitButton } from "../forms/fields";
 import { fieldError, useFormInstance } from "../forms/use-form-instance";
 import { formatMoney, parseYuan } from "../i18n/format";
 import { currentLanguage, metaLanguage, useLanguage, useMessages } from "../i18n/messages";
@@ -91,17 +91,7 @@ function OnlineTopUp() {
         <FormAlert result={result} fields={["amount"]} />
         <input type="hidden" name="intent" value="recharge" />
         <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-        <Field
-          id="recharge-amount"
-          name="amount"
-          label={text.amount}
-          hint={text.amountHint}
-          inputMode="decimal"
-          autoComplete="off"
-          required
-          maxLength={12}
-          error={fieldError(result, "amount")}
-        />
+        <MoneyField id="recharge-amount" name="amount" label={text.amount} hint={text.amountHint} error={fieldError(result, "amount")} />
         <SubmitButton busy={fetcher.state !== "idle"} busyLabel={text.creating}>
           {text.createOrder}
         </SubmitButton>

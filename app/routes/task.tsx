@@ -6,7 +6,7 @@ import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime, Money } from "../components/money";
 import { Spinner } from "../components/spinner";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
-import { Field, FormAlert, SubmitButton, TextAreaField } from "../forms/fields";
+import { Field, FormAlert, MoneyField, SubmitButton, TextAreaField } from "../forms/fields";
 import { fieldError, useFormInstance } from "../forms/use-form-instance";
 import { parseYuan } from "../i18n/format";
 import { currentLanguage, metaLanguage, useMessages } from "../i18n/messages";
@@ -234,7 +234,7 @@ function PostTask() {
         <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
         <Field id="task-title-field" name="title" label={text.taskTitle} hint={text.taskTitleHint} required maxLength={80} error={fieldError(result, "title")} />
         <TextAreaField id="task-description" name="description" label={text.description} hint={text.descriptionHint} required maxLength={2000} rows={4} error={fieldError(result, "description")} />
-        <Field id="task-reward" name="reward" label={text.rewardField} hint={text.rewardHint} inputMode="decimal" required maxLength={10} error={fieldError(result, "reward")} />
+        <MoneyField id="task-reward" name="reward" label={text.rewardField} hint={text.rewardHint} error={fieldError(result, "reward")} />
         <Field id="task-slots" name="slots" label={text.slots} hint={text.slotsHint} inputMode="numeric" required maxLength={4} error={fieldError(result, "slots")} />
         <Field id="task-deadline" name="deadline" type="datetime-local" label={text.deadlineField} hint={text.deadlineHint} required error={fieldError(result, "deadline")} />
         <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.posting}>

@@ -4,7 +4,7 @@ import type { Route } from "./+types/transfer";
 import { transferBodySchema, type Recipient, type TransferReceipt } from "../api/transfers";
 import { DateTime } from "../components/money";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
-import { Field, FormAlert, SubmitButton } from "../forms/fields";
+import { Field, FormAlert, MoneyField, SubmitButton } from "../forms/fields";
 import { fieldError, useFormInstance } from "../forms/use-form-instance";
 import { formatMoney, parseYuan } from "../i18n/format";
 import { currentLanguage, metaLanguage, useLanguage, useMessages } from "../i18n/messages";
@@ -74,19 +74,15 @@ function DraftForm({ draft, onReviewed }: { draft: Draft | null; onReviewed: (re
         maxLength={33}
         defaultValue={draft?.toHandle}
         error={fieldError(result, "toHandle")}
-     />
-      <Field
+      />
+      <MoneyField
         id="transfer-amount"
         name="amount"
         label={text.amount}
         hint={text.amountHint}
-        inputMode="decimal"
-        autoComplete="off"
-        required
-        maxLength={12}
         defaultValue={draft ? (draft.amount / 100).toFixed(2) : undefined}
         error={fieldError(result, "amount")}
-     />
+      />
       <Field id="transfer-note" name="note" label={text.note} hint={text.noteHint} maxLength={140} defaultValue={draft?.note} error={fieldError(result, "note")} />
       <SubmitButton busy={fetcher.state !== "idle"} busyLabel={text.checking}>
         {text.review}
