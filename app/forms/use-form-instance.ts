@@ -30,6 +30,9 @@ export type FormInstanceOptions = {
 export function useFormInstance(result: ActionResult | undefined, { resetOnSuccess = true, persistAs }: FormInstanceOptions = {}) {
   const formRef = useRef<HTMLFormElement>(null);
   const [idempotencyKey, setIdempotencyKey] = useState("");
+  // Read when an answer arrives: the answer settles the key of the submission it was for.
+  const persisted = useRef(persistAs);
+  persisted.current = persistAs;
   useEffect(() => {
     if (!persistAs) {
       setIdempotencyKey((key) => key || newKey());
@@ -44,7 +47,7 @@ export function useFormInstance(result: ActionResult | undefined, { resetOnSucce
     if (!result) return;
     if (result.ok || isDefiniteRefusal(result.failure.code)) {
       const key = newKey();
-      if (persistAs) keyStore.set(storedKeyName(persistAs), result.ok ? "" : key);
+      if (persisted.current) keyStore.set(storedKeyName(persisted.current), result.ok ? "" : key);
       setIdempotencyKey(key);
     }
     if (result.ok) {
@@ -54,8 +57,6 @@ export function useFormInstance(result: ActionResult | undefined, { resetOnSucce
     const form = formRef.current;
     const field = result.failure.field ? form?.querySelector<HTMLElement>(`[name="${CSS.escape(result.failure.field)}"]:not([type=hidden])`) : null;
     (field ?? form?.querySelector<HTMLElement>("[data-form-alert]"))?.focus();
-    // persistAs is read when the result arrives; a new result is what matters here.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [result, resetOnSuccess]);
   return { formRef, idempotencyKey };
 }

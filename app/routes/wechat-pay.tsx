@@ -198,11 +198,12 @@ function WechatCheckout({ order, config }: { order: OrderDetail; config: WechatP
   // At expiry the order closes (WeChat Pay's time_expire is the order's own): read it again.
   const revalidator = useRevalidator();
   const expired = secondsLeft === 0;
+  const readAtExpiry = useRef(false);
   useEffect(() => {
-    if (expired) void revalidator.revalidate();
-    // Once, when the time runs out.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [expired]);
+    if (!expired || readAtExpiry.current) return;
+    readAtExpiry.current = true;
+    void revalidator.revalidate();
+  }, [expired, revalidator]);
 
   const ask = useCallback(() => {
     if (!flow) return;

@@ -1,30 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { bytesToBase64 } from "./crypto";
 import { parseCertificatePem } from "./x509";
+import { testRogueKey } from "../../../wechatpay-simulator/src/test-only-keys";
 
-// TEST-ONLY: a self-signed certificate made with `openssl req -x509 -set_serial 0x9ABC…`; its
-// serial has the high bit set, so DER stores it with a leading zero byte.
-const certificate = `-----BEGIN CERTIFICATE-----
-MIIDgDCCAmigAwIBAgIVAJq83vASNFZ4mrze8BI0VniavN7wMA0GCSqGSIb3DQEB
-CwUAME8xCzAJBgNVBAYTAkNOMRowGAYDVQQKDBFQYXlkZXNrIFRFU1QtT05MWTEk
-MCIGA1UEAwwbVEVTVC1PTkxZIHJvZ3VlIGNlcnRpZmljYXRlMB4XDTI2MTEyMTE0
-NDA1NFoXDTM2MTExODE0NDA1NFowTzELMAkGA1UEBhMCQ04xGjAYBgNVBAoMEVBh
-eWRlc2sgVEVTVC1PTkxZMSQwIgYDVQQDDBtURVNULU9OTFkgcm9ndWUgY2VydGlm
-aWNhdGUwggEiMA0GCSqGSIb3DQEBAQUAA4IBDwAwggEKAoIBAQChYPXhW4dEQ90s
-00KONIo0tUA5XFcSOI61CRJ46vLRUOICCNnKscaob6V8Bi1foFsQyAiBg62/qbjD
-z+2zO+m2RDBcqPI6kqRs8BpVsaTW70J4URg+Ug9nxZDAfOoJaf4ZxL3gjNq39Et4
-IYZrXIpgu3m8P9qHns1BCXzJGUV0fWZsvv0iSeXojjmnb5sBe6p1DhEC7ojvCIJs
-ZEOZOIxnrouGnXrmwlVjspiVwu1VyD49MPMoTmU3GUWQrmo8MVadLJypSEOUzXXR
-xHJ/AJXfoWVzvuGRkL44xlX5f1vtZG7ZwBlFirUbXSv7OxjAKrZUjpRxi/IlKR31
-hb/alOVFAgMBAAGjUzBRMB0GA1UdDgQWBBSgh1tPnMoVeE3CqGcMOsqXPsrvNzAf
-BgNVHSMEGDAWgBSgh1tPnMoVeE3CqGcMOsqXPsrvNzAPBgNVHRMBAf8EBTADAQH/
-MA0GCSqGSIb3DQEBCwUAA4IBAQCBKcOLosAedysDlbyD9tZi0bYTMYiLBBqZdmYv
-A5OdMmn+QusGgJQFKtakpySPAyhwIrlVhfEEW3RMunOy8AxNSTBjr1Bcdk3+5rq6
-aYLOIrXnlLLGHSMZFIGqAKy4t4cSXHfgX1d8fJEPW1YnS5KimCJT4wf/xCi3jIz6
-Rm0C6zUcoOOpHEvU0I5xfFESuWiLX+LXgWo0qhsikIEnyT1bsjX/jx6oFT7gdQ+2
-bIuC4T6z5ypkBiVKoJ/jyIIgya1Fhc5Jqnw8afix6iOPzXu3mqKsGvabTi0x1iyI
-7GTZDiPYsuMoB90LngpgYwuUaYowbrGpamtfYzJ6guXmABYv
------END CERTIFICATE-----`;
+// TEST-ONLY: the simulator's rogue certificate, made with `openssl req -x509 -set_serial 0x9ABC…`;
+// its serial has the high bit set, so DER stores it with a leading zero byte.
+const certificate = testRogueKey.certificatePem;
 
 // `openssl x509 -noout -pubkey | openssl pkey -pubin -outform DER | base64` of the same certificate.
 const opensslSpki =
