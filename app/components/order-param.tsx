@@ -1,4 +1,4 @@
-import { Link, useSearchParams } from "react-router";
+import { Link } from "react-router";
 import { useMessages } from "../i18n/messages";
 import { layoutMessages } from "../messages/layout";
 
@@ -7,12 +7,6 @@ const orderIdFormat = /^ord_[0-9a-f-]{36}$/;
 /** The `?order=<id>` of a payment screen's URL, or null when it is missing or malformed. */
 export function orderParam(url: string | URL): string | null {
   const id = new URL(url).searchParams.get("order");
-  return id !== null && orderIdFormat.test(id) ? id : null;
-}
-
-export function useOrderParam(): string | null {
-  const [params] = useSearchParams();
-  const id = params.get("order");
   return id !== null && orderIdFormat.test(id) ? id : null;
 }
 

@@ -46,8 +46,6 @@ export const layoutMessages = defineMessages({
     switchNo: (name: string) => `Stay signed in as ${name}`,
     linkSignedIn: (name: string) => `You were signed in with a link as ${name}. Not you?`,
     colon: ": ",
-    previous: "Newer",
-    more: "Show more",
   },
   "zh-CN": {
     description: "Paydesk：用于订单、转账和有偿任务的钱包。",
@@ -90,7 +88,5 @@ export const layoutMessages = defineMessages({
     switchNo: (name: string) => `继续使用 ${name}`,
     linkSignedIn: (name: string) => `你已通过链接以 ${name} 的身份登录。不是你本人？`,
     colon: "：",
-    previous: "较新",
-    more: "显示更多",
   },
 });
