@@ -60,4 +60,7 @@ export const orderPageSchema = z.strictObject({
   nextCursor: z.string().nullable(),
 });
 
-export const orderIdParamSchema = z.strictObject({ id: z.string().regex(/^ord_[0-9a-f-]{36}$/, "Not an order id.") });
+/** An order's id as the origin makes them; the one rule every path, body and page checks. */
+export const orderIdSchema = z.string().regex(/^ord_[0-9a-f-]{36}$/, "Not an order id.");
+
+export const orderIdParamSchema = z.strictObject({ id: orderIdSchema });

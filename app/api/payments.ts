@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { orderIdSchema } from "./orders";
 
 /**
  * Paying an order (PRODUCT.md §3 /pay and /wechat_pay; issue #5): from the wallet (task
@@ -98,7 +99,7 @@ export const wechatPayConfigAnswerSchema = z.strictObject({
 export type WechatPayConfigAnswer = z.infer<typeof wechatPayConfigAnswerSchema>;
 
 export const simulatePaymentBodySchema = z.strictObject({
-  orderId: z.string().regex(/^ord_[0-9a-f-]{36}$/, "Not an order id."),
+  orderId: orderIdSchema,
 });
 
 export const simulatedPaymentSchema = z.strictObject({

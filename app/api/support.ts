@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { orderIdSchema } from "./orders";
 import { userText } from "./text";
 
 export const ticketCategories = ["payment", "order", "transfer", "task", "account", "other"] as const;
@@ -11,7 +12,7 @@ export const openTicketBodySchema = z.strictObject({
   category: z.enum(ticketCategories),
   subject,
   message,
-  orderId: z.string().regex(/^ord_[0-9a-f-]{36}$/, "Not an order id.").optional(),
+  orderId: orderIdSchema.optional(),
 });
 
 /** The contact form works signed out, so it needs an address to answer (PRODUCT.md §3). */
@@ -40,4 +41,5 @@ export const ticketThreadSchema = ticketSchema.extend({
 });
 export type TicketThread = z.infer<typeof ticketThreadSchema>;
 
-export const ticketIdParamSchema = z.strictObject({ id: z.string().regex(/^tkt_[0-9a-f-]{36}$/, "Not a ticket id.") });
+export const ticketIdSchema = z.string().regex(/^tkt_[0-9a-f-]{36}$/, "Not a ticket id.");
+export const ticketIdParamSchema = z.strictObject({ id: ticketIdSchema });

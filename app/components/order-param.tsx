@@ -1,13 +1,13 @@
 import { Link } from "react-router";
+import { orderIdSchema } from "../api/orders";
 import { useMessages } from "../i18n/messages";
 import { layoutMessages } from "../messages/layout";
 
-const orderIdFormat = /^ord_[0-9a-f-]{36}$/;
 
 /** The `?order=<id>` of a payment screen's URL, or null when it is missing or malformed. */
 export function orderParam(url: string | URL): string | null {
   const id = new URL(url).searchParams.get("order");
-  return id !== null && orderIdFormat.test(id) ? id : null;
+  return orderIdSchema.safeParse(id).success ? id : null;
 }
 
 export function MissingOrder() {

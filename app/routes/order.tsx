@@ -1,6 +1,6 @@
 import { Form, Link, useFetcher, useSearchParams } from "react-router";
 import type { Route } from "./+types/order";
-import { orderStatuses, type Order, type OrderDetail } from "../api/orders";
+import { orderIdSchema, orderStatuses, type Order, type OrderDetail } from "../api/orders";
 import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime, Money } from "../components/money";
 import { useOrderTitle } from "../components/order-summary";
@@ -18,7 +18,6 @@ export function meta({ matches }: Route.MetaArgs) {
   return [{ title: `${orderMessages[metaLanguage(matches)].title} · Paydesk` }];
 }
 
-const orderIdFormat = /^ord_[0-9a-f-]{36}$/;
 
 type OrderPage = { orders: Order[]; nextCursor: string | null };
 type Screen = { view: "list"; page: OrderPage; status: string } | { view: "detail"; order: OrderDetail };
@@ -29,7 +28,7 @@ export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   return loadPersonal<Screen>(async (api) => {
     if (id !== null) {
       // A malformed id is simply not one of this user's orders.
-      const order = await api.get<OrderDetail>(`/api/orders/${orderIdFormat.test(id) ? id : "ord_unknown"}`);
+      const order = await api.get<OrderDetail>(`/api/orders/${orderIdSchema.safeParse(id).success ? id : "ord_unknown"}`);
       return { view: "detail", order };
     }
     const status = (orderStatuses as readonly string[]).includes(params.get("status") ?? "") ? (params.get("status") as string) : "";

@@ -1,6 +1,6 @@
 import { Link, useFetcher } from "react-router";
 import type { Route } from "./+types/support";
-import { openTicketBodySchema, replyBodySchema, ticketCategories, type Ticket, type TicketThread } from "../api/support";
+import { openTicketBodySchema, replyBodySchema, ticketCategories, ticketIdSchema, type Ticket, type TicketThread } from "../api/support";
 import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime } from "../components/money";
 import { Spinner } from "../components/spinner";
@@ -17,14 +17,13 @@ export function meta({ matches }: Route.MetaArgs) {
   return [{ title: `${supportMessages[metaLanguage(matches)].title} · Paydesk` }];
 }
 
-const ticketIdFormat = /^tkt_[0-9a-f-]{36}$/;
 type Screen = { view: "list"; tickets: Ticket[] } | { view: "thread"; ticket: TicketThread };
 
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   const id = new URL(request.url).searchParams.get("id");
   return loadPersonal<Screen>(async (api) =>
     id !== null
-      ? { view: "thread", ticket: await api.get<TicketThread>(`/api/support/tickets/${ticketIdFormat.test(id) ? id : "tkt_unknown"}`) }
+      ? { view: "thread", ticket: await api.get<TicketThread>(`/api/support/tickets/${ticketIdSchema.safeParse(id).success ? id : "tkt_unknown"}`) }
       : { view: "list", tickets: await api.get<Ticket[]>("/api/support/tickets") },
   );
 }
