@@ -10,7 +10,7 @@ process.env.WRANGLER_SEND_METRICS = "false";
 const sentrySink = await startSentrySink();
 sentrySink.server.unref();
 
-const compatibilityDate = "2026-07-01";
+const compatibilityDate = "2026-10-30";
 
 // The WeChat Pay simulator as an auxiliary worker of the origin's tests: miniflare runs
 // JavaScript only, so it is bundled first (esbuild comes with wrangler).

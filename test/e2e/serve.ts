@@ -71,7 +71,7 @@ writeFileSync(
   JSON.stringify({
     name: "paydesk-wechatpay-simulator",
     main: resolve("workers/wechatpay-simulator/src/index.ts"),
-    compatibility_date: "2026-07-01",
+    compatibility_date: "2026-10-30",
     durable_objects: { bindings: [{ name: "SIMULATOR", class_name: "WechatPaySimulatorObject" }] },
     migrations: [{ tag: "v1", new_sqlite_classes: ["WechatPaySimulatorObject"] }],
     vars: { NOTIFY_AUTOMATICALLY: "true", H5_URL_BASE: "", REFUND_SETTLE_SECONDS: "60" },
