@@ -6,8 +6,8 @@
  */
 import { spawnSync } from "node:child_process";
 import { parseArgs } from "node:util";
-import { formatCode } from "../app/api/codes.ts";
-import { codeHash, newCode } from "../workers/origin/src/codes/code-values.ts";
+import { formatCode } from "#contract/codes";
+import { codeHash, newCode } from "#origin/codes/code-values";
 
 /** "100.00" → 10000 fen; money is never a float. */
 export function fenFromYuan(text: string): number | null {

@@ -1,8 +1,8 @@
 import { createRequestHandler } from "react-router";
 import * as build from "virtual:react-router/server-build";
 import { createEdgeHandler } from "./edge/edge-handler";
-import { reportingErrors } from "./error-reporting";
+import { reportingErrors } from "./edge/error-reporting";
 
 const handle = createEdgeHandler({ build, render: createRequestHandler(build, import.meta.env.MODE) });
 
-export default reportingErrors<Env>(handle);
+export default reportingErrors(handle);

@@ -1,4 +1,4 @@
-import type { Envelope, ErrorCode } from "./envelope";
+import type { Envelope, ErrorCode } from "#contract/envelope";
 
 export type ApiCall = { token?: string | null; idempotencyKey?: string; fetch?: typeof globalThis.fetch };
 

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { orderIdSchema } from "../api/orders";
+import { orderIdSchema } from "#contract/orders";
 import { useMessages } from "../i18n/messages";
 import { layoutMessages } from "../messages/layout";
 

@@ -1,4 +1,4 @@
-import type { Order } from "../api/orders";
+import type { Order } from "#contract/orders";
 import { useLanguage, useMessages } from "../i18n/messages";
 import { orderMessages } from "../messages/orders";
 import { paymentMessages } from "../messages/payment";

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { ApiFailure, signedInApi, type SignedInApi } from "../api/client";
-import type { ErrorCode } from "../api/error-codes";
+import type { ErrorCode } from "#contract/error-codes";
 import { currentLanguage } from "../i18n/messages";
 import { messageFor } from "../messages/errors";
 import { refreshUser, currentToken } from "../startup/account-session";

@@ -1,4 +1,4 @@
-import type { ErrorCode } from "../api/error-codes";
+import type { ErrorCode } from "#contract/error-codes";
 import { defineMessages } from "../i18n/messages";
 import type { Language } from "../i18n/languages";
 

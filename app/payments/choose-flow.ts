@@ -1,4 +1,4 @@
-import type { WechatPayFlow } from "../api/payments";
+import type { WechatPayFlow } from "#contract/payments";
 
 export type Device = { isMobile: boolean; inWechat: boolean; openid: string | null };
 

@@ -1,4 +1,4 @@
-import type { OrderDetail } from "../api/orders";
+import type { OrderDetail } from "#contract/orders";
 import { orderParam } from "../components/order-param";
 import { loadPersonal } from "./load-personal";
 

@@ -1,5 +1,5 @@
 import { ApiFailure, signedInApi, type SignedInApi } from "../api/client";
-import type { ErrorCode } from "../api/error-codes";
+import type { ErrorCode } from "#contract/error-codes";
 import { currentToken } from "../startup/account-session";
 
 /** What a screen about the user's own money or work has to show. */

@@ -1,6 +1,6 @@
 import { useFetcher } from "react-router";
 import type { Route } from "./+types/check";
-import { rejectBodySchema, type Claim } from "../api/tasks";
+import { rejectBodySchema, type Claim } from "#contract/tasks";
 import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime, Money } from "../components/money";
 import { Spinner } from "../components/spinner";

@@ -1,7 +1,7 @@
 import { data, useFetcher } from "react-router";
 import type { Route } from "./+types/contact";
 import { postApi, unwrap } from "../api/client";
-import { contactBodySchema, ticketCategories } from "../api/support";
+import { contactBodySchema, ticketCategories } from "#contract/support";
 import { pageCacheControl } from "../config.server";
 import { contactDetails } from "../content/contact.server";
 import { attempt, checked, formText, type ActionResult } from "../forms/action-result";

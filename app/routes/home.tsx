@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/home";
-import type { WalletEntry, WalletEntryPage, WalletSummary } from "../api/wallet";
+import type { WalletEntry, WalletEntryPage, WalletSummary } from "#contract/wallet";
 import { DateTime, Money } from "../components/money";
 import { Spinner } from "../components/spinner";
 import { metaLanguage, useMessages } from "../i18n/messages";

@@ -1,8 +1,8 @@
 import { Form, Link, redirect, useActionData, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
-import { registerBodySchema, signInBodySchema, type SignInAnswer } from "../api/account";
+import { registerBodySchema, signInBodySchema, type SignInAnswer } from "#contract/account";
 import { postApi, unwrap } from "../api/client";
-import type { UserInfo } from "../api/user-info";
+import type { UserInfo } from "#contract/user-info";
 import { Spinner } from "../components/spinner";
 import { attempt, checked, formText, type ActionResult } from "../forms/action-result";
 import { Field, FormAlert, SubmitButton } from "../forms/fields";

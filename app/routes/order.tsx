@@ -1,6 +1,6 @@
 import { Form, Link, useFetcher, useSearchParams } from "react-router";
 import type { Route } from "./+types/order";
-import { orderIdSchema, orderStatuses, type Order, type OrderDetail } from "../api/orders";
+import { orderIdSchema, orderStatuses, type Order, type OrderDetail } from "#contract/orders";
 import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime, Money } from "../components/money";
 import { useOrderTitle } from "../components/order-summary";

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Link, useRevalidator } from "react-router";
 import type { Route } from "./+types/pay-success";
-import type { OrderDetail } from "../api/orders";
+import type { OrderDetail } from "#contract/orders";
 import { MissingOrder } from "../components/order-param";
 import { OrderSummary } from "../components/order-summary";
 import { Spinner } from "../components/spinner";

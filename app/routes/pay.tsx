@@ -1,6 +1,6 @@
 import { Link, redirect, useFetcher } from "react-router";
 import type { Route } from "./+types/pay";
-import type { OrderDetail } from "../api/orders";
+import type { OrderDetail } from "#contract/orders";
 import { DateTime } from "../components/money";
 import { MissingOrder } from "../components/order-param";
 import { OrderSummary } from "../components/order-summary";

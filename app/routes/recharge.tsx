@@ -1,7 +1,7 @@
 import { redirect, useFetcher } from "react-router";
 import type { Route } from "./+types/recharge";
-import { redeemCodeBodySchema, type RedeemCodeAnswer } from "../api/codes";
-import { createRechargeOrderBodySchema, type Order } from "../api/orders";
+import { redeemCodeBodySchema, type RedeemCodeAnswer } from "#contract/codes";
+import { createRechargeOrderBodySchema, type Order } from "#contract/orders";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
 import { Field, FormAlert, MoneyField, SubmitButton } from "../forms/fields";
 import { fieldError, useFormInstance } from "../forms/use-form-instance";

@@ -1,6 +1,6 @@
 import { Link, useFetcher } from "react-router";
 import type { Route } from "./+types/support";
-import { openTicketBodySchema, replyBodySchema, ticketCategories, ticketIdSchema, type Ticket, type TicketThread } from "../api/support";
+import { openTicketBodySchema, replyBodySchema, ticketCategories, ticketIdSchema, type Ticket, type TicketThread } from "#contract/support";
 import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime } from "../components/money";
 import { Spinner } from "../components/spinner";

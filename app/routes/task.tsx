@@ -1,7 +1,7 @@
 import { Link, redirect, useFetcher, useSearchParams } from "react-router";
 import type { Route } from "./+types/task";
-import { postTaskBodySchema, submitProofBodySchema, type Claim, type Task } from "../api/tasks";
-import type { Order } from "../api/orders";
+import { postTaskBodySchema, submitProofBodySchema, type Claim, type Task } from "#contract/tasks";
+import type { Order } from "#contract/orders";
 import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime, Money } from "../components/money";
 import { Spinner } from "../components/spinner";

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import type { Route } from "./+types/transfer";
-import { transferBodySchema, type Recipient, type TransferReceipt } from "../api/transfers";
+import { transferBodySchema, type Recipient, type TransferReceipt } from "#contract/transfers";
 import { DateTime } from "../components/money";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
 import { Field, FormAlert, MoneyField, SubmitButton } from "../forms/fields";

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Link, useFetcher, useNavigate, useRevalidator, useSearchParams, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/wechat-pay";
-import type { OrderDetail } from "../api/orders";
-import { wechatOpenidSchema, type WechatPayConfigAnswer, type WechatPayFlow, type WechatPrepay } from "../api/payments";
+import type { OrderDetail } from "#contract/orders";
+import { wechatOpenidSchema, type WechatPayConfigAnswer, type WechatPayFlow, type WechatPrepay } from "#contract/payments";
 import { getApi } from "../api/client";
 import { MissingOrder, orderParam } from "../components/order-param";
 import { OrderSummary } from "../components/order-summary";

@@ -1,4 +1,4 @@
-import type { UserInfo } from "../api/user-info";
+import type { UserInfo } from "#contract/user-info";
 import { postApi } from "../api/client";
 import { safeStorage } from "./safe-storage";
 import { updateStartupState } from "./startup-state";

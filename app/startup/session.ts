@@ -1,5 +1,5 @@
-import type { Envelope } from "../api/envelope";
-import type { SessionAnswer, UserInfo } from "../api/user-info";
+import type { Envelope } from "#contract/envelope";
+import type { SessionAnswer, UserInfo } from "#contract/user-info";
 
 export const sessionTimeoutMs = 8_000;
 

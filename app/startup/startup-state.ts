@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from "react";
-import type { UserInfo } from "../api/user-info";
+import type { UserInfo } from "#contract/user-info";
 import type { ChunkLoadError, CssChunkLoadError } from "./chunk-errors";
 import type { Referrers } from "./referrer";
 

@@ -5,7 +5,7 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext, Page } from "@playwright/test";
-import type { Language } from "../../app/i18n/languages.ts";
+import type { Language } from "#app/i18n/languages";
 import { e2eAdminToken, e2eBaseUrl } from "./e2e-env.ts";
 import { expect, waitForHydration } from "./fixtures.ts";
 

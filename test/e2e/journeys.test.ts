@@ -3,18 +3,18 @@
  * at a phone's and a desktop's size, with axe-core on every screen they pass.
  */
 import type { Page } from "@playwright/test";
-import { formatMoney, formatSignedMoney } from "../../app/i18n/format.ts";
-import type { Language } from "../../app/i18n/languages.ts";
-import { errorMessages } from "../../app/messages/errors.ts";
-import { homeMessages } from "../../app/messages/home.ts";
-import { layoutMessages } from "../../app/messages/layout.ts";
-import { loginMessages } from "../../app/messages/login.ts";
-import { orderMessages } from "../../app/messages/orders.ts";
-import { paymentMessages } from "../../app/messages/payment.ts";
-import { rechargeMessages } from "../../app/messages/recharge.ts";
-import { supportMessages } from "../../app/messages/support.ts";
-import { taskMessages } from "../../app/messages/tasks.ts";
-import { transferMessages } from "../../app/messages/transfer.ts";
+import { formatMoney, formatSignedMoney } from "#app/i18n/format";
+import type { Language } from "#app/i18n/languages";
+import { errorMessages } from "#app/messages/errors";
+import { homeMessages } from "#app/messages/home";
+import { layoutMessages } from "#app/messages/layout";
+import { loginMessages } from "#app/messages/login";
+import { orderMessages } from "#app/messages/orders";
+import { paymentMessages } from "#app/messages/payment";
+import { rechargeMessages } from "#app/messages/recharge";
+import { supportMessages } from "#app/messages/support";
+import { taskMessages } from "#app/messages/tasks";
+import { transferMessages } from "#app/messages/transfer";
 import { e2eAdminToken } from "./e2e-env.ts";
 import { expect, test } from "./fixtures.ts";
 import {

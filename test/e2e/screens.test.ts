@@ -2,12 +2,12 @@
  * Screen behaviour beyond the journeys: the language switcher, keyboard-only use, the
  * WeChat Pay "not configured" state, and signing out clearing what was personal.
  */
-import { homeMessages } from "../../app/messages/home.ts";
-import { layoutMessages } from "../../app/messages/layout.ts";
-import { loginMessages } from "../../app/messages/login.ts";
-import { paymentMessages } from "../../app/messages/payment.ts";
-import { rechargeMessages } from "../../app/messages/recharge.ts";
-import { formatMoney } from "../../app/i18n/format.ts";
+import { homeMessages } from "#app/messages/home";
+import { layoutMessages } from "#app/messages/layout";
+import { loginMessages } from "#app/messages/login";
+import { paymentMessages } from "#app/messages/payment";
+import { rechargeMessages } from "#app/messages/recharge";
+import { formatMoney } from "#app/i18n/format";
 import { expect, test, waitForHydration } from "./fixtures.ts";
 import { api, contextFor, expectAccessible, issueCode, newPerson, open, password } from "./journey-kit.ts";
 

@@ -3,10 +3,10 @@
  * WeChat Pay simulator beside it, as in local emulation. The payer's phone is played by
  * the simulator (the QR flow) or by its stand-in cashier page (the H5 flow).
  */
-import { formatMoney } from "../../app/i18n/format.ts";
-import { orderMessages } from "../../app/messages/orders.ts";
-import { paymentMessages } from "../../app/messages/payment.ts";
-import { rechargeMessages } from "../../app/messages/recharge.ts";
+import { formatMoney } from "#app/i18n/format";
+import { orderMessages } from "#app/messages/orders";
+import { paymentMessages } from "#app/messages/payment";
+import { rechargeMessages } from "#app/messages/recharge";
 import { expect, test } from "./fixtures.ts";
 import { api, balances, contextFor, expectAccessible, fund, newPerson, open, shot, viewports } from "./journey-kit.ts";
 

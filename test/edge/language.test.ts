@@ -1,6 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { contentMessages } from "../../app/messages/content";
+import { contentMessages } from "#app/messages/content";
 
 async function page(path: string, headers: Record<string, string> = {}) {
   const response = await exports.default.fetch(new Request(`https://paydesk.test${path}`, { headers, redirect: "manual" }));

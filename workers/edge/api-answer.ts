@@ -1,5 +1,5 @@
-import { errorStatus } from "../../app/api/error-codes";
-import type { ErrorCode, ErrorEnvelope } from "../../app/api/envelope";
+import { errorStatus } from "#contract/error-codes";
+import type { ErrorCode, ErrorEnvelope } from "#contract/envelope";
 
 /** An error answer in the contract's envelope, for failures the edge itself detects. */
 export function errorAnswer(code: ErrorCode, message: string, headers?: HeadersInit): Response {

@@ -1,6 +1,6 @@
 import { RouterContextProvider, type ServerBuild } from "react-router";
-import { languageParam, pickLanguage } from "../../app/i18n/languages";
-import { cspNonceContext, languageContext } from "../../app/server-context";
+import { languageParam, pickLanguage } from "#app/i18n/languages";
+import { cspNonceContext, languageContext } from "#app/server-context";
 import { languageChoiceRedirect } from "./language-choice";
 import { proxyToOrigin, type OriginTarget } from "./origin-proxy";
 import { createPageCache, isShareable, matchPage, pageCacheKey, storePage, type PageCacheTiers } from "./page-cache";

@@ -1,4 +1,4 @@
-import { isLanguage, languageCookieHeader, languageParam } from "../../app/i18n/languages";
+import { isLanguage, languageCookieHeader, languageParam } from "#app/i18n/languages";
 
 /**
  * The language switcher is a plain link (`?lang=zh-CN`), so it works before and without

@@ -1,4 +1,4 @@
-import { reportingErrors } from "../../error-reporting";
+import { reportingErrors } from "./error-reporting";
 import { createOriginApp } from "./app";
 import { wechatPayFactory } from "./payments/wechat-config";
 import { runTimeBasedRules } from "./scheduled";

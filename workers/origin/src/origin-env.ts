@@ -1,4 +1,4 @@
-import type { UserInfo } from "../../../app/api/user-info";
+import type { UserInfo } from "#contract/user-info";
 import type { Idempotency } from "./idempotency/idempotency";
 import type { WechatPay } from "./payments/wechat-config";
 

@@ -130,7 +130,7 @@ export async function openPaidTask(
   origin: TestOrigin,
   poster: { auth: Record<string, string> },
   { reward = 1_000, slots = 2, deadlineInMs = 48 * 60 * 60 * 1000 } = {},
-): Promise<import("../../../app/api/tasks").Task> {
+): Promise<import("#contract/tasks").Task> {
   await fundWallet(origin, poster, reward * slots);
   const posted = await origin.call("/api/tasks", {
     body: {
@@ -143,7 +143,7 @@ export async function openPaidTask(
     headers: { ...poster.auth, "Idempotency-Key": `task-${crypto.randomUUID()}` },
   });
   expect(posted.status).toBe(201);
-  const { task, order } = ((await posted.json()) as { data: { task: import("../../../app/api/tasks").Task; order: { id: string } } }).data;
+  const { task, order } = ((await posted.json()) as { data: { task: import("#contract/tasks").Task; order: { id: string } } }).data;
   const paid = await origin.call(`/api/orders/${order.id}/pay`, {
     body: { method: "wallet" },
     headers: { ...poster.auth, "Idempotency-Key": `pay-${crypto.randomUUID()}` },

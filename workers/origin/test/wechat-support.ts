@@ -10,9 +10,9 @@ import { createOriginApp } from "../src/app";
 import { wechatPayFactory } from "../src/payments/wechat-config";
 import { runTimeBasedRules } from "../src/scheduled";
 import type { Transaction } from "../src/wechatpay/wire";
-import { randomAlphanumeric, randomHex, seal, sign, importSigningKey } from "../../wechatpay-simulator/src/sim-crypto";
-import type { SimDelivery, SimulatorState } from "../../wechatpay-simulator/src/state";
-import { testMerchant, testWechatPublicKey } from "../../wechatpay-simulator/src/test-only-keys";
+import { randomAlphanumeric, randomHex, seal, sign, importSigningKey } from "#wechatpay-simulator/sim-crypto";
+import type { SimDelivery, SimulatorState } from "#wechatpay-simulator/state";
+import { testMerchant, testWechatPublicKey } from "#wechatpay-simulator/test-only-keys";
 import { resetDatabase } from "./origin-client";
 
 declare global {

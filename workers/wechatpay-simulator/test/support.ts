@@ -1,6 +1,6 @@
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
-import { createWechatPayClient, type WechatPayConfig, type WechatPayDeps } from "../../origin/src/wechatpay/client";
+import { createWechatPayClient, type WechatPayConfig, type WechatPayDeps } from "#origin/wechatpay/client";
 import type { SimDelivery, SimulatorState } from "../src/state";
 import { testMerchant, testPlatformCertificates, testWechatPublicKey } from "../src/test-only-keys";
 

@@ -1,11 +1,11 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import { formatCode, issueCodesBodySchema, issuedCodesSchema } from "../../../../app/api/codes";
+import { formatCode, issueCodesBodySchema, issuedCodesSchema } from "#contract/codes";
 import { codeHash, newCode } from "../codes/code-values";
-import { errorContent, jsonContent, successEnvelope } from "../http/openapi-routes";
+import { errorContent, jsonContent, successEnvelope } from "#contract/openapi";
 import { validationHook } from "../http/validation";
 import { ledgerViolations } from "../ledger/invariants";
-import { replyBodySchema, ticketIdParamSchema, ticketSchema, ticketStatuses, ticketThreadSchema } from "../../../../app/api/support";
+import { replyBodySchema, ticketIdParamSchema, ticketSchema, ticketStatuses, ticketThreadSchema } from "#contract/support";
 import { findThread, isTicketClosedError, ticketColumns, ticketFromRow } from "../support/tickets";
 import { ApiError } from "../http/answer";
 import type { OriginEnv } from "../origin-env";

@@ -1,9 +1,9 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import { registerBodySchema, signInAnswerSchema, signInBodySchema } from "../../../../app/api/account";
-import { sessionAnswerSchema, signInLinkLifetimeMs, signInLinkSchema, userInfoSchema } from "../../../../app/api/user-info";
+import { registerBodySchema, signInAnswerSchema, signInBodySchema } from "#contract/account";
+import { sessionAnswerSchema, signInLinkLifetimeMs, signInLinkSchema, userInfoSchema } from "#contract/user-info";
 import { ApiError } from "../http/answer";
-import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "../http/openapi-routes";
+import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "#contract/openapi";
 import { validationHook } from "../http/validation";
 import { idempotent } from "../idempotency/idempotency";
 import { walletAccountOf } from "../ledger/journal";

@@ -1,4 +1,4 @@
-import type { UserInfo } from "../../../../app/api/user-info";
+import type { UserInfo } from "#contract/user-info";
 
 /** A token unused for this long stops working (PRODUCT.md §4). */
 export const sessionIdleLimitMs = 30 * 24 * 60 * 60 * 1000;

@@ -1,8 +1,8 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
-import { normalizeCode, redeemCodeAnswerSchema, redeemCodeBodySchema } from "../../../../app/api/codes";
+import { normalizeCode, redeemCodeAnswerSchema, redeemCodeBodySchema } from "#contract/codes";
 import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
-import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "../http/openapi-routes";
+import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "#contract/openapi";
 import { validationHook } from "../http/validation";
 import { idempotent } from "../idempotency/idempotency";
 import { journalStatements, walletAccountOf, worldAccount } from "../ledger/journal";

@@ -1,5 +1,4 @@
-// With its extension: scripts/issue-codes.ts runs this module in Node directly.
-import { crockfordAlphabet } from "../../../../app/api/codes.ts";
+import { crockfordAlphabet } from "#contract/codes";
 
 /** A new random code: 16 Crockford base32 characters (80 bits). */
 export function newCode(): string {

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { errorStatus } from "../../../../app/api/error-codes";
-import type { ErrorCode, ErrorEnvelope } from "../../../../app/api/envelope";
+import { errorStatus } from "#contract/error-codes";
+import type { ErrorCode, ErrorEnvelope } from "#contract/envelope";
 
 /** A failure the client can act on; `onError` turns it into the contract's envelope. */
 export class ApiError extends Error {

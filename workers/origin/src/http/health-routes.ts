@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import { jsonContent, successEnvelope } from "./openapi-routes";
+import { jsonContent, successEnvelope } from "#contract/openapi";
 import type { OriginEnv } from "../origin-env";
 
 const health = createRoute({

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { OrderDetail } from "../../../../app/api/orders";
-import type { Claim, Task } from "../../../../app/api/tasks";
+import type { OrderDetail } from "#contract/orders";
+import type { Claim, Task } from "#contract/tasks";
 import {
   answerLostAfterCommit,
   balanceOf,

@@ -1,4 +1,4 @@
-import type { WalletEntry, WalletEntryKind } from "../../../../app/api/wallet";
+import type { WalletEntry, WalletEntryKind } from "#contract/wallet";
 import { ApiError } from "../http/answer";
 import type { JournalKind } from "./journal";
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { Claim } from "../../../../app/api/tasks";
-import type { WalletEntry, WalletEntryPage, WalletSummary } from "../../../../app/api/wallet";
+import type { Claim } from "#contract/tasks";
+import type { WalletEntry, WalletEntryPage, WalletSummary } from "#contract/wallet";
 import { journalStatements, walletAccountOf, worldAccount } from "./journal";
 import { balanceOf, expectLedgerWhole, fundWallet, openPaidTask, resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
 

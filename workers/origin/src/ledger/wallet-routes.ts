@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
-import { walletEntriesQuerySchema, walletEntryPageSchema, walletSummarySchema } from "../../../../app/api/wallet";
+import { walletEntriesQuerySchema, walletEntryPageSchema, walletSummarySchema } from "#contract/wallet";
 import { signedInUser } from "../auth/signed-in-user";
-import { bearerAuth, errorContent, jsonContent, successEnvelope } from "../http/openapi-routes";
+import { bearerAuth, errorContent, jsonContent, successEnvelope } from "#contract/openapi";
 import { validationHook } from "../http/validation";
 import type { OriginEnv } from "../origin-env";
 import { walletAccountOf } from "./journal";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { Order, OrderDetail } from "../../../../app/api/orders";
+import type { Order, OrderDetail } from "#contract/orders";
 import { resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
 import { runTimeBasedRules } from "../scheduled";
 

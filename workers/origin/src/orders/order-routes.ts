@@ -7,10 +7,10 @@ import {
   orderPageSchema,
   orderSchema,
   type OrderDetail,
-} from "../../../../app/api/orders";
+} from "#contract/orders";
 import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
-import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, optionalIdempotencyKeyHeader, successEnvelope } from "../http/openapi-routes";
+import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, optionalIdempotencyKeyHeader, successEnvelope } from "#contract/openapi";
 import { validationHook } from "../http/validation";
 import { idempotent, idempotentWhenKeyed } from "../idempotency/idempotency";
 import type { OriginEnv } from "../origin-env";

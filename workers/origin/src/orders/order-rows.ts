@@ -1,4 +1,4 @@
-import { orderPaymentWindowMs, type Order, type OrderDetail } from "../../../../app/api/orders";
+import { orderPaymentWindowMs, type Order, type OrderDetail } from "#contract/orders";
 
 export type OrderRow = {
   id: string;

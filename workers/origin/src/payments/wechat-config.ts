@@ -1,5 +1,5 @@
 import * as Sentry from "@sentry/cloudflare";
-import { wechatPayFlows, type WechatPayFlow } from "../../../../app/api/payments";
+import { wechatPayFlows, type WechatPayFlow } from "#contract/payments";
 import type { Clock } from "../origin-env";
 import { createWechatPayClient, type WechatPayClient, type WechatPayConfig } from "../wechatpay/client";
 import { importMerchantPrivateKey } from "../wechatpay/crypto";

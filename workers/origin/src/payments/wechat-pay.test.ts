@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { OrderDetail } from "../../../../app/api/orders";
-import type { WechatPayConfigAnswer, WechatPrepay } from "../../../../app/api/payments";
-import { testMerchant } from "../../../wechatpay-simulator/src/test-only-keys";
+import type { OrderDetail } from "#contract/orders";
+import type { WechatPayConfigAnswer, WechatPrepay } from "#contract/payments";
+import { testMerchant } from "#wechatpay-simulator/test-only-keys";
 import { balanceOf, expectLedgerWhole, seedUser } from "../../test/origin-client";
 import {
   clearingBalance,

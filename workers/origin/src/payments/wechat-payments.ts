@@ -5,7 +5,7 @@
  * any more is booked in and refunded out again through the WeChat clearing account.
  */
 import * as Sentry from "@sentry/cloudflare";
-import type { WechatPayFlow } from "../../../../app/api/payments";
+import type { WechatPayFlow } from "#contract/payments";
 import { assertInBatch } from "../idempotency/batch-assertion";
 import { journalStatements, walletAccountOf, worldAccount, type Posting } from "../ledger/journal";
 import type { WechatPayClient, WechatPayOutcome } from "../wechatpay/client";

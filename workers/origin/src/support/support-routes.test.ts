@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { TicketThread } from "../../../../app/api/support";
+import type { TicketThread } from "#contract/support";
 import { operatorAuth, resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
 
 let origin: TestOrigin;

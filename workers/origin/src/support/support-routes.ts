@@ -7,10 +7,10 @@ import {
   ticketIdParamSchema,
   ticketSchema,
   ticketThreadSchema,
-} from "../../../../app/api/support";
+} from "#contract/support";
 import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
-import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "../http/openapi-routes";
+import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "#contract/openapi";
 import { validationHook } from "../http/validation";
 import { isFailedAssertion } from "../idempotency/batch-assertion";
 import { idempotent, idempotentPosts, ReplayAnswer } from "../idempotency/idempotency";

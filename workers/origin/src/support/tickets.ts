@@ -1,4 +1,4 @@
-import type { Ticket, TicketThread } from "../../../../app/api/support";
+import type { Ticket, TicketThread } from "#contract/support";
 
 type TicketRow = {
   id: string;

@@ -8,10 +8,10 @@ import {
   rejectBodySchema,
   submitProofBodySchema,
   taskIdParamSchema,
-} from "../../../../app/api/tasks";
+} from "#contract/tasks";
 import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
-import { bearerAuth, errorContent, jsonContent, optionalIdempotencyKeyHeader, successEnvelope } from "../http/openapi-routes";
+import { bearerAuth, errorContent, jsonContent, optionalIdempotencyKeyHeader, successEnvelope } from "#contract/openapi";
 import { validationHook } from "../http/validation";
 import { idempotentWhenKeyed } from "../idempotency/idempotency";
 import { journalStatements, walletAccountOf } from "../ledger/journal";

@@ -1,4 +1,4 @@
-import type { Claim } from "../../../../app/api/tasks";
+import type { Claim } from "#contract/tasks";
 
 export type ClaimRow = {
   id: string;

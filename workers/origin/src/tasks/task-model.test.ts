@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Claim, Task } from "../../../../app/api/tasks";
+import type { Claim, Task } from "#contract/tasks";
 import { balanceOf, expectLedgerWhole, fundWallet, resetDatabase, seedUser, testOrigin } from "../../test/origin-client";
 import { runTimeBasedRules } from "../scheduled";
 

@@ -1,9 +1,9 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import { postedTaskSchema, postTaskBodySchema, taskIdParamSchema, taskLimits, taskListQuerySchema, taskSchema } from "../../../../app/api/tasks";
+import { postedTaskSchema, postTaskBodySchema, taskIdParamSchema, taskLimits, taskListQuerySchema, taskSchema } from "#contract/tasks";
 import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
-import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, optionalIdempotencyKeyHeader, successEnvelope } from "../http/openapi-routes";
+import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, optionalIdempotencyKeyHeader, successEnvelope } from "#contract/openapi";
 import { validationHook } from "../http/validation";
 import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
 import { idempotentPosts, idempotentWhenKeyed } from "../idempotency/idempotency";

@@ -1,4 +1,4 @@
-import type { Task } from "../../../../app/api/tasks";
+import type { Task } from "#contract/tasks";
 
 export type TaskRow = {
   id: string;

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { Claim, Task } from "../../../../app/api/tasks";
+import type { Claim, Task } from "#contract/tasks";
 import { balanceOf, expectLedgerWhole, openPaidTask, resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
 import { runTimeBasedRules } from "../scheduled";
 import { releaseUnneededEscrow } from "./task-rules";

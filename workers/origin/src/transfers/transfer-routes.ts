@@ -1,10 +1,10 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, TypedResponse } from "hono";
-import { transferBodySchema, transferReceiptSchema, type TransferReceipt } from "../../../../app/api/transfers";
+import { transferBodySchema, transferReceiptSchema, type TransferReceipt } from "#contract/transfers";
 import { hashToken, requiredBearerToken } from "../auth/bearer-token";
 import { findSessionUser, liveSessionUserSql, renewSessionStatement } from "../auth/sessions";
 import { ApiError } from "../http/answer";
-import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "../http/openapi-routes";
+import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "#contract/openapi";
 import { validationHook } from "../http/validation";
 import {
   keyedIdempotency,

@@ -1,8 +1,8 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
-import { recipientQuerySchema, recipientSchema } from "../../../../app/api/transfers";
+import { recipientQuerySchema, recipientSchema } from "#contract/transfers";
 import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
-import { bearerAuth, errorContent, jsonContent, successEnvelope } from "../http/openapi-routes";
+import { bearerAuth, errorContent, jsonContent, successEnvelope } from "#contract/openapi";
 import { validationHook } from "../http/validation";
 import type { OriginEnv } from "../origin-env";
 

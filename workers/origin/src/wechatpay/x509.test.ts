@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { bytesToBase64 } from "./crypto";
 import { parseCertificatePem } from "./x509";
-import { testRogueKey } from "../../../wechatpay-simulator/src/test-only-keys";
+import { testRogueKey } from "#wechatpay-simulator/test-only-keys";
 
 // TEST-ONLY: the simulator's rogue certificate, made with `openssl req -x509 -set_serial 0x9ABC…`;
 // its serial has the high bit set, so DER stores it with a leading zero byte.

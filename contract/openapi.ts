@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { errorEnvelopeSchema } from "../../../../app/api/envelope";
+import { errorEnvelopeSchema } from "./envelope";
 
 /** The envelope of a successful answer carrying `data`, for route definitions. */
 export function successEnvelope<T extends z.ZodType>(data: T) {
