@@ -47,7 +47,7 @@ export default defineConfig({
   test: {
     projects: [
       {
-        test: { name: "unit", environment: "node", include: ["app/**/*.test.ts", "scripts/**/*.test.ts", "test/install/**/*.test.ts"] },
+        test: { name: "unit", environment: "node", include: ["app/**/*.test.ts", "scripts/**/*.test.ts", "test/install/**/*.test.ts", "test/docs/**/*.test.ts", "test/lint/**/*.test.ts"] },
       },
       // The built edge worker (`npm test` builds first), as `wrangler deploy` ships it.
       builtEdgeWorker("edge", "test/edge/**/*.test.ts"),

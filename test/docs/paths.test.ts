@@ -1,0 +1,64 @@
+/**
+ * README.md, docs/ and the code's comments name files and folders; a rename must not leave
+ * them pointing at nothing. Every path-like name under a top-level folder of this repo is
+ * checked against the working tree (globs by the part before the first wildcard).
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const topLevel = ["app", "bench", "contract", "docs", "public", "scripts", "test", "workers", ".ci"];
+const pathLike = new RegExp(`(?<![\\w./#@-])(?:${topLevel.map((dir) => dir.replace(".", "\\.")).join("|")})/[\\w./*\\[\\]-]*`, "g");
+
+function filesUnder(dir: string, keep: (file: string) => boolean): string[] {
+  return (readdirSync(path.join(root, dir), { recursive: true }) as string[])
+    .map((name) => path.join(dir, name))
+    .filter((file) => !file.split(path.sep).includes("node_modules") && keep(file));
+}
+
+/** Path-like names in `text`, cut at a wildcard or placeholder and without trailing punctuation. */
+function namedPaths(text: string): string[] {
+  return [...text.matchAll(pathLike)]
+    .map(([match]) => match.split(/[*[]/)[0]?.replace(/[.,:;)]+$/, "") ?? "")
+    .filter((name) => name.includes("/") && !name.endsWith("/."));
+}
+
+/** A module may be named without its extension; a git-ignored name is made at run time (.dev.vars, bench results). */
+function exists(name: string): boolean {
+  if (["", ".ts", ".tsx"].some((extension) => existsSync(path.join(root, name + extension)))) return true;
+  return spawnSync("git", ["check-ignore", "-q", "--no-index", name], { cwd: root }).status === 0;
+}
+
+function missingIn(files: string[]): string[] {
+  return files.flatMap((file) =>
+    namedPaths(readFileSync(path.join(root, file), "utf8"))
+      .filter((name) => !exists(name))
+      .map((name) => `${file}: ${name}`),
+  );
+}
+
+describe("paths named in the docs and comments", () => {
+  it("README.md and docs/ name only paths that exist", () => {
+    expect(missingIn(["README.md", ...filesUnder("docs", (file) => file.endsWith(".md"))])).toEqual([]);
+  });
+
+  it("the code's comments name only paths that exist", () => {
+    const code = topLevel
+      .filter((dir) => dir !== "docs" && existsSync(path.join(root, dir)))
+      .flatMap((dir) => filesUnder(dir, (file) => /\.(tsx?|js|css|sql|toml)$/.test(file)))
+      // This file names a missing path on purpose.
+      .filter((file) => file !== path.relative(root, import.meta.filename));
+    expect(code.length).toBeGreaterThan(50);
+    expect(missingIn(code)).toEqual([]);
+  });
+
+  it("finds a path that is gone", () => {
+    expect(namedPaths("see docs/decisions/no-such-record.md, and workers/edge/*.ts")).toEqual([
+      "docs/decisions/no-such-record.md",
+      "workers/edge/",
+    ]);
+    expect(existsSync(path.join(root, "docs/decisions/no-such-record.md"))).toBe(false);
+  });
+});
