@@ -3,10 +3,10 @@
  * origin worker alone — money moving through the D1 ledger beside a trivial endpoint.
  *
  * bench/origin-serve.ts (a child process in its own process group) serves a private copy
- * of dist/paydesk_origin in workerd via Miniflare, on a direct socket, with a fresh
- * in-memory D1 (all migrations), a generated ADMIN_TOKEN and 20 senders + 20 recipients
- * with live sessions. This process funds every wallet through the ledger (prepaid codes
- * issued by the operator API, redeemed by each user), then loads with autocannon:
+ * of dist/paydesk_origin with `wrangler dev`, with a fresh local D1 (all migrations), a
+ * generated ADMIN_TOKEN and 20 senders + 20 recipients with live sessions. This process
+ * funds every wallet through the ledger (prepaid codes issued by the operator API,
+ * redeemed by each user), then loads with autocannon:
  *
  *   a. GET /api/health — no database: the ceiling;
  *   b. POST /api/transfers — a fresh Idempotency-Key per request, rotating sender →
@@ -27,7 +27,8 @@ import { randomBytes } from "node:crypto";
 import { runBench } from "./harness.ts";
 import { request, waitUntilServing, type Answer } from "./http.ts";
 import { DURATION_S, load, loadDescription, WARMUP_S, type LoadResult, type LoadSpec } from "./load.ts";
-import type { OriginBenchUser, OriginServerInfo, OriginStats } from "./origin-serve.ts";
+import type { OriginBenchUser, OriginServerInfo } from "./origin-serve.ts";
+import type { OriginStats } from "./origin-stats.ts";
 import { columns, loadAverage, noteMachineLoad, pad, printScenarioTable, targetMark, writeResults, type TargetResult } from "./report.ts";
 import { runScenario, scenarioFailed, type Check, type Scenario, type ScenarioResult } from "./scenario.ts";
 import type { ServerProcess } from "./server-process.ts";
@@ -37,9 +38,12 @@ const resultsFile = "bench/results/origin-latest.json";
 
 /** Upper bound on requests per load, whatever the duration. */
 const MAX_REQUESTS_PER_LOAD = 200_000;
-const SCENARIOS = 3;
-/** The whole run (without the build) is stopped after this. */
-const WATCHDOG_MS = (45 + SCENARIOS * (WARMUP_S + DURATION_S + 15)) * 1000;
+const SCENARIOS = 4;
+/**
+ * The whole run (without the build) is stopped after this: start-up (wrangler migrates
+ * and seeds the D1, then starts wrangler dev), funding, the scenarios and the D1 reads.
+ */
+const WATCHDOG_MS = (180 + SCENARIOS * (WARMUP_S + DURATION_S + 15)) * 1000;
 
 /** Each wallet's opening balance, in fen, brought in by one prepaid code. */
 const FUNDING_PER_USER = 1_000_000;
@@ -48,8 +52,8 @@ const TARGET_TRANSFERS_VS_CEILING = 0.5;
 
 type OriginServer = ServerProcess<OriginServerInfo>;
 
-/** The D1 figures the API does not show, read by the server through Miniflare's binding. */
-const serverStats = (server: OriginServer) => server.command<OriginStats>("stats");
+/** The D1 figures the API does not show, read by the server with `wrangler d1 execute` (a workerd start each time). */
+const serverStats = (server: OriginServer) => server.command<OriginStats>("stats", 60_000);
 
 const briefly = (answer: Answer) => `status ${answer.status}: ${answer.body.slice(0, 200)}`;
 
@@ -409,7 +413,7 @@ runBench(WATCHDOG_MS, async (run) => {
 
   const { cpus, loadBefore } = noteMachineLoad();
 
-  console.log("Starting the built origin worker in workerd (Miniflare, in-memory D1)…");
+  console.log("Starting the built origin worker with wrangler dev (local D1)…");
   const t0 = performance.now();
   const server: OriginServer = run.startServer<OriginServerInfo>("bench/origin-serve.ts", [snapshotDir]);
   const info = await server.ready;
@@ -449,7 +453,7 @@ runBench(WATCHDOG_MS, async (run) => {
   const failedChecks = checks.filter((c) => !c.ok);
   writeResults(resultsFile, startedAt, { cpus, loadAverage1mBefore: loadBefore, loadAverage1mAfter: loadAfter }, {
     server: {
-      how: "Miniflare (workerd): dist/paydesk_origin alone on a direct socket, in-memory D1 with all migrations",
+      how: "wrangler dev: dist/paydesk_origin alone, local D1 with all migrations",
       url: info.url,
       worker: info.worker,
       migrations: info.migrations,

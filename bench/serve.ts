@@ -1,64 +1,67 @@
 /**
- * Serves the BUILT app for the benchmark: one workerd (through Miniflare) running the
- * edge worker (build/server) with its static assets (build/client) and the origin
- * worker (dist/paydesk_origin) behind the ORIGIN service binding, exactly as the two
- * wrangler.json files the build wrote describe them. The edge is on Miniflare's main
- * socket (assets first, as deployed); each worker also gets a direct socket, for the
- * session call through the edge and directly against the origin.
+ * Serves the BUILT app for the benchmark the way `wrangler dev` serves it (as
+ * test/e2e/serve.ts does), from the two wrangler.json files the build wrote:
  *
- * The origin's D1 (in memory, fresh each run) gets the migrations of
- * workers/origin/migrations and one seeded user + session.
+ *   proxied: `wrangler dev -c build/server/wrangler.json -c dist/paydesk_origin/wrangler.json`,
+ *            the edge worker with its static assets (build/client) and the origin bound
+ *            to it in-process as `paydesk-origin`, as the service binding is deployed;
+ *   direct:  `wrangler dev -c dist/paydesk_origin/wrangler.json`, the origin alone on a
+ *            port of its own (a multi-config wrangler dev serves only its first worker),
+ *            for the session call without the edge in the path.
+ *
+ * Each has a local D1 of its own (a temporary directory, removed at the end), given every
+ * migration by `wrangler d1 migrations apply` and the same seeded user and session by
+ * `wrangler d1 execute`, so the two session calls find the same data.
  *
  * Run as a child of bench/run.ts in its own process group, given the directory that
  * holds build/ and dist/ (a snapshot of the build). It prints one line
  * `READY {json}` on stdout and serves until SIGTERM/SIGINT or until stdin closes
  * (the parent went away): see bench/server-process.ts.
  */
-import { createHash, randomBytes } from "node:crypto";
-import { serveBench } from "./server-process.ts";
-import { benchMiniflare, builtWorker, migrateD1, servedRoot, withDirectSocket } from "./workers.ts";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { prepareLocalD1 } from "../test/support/local-d1.ts";
+import { seedUserSql } from "../test/support/seed-user.ts";
+import { serveBench, servedRoot } from "./server-process.ts";
+import { startWranglerDev, type WranglerDev } from "./wrangler-dev.ts";
 
 /** What bench/run.ts learns from the READY line. */
-export type AppServerInfo = { edgeUrl: string; edgeWorkerUrl: string; originUrl: string; token: string; migrations: string[]; workers: string[] };
+export type AppServerInfo = { edgeUrl: string; originUrl: string; token: string; migrations: string[]; workers: string[] };
 
 const root = servedRoot();
-// The edge worker gets a direct socket too: the session call compares edge and origin
-// through the same plumbing, neither passing Miniflare's own entry worker (production
-// has none), and /api/* reaches the edge worker first anyway (run_worker_first).
-const edge = withDirectSocket(builtWorker(root, "build/server/wrangler.json"));
-const origin = withDirectSocket(builtWorker(root, "dist/paydesk_origin/wrangler.json"));
+const edgeConfig = path.join(root, "build/server/wrangler.json");
+const originConfig = path.join(root, "dist/paydesk_origin/wrangler.json");
+const workerName = (config: string) => (JSON.parse(readFileSync(config, "utf8")) as { name: string }).name;
 
-const mf = benchMiniflare([edge, origin]);
-const parent = serveBench("bench/serve", () => mf.dispose());
+const state = mkdtempSync(path.join(tmpdir(), "paydesk-bench-state-"));
+const servers: WranglerDev[] = [];
+const parent = serveBench("bench/serve", async () => {
+  await Promise.all(servers.map((server) => server.stop()));
+  rmSync(state, { recursive: true, force: true });
+});
 
 try {
-  const edgeUrl = await mf.ready;
-  const originUrl = await mf.unsafeGetDirectURL(origin.config.name);
-  const edgeWorkerUrl = await mf.unsafeGetDirectURL(edge.config.name);
-  const { db, migrations } = await migrateD1(mf, origin);
-
-  // One user with a wallet and a live session.
   const token = randomBytes(32).toString("base64url");
-  const tokenHash = createHash("sha256").update(token).digest("hex");
-  const now = Date.now();
-  const userId = "u_bench_0001";
-  await db.batch([
-    db.prepare("INSERT INTO user (id, handle, display_name, created_at) VALUES (?1, ?2, ?3, ?4)").bind(userId, "bench_user", "Bench User", now),
-    db
-      .prepare("INSERT INTO account (id, owner_id, kind, available, held) VALUES (?1, ?2, 'user', ?3, ?4)")
-      .bind("a_bench_0001", userId, 123_456, 7_890),
-    db
-      .prepare("INSERT INTO session (token_hash, user_id, created_at, last_used_at, ended_at) VALUES (?1, ?2, ?3, ?4, NULL)")
-      .bind(tokenHash, userId, now, now),
-  ]);
+  const seed = seedUserSql({ id: "u_bench_0001", handle: "bench_user", displayName: "Bench User", token, available: 123_456 });
+  const proxied = { persistTo: path.join(state, "proxied"), registryDir: path.join(state, "proxied-registry") };
+  const direct = { persistTo: path.join(state, "direct"), registryDir: path.join(state, "direct-registry") };
+
+  const [migrations] = await Promise.all([proxied, direct].map(({ persistTo }) => prepareLocalD1({ config: originConfig, persistTo }, seed)));
+  // Started at once, awaited together: each wrangler dev takes seconds to come up.
+  const edge = await startWranglerDev({ configs: [edgeConfig, originConfig], ...proxied });
+  servers.push(edge);
+  const origin = await startWranglerDev({ configs: [originConfig], ...direct });
+  servers.push(origin);
+  await Promise.all(servers.map((server) => server.ready));
 
   const info: AppServerInfo = {
-    edgeUrl: edgeUrl.origin,
-    edgeWorkerUrl: edgeWorkerUrl.origin,
-    originUrl: originUrl.origin,
+    edgeUrl: edge.url,
+    originUrl: origin.url,
     token,
-    migrations,
-    workers: [edge.config.name, origin.config.name],
+    migrations: migrations ?? [],
+    workers: [workerName(edgeConfig), workerName(originConfig)],
   };
   parent.ready(info);
 } catch (error) {

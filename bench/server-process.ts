@@ -7,17 +7,20 @@
  *   child stdin:  one command per line, `{"id":1,"cmd":"stats"}`; its end means the bench
  *                 went away, and the child stops.
  *
- * The child runs in its own process group, because workerd is a grandchild: stopping the
- * group is the only way to be sure no workerd is left serving.
+ * The child runs in its own process group, because workerd runs three levels below it
+ * (child → wrangler's launcher → wrangler → workerd): stopping the group is the only way
+ * to be sure none is left serving.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fstatSync } from "node:fs";
+import path from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 
 const READY = "READY ";
 const REPLY = "REPLY ";
-const START_TIMEOUT_MS = 60_000;
+/** The child migrates and seeds its D1s with wrangler (each call starts a workerd) before `wrangler dev` starts. */
+const START_TIMEOUT_MS = 150_000;
 
 type Reply = { id: number; ok: boolean; data?: unknown; error?: string };
 
@@ -115,7 +118,7 @@ export class ServerProcess<Info> {
     }
   }
 
-  /** SIGTERM (a clean Miniflare dispose), then SIGKILL for whatever the group still holds. */
+  /** SIGTERM (wrangler stops its workerd, the child removes its state), then SIGKILL for whatever the group still holds. */
   async stop(): Promise<void> {
     if (this.running) this.signalGroup("SIGTERM");
     const exited = await Promise.race([this.exited.then(() => true), sleep(5_000).then(() => false)]);
@@ -130,6 +133,9 @@ export class ServerProcess<Info> {
     this.signalGroup("SIGKILL");
   }
 }
+
+/** The directory a bench server serves: the copy of the build its bench made (argv[2]), else this checkout. */
+export const servedRoot = () => path.resolve(process.argv[2] ?? path.join(import.meta.dirname, ".."));
 
 /**
  * The child's end: stops (through `dispose`) on SIGTERM/SIGINT or when the bench goes

@@ -63,8 +63,9 @@ export async function snapshotBuild(repoRoot: string, spec: SnapshotSpec, attemp
       for (const part of spec.parts) {
         cpSync(path.join(repoRoot, part), path.join(dir, part), {
           recursive: true,
-          // Source maps are not served; .wrangler is wrangler's scratch state (bundles of its own), not the build.
-          filter: (source) => !source.endsWith(".map") && path.basename(source) !== ".wrangler",
+          // Source maps are not served; .wrangler is wrangler's scratch state (bundles of its own), not the
+          // build; .dev.vars holds the working tree's test secrets, and a bench server writes its own.
+          filter: (source) => !source.endsWith(".map") && ![".wrangler", ".dev.vars"].includes(path.basename(source)),
         });
       }
       spec.verify(dir);

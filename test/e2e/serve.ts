@@ -3,47 +3,18 @@
  * deployed), a fresh local D1 with the migrations and one seeded user, and a local
  * Sentry endpoint that the configured DSN points at.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { prepareLocalD1, wranglerBin, wranglerEnv } from "../support/local-d1.ts";
+import { seedUserSql } from "../support/seed-user.ts";
 import { startSentrySink } from "../support/sentry-sink.ts";
 import { e2eAdminToken, e2ePort, seededUser, sentrySinkPort, shortLinkHost } from "./e2e-env.ts";
 
-const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" };
 const state = mkdtempSync(join(tmpdir(), "paydesk-e2e-"));
-const wrangler = join("node_modules", ".bin", "wrangler");
 
-function run(args: string[]) {
-  const result = spawnSync(wrangler, args, { env, stdio: "inherit" });
-  if (result.status !== 0) throw new Error(`wrangler ${args.join(" ")} failed`);
-}
-
-const now = Date.now();
-const tokenHash = createHash("sha256").update(seededUser.token).digest("hex");
-run(["d1", "migrations", "apply", "DB", "--local", "-c", "workers/origin/wrangler.toml", "--persist-to", state]);
-run([
-  "d1",
-  "execute",
-  "DB",
-  "--local",
-  "-c",
-  "workers/origin/wrangler.toml",
-  "--persist-to",
-  state,
-  "--command",
-  [
-    `INSERT INTO user (id, handle, display_name, created_at) VALUES ('${seededUser.id}', '${seededUser.handle}', '${seededUser.displayName}', ${now})`,
-    `INSERT INTO account (id, owner_id, kind) VALUES ('acc_${seededUser.id}', '${seededUser.id}', 'user')`,
-    // The seeded balance arrives through the ledger, as a redeemed code's would.
-    `INSERT INTO journal_tx (id, kind, created_at) VALUES ('tx_e2e_seed', 'code_redemption', ${now})`,
-    `INSERT INTO entry (tx_id, account_id, bucket, amount) VALUES ('tx_e2e_seed', 'acc_world', 'available', -${seededUser.available})`,
-    `INSERT INTO entry (tx_id, account_id, bucket, amount) VALUES ('tx_e2e_seed', 'acc_${seededUser.id}', 'available', ${seededUser.available})`,
-    `INSERT INTO tx_seal (tx_id) VALUES ('tx_e2e_seed')`,
-    `INSERT INTO session (token_hash, user_id, created_at, last_used_at) VALUES ('${tokenHash}', '${seededUser.id}', ${now}, ${now})`,
-  ].join("; "),
-]);
+await prepareLocalD1({ config: "workers/origin/wrangler.toml", persistTo: state }, seedUserSql(seededUser));
 
 // The operator's token for the journeys (issuing codes, answering tickets). `--var`
 // reaches only the first worker, so the origin's test secret goes in its build's .dev.vars.
@@ -81,7 +52,7 @@ writeFileSync(
 
 const sink = await startSentrySink(sentrySinkPort);
 const server = spawn(
-  wrangler,
+  wranglerBin,
   [
     "dev",
     "-c",
@@ -101,7 +72,7 @@ const server = spawn(
     "--var",
     `SENTRY_DSN:${sink.dsn}`,
   ],
-  { env, stdio: "inherit" },
+  { env: wranglerEnv, stdio: "inherit" },
 );
 
 function stop() {
