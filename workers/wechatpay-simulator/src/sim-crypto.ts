@@ -43,7 +43,11 @@ export async function verify(key: CryptoKey, message: string, signature: string)
 /** AEAD_AES_256_GCM as WeChat Pay seals resources: base64(ciphertext ‖ 16-byte tag). */
 export async function seal(apiV3Key: string, nonce: string, associatedData: string, plaintext: string): Promise<string> {
   const key = await crypto.subtle.importKey("raw", bytes(apiV3Key), "AES-GCM", false, ["encrypt"]);
-  const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv: bytes(nonce), additionalData: bytes(associatedData) }, key, bytes(plaintext));
+  const sealed = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv: bytes(nonce), additionalData: bytes(associatedData) },
+    key,
+    bytes(plaintext),
+  );
   return toBase64(new Uint8Array(sealed));
 }
 

@@ -3,7 +3,7 @@ import { bytesToBase64, importMerchantPrivateKey, randomNonce, signSha256WithRsa
 import { createWechatPayClient } from "#origin/wechatpay/client";
 import { docRequestSignature, docSampleMerchantKey } from "#origin/wechatpay/published-vectors";
 import { requestSignatureMessage } from "#origin/wechatpay/signing";
-import { parseAuthorization } from "../src/simulator";
+import { parseAuthorization } from "../src/request-authentication";
 import { importVerifyingKey, verify } from "../src/sim-crypto";
 import { testMerchant } from "../src/test-only-keys";
 import { control, inMinutes, notifyUrl, outTradeNo, resetSimulator, simulatorBaseUrl, simulatorFetch, testClient } from "./support";

@@ -1,0 +1,144 @@
+/**
+ * The refunds API: create a refund of a paid order and query it. A refund starts PROCESSING
+ * and finishes by itself after `refundSettleSeconds` (or by a control endpoint), which
+ * queues REFUND.* when the refund named a notify_url.
+ */
+import { type Answer, type ApiRequest, type ApiRoute, errorAnswer, invalidBody, ok } from "./answers";
+import { canonical, cst, newRefundId, type SimulatorCore } from "./core";
+import { queueNotification } from "./notifications";
+import type { SimOrder, SimRefund } from "./state";
+import { findOrder, paymentOf } from "./transactions";
+import { refundRequest } from "./validation";
+
+export type RefundOutcome = "SUCCESS" | "ABNORMAL" | "CLOSED";
+
+const maxRefundsPerOrder = 50;
+const refundableForMs = 365 * 24 * 3600_000;
+const defaultSettleSeconds = 60;
+
+export const refundRoutes: readonly ApiRoute[] = [
+  { method: "POST", path: /^\/v3\/refund\/domestic\/refunds$/, answer: createRefund },
+  { method: "GET", path: /^\/v3\/refund\/domestic\/refunds\/([^/]+)$/, answer: queryRefund },
+];
+
+export function refundOf(refund: SimRefund): Record<string, unknown> {
+  return {
+    refund_id: refund.refundId,
+    out_refund_no: refund.outRefundNo,
+    transaction_id: refund.transactionId,
+    out_trade_no: refund.outTradeNo,
+    channel: "ORIGINAL",
+    user_received_account: "支付用户零钱",
+    ...(refund.successTime === undefined ? {} : { success_time: cst(refund.successTime) }),
+    create_time: cst(refund.createdAt),
+    status: refund.status,
+    funds_account: "AVAILABLE",
+    amount: {
+      total: refund.total,
+      refund: refund.refund,
+      from: [],
+      payer_total: refund.total,
+      payer_refund: refund.refund,
+      settlement_refund: refund.refund,
+      settlement_total: refund.total,
+      discount_refund: 0,
+      currency: "CNY",
+    },
+  };
+}
+
+function createRefund(core: SimulatorCore, { mchid, body }: ApiRequest): Answer {
+  const parsed = refundRequest.safeParse(body);
+  if (!parsed.success) return invalidBody(parsed.error);
+  const request = parsed.data;
+  // refundRequest lets exactly one of out_trade_no and transaction_id through.
+  const by = request.out_trade_no !== undefined ? { outTradeNo: request.out_trade_no } : { transactionId: request.transaction_id ?? "" };
+  const order = findOrder(core, mchid, by);
+  const fingerprint = canonical(request);
+  const existing = core.state.refunds[`${mchid}:${request.out_refund_no}`];
+  if (existing) {
+    // The same out_refund_no refunds once: the same request gets the same refund back.
+    if (existing.fingerprint !== fingerprint) return errorAnswer(400, "INVALID_REQUEST", "退款单号重复，且请求参数与之前不一致");
+    return ok(refundOf(existing));
+  }
+  if (!order) return errorAnswer(404, "RESOURCE_NOT_EXISTS", "订单不存在");
+  const payment = paymentOf(order);
+  if (!payment) return errorAnswer(403, "TRADE_ERROR", "订单未支付，不能退款");
+  const now = core.now();
+  const refused = refusal(order, request.amount, now - payment.successTime);
+  if (refused) return refused;
+  const refund: SimRefund = {
+    mchid,
+    outRefundNo: request.out_refund_no,
+    refundId: newRefundId(),
+    outTradeNo: order.outTradeNo,
+    transactionId: payment.transactionId,
+    fingerprint,
+    refund: request.amount.refund,
+    total: request.amount.total,
+    ...(request.reason === undefined ? {} : { reason: request.reason }),
+    ...(request.notify_url === undefined ? {} : { notifyUrl: request.notify_url }),
+    status: "PROCESSING",
+    createdAt: now,
+    settleAt: now + (core.options.refundSettleSeconds ?? defaultSettleSeconds) * 1000,
+  };
+  core.state.refunds[`${mchid}:${refund.outRefundNo}`] = refund;
+  order.refundedTotal += refund.refund;
+  order.refundCount += 1;
+  order.tradeState = "REFUND";
+  return ok(refundOf(refund));
+}
+
+/** WeChat Pay's rules on amounts, count and age of a paid order's refunds; null when the refund may go ahead. */
+function refusal(order: SimOrder, amount: { refund: number; total: number }, sincePaidMs: number): Answer | null {
+  if (amount.total !== order.total)
+    return errorAnswer(400, "PARAM_ERROR", "订单金额与原订单不一致", { location: "body", field: "/body/amount/total" });
+  if (order.refundedTotal + amount.refund > order.total) return errorAnswer(400, "INVALID_REQUEST", "申请退款金额超过订单可退金额");
+  if (order.refundCount >= maxRefundsPerOrder) return errorAnswer(403, "RULE_LIMIT", "部分退款次数超过50次");
+  if (sincePaidMs > refundableForMs) return errorAnswer(403, "RULE_LIMIT", "订单已超过退款期限");
+  return null;
+}
+
+function queryRefund(core: SimulatorCore, { mchid, param: outRefundNo }: ApiRequest): Answer {
+  const refund = core.state.refunds[`${mchid}:${outRefundNo}`];
+  if (!refund) return errorAnswer(404, "RESOURCE_NOT_EXISTS", "退款单不存在");
+  return ok(refundOf(refund));
+}
+
+/** PROCESSING refunds whose time has come succeed. */
+export function settleDueRefunds(core: SimulatorCore): void {
+  const now = core.now();
+  for (const refund of Object.values(core.state.refunds)) {
+    if (refund.status === "PROCESSING" && now >= refund.settleAt) finishRefund(core, refund, "SUCCESS");
+  }
+}
+
+const refundSummaries: Record<RefundOutcome, string> = { SUCCESS: "退款成功", ABNORMAL: "退款异常", CLOSED: "退款关闭" };
+
+export function finishRefund(core: SimulatorCore, refund: SimRefund, status: RefundOutcome): void {
+  if (refund.status !== "PROCESSING") return;
+  refund.status = status;
+  if (status === "SUCCESS") refund.successTime = core.now();
+  const order = core.state.orders[`${refund.mchid}:${refund.outTradeNo}`];
+  if (order && status !== "SUCCESS") order.refundedTotal -= refund.refund;
+  if (!refund.notifyUrl) return;
+  queueNotification(core, {
+    url: refund.notifyUrl,
+    eventType: `REFUND.${status}`,
+    summary: refundSummaries[status],
+    originalType: "refund",
+    plaintext: {
+      mchid: refund.mchid,
+      out_trade_no: refund.outTradeNo,
+      transaction_id: refund.transactionId,
+      out_refund_no: refund.outRefundNo,
+      refund_id: refund.refundId,
+      refund_status: status,
+      ...(refund.successTime === undefined ? {} : { success_time: cst(refund.successTime) }),
+      user_received_account: "支付用户零钱",
+      amount: { total: refund.total, refund: refund.refund, payer_total: refund.total, payer_refund: refund.refund },
+    },
+    outTradeNo: refund.outTradeNo,
+    outRefundNo: refund.outRefundNo,
+  });
+}
