@@ -4,17 +4,19 @@ import { HTTPException } from "hono/http-exception";
 import { adminRoutes } from "./admin/admin-routes";
 import { accountRoutes } from "./auth/account-routes";
 import { codeRoutes } from "./codes/code-routes";
-import { orderPaymentRoutes } from "./orders/order-payment";
+import { orderPayRoutes } from "./orders/order-pay-routes";
 import { orderRoutes } from "./orders/order-routes";
-import { wechatPayFactory } from "./payments/wechat-config";
-import { wechatRoutes } from "./payments/wechat-routes";
+import { wechatConfigRoutes } from "./wechat-pay/config-routes";
+import { emulationRoutes } from "./wechat-pay/emulation/emulation-routes";
+import { wechatPayFactory } from "./wechat-pay/factory";
+import { notifyRoutes } from "./wechat-pay/notify/notify-routes";
 import { claimRoutes } from "./tasks/claim-routes";
 import { taskRoutes } from "./tasks/task-routes";
 import { supportRoutes } from "./support/support-routes";
 import { transferRoutes } from "./transfers/transfer-routes";
 import { userRoutes } from "./users/user-routes";
 import { walletRoutes } from "./ledger/wallet-routes";
-import { ApiError, failure } from "./http/answer";
+import { ApiError, failure, noRouteError } from "./http/answer";
 import { healthRoutes } from "./http/health-routes";
 import { validationHook } from "./http/validation";
 import { ReplayAnswer } from "./idempotency/idempotency";
@@ -26,9 +28,15 @@ export const openApiPath = "/api/openapi.json";
 
 /**
  * The origin's HTTP API. Tests pass their own clock so time-based rules need no sleeping,
- * and a short WeChat Pay time-out to see time-outs without waiting for them.
+ * and a short WeChat Pay time-out to see time-outs without waiting for them. `emulation`
+ * (the WeChat Pay simulator is bound: `simulatorBound` in wechat-pay/config.ts) adds the
+ * payer stand-in routes, which are never part of the published document.
  */
-export function createOriginApp({ clock = systemClock, wechatPayTimeoutMs }: { clock?: Clock; wechatPayTimeoutMs?: number } = {}) {
+export function createOriginApp({
+  clock = systemClock,
+  wechatPayTimeoutMs,
+  emulation = false,
+}: { clock?: Clock; wechatPayTimeoutMs?: number; emulation?: boolean } = {}) {
   const app = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
   const wechatPayOf = wechatPayFactory(clock, wechatPayTimeoutMs === undefined ? {} : { timeoutMs: wechatPayTimeoutMs });
   app.use(async (c, next) => {
@@ -42,9 +50,11 @@ export function createOriginApp({ clock = systemClock, wechatPayTimeoutMs }: { c
   app.route("/api/codes", codeRoutes);
   app.route("/api/transfers", transferRoutes);
   app.route("/api/wallet", walletRoutes);
-  app.route("/api/orders", orderPaymentRoutes);
+  app.route("/api/orders", orderPayRoutes);
   app.route("/api/orders", orderRoutes);
-  app.route("/api/payments/wechat", wechatRoutes);
+  app.route("/api/payments/wechat", wechatConfigRoutes);
+  app.route("/api/payments/wechat", notifyRoutes);
+  if (emulation) app.route("/api/payments/wechat/simulator", emulationRoutes);
   app.route("/api", claimRoutes);
   app.route("/api/tasks", taskRoutes);
   app.route("/api/support", supportRoutes);
@@ -62,7 +72,7 @@ export function createOriginApp({ clock = systemClock, wechatPayTimeoutMs }: { c
     info: { title: "Paydesk origin API", version: "1" },
   });
 
-  app.notFound((c) => failure(c, new ApiError("NOT_FOUND", `No API route ${c.req.method} ${c.req.path}.`)));
+  app.notFound((c) => failure(c, noRouteError(c)));
   app.onError((error, c) => {
     if (error instanceof ApiError) return failure(c, error);
     if (error instanceof ReplayAnswer) return error.response;
@@ -76,3 +86,5 @@ export function createOriginApp({ clock = systemClock, wechatPayTimeoutMs }: { c
   });
   return app;
 }
+
+export type OriginApp = ReturnType<typeof createOriginApp>;

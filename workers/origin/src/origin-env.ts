@@ -1,6 +1,6 @@
 import type { UserInfo } from "#contract/user-info";
 import type { Idempotency } from "./idempotency/idempotency";
-import type { WechatPay } from "./payments/wechat-config";
+import type { WechatPay } from "./wechat-pay/config";
 
 /** What every origin handler can reach: the bindings, the injected clock, and per-request state. */
 export type Clock = { now(): number };

@@ -1,8 +1,8 @@
 import * as Sentry from "@sentry/cloudflare";
 import { closeExpiredOrders } from "./orders/order-rows";
-import type { WechatPay } from "./payments/wechat-config";
-import { runWechatRules, type WechatRun } from "./payments/wechat-reconcile";
 import { autoApprove, closeAtDeadline, lapseClaims, releaseUnneededEscrow } from "./tasks/task-rules";
+import type { WechatPay } from "./wechat-pay/config";
+import { runWechatRules, type WechatRun } from "./wechat-pay/reconcile/wechat-rules";
 
 export type RulesRun = {
   closedOrders: number;

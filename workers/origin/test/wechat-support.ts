@@ -7,9 +7,10 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { createOriginApp } from "../src/app";
-import { wechatPayFactory } from "../src/payments/wechat-config";
 import { runTimeBasedRules } from "../src/scheduled";
-import type { Transaction } from "../src/wechatpay/wire";
+import type { Transaction } from "../src/wechat-pay/client/wire";
+import { simulatorBound } from "../src/wechat-pay/config";
+import { wechatPayFactory } from "../src/wechat-pay/factory";
 import { randomAlphanumeric, randomHex, seal, sign, importSigningKey } from "#wechatpay-simulator/sim-crypto";
 import type { SimDelivery, SimulatorState } from "#wechatpay-simulator/state";
 import { testMerchant, testWechatPublicKey } from "#wechatpay-simulator/test-only-keys";
@@ -67,7 +68,7 @@ export async function wechatOrigin({ start = Date.parse("2026-11-01T00:00:00Z"),
   let now = start;
   const clock = { now: () => now };
   const wechatEnv = wechatTestEnv(envOverrides);
-  const app = createOriginApp({ clock, wechatPayTimeoutMs: 500 });
+  const app = createOriginApp({ clock, wechatPayTimeoutMs: 500, emulation: simulatorBound(wechatEnv) });
   await control("/clock", { offsetSeconds: Math.round((now - Date.now()) / 1000) });
   const wechatPay = wechatPayFactory(clock, { timeoutMs: 500 });
   const call = (path: string, init: CallInit & { env?: Env } = {}) =>
@@ -92,7 +93,11 @@ export async function wechatOrigin({ start = Date.parse("2026-11-01T00:00:00Z"),
     },
     /** One cron run with WeChat Pay configured. */
     cron: async () => runTimeBasedRules(env.DB, now, { wechatPay: await wechatPay(wechatEnv) }),
-    wechatPay: async () => (await wechatPay(wechatEnv))!,
+    wechatPay: async () => {
+      const wechat = await wechatPay(wechatEnv);
+      if (!wechat) throw new Error("WeChat Pay is not configured with the TEST-ONLY merchant");
+      return wechat;
+    },
   };
 }
 
@@ -134,7 +139,8 @@ export async function payerPays(outTradeNo: string, body: Record<string, unknown
   await deliverNotifications();
   const [notification] = await notificationsFor(outTradeNo, "TRANSACTION.SUCCESS");
   expect(notification).toBeDefined();
-  return notification!;
+  if (!notification) throw new Error(`No TRANSACTION.SUCCESS notification was recorded for ${outTradeNo}`);
+  return notification;
 }
 
 /**

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { bytesToBase64, importMerchantPrivateKey, randomNonce, signSha256WithRsa } from "#origin/wechatpay/crypto";
-import { createWechatPayClient } from "#origin/wechatpay/client";
-import { docRequestSignature, docSampleMerchantKey } from "#origin/wechatpay/published-vectors";
-import { requestSignatureMessage } from "#origin/wechatpay/signing";
+import { bytesToBase64, importMerchantPrivateKey, randomNonce, signSha256WithRsa } from "#origin/wechat-pay/client/crypto";
+import { createWechatPayClient } from "#origin/wechat-pay/client/client";
+import { docRequestSignature, docSampleMerchantKey } from "#origin/wechat-pay/client/published-vectors";
+import { requestSignatureMessage } from "#origin/wechat-pay/client/signing";
 import { parseAuthorization } from "../src/request-authentication";
 import { importVerifyingKey, verify } from "../src/sim-crypto";
 import { testMerchant } from "../src/test-only-keys";

@@ -1,6 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
-import { createWechatPayClient, type WechatPayConfig, type WechatPayDeps } from "#origin/wechatpay/client";
+import { createWechatPayClient } from "#origin/wechat-pay/client/client";
+import type { WechatPayConfig, WechatPayDeps } from "#origin/wechat-pay/client/client-config";
 import type { SimDelivery, SimulatorState } from "../src/state";
 import { testMerchant, testPlatformCertificates, testWechatPublicKey } from "../src/test-only-keys";
 

@@ -27,6 +27,11 @@ export function errorStatusOf(error: ApiError): number {
   return errorStatus[error.code];
 }
 
+/** What a request to a path with no route hears; also what an emulation route says where it cannot emulate. */
+export function noRouteError(c: Context): ApiError {
+  return new ApiError("NOT_FOUND", `No API route ${c.req.method} ${c.req.path}.`);
+}
+
 export function failure(c: Context, error: ApiError): Response {
   return c.json(errorBody(error), errorStatusOf(error) as ContentfulStatusCode, error.headers);
 }

@@ -104,7 +104,7 @@ describe("the wallet's history", () => {
   it("names the order of an online recharge", async () => {
     const created = await origin.call("/api/orders/recharge", { body: { amount: 5_000 }, headers: { ...alice.auth, "Idempotency-Key": "recharge-history" } });
     const order = ((await created.json()) as { data: { id: string } }).data.id;
-    // What a settled WeChat Pay recharge writes (src/payments/wechat-payments.ts), in one batch.
+    // What a settled WeChat Pay recharge writes (src/wechat-pay/payments/settle-success.ts), in one batch.
     const txId = `tx_${crypto.randomUUID()}`;
     const now = origin.now();
     await env.DB.batch([

@@ -14,8 +14,8 @@ import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, optionalId
 import { validationHook } from "../http/validation";
 import { idempotent, idempotentWhenKeyed } from "../idempotency/idempotency";
 import type { OriginEnv } from "../origin-env";
-import { afterAnswer } from "../payments/after-answer";
-import { reconcileWechatPayments } from "../payments/wechat-reconcile";
+import { afterAnswer } from "../http/after-answer";
+import { reconcileWechatPayments } from "../wechat-pay/reconcile/reconcile-payments";
 import { findOrderDetail, newPendingOrder, orderColumns, orderFromRow, type OrderRow } from "./order-rows";
 
 const createRecharge = createRoute({

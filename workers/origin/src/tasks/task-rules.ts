@@ -1,5 +1,5 @@
 import { journalStatements, walletAccountOf } from "../ledger/journal";
-import { autoApproveAfterMs, captureStatements } from "./claim-routes";
+import { autoApproveAfterMs, captureStatements } from "./claim-capture";
 
 /** How many claims or tasks one run handles per rule; the next minute's run takes the rest. */
 const batchLimit = 50;

@@ -9,17 +9,23 @@ import { pemToDer } from "./crypto";
 
 type Tlv = { tag: number; start: number; contentStart: number; end: number };
 
+function byteAt(der: Uint8Array, offset: number): number {
+  const byte = der[offset];
+  if (byte === undefined) throw new Error("DER: truncated");
+  return byte;
+}
+
 function readTlv(der: Uint8Array, offset: number, limit = der.length): Tlv {
   if (offset + 2 > limit) throw new Error("DER: truncated header");
-  const tag = der[offset]!;
+  const tag = byteAt(der, offset);
   if ((tag & 0x1f) === 0x1f) throw new Error("DER: multi-byte tags are not used in certificates");
-  let length = der[offset + 1]!;
+  let length = byteAt(der, offset + 1);
   let contentStart = offset + 2;
   if (length & 0x80) {
     const count = length & 0x7f;
     if (count === 0 || count > 4 || contentStart + count > limit) throw new Error("DER: bad length");
     length = 0;
-    for (let i = 0; i < count; i++) length = length * 256 + der[contentStart + i]!;
+    for (let i = 0; i < count; i++) length = length * 256 + byteAt(der, contentStart + i);
     contentStart += count;
   }
   const end = contentStart + length;

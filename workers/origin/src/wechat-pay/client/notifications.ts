@@ -6,7 +6,7 @@
  */
 import { aeadAesGcmDecrypt } from "./crypto";
 import { verifyWechatSignature, type HeaderSource, type VerificationFailure } from "./verify";
-import type { KeyRing } from "./wechat-keys";
+import type { KeyRing } from "./key-ring";
 import {
   notificationSchema,
   refundNoticeSchema,

@@ -9,27 +9,28 @@
  *   out_trade_no / out_refund_no (both are re-entrant). Never treat `unknown` as success.
  */
 import { z } from "zod";
-import { aeadAesGcmDecrypt, importMerchantPrivateKey, randomNonce, signSha256WithRsa, utf8 } from "./crypto";
+import { wechatPayConfigSchema, type WechatPayConfig, type WechatPayDeps } from "./client-config";
+import { aeadAesGcmDecrypt, importMerchantPrivateKey, randomNonce, signSha256WithRsa } from "./crypto";
+import { WechatPayInputError, type OrderInput, type RefundInput } from "./inputs";
+import { createKeyRing, type KeyRing } from "./key-ring";
 import {
   decryptResource as openResource,
   verifyNotification as verifyNotificationWith,
   type DecryptedResource,
   type NotificationVerification,
 } from "./notifications";
+import { classify as classifyExchange, type Exchange, type WechatPayOutcome } from "./outcome";
 import { authorizationHeader, paySignMessage, requestSignatureMessage } from "./signing";
-import { verifyWechatSignature, type HeaderSource, type VerificationFailure } from "./verify";
+import type { HeaderSource, VerificationFailure } from "./verify";
 import { formatWechatTime } from "./wechat-time";
-import { createKeyRing, type KeyRing } from "./wechat-keys";
 import {
   certificatesAnswerSchema,
-  errorAnswerSchema,
   h5PrepayAnswerSchema,
   h5PrepayRequestSchema,
   jsapiPrepayAnswerSchema,
   jsapiPrepayRequestSchema,
   nativePrepayAnswerSchema,
   nativePrepayRequestSchema,
-  notifyUrlSchema,
   outRefundNoSchema,
   outTradeNoSchema,
   refundRequestSchema,
@@ -43,112 +44,12 @@ import {
 } from "./wire";
 import { parseCertificatePem, type PlatformCertificate } from "./x509";
 
-export const wechatPayConfigSchema = z
-  .object({
-    mchid: z.string().min(1).max(32),
-    appid: z.string().min(1).max(32),
-    /** The serial number of the merchant API certificate (`serial_no` in Authorization). */
-    merchantSerial: z.string().min(1),
-    /** The merchant API private key, PKCS#8 PEM. */
-    merchantPrivateKeyPem: z.string().min(1),
-    /** The APIv3 key: 32 bytes. */
-    apiV3Key: z.string().refine((key) => utf8(key).length === 32, "The APIv3 key is 32 bytes"),
-    /** Public-key mode: the WeChat Pay public key and its id `PUB_KEY_ID_…`. */
-    wechatPublicKey: z.object({ id: z.string().startsWith("PUB_KEY_ID_"), pem: z.string().min(1) }).optional(),
-    /** Platform-certificate mode: PEM certificates; their serials are read from them. */
-    platformCertificates: z.array(z.string().min(1)).default([]),
-    notifyUrl: notifyUrlSchema,
-    /** Where REFUND.* notifications go; none when absent. */
-    refundNotifyUrl: notifyUrlSchema.optional(),
-    baseUrl: z.url().default("https://api.mch.weixin.qq.com"),
-    userAgent: z.string().min(1).default("Paydesk (WeChat Pay API v3; WebCrypto)"),
-  })
-  .refine((config) => config.wechatPublicKey || config.platformCertificates.length > 0, "Configure the WeChat Pay public key or platform certificates");
-
-export type WechatPayConfig = z.input<typeof wechatPayConfigSchema>;
-
-export type WechatPayDeps = {
-  fetch?: (request: Request) => Promise<Response>;
-  now?: () => number;
-  /** The whole exchange, answer body included; default 10 s. */
-  timeoutMs?: number;
-  nonce?: () => string;
-};
-
-export type UnknownReason = "timeout" | "network_error" | "server_error" | "unexpected_status" | "unverified_answer" | "malformed_answer";
-
-export type WechatPayOutcome<T> =
-  | { outcome: "ok"; data: T; requestId: string | null }
-  | { outcome: "failed"; status: number; code: string; rawCode: string; message: string; retryable: boolean; requestId: string | null }
-  | {
-      outcome: "unknown";
-      reason: UnknownReason;
-      status?: number;
-      code?: string;
-      message?: string;
-      verification?: VerificationFailure;
-      requestId: string | null;
-    };
-
-export type OrderInput = {
-  outTradeNo: string;
-  /** At most 127 characters, no emoji: see `wechatDescription`. */
-  description: string;
-  /** Fen. */
-  amount: number;
-  /** The Paydesk order's own expiry (ms); sent as `time_expire` so both end together. */
-  expiresAt: number;
-  attach?: string;
-};
-
 export type JsapiPayParams = { appId: string; timeStamp: string; nonceStr: string; package: string; signType: "RSA"; paySign: string };
-
-export type RefundInput = {
-  outRefundNo: string;
-  refund: number;
-  total: number;
-  reason?: string;
-} & ({ outTradeNo: string; transactionId?: never } | { transactionId: string; outTradeNo?: never });
 
 export type NotificationRead =
   | { ok: true; notification: Notification; kind: "transaction"; transaction: Transaction }
   | { ok: true; notification: Notification; kind: "refund"; refund: RefundNotice }
   | { ok: false; reason: VerificationFailure | "malformed_body" | "unsupported_algorithm" | "decrypt_failed" | "malformed_plaintext" | "unexpected_resource" | "foreign_merchant" };
-
-/** A programming error in the arguments: nothing was sent. */
-export class WechatPayInputError extends Error {
-  override name = "WechatPayInputError";
-}
-
-/** WeChat Pay spells some codes both ways by documentation generation (SYSTEMERROR / SYSTEM_ERROR). */
-const codeSpellings: Record<string, string> = {
-  SYSTEMERROR: "SYSTEM_ERROR",
-  ORDERNOTEXIST: "ORDER_NOT_EXIST",
-  ORDERPAID: "ORDER_PAID",
-  ORDERCLOSED: "ORDER_CLOSED",
-  USERPAYING: "USER_PAYING",
-  RULELIMIT: "RULE_LIMIT",
-  NOTENOUGH: "NOT_ENOUGH",
-  FREQUENCYLIMITED: "FREQUENCY_LIMITED",
-  NOAUTH: "NO_AUTH",
-  PARAMERROR: "PARAM_ERROR",
-  SIGNERROR: "SIGN_ERROR",
-};
-
-export function normalizeErrorCode(code: string): string {
-  return codeSpellings[code] ?? code;
-}
-
-/** A description WeChat Pay accepts: no 4-byte UTF-8, at most 127 characters. */
-export function wechatDescription(text: string): string {
-  const withoutAstral = text.replace(/[\u{10000}-\u{10FFFF}]/gu, "").trim();
-  return [...withoutAstral].slice(0, 127).join("") || "Paydesk";
-}
-
-type Exchange =
-  | { kind: "answer"; status: number; headers: Headers; body: string }
-  | { kind: "timeout" }
-  | { kind: "network_error"; error: unknown };
 
 export type WechatPayClient = ReturnType<typeof createWechatPayClient>;
 
@@ -207,43 +108,12 @@ export function createWechatPayClient(config: WechatPayConfig, deps: WechatPayDe
     }
   }
 
-  async function classify<T>(
+  function classify<T>(
     answer: Exchange,
     parse: ((json: unknown) => T | undefined) | null,
     verifyWith: Pick<KeyRing, "keyFor"> = keys,
   ): Promise<WechatPayOutcome<T>> {
-    if (answer.kind === "timeout") return { outcome: "unknown", reason: "timeout", requestId: null };
-    if (answer.kind === "network_error") return { outcome: "unknown", reason: "network_error", requestId: null };
-    const requestId = answer.headers.get("Request-ID") ?? null;
-    const error = readError(answer.body);
-    if (answer.status >= 200 && answer.status < 300) {
-      const verified = await verifyWechatSignature(answer.headers, answer.body, { keys: verifyWith, now });
-      if (!verified.ok) return { outcome: "unknown", reason: "unverified_answer", status: answer.status, verification: verified.reason, requestId };
-      if (parse === null) return { outcome: "ok", data: null as T, requestId };
-      let json: unknown;
-      try {
-        json = JSON.parse(answer.body);
-      } catch {
-        return { outcome: "unknown", reason: "malformed_answer", status: answer.status, requestId };
-      }
-      const data = parse(json);
-      return data === undefined ? { outcome: "unknown", reason: "malformed_answer", status: answer.status, requestId } : { outcome: "ok", data, requestId };
-    }
-    if (answer.status === 429) {
-      // Refused for frequency: not processed; the same request may be sent again later.
-      return { outcome: "failed", status: 429, code: "FREQUENCY_LIMITED", rawCode: error?.code ?? "FREQUENCY_LIMITED", message: error?.message ?? "", retryable: true, requestId };
-    }
-    if (answer.status >= 400 && answer.status < 500) {
-      const rawCode = error?.code ?? `HTTP_${answer.status}`;
-      return { outcome: "failed", status: answer.status, code: normalizeErrorCode(rawCode), rawCode, message: error?.message ?? "", retryable: false, requestId };
-    }
-    return {
-      outcome: "unknown",
-      reason: answer.status >= 500 ? "server_error" : "unexpected_status",
-      status: answer.status,
-      ...(error ? { code: normalizeErrorCode(error.code), message: error.message ?? "" } : {}),
-      requestId,
-    };
+    return classifyExchange(answer, parse, { keys: verifyWith, now });
   }
 
   async function call<T>(method: "GET" | "POST", path: string, body: unknown, parse: ((json: unknown) => T | undefined) | null) {
@@ -436,11 +306,3 @@ export function createWechatPayClient(config: WechatPayConfig, deps: WechatPayDe
   };
 }
 
-function readError(body: string): { code: string; message?: string } | null {
-  try {
-    const parsed = errorAnswerSchema.safeParse(JSON.parse(body));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}

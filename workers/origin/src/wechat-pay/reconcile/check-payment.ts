@@ -1,25 +1,13 @@
 /**
- * Late and lost WeChat Pay events (issue #5): the cron asks WeChat Pay about every pending
- * payment from a minute after its creation (then 2, 4 … 10 minutes apart) and settles,
- * closes or gives it up; closes at WeChat Pay what closed here (cancel, expiry, paid another
- * way); and pushes refunds on until WeChat Pay confirms them.
+ * One pending WeChat Pay payment, asked about: settled from WeChat Pay's answer, closed at
+ * WeChat Pay when its order is over here, or asked about again later.
  */
 import * as Sentry from "@sentry/cloudflare";
-import type { WechatPay } from "./wechat-config";
-import {
-  applyRefundResult,
-  checkLater,
-  duePendingPayments,
-  dueRefunds,
-  markPaymentFailed,
-  requestRefund,
-  settleWechatSuccess,
-  wechatCall,
-  type Settlement,
-  type WechatPaymentRow,
-} from "./wechat-payments";
-
-export type WechatRun = { checked: number; settled: number; closed: number; refundsDue: number; refundsAdvanced: number };
+import type { WechatPay } from "../config";
+import { checkLater, markPaymentFailed, type WechatPaymentRow } from "../payments/payment-rows";
+import { requestRefund } from "../payments/refunds";
+import { settleWechatSuccess, type Settlement } from "../payments/settle-success";
+import { wechatCall } from "../payments/wechat-call";
 
 /** What became of one pending payment. */
 export type PaymentCheck = "settled" | "refund_due" | "closed" | "later" | "mismatch";
@@ -93,55 +81,4 @@ export async function checkPayment(db: D1Database, wechat: WechatPay, payment: W
     }
   }
   return settleFromQuery(db, wechat, payment, now);
-}
-
-/** The pending payments of one order (after a cancel), or every one that is due (the cron). */
-export async function reconcileWechatPayments(
-  db: D1Database,
-  wechat: WechatPay,
-  now: number,
-  { limit = 25, orderId }: { limit?: number; orderId?: string } = {},
-): Promise<Pick<WechatRun, "checked" | "settled" | "closed" | "refundsDue">> {
-  const run = { checked: 0, settled: 0, closed: 0, refundsDue: 0 };
-  for (const payment of await duePendingPayments(db, now, orderId === undefined ? { limit } : { limit, orderId })) {
-    run.checked += 1;
-    try {
-      const result = await checkPayment(db, wechat, payment, now);
-      if (result === "settled") run.settled += 1;
-      if (result === "closed") run.closed += 1;
-      if (result === "refund_due") run.refundsDue += 1;
-    } catch (error) {
-      // One payment must not hold up the others; it is asked about again next time.
-      console.error(`Checking WeChat Pay payment ${payment.out_trade_no} failed`, error);
-      Sentry.captureException(error, { tags: { outTradeNo: payment.out_trade_no } });
-    }
-  }
-  return run;
-}
-
-/** Refunds due (requested again with the same out_refund_no) and processing (queried). */
-export async function advanceWechatRefunds(db: D1Database, wechat: WechatPay, now: number, limit = 25): Promise<number> {
-  let advanced = 0;
-  for (const refund of await dueRefunds(db, now, limit)) {
-    try {
-      if (refund.status === "due") {
-        await requestRefund(db, wechat.client, refund, now);
-      } else {
-        const query = await wechatCall(() => wechat.client.queryRefund(refund.out_refund_no));
-        if (query.outcome === "ok") await applyRefundResult(db, refund.out_refund_no, query.data, now);
-        else await applyRefundResult(db, refund.out_refund_no, { status: "PROCESSING", out_refund_no: refund.out_refund_no }, now);
-      }
-      advanced += 1;
-    } catch (error) {
-      console.error(`Advancing WeChat Pay refund ${refund.out_refund_no} failed`, error);
-      Sentry.captureException(error, { tags: { outRefundNo: refund.out_refund_no } });
-    }
-  }
-  return advanced;
-}
-
-export async function runWechatRules(db: D1Database, wechat: WechatPay, now: number): Promise<WechatRun> {
-  const payments = await reconcileWechatPayments(db, wechat, now);
-  const refundsAdvanced = await advanceWechatRefunds(db, wechat, now);
-  return { ...payments, refundsAdvanced };
 }

@@ -1,8 +1,7 @@
-import * as Sentry from "@sentry/cloudflare";
+/** WeChat Pay's configuration: the secrets a deployment sets, read into the client's settings. */
 import { wechatPayFlows, type WechatPayFlow } from "#contract/payments";
-import type { Clock } from "../origin-env";
-import { createWechatPayClient, type WechatPayClient, type WechatPayConfig } from "../wechatpay/client";
-import { importMerchantPrivateKey } from "../wechatpay/crypto";
+import type { WechatPayClient } from "./client/client";
+import type { WechatPayConfig } from "./client/client-config";
 
 // Secrets (`wrangler secret put`, or `.dev.vars` locally), so `wrangler types` cannot know them.
 declare global {
@@ -32,7 +31,8 @@ declare global {
     WECHATPAY_FLOWS?: string;
     /**
      * Local emulation and tests only: the WeChat Pay simulator worker. When bound, WeChat Pay
-     * is reached through it and `POST /api/payments/wechat/simulator/pay` plays the payer.
+     * is reached through it and the emulation routes (`/api/payments/wechat/simulator/…`,
+     * emulation/emulation-routes.ts) are mounted to play the payer.
      */
     WECHATPAY_SIMULATOR?: Fetcher;
     /**
@@ -44,6 +44,7 @@ declare global {
   }
 }
 
+/** WeChat Pay as an environment has it configured: the client, and what the pages may offer. */
 export type WechatPay = {
   client: WechatPayClient;
   flows: WechatPayFlow[];
@@ -62,10 +63,13 @@ const optional = [
   "WECHATPAY_FLOWS",
 ] as const;
 
-/** How long the origin waits for WeChat Pay per call (WeChat Pay wants notifications answered within 5 s). */
-export const wechatPayTimeoutMs = 8_000;
+/** Local emulation and tests bind the simulator, production never: it decides whether the emulation routes are mounted. */
+export function simulatorBound(env: Env): boolean {
+  return env.WECHATPAY_SIMULATOR != null;
+}
 
-const text = (value: string | undefined) => (typeof value === "string" ? value.trim() : "");
+/** A secret or variable as set: trimmed, "" when absent. */
+export const text = (value: string | undefined) => (typeof value === "string" ? value.trim() : "");
 
 /** PEM blocks of a bundle of certificates. */
 function certificatesIn(bundle: string): string[] {
@@ -86,7 +90,10 @@ function siblingRefundUrl(notifyUrl: string): string | undefined {
 /** Private keys in secrets often arrive with literal `\n`: turn them back into lines. */
 const pem = (value: string) => value.replace(/\\n/g, "\n");
 
-export function wechatPayConfigOf(env: Env): { config: WechatPayConfig; flows: WechatPayFlow[] } | null {
+/** The client's settings and the flows offered. */
+export type WechatPaySettings = { config: WechatPayConfig; flows: WechatPayFlow[] };
+
+export function wechatPayConfigOf(env: Env): WechatPaySettings | null {
   if (required.some((name) => text(env[name]) === "")) return null;
   const publicKeyId = text(env.WECHATPAY_PUBLIC_KEY_ID);
   const publicKey = text(env.WECHATPAY_PUBLIC_KEY);
@@ -111,67 +118,10 @@ export function wechatPayConfigOf(env: Env): { config: WechatPayConfig; flows: W
   return { config, flows: listed.length > 0 ? [...new Set(listed)] : ["native", "h5"] };
 }
 
-/**
- * Local emulation: the simulator's TEST-ONLY merchant, as its `GET /__simulator/merchant-config`
- * tells it, notified over the simulator's service binding to the origin (the URL's path counts).
- */
-async function simulatorMerchant(simulator: Fetcher): Promise<{ config: WechatPayConfig; flows: WechatPayFlow[] } | null> {
-  const answer = await simulator.fetch("http://wechatpay-simulator.internal/__simulator/merchant-config");
-  if (!answer.ok) return null;
-  const merchant = (await answer.json()) as Omit<WechatPayConfig, "notifyUrl" | "baseUrl">;
-  return {
-    config: {
-      ...merchant,
-      notifyUrl: "http://127.0.0.1/api/payments/wechat/notify",
-      refundNotifyUrl: "http://127.0.0.1/api/payments/wechat/refund-notify",
-      baseUrl: "http://wechatpay-simulator.internal",
-    },
-    flows: [...wechatPayFlows],
-  };
-}
-
-/**
- * The WeChat Pay client for an environment, or null when WeChat Pay is not configured. One
- * client per configuration and clock is kept (its keys and downloaded certificates with it).
- * A configuration that is present but unusable is reported once and treated as absent.
- */
-export function wechatPayFactory(clock: Clock, { timeoutMs = wechatPayTimeoutMs }: { timeoutMs?: number } = {}) {
-  const made = new Map<string, Promise<WechatPay | null>>();
-  const make = async (env: Env): Promise<WechatPay | null> => {
-    const simulator = env.WECHATPAY_SIMULATOR ?? null;
-    const found =
-      wechatPayConfigOf(env) ?? (simulator && text(env.WECHATPAY_SIMULATOR_MERCHANT) === "true" ? await simulatorMerchant(simulator) : null);
-    if (!found) return null;
-    try {
-      // A key WebCrypto cannot import (PKCS#1 instead of PKCS#8, a truncated secret) would fail
-      // every call later: find out now, and treat WeChat Pay as not configured.
-      await importMerchantPrivateKey(found.config.merchantPrivateKeyPem);
-      const client = createWechatPayClient(found.config, {
-        now: () => clock.now(),
-        timeoutMs,
-        ...(simulator ? { fetch: (request: Request) => simulator.fetch(request) } : {}),
-      });
-      return { client, flows: found.flows, appid: client.config.appid, simulator };
-    } catch (error) {
-      // Never the values: the error names the fields only.
-      console.error("WeChat Pay is configured but the configuration is not usable", error instanceof Error ? error.message : error);
-      Sentry.captureException(new Error("WeChat Pay configuration is not usable"));
-      return null;
-    }
-  };
-  return (env: Env): Promise<WechatPay | null> => {
-    const fingerprint =
-      [...required, ...optional, "WECHATPAY_SIMULATOR_MERCHANT" as const].map((name) => text(env[name])).join("\u0000") +
-      (env.WECHATPAY_SIMULATOR ? "\u0000simulator" : "");
-    const known = made.get(fingerprint);
-    if (known) return known;
-    const making = make(env).catch((error: unknown) => {
-      // The simulator was not reachable: ask again next time.
-      made.delete(fingerprint);
-      console.error("WeChat Pay's configuration could not be read", error);
-      return null;
-    });
-    made.set(fingerprint, making);
-    return making;
-  };
+/** What a client is made from: the same fingerprint means the same client can serve. */
+export function configFingerprint(env: Env): string {
+  return (
+    [...required, ...optional, "WECHATPAY_SIMULATOR_MERCHANT" as const].map((name) => text(env[name])).join("\u0000") +
+    (env.WECHATPAY_SIMULATOR ? "\u0000simulator" : "")
+  );
 }

@@ -5,7 +5,7 @@
  */
 import { verifySha256WithRsa } from "./crypto";
 import { answerSignatureMessage, signatureType } from "./signing";
-import type { KeyRing } from "./wechat-keys";
+import type { KeyRing } from "./key-ring";
 
 export type VerificationFailure =
   | "missing_headers"

@@ -1,0 +1,52 @@
+/**
+ * What WeChat Pay's H5 cashier is to a phone's browser, for local emulation: the order, and a
+ * button that pays it (as the payer confirming in WeChat), then back to `redirect_url` —
+ * which WeChat Pay also does whether or not the payer paid.
+ */
+import type { Context } from "hono";
+import { noRouteError } from "../../http/answer";
+import { escapeHtml } from "../../http/escape-html";
+import type { OriginEnv } from "../../origin-env";
+
+/** A same-site path, or a loopback http(s) URL: where the stand-in cashier may send the browser back. */
+function safeReturn(target: string | undefined): string | null {
+  if (!target) return null;
+  if (/^\/(?![/\\])/.test(target)) return target;
+  try {
+    const url = new URL(target);
+    return (url.protocol === "http:" || url.protocol === "https:") && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname) ? url.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+type SimulatedOrder = { outTradeNo: string; prepayId: string; description: string; total: number; tradeState: string };
+
+async function simulatedOrderByPrepayId(simulator: Fetcher, prepayId: string): Promise<SimulatedOrder | null> {
+  const state = (await (await simulator.fetch("http://wechatpay-simulator.internal/__simulator/state")).json()) as { orders: Record<string, SimulatedOrder> };
+  return Object.values(state.orders).find((order) => order.prepayId === prepayId) ?? null;
+}
+
+/** GET shows the order; POST pays it at the simulator and sends the browser back. */
+export async function cashier(c: Context<OriginEnv>): Promise<Response> {
+  const wechat = await c.var.wechatPay();
+  if (!wechat?.simulator) throw noRouteError(c);
+  const prepayId = c.req.query("prepay_id") ?? "";
+  const order = await simulatedOrderByPrepayId(wechat.simulator, prepayId);
+  const back = safeReturn(c.req.query("redirect_url"));
+  if (c.req.method === "POST" && order) {
+    await wechat.simulator.fetch(`http://wechatpay-simulator.internal/__simulator/orders/${encodeURIComponent(order.outTradeNo)}/pay`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "{}",
+    });
+    const here = new URL(c.req.url);
+    return c.redirect(back ?? `${here.pathname}${here.search}`, 303);
+  }
+  const body = order
+    ? `<h1>WeChat Pay (simulator)</h1><p>${escapeHtml(order.description)}</p><p><strong>¥${(order.total / 100).toFixed(2)}</strong> — ${escapeHtml(order.tradeState)}</p>
+<form method="post"><button type="submit"${order.tradeState === "NOTPAY" ? "" : " disabled"}>Pay (simulated)</button></form>
+${back ? `<p><a href="${escapeHtml(back)}">Back to Paydesk</a></p>` : ""}`
+    : "<h1>WeChat Pay (simulator)</h1><p>This payment link is unknown or has expired.</p>";
+  return c.html(`<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>WeChat Pay (simulator)</title>${body}</html>`, order ? 200 : 404);
+}

@@ -1,0 +1,109 @@
+/**
+ * WeChat Pay payment rows: stored before WeChat Pay is asked, then told what WeChat Pay
+ * says of them, and when the cron should ask again.
+ */
+import type { WechatPayFlow } from "#contract/payments";
+
+export type PaymentStatus = "pending" | "succeeded" | "failed" | "refunded";
+export type RemoteState = "creating" | "open" | "paid" | "closed" | "absent" | "refused" | "mismatch";
+
+export type WechatPaymentRow = {
+  id: string;
+  order_id: string;
+  user_id: string;
+  order_kind: "recharge" | "task_budget";
+  order_status: "pending" | "paid" | "closed";
+  order_expires_at: number;
+  description: string;
+  amount: number;
+  status: PaymentStatus;
+  out_trade_no: string;
+  flow: WechatPayFlow;
+  openid: string | null;
+  client_ip: string | null;
+  transaction_id: string | null;
+  remote_state: RemoteState | null;
+  next_check_at: number | null;
+  checks: number;
+  created_at: number;
+};
+
+const paymentSelect = `
+SELECT payment.id, payment.order_id, orders.user_id, orders.kind AS order_kind, orders.status AS order_status,
+       orders.expires_at AS order_expires_at, orders.description, payment.amount, payment.status, payment.out_trade_no,
+       payment.flow, payment.openid, payment.client_ip, payment.transaction_id, payment.remote_state,
+       payment.next_check_at, payment.checks, payment.created_at
+FROM payment JOIN orders ON orders.id = payment.order_id`;
+
+export function findWechatPayment(db: D1Database, outTradeNo: string): Promise<WechatPaymentRow | null> {
+  return db.prepare(`${paymentSelect} WHERE payment.out_trade_no = ?1 AND payment.method = 'wechat'`).bind(outTradeNo).first<WechatPaymentRow>();
+}
+
+export function findPendingWechatPayment(db: D1Database, orderId: string): Promise<WechatPaymentRow | null> {
+  return db
+    .prepare(`${paymentSelect} WHERE payment.order_id = ?1 AND payment.method = 'wechat' AND payment.status = 'pending'`)
+    .bind(orderId)
+    .first<WechatPaymentRow>();
+}
+
+/** Pending WeChat Pay payments the cron should ask WeChat Pay about now, oldest first. */
+export async function duePendingPayments(db: D1Database, now: number, { limit, orderId }: { limit: number; orderId?: string }): Promise<WechatPaymentRow[]> {
+  const rows = await db
+    .prepare(
+      `${paymentSelect}
+       WHERE payment.method = 'wechat' AND payment.status = 'pending' AND payment.next_check_at <= ?1 AND (?2 IS NULL OR payment.order_id = ?2)
+       ORDER BY payment.next_check_at LIMIT ?3`,
+    )
+    .bind(now, orderId ?? null, limit)
+    .all<WechatPaymentRow>();
+  return rows.results;
+}
+
+/** The first query of a payment nobody told us about: a minute after it was created (issue #5). */
+export const firstCheckDelayMs = 60_000;
+const longestCheckDelayMs = 10 * 60_000;
+
+/** 1, 2, 4, 8 minutes … at most 10 minutes between the cron's questions about one payment. */
+export function checkDelayMs(checks: number): number {
+  return Math.min(firstCheckDelayMs * 2 ** Math.min(checks, 10), longestCheckDelayMs);
+}
+
+/** `[0-9A-Za-z]`, 32 characters: WeChat Pay's out_trade_no allows 6–32 of `[0-9A-Za-z_-|*]`. */
+export function newOutTradeNo(): string {
+  return `PD${crypto.randomUUID().replaceAll("-", "").slice(0, 30)}`;
+}
+
+export function insertWechatPayment(
+  db: D1Database,
+  p: { id: string; orderId: string; amount: number; outTradeNo: string; flow: WechatPayFlow; openid: string | null; clientIp: string | null; now: number },
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO payment (id, order_id, method, status, amount, out_trade_no, flow, openid, client_ip, remote_state, next_check_at, checks, created_at, updated_at)
+       VALUES (?1, ?2, 'wechat', 'pending', ?3, ?4, ?5, ?6, ?7, 'creating', ?8, 0, ?9, ?9)`,
+    )
+    .bind(p.id, p.orderId, p.amount, p.outTradeNo, p.flow, p.openid, p.clientIp, p.now + firstCheckDelayMs, p.now);
+}
+
+/** What we now know of the order at WeChat Pay, for a payment still pending. */
+export function noteRemoteState(db: D1Database, paymentId: string, state: RemoteState, now: number): D1PreparedStatement {
+  return db.prepare("UPDATE payment SET remote_state = ?1, updated_at = ?2 WHERE id = ?3 AND status = 'pending'").bind(state, now, paymentId);
+}
+
+/** A pending payment that can no longer be paid at WeChat Pay (closed there, or never created). */
+export async function markPaymentFailed(db: D1Database, paymentId: string, state: RemoteState, now: number): Promise<void> {
+  await db
+    .prepare("UPDATE payment SET status = 'failed', remote_state = ?1, next_check_at = NULL, updated_at = ?2 WHERE id = ?3 AND status = 'pending'")
+    .bind(state, now, paymentId)
+    .run();
+}
+
+/** Asks again later: 1, 2, 4 … 10 minutes. */
+export async function checkLater(db: D1Database, payment: WechatPaymentRow, now: number, state?: RemoteState): Promise<void> {
+  await db
+    .prepare(
+      "UPDATE payment SET next_check_at = ?1, checks = checks + 1, remote_state = coalesce(?2, remote_state), updated_at = ?3 WHERE id = ?4 AND status = 'pending'",
+    )
+    .bind(now + checkDelayMs(payment.checks + 1), state ?? null, now, payment.id)
+    .run();
+}

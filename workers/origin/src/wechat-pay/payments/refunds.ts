@@ -1,0 +1,149 @@
+/**
+ * Refunds of WeChat Pay payments no order could take: asked for (again, under the same
+ * out_refund_no, until WeChat Pay takes it) and settled out of the clearing account once.
+ */
+import * as Sentry from "@sentry/cloudflare";
+import type { WechatPayClient } from "../client/client";
+import type { Refund } from "../client/wire";
+import { journalStatements, worldAccount } from "../../ledger/journal";
+import { wechatCall } from "./wechat-call";
+
+/** Where a payment no order can take waits for its refund (an escrow account: never negative). */
+export const wechatClearingAccount = "acc_wechat_clearing";
+
+export type RefundStatus = "due" | "processing" | "succeeded" | "abnormal" | "closed" | "refused";
+
+export type RefundRow = {
+  out_refund_no: string;
+  payment_id: string;
+  order_id: string;
+  out_trade_no: string;
+  transaction_id: string | null;
+  amount: number;
+  status: RefundStatus;
+  attempts: number;
+  in_tx_id: string;
+};
+
+/** One automatic refund per payment: its number follows from the payment's, so every retry refunds once. */
+export function outRefundNoOf(outTradeNo: string): string {
+  return `RF${outTradeNo}`;
+}
+
+const refundSelect = `
+SELECT wechat_refund.out_refund_no, wechat_refund.payment_id, wechat_refund.order_id, payment.out_trade_no, payment.transaction_id,
+       wechat_refund.amount, wechat_refund.status, wechat_refund.attempts, wechat_refund.in_tx_id
+FROM wechat_refund JOIN payment ON payment.id = wechat_refund.payment_id`;
+
+export function findRefund(db: D1Database, outRefundNo: string): Promise<RefundRow | null> {
+  return db.prepare(`${refundSelect} WHERE wechat_refund.out_refund_no = ?1`).bind(outRefundNo).first<RefundRow>();
+}
+
+export async function dueRefunds(db: D1Database, now: number, limit: number): Promise<RefundRow[]> {
+  const rows = await db
+    .prepare(`${refundSelect} WHERE wechat_refund.status IN ('due', 'processing') AND wechat_refund.next_attempt_at <= ?1 ORDER BY wechat_refund.next_attempt_at LIMIT ?2`)
+    .bind(now, limit)
+    .all<RefundRow>();
+  return rows.results;
+}
+
+/** 1, 2, 4 … minutes, at most 6 hours, between attempts at one refund. */
+function refundDelayMs(attempts: number): number {
+  return Math.min(60_000 * 2 ** Math.min(attempts, 12), 6 * 60 * 60_000);
+}
+/** After this many refused requests an operator decides (the refund stays `refused`, its money in the clearing account). */
+const refundRequestLimit = 12;
+
+export const refundReason = "订单已关闭或已支付，自动退款";
+
+/**
+ * Asks WeChat Pay to refund (re-entrant: the same out_refund_no refunds once). Accepted →
+ * processing (or succeeded at once); a refusal or an unclear answer → asked again later.
+ */
+export async function requestRefund(db: D1Database, client: WechatPayClient, refund: RefundRow, now: number): Promise<RefundStatus> {
+  const answer = await wechatCall(() =>
+    client.refund({
+      outTradeNo: refund.out_trade_no,
+      outRefundNo: refund.out_refund_no,
+      refund: refund.amount,
+      total: refund.amount,
+      reason: refundReason,
+    }),
+  );
+  if (answer.outcome === "ok") return applyRefundResult(db, refund.out_refund_no, answer.data, now);
+  const error = answer.outcome === "failed" ? `${answer.status} ${answer.code} ${answer.message}`.slice(0, 500) : `unknown: ${answer.reason}`;
+  const giveUp = answer.outcome === "failed" && !answer.retryable && refund.attempts + 1 >= refundRequestLimit;
+  if (answer.outcome === "failed" && !answer.retryable) {
+    Sentry.captureMessage(`WeChat Pay refused refund ${refund.out_refund_no}: ${answer.code}`, "error");
+  }
+  await db
+    .prepare(
+      `UPDATE wechat_refund SET attempts = attempts + 1, last_error = ?1, next_attempt_at = ?2, status = ?3, updated_at = ?4
+       WHERE out_refund_no = ?5 AND status = 'due'`,
+    )
+    .bind(error, giveUp ? null : now + refundDelayMs(refund.attempts + 1), giveUp ? "refused" : "due", now, refund.out_refund_no)
+    .run();
+  return giveUp ? "refused" : "due";
+}
+
+type RefundResult = Pick<Refund, "status" | "out_refund_no"> & { refund_id?: string; amount?: { refund: number } };
+
+/**
+ * Records what WeChat Pay says of a refund (its answer, a query, or a REFUND.* notification).
+ * SUCCESS moves the money out — clearing account → world — once, in the batch that marks the
+ * refund succeeded (trigger `wechat_refund_final` refuses a second time).
+ */
+export async function applyRefundResult(db: D1Database, outRefundNo: string, result: RefundResult, now: number): Promise<RefundStatus> {
+  const refund = await findRefund(db, outRefundNo);
+  if (!refund) throw new Error(`No refund ${outRefundNo}`);
+  if (refund.status === "succeeded") return "succeeded";
+  const refundId = result.refund_id ?? null;
+  if (result.status === "SUCCESS") {
+    const outTx = `tx_${crypto.randomUUID()}`;
+    try {
+      await db.batch([
+        ...journalStatements(db, {
+          id: outTx,
+          kind: "refund",
+          at: now,
+          postings: [
+            { account: wechatClearingAccount, amount: -refund.amount },
+            { account: worldAccount, amount: refund.amount },
+          ],
+        }),
+        db
+          .prepare(
+            `UPDATE wechat_refund SET status = 'succeeded', out_tx_id = ?1, refund_id = coalesce(?2, refund_id), next_attempt_at = NULL, updated_at = ?3
+             WHERE out_refund_no = ?4`,
+          )
+          .bind(outTx, refundId, now, outRefundNo),
+      ]);
+    } catch (error) {
+      if (error instanceof Error && error.message.includes("refund: a refund that succeeded does not change")) return "succeeded";
+      throw error;
+    }
+    return "succeeded";
+  }
+  if (result.status === "PROCESSING") {
+    await db
+      .prepare(
+        `UPDATE wechat_refund SET status = 'processing', refund_id = coalesce(?1, refund_id), attempts = attempts + 1, next_attempt_at = ?2, updated_at = ?3
+         WHERE out_refund_no = ?4 AND status IN ('due', 'processing')`,
+      )
+      .bind(refundId, now + refundDelayMs(refund.attempts), now, outRefundNo)
+      .run();
+    return "processing";
+  }
+  // ABNORMAL (e.g. the payer's card is gone) or CLOSED: WeChat Pay's refund failed; the money
+  // stays in the clearing account until an operator settles it at WeChat Pay's merchant platform.
+  const status = result.status === "ABNORMAL" ? "abnormal" : "closed";
+  await db
+    .prepare(
+      `UPDATE wechat_refund SET status = ?1, refund_id = coalesce(?2, refund_id), next_attempt_at = NULL, updated_at = ?3
+       WHERE out_refund_no = ?4 AND status <> 'succeeded'`,
+    )
+    .bind(status, refundId, now, outRefundNo)
+    .run();
+  Sentry.captureMessage(`WeChat Pay refund ${outRefundNo} ended ${result.status}: an operator must settle it`, "error");
+  return status;
+}

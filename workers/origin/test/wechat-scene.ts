@@ -1,0 +1,87 @@
+/**
+ * The WeChat Pay tests' scene: a clean origin and simulator with two users, and the requests
+ * those users make. Each test file keeps `origin`, `alice` and `bob` as its own variables
+ * (set in its `beforeEach`) and hands the requests a way to read them.
+ */
+import { expect } from "vitest";
+import type { OrderDetail } from "#contract/orders";
+import type { WechatPrepay } from "#contract/payments";
+import { seedUser } from "./origin-client";
+import { deliverNotifications, notificationsFor, wechatOrigin, type Recorded, type WechatOrigin } from "./wechat-support";
+
+export type SceneUser = Awaited<ReturnType<typeof seedUser>>;
+
+export async function wechatScene(): Promise<{ origin: WechatOrigin; alice: SceneUser; bob: SceneUser }> {
+  const origin = await wechatOrigin();
+  const alice = await seedUser("alice", origin.now());
+  const bob = await seedUser("bob", origin.now());
+  return { origin, alice, bob };
+}
+
+export const key = () => `wx-${crypto.randomUUID()}`;
+const payerAddress = { "X-Real-IP": "203.0.113.7" };
+
+/** The requests of the scene's users; `current` reads the test's origin and first user (alice). */
+export function wechatRequests(current: () => { origin: WechatOrigin; alice: SceneUser }) {
+  async function rechargeOrder(amount = 2_500, user = current().alice): Promise<{ id: string; expiresAt: string }> {
+    const response = await current().origin.call("/api/orders/recharge", { body: { amount }, headers: { ...user.auth, "Idempotency-Key": key() } });
+    expect(response.status).toBe(201);
+    return ((await response.json()) as { data: { id: string; expiresAt: string } }).data;
+  }
+
+  async function taskBudgetOrder(user = current().alice, { reward = 500, slots = 2 } = {}): Promise<{ taskId: string; orderId: string; amount: number }> {
+    const origin = current().origin;
+    const response = await origin.call("/api/tasks", {
+      body: { title: "Check a page", description: "Open it and describe it.", reward, slots, deadline: new Date(origin.now() + 48 * 3600_000).toISOString() },
+      headers: { ...user.auth, "Idempotency-Key": key() },
+    });
+    expect(response.status).toBe(201);
+    const { task, order } = ((await response.json()) as { data: { task: { id: string }; order: { id: string; amount: number } } }).data;
+    return { taskId: task.id, orderId: order.id, amount: order.amount };
+  }
+
+  function payRequest(
+    orderId: string,
+    body: Record<string, unknown>,
+    {
+      user = current().alice,
+      idempotencyKey = key(),
+      headers = payerAddress as Record<string, string>,
+    }: { user?: SceneUser; idempotencyKey?: string; headers?: Record<string, string> } = {},
+  ) {
+    return current().origin.call(`/api/orders/${orderId}/pay`, { body, headers: { ...user.auth, ...headers, "Idempotency-Key": idempotencyKey } });
+  }
+
+  async function startWechat(orderId: string, flow: "native" | "h5" | "jsapi" = "native", extra: Record<string, unknown> = {}): Promise<WechatPrepay> {
+    const response = await payRequest(orderId, { method: "wechat", flow, ...extra });
+    const body = (await response.json()) as { data: WechatPrepay };
+    expect(response.status, JSON.stringify(body)).toBe(201);
+    return body.data;
+  }
+
+  async function orderDetail(orderId: string, user = current().alice): Promise<OrderDetail> {
+    const response = await current().origin.call(`/api/orders/${orderId}`, { method: "GET", headers: user.auth });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { data: OrderDetail }).data;
+  }
+
+  async function cancel(orderId: string, user = current().alice) {
+    const response = await current().origin.call(`/api/orders/${orderId}/cancel`, { headers: user.auth });
+    expect(response.status).toBe(200);
+  }
+
+  return { rechargeOrder, taskBudgetOrder, payRequest, startWechat, orderDetail, cancel };
+}
+
+/** The first notification of `eventType` about `outTradeNo` the sink recorded; none fails the test. */
+export async function recordedNotification(outTradeNo: string, eventType: string): Promise<Recorded> {
+  const [notification] = await notificationsFor(outTradeNo, eventType);
+  if (!notification) throw new Error(`No ${eventType} notification was recorded for ${outTradeNo}`);
+  return notification;
+}
+
+/** The payment's success notification once the simulator delivered what it has due. */
+export async function payerPaysRecorded(outTradeNo: string): Promise<Recorded> {
+  await deliverNotifications();
+  return recordedNotification(outTradeNo, "TRANSACTION.SUCCESS");
+}
