@@ -2,7 +2,7 @@ import { z } from "zod";
 import { userText } from "./text";
 import { userInfoSchema } from "./user-info";
 
-/** PRODUCT.md §4, sign-in: a handle of 3–32 of a–z, 0–9 and _. */
+/** docs/rules-and-limits.md, sign-in: a handle of 3–32 of a–z, 0–9 and _. */
 export const handleSchema = z
   .string()
   .regex(/^[a-z0-9_]{3,32}$/, "A handle has 3 to 32 lower-case letters, digits or underscores.");

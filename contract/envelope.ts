@@ -1,5 +1,5 @@
 /**
- * The origin contract's answer envelope (PRODUCT.md §5). Both workers and the
+ * The origin contract's answer envelope (docs/api-contract.md). Both workers and the
  * pages import this module, so the shape is defined exactly once.
  */
 import { z } from "zod";

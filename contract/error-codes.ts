@@ -1,5 +1,5 @@
 /**
- * The one catalogue of stable error codes (PRODUCT.md §5). Pages translate these
+ * The one catalogue of stable error codes (docs/api-contract.md). Pages translate these
  * into human messages; workers answer with them. Add codes, never rename them.
  */
 export const errorStatus = {

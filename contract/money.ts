@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** An amount in minor units (fen): a positive whole number, bounded per use (PRODUCT.md §4). */
+/** An amount in minor units (fen): a positive whole number, bounded per use (docs/rules-and-limits.md). */
 export function minorUnits(min: number, max: number) {
   return z
     .number({ error: "Enter the amount as a whole number of fen." })

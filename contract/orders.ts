@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { minorUnits } from "./money";
 
-/** PRODUCT.md §4: recharge online ¥1.00 – ¥5,000.00 per order; unpaid orders close after 30 minutes. */
+/** docs/rules-and-limits.md: recharge online ¥1.00 – ¥5,000.00 per order; unpaid orders close after 30 minutes. */
 export const rechargeLimits = { min: 100, max: 500_000 } as const;
 export const orderPaymentWindowMs = 30 * 60 * 1000;
 
@@ -10,7 +10,7 @@ export const orderStatuses = ["pending", "paid", "closed"] as const;
 
 export const createRechargeOrderBodySchema = z.strictObject({
   amount: minorUnits(rechargeLimits.min, rechargeLimits.max),
-  /** The device's first-touch referrer (PRODUCT.md §2.2); "" for a direct first visit. */
+  /** The device's first-touch referrer (docs/start-up.md); "" for a direct first visit. */
   referrer: z.string().max(2048).default(""),
 });
 

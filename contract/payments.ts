@@ -2,7 +2,7 @@ import { z } from "zod";
 import { orderIdSchema } from "./orders";
 
 /**
- * Paying an order (PRODUCT.md §3 /pay and /wechat_pay; issue #5): from the wallet (task
+ * Paying an order (docs/screens.md /pay and /wechat_pay; issue #5): from the wallet (task
  * budgets only), or with WeChat Pay — Native (a QR code, desktop), H5 (a phone's browser)
  * or JSAPI (inside WeChat, with the payer's openid).
  */

@@ -15,7 +15,7 @@ export const openTicketBodySchema = z.strictObject({
   orderId: orderIdSchema.optional(),
 });
 
-/** The contact form works signed out, so it needs an address to answer (PRODUCT.md §3). */
+/** The contact form works signed out, so it needs an address to answer (docs/screens.md). */
 export const contactBodySchema = z.strictObject({
   email: z.email("Enter an email address we can answer.").max(254),
   category: z.enum(ticketCategories).default("other"),

@@ -3,7 +3,7 @@ import { minorUnits } from "./money";
 import { userText } from "./text";
 import { orderSchema } from "./orders";
 
-/** PRODUCT.md §4, tasks. */
+/** docs/rules-and-limits.md, tasks. */
 export const taskLimits = {
   titleLength: 80,
   descriptionLength: 2_000,

@@ -3,7 +3,7 @@ import { handleSchema } from "./account";
 import { minorUnits } from "./money";
 import { userText } from "./text";
 
-/** PRODUCT.md §4: ¥0.01 – ¥50,000.00 each, ¥100,000.00 per day, a note of up to 140 characters. */
+/** docs/rules-and-limits.md: ¥0.01 – ¥50,000.00 each, ¥100,000.00 per day, a note of up to 140 characters. */
 export const transferLimits = { min: 1, max: 5_000_000, perDay: 10_000_000, noteLength: 140 } as const;
 
 export const recipientQuerySchema = z.strictObject({ handle: handleSchema });

@@ -62,7 +62,7 @@ export const walletEntryPageSchema = z.strictObject({
 });
 export type WalletEntryPage = z.infer<typeof walletEntryPageSchema>;
 
-/** What the home screen shows beside the balance (PRODUCT.md §3, `/`). */
+/** What the home screen shows beside the balance (docs/screens.md, `/`). */
 export const walletSummarySchema = z.strictObject({
   balances: z.strictObject({
     available: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),

@@ -1,6 +1,6 @@
 /**
  * The edge cache for pages and route data. Pages are the same for every user
- * (PRODUCT.md §1), so one rendering serves everyone until the next deploy. Two tiers:
+ * (docs/architecture.md), so one rendering serves everyone until the next deploy. Two tiers:
  * this isolate's memory, then the data centre's Cache API. A page enters the shared
  * tier when it is asked for a second time: one-off URLs (cache-busting queries, bots)
  * then cost no cache write and cannot flood the data centre's cache.

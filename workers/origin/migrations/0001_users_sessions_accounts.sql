@@ -9,7 +9,7 @@ CREATE TABLE user (
   created_at INTEGER NOT NULL
 ) STRICT;
 
--- Tokens are stored only as their SHA-256 hash (PRODUCT.md §4, sign-in).
+-- Tokens are stored only as their SHA-256 hash (docs/rules-and-limits.md, sign-in).
 CREATE TABLE session (
   token_hash TEXT PRIMARY KEY CHECK (length(token_hash) = 64),
   user_id TEXT NOT NULL REFERENCES user (id),

@@ -3,7 +3,7 @@ ALTER TABLE user ADD COLUMN password_hash TEXT;
 ALTER TABLE user ADD COLUMN password_salt TEXT;
 ALTER TABLE user ADD COLUMN password_iterations INTEGER;
 
--- Failed sign-ins per handle, for the lockout of PRODUCT.md §4 (handles that do not exist too).
+-- Failed sign-ins per handle, for the lockout of docs/rules-and-limits.md (handles that do not exist too).
 CREATE TABLE sign_in_failure (
   handle TEXT NOT NULL,
   at INTEGER NOT NULL

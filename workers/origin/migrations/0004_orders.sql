@@ -1,4 +1,4 @@
--- Orders (PRODUCT.md §4): kinds recharge and task_budget; pending → paid | closed.
+-- Orders (docs/rules-and-limits.md): kinds recharge and task_budget; pending → paid | closed.
 PRAGMA defer_foreign_keys = on;
 
 CREATE TABLE orders (
@@ -9,7 +9,7 @@ CREATE TABLE orders (
   description TEXT NOT NULL CHECK (length(description) BETWEEN 1 AND 200),
   status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'paid', 'closed')),
   close_reason TEXT CHECK (close_reason IN ('cancelled', 'expired')),
-  -- First-touch attribution, as the browser recorded it (PRODUCT.md §2.2).
+  -- First-touch attribution, as the browser recorded it (docs/start-up.md).
   referrer TEXT NOT NULL DEFAULT '' CHECK (length(referrer) <= 2048),
   created_at INTEGER NOT NULL,
   expires_at INTEGER NOT NULL,

@@ -1,4 +1,4 @@
--- Support tickets (PRODUCT.md §4): open → answered → closed; messages up to 4,000 characters.
+-- Support tickets (docs/rules-and-limits.md): open → answered → closed; messages up to 4,000 characters.
 PRAGMA defer_foreign_keys = on;
 
 CREATE TABLE ticket (

@@ -1,4 +1,4 @@
--- Paid tasks (PRODUCT.md §4). A task's budget is held in its poster's `held` bucket once
+-- Paid tasks (docs/rules-and-limits.md). A task's budget is held in its poster's `held` bucket once
 -- its order is paid; `escrow_remaining` says how much of that hold is this task's.
 PRAGMA defer_foreign_keys = on;
 

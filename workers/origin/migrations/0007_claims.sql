@@ -1,4 +1,4 @@
--- Claims, proof and checks (PRODUCT.md §4). Every rule of the claim's life is a trigger,
+-- Claims, proof and checks (docs/rules-and-limits.md). Every rule of the claim's life is a trigger,
 -- so no request can take a slot that is not there or pay a reward twice.
 PRAGMA defer_foreign_keys = on;
 

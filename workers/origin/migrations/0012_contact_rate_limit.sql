@@ -1,4 +1,4 @@
--- The contact form works signed out (PRODUCT.md §3), so it is bounded by who sends: each
+-- The contact form works signed out (docs/screens.md), so it is bounded by who sends: each
 -- accepted message is counted per client address and per email address, in the batch that
 -- opens its ticket, where a batch assertion refuses what would pass a limit. Rows older
 -- than the window are deleted by the same batches.

@@ -90,7 +90,7 @@ CREATE TABLE wechat_notification (
 ) STRICT;
 CREATE INDEX wechat_notification_trade ON wechat_notification (out_trade_no);
 
--- 4. The automatic refund of a payment no order could take (PRODUCT.md §4): one per payment,
+-- 4. The automatic refund of a payment no order could take (docs/rules-and-limits.md): one per payment,
 -- its out_refund_no derived from the payment's out_trade_no, so retries refund once.
 CREATE TABLE wechat_refund (
   out_refund_no TEXT PRIMARY KEY CHECK (length(out_refund_no) <= 64),

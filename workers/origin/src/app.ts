@@ -66,7 +66,7 @@ export function createOriginApp({
     scheme: "bearer",
     description: "The ADMIN_TOKEN secret",
   });
-  // The contract, generated from the schemas the routes validate with (PRODUCT.md §5).
+  // The contract, generated from the schemas the routes validate with (docs/api-contract.md).
   app.doc31(openApiPath, {
     openapi: "3.1.0",
     info: { title: "Paydesk origin API", version: "1" },

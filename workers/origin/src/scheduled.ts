@@ -15,7 +15,7 @@ export type RulesRun = {
 };
 
 /**
- * The time-based rules (PRODUCT.md §4), run by the cron trigger; `now` comes from the caller.
+ * The time-based rules (docs/rules-and-limits.md), run by the cron trigger; `now` comes from the caller.
  * With WeChat Pay configured, also its late and lost events (after the orders closed here, so
  * their WeChat Pay orders are closed in the same run).
  */

@@ -1,6 +1,6 @@
 /**
  * The simulator's own cryptography — deliberately not shared with the client in
- * workers/origin/src/wechatpay, so that one bug cannot hide on both sides of the wire.
+ * workers/origin/src/wechat-pay/client, so that one bug cannot hide on both sides of the wire.
  */
 
 const rsa = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" } as const;

@@ -1,7 +1,7 @@
 /**
  * A WeChat Pay API v3 simulator for a direct merchant: the endpoints Paydesk's client uses,
  * with WeChat Pay's checks, signatures, ids, expiries and errors
- * (shared/reference/wechatpay-v3.md §10), signed and sealed notifications with the retry
+ * (docs/decisions/004-wechat-pay.md §10), signed and sealed notifications with the retry
  * schedule, fault injection, and control endpoints under `/__simulator/`.
  * Plain class, clock and delivery passed in; the worker wraps it in a Durable Object.
  * README.md lists the modules it is made of.

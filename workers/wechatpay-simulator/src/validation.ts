@@ -1,6 +1,6 @@
 /**
  * The simulator's checks of request bodies, as WeChat Pay's documentation states them
- * (shared/reference/wechatpay-v3.md §3 and §10.4): required fields, lengths, patterns,
+ * (docs/decisions/004-wechat-pay.md §3 and §10.4): required fields, lengths, patterns,
  * integer fen ≥ 1 in CNY, RFC 3339 times, https notify URLs without a query, no nulls,
  * no undocumented fields, no 4-byte UTF-8. Written apart from the client's schemas on purpose.
  */

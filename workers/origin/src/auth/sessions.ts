@@ -1,6 +1,6 @@
 import type { UserInfo } from "#contract/user-info";
 
-/** A token unused for this long stops working (PRODUCT.md §4). */
+/** A token unused for this long stops working (docs/rules-and-limits.md). */
 export const sessionIdleLimitMs = 30 * 24 * 60 * 60 * 1000;
 
 type SessionRow = {

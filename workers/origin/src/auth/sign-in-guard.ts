@@ -1,4 +1,4 @@
-/** PRODUCT.md §4: 10 failed sign-ins per handle within 15 minutes lock it for 15 minutes. */
+/** docs/rules-and-limits.md: 10 failed sign-ins per handle within 15 minutes lock it for 15 minutes. */
 export const signInFailureLimit = 10;
 export const signInWindowMs = 15 * 60 * 1000;
 export const signInLockMs = 15 * 60 * 1000;

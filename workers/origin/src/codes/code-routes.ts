@@ -9,7 +9,7 @@ import { journalStatements, walletAccountOf, worldAccount } from "../ledger/jour
 import type { OriginEnv } from "../origin-env";
 import { codeHash } from "./code-values";
 
-/** PRODUCT.md §4: 5 wrong tries in 10 minutes lock redeeming for that user for 10 minutes. */
+/** docs/rules-and-limits.md: 5 wrong tries in 10 minutes lock redeeming for that user for 10 minutes. */
 export const redeemFailureLimit = 5;
 export const redeemWindowMs = 10 * 60 * 1000;
 

@@ -6,7 +6,7 @@ const valid = { handle: "valid_01", password: "long enough password", displayNam
 
 beforeEach(resetDatabase);
 
-// PRODUCT.md §5: a malformed body is a 400 with the failing field named, never a 500.
+// docs/api-contract.md: a malformed body is a 400 with the failing field named, never a 500.
 const badBodies: [string, unknown, string | undefined][] = [
   ["an unknown field", { ...valid, admin: true }, "admin"],
   ["a missing field", { handle: valid.handle, password: valid.password }, "displayName"],

@@ -10,7 +10,7 @@ function fieldOf(issue: z.core.$ZodIssue): string | undefined {
 }
 
 /**
- * Every request body and parameter is validated against its schema (PRODUCT.md §5);
+ * Every request body and parameter is validated against its schema (docs/api-contract.md);
  * a failure is a 400 naming the first failing field, never a 500.
  */
 export function validationHook(result: { success: true } | { success: false; error: z.ZodError }, c: Context) {

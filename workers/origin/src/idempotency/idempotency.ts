@@ -134,7 +134,7 @@ export function recordedAnswer(body: string, status: number): Response {
 }
 
 /**
- * PRODUCT.md §5: a request that moves money or creates something carries an
+ * docs/api-contract.md: a request that moves money or creates something carries an
  * Idempotency-Key. The same key with the same request answers the first answer again;
  * with another request it is refused (422). The handler commits its effect with
  * `c.var.idempotency.commit(...)`, which records the answer in the same batch, so a retry

@@ -15,7 +15,7 @@ import {
 } from "../../test/origin-client";
 
 /**
- * PRODUCT.md §5: the same Idempotency-Key with the same request answers the first answer.
+ * docs/api-contract.md: the same Idempotency-Key with the same request answers the first answer.
  * Each test commits a change, loses its answer on the way back (the batch commits, then the
  * connection drops), and retries: the retry hears the first answer and the money moved once.
  */

@@ -1,5 +1,5 @@
 /**
- * The ledger's invariants (shared/reference/ledger-on-d1.md): checked by the operator
+ * The ledger's invariants (docs/decisions/003-ledger.md): checked by the operator
  * endpoint and after every test and every step of the property test.
  */
 export type LedgerViolation = { invariant: string; detail: unknown };

@@ -84,7 +84,7 @@ export async function findOrderDetail(db: D1Database, userId: string, orderId: s
   };
 }
 
-/** Closes what was not paid in time (PRODUCT.md §4); run by the scheduled handler. */
+/** Closes what was not paid in time (docs/rules-and-limits.md); run by the scheduled handler. */
 export async function closeExpiredOrders(db: D1Database, now: number): Promise<number> {
   // RETURNING, not meta.changes: D1 counts the history rows the trigger writes too.
   const closed = await db

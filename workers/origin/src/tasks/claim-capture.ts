@@ -1,7 +1,7 @@
 /** Paying a worker for an approved claim: by the poster (claim-routes) or after 72 hours (task-rules). */
 import { journalStatements, walletAccountOf } from "../ledger/journal";
 
-/** PRODUCT.md §4: unchecked submissions are approved automatically after 72 hours. */
+/** docs/rules-and-limits.md: unchecked submissions are approved automatically after 72 hours. */
 export const autoApproveAfterMs = 72 * 60 * 60 * 1000;
 
 /**
