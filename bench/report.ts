@@ -72,6 +72,6 @@ export function writeResults(
   const absolute = path.join(repoRoot, file);
   mkdirSync(path.dirname(absolute), { recursive: true });
   const results = { startedAt: startedAt.toISOString(), finishedAt: new Date().toISOString(), node: process.version, machine, load: loadSettings, ...rest };
-  writeFileSync(absolute, JSON.stringify(results, null, 2) + "\n");
+  writeFileSync(absolute, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nResults written to ${file}`);
 }

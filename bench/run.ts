@@ -97,14 +97,14 @@ function buildScenarios(info: AppServerInfo, staticAsset: string): Scenario<Key,
     {
       key: "cachedPage",
       label: "cached page GET /help (HIT)",
-      url: edgeUrl + "/help",
+      url: `${edgeUrl}/help`,
       load: loadOf(edgeUrl, { method: "GET", path: "/help" }),
       check: async () => {
-        await request(edgeUrl + "/help"); // warms the edge cache
+        await request(`${edgeUrl}/help`); // warms the edge cache
         // The cache write happens in waitUntil: allow it a moment.
         let cache = "";
         for (let i = 0; i < 20; i++) {
-          const { status, headers } = await request(edgeUrl + "/help");
+          const { status, headers } = await request(`${edgeUrl}/help`);
           cache = headers.get("X-Edge-Cache") ?? "(none)";
           if (status !== 200) return expect200("/help", status);
           if (cache === "HIT") return { ok: true, detail: "200, X-Edge-Cache: HIT" };
@@ -116,7 +116,7 @@ function buildScenarios(info: AppServerInfo, staticAsset: string): Scenario<Key,
     {
       key: "uncachedPage",
       label: "uncached SSR GET /help?bench=<n> (MISS)",
-      url: edgeUrl + "/help?bench=<n>",
+      url: `${edgeUrl}/help?bench=<n>`,
       // A new path for every request defeats the edge cache.
       load: loadOf(edgeUrl, { method: "GET", path: "/help", setupRequest: (req) => ({ ...req, path: missPath() }) }),
       check: async () => {
@@ -249,7 +249,7 @@ runBench(WATCHDOG_MS, async (run) => {
   const info = await run.startServer<AppServerInfo>("bench/serve.ts", [snapshotDir]).ready;
   await waitUntilServing(info.edgeUrl + staticAsset, 20_000);
   // The origin answers any request (a GET of the session route is its JSON 404); the session check comes later.
-  await waitUntilServing(info.originUrl + "/api/user/session", 20_000, (status) => status < 500);
+  await waitUntilServing(`${info.originUrl}/api/user/session`, 20_000, (status) => status < 500);
   console.log(
     `  edge ${info.edgeUrl} (workers ${info.workers.join(" → ")}), origin direct ${info.originUrl}; migrations: ${info.migrations.join(", ")}; ready in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
   );
@@ -260,9 +260,9 @@ runBench(WATCHDOG_MS, async (run) => {
   let sizes: Sizes | null = null;
   let sizesError: string | undefined;
   try {
-    const home = await request(info.edgeUrl + "/");
+    const home = await request(`${info.edgeUrl}/`);
     if (home.status !== 200) throw new Error(`GET / answered ${home.status}`);
-    sizes = measureSizes(clientDir, home.body, info.edgeUrl + "/");
+    sizes = measureSizes(clientDir, home.body, `${info.edgeUrl}/`);
   } catch (error) {
     sizesError = error instanceof Error ? error.message : String(error);
     console.error(`  ✗ sizes: ${sizesError}`);

@@ -145,9 +145,11 @@ export function serveBench(label: string, dispose: () => Promise<unknown>): {
   ready(info: unknown, commands?: (cmd: string) => Promise<unknown>): void;
   failed(error: unknown): void;
 } {
-  let disposing: Promise<unknown> | null = null;
+  let disposing = false;
   const shutdown = (code: number) => {
-    disposing ??= dispose()
+    if (disposing) return;
+    disposing = true;
+    void dispose()
       .catch(() => {})
       .finally(() => process.exit(code));
   };

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 // Control characters (tab and line breaks aside) have no place in what people type, and
 // U+0000 would end SQLite's length() early and fail a column CHECK as a 500.
-const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+const controlCharacters = /[^\P{Cc}\t\n\r]/u;
 
 /** Text a person writes: trimmed, bounded, without control characters. */
 export function userText({ min, max, tooShort, tooLong }: { min: number; max: number; tooShort: string; tooLong: string }) {

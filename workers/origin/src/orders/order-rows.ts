@@ -66,12 +66,12 @@ export async function findOrderDetail(db: D1Database, userId: string, orderId: s
   if (!row) return null;
   return {
     ...orderFromRow(row),
-    history: (events?.results as { status: string; reason: string | null; at: number }[]).map((event) => ({
+    history: ((events?.results ?? []) as { status: string; reason: string | null; at: number }[]).map((event) => ({
       status: event.status,
       reason: event.reason,
       at: iso(event.at),
     })),
-    payments: (payments?.results as PaymentRow[]).map((payment) => ({
+    payments: ((payments?.results ?? []) as PaymentRow[]).map((payment) => ({
       id: payment.id,
       method: payment.method,
       status: payment.status,

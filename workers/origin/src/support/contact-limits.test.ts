@@ -7,11 +7,13 @@ let origin: TestOrigin;
 let sent = 0;
 
 type From = { ip?: string; cfIp?: string; email?: string; key?: string };
-function contact({ ip, cfIp, email = `visitor${(sent += 1)}@example.com`, key = `contact-${crypto.randomUUID()}` }: From = {}) {
+function contact({ ip, cfIp, email, key = `contact-${crypto.randomUUID()}` }: From = {}) {
+  sent += 1;
+  const from = email ?? `visitor${sent}@example.com`;
   const headers: Record<string, string> = { "Idempotency-Key": key };
   if (ip) headers["X-Real-IP"] = ip;
   if (cfIp) headers["CF-Connecting-IP"] = cfIp;
-  return origin.call("/api/support/contact", { body: { email, subject: "Hello", message: "A question about invoices." }, headers });
+  return origin.call("/api/support/contact", { body: { email: from, subject: "Hello", message: "A question about invoices." }, headers });
 }
 
 const tickets = async () => env.DB.prepare("SELECT count(*) AS n FROM ticket").first<number>("n");

@@ -34,7 +34,7 @@ export async function findThread(db: D1Database, ticketId: string, owner: string
   if (!row) return null;
   return {
     ...ticketFromRow(row),
-    messages: (messages?.results as { author: "user" | "operator"; body: string; created_at: number }[]).map((message) => ({
+    messages: ((messages?.results ?? []) as { author: "user" | "operator"; body: string; created_at: number }[]).map((message) => ({
       author: message.author,
       body: message.body,
       createdAt: new Date(message.created_at).toISOString(),
