@@ -22,6 +22,7 @@ import { pageCacheControl, publicConfig } from "./config.server";
 import { isChunkError, CssChunkLoadError } from "./startup/chunk-errors";
 import { reportError } from "./startup/error-reporting";
 import { publicConfigElementId, serializePublicConfig } from "./startup/public-config";
+import { useSession } from "./session/session-state";
 import { useStartup } from "./startup/startup-state";
 import { languageContext } from "./server-context";
 import { defaultLanguage } from "./i18n/languages";
@@ -62,6 +63,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the asset watch is the server's own source text (app/startup/asset-watch.server.ts), run under the CSP nonce. */}
         <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: assetWatchSource }} />
         <Meta />
         {/* Stylesheets need no nonce (style-src 'self'); without one, the browser's nonce
@@ -74,6 +76,7 @@ export function Layout({ children }: { children: ReactNode }) {
             type="application/json"
             id={publicConfigElementId}
             suppressHydrationWarning
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: a JSON data block, never run; serializePublicConfig escapes "<" so it cannot close the element.
             dangerouslySetInnerHTML={{ __html: serializePublicConfig(config) }}
           />
         ) : null}
@@ -86,7 +89,7 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 function UnreachableNotice() {
-  const { session } = useStartup();
+  const { session } = useSession();
   const text = useMessages(layoutMessages);
   if (session !== "unreachable") return null;
   return (

@@ -1,10 +1,12 @@
 import type { Envelope, ErrorCode } from "#contract/envelope";
 
+export type ApiPath = `/api/${string}`;
+
 export type ApiCall = { token?: string | null; idempotencyKey?: string; fetch?: typeof globalThis.fetch };
 
 async function callApi<T>(
   method: "GET" | "POST",
-  path: `/api/${string}`,
+  path: ApiPath,
   body: unknown,
   { token, idempotencyKey, fetch = globalThis.fetch }: ApiCall,
 ): Promise<Envelope<T>> {
@@ -25,11 +27,11 @@ async function callApi<T>(
  * The browser's client of the origin contract (through the edge's /api/* proxy).
  * Never throws: a network failure or a non-JSON answer becomes ORIGIN_UNAVAILABLE.
  */
-export function postApi<T>(path: `/api/${string}`, body: unknown, call: ApiCall = {}): Promise<Envelope<T>> {
+export function postApi<T>(path: ApiPath, body: unknown, call: ApiCall = {}): Promise<Envelope<T>> {
   return callApi<T>("POST", path, body, call);
 }
 
-export function getApi<T>(path: `/api/${string}`, call: ApiCall = {}): Promise<Envelope<T>> {
+export function getApi<T>(path: ApiPath, call: ApiCall = {}): Promise<Envelope<T>> {
   return callApi<T>("GET", path, undefined, call);
 }
 
@@ -46,8 +48,8 @@ export class ApiFailure extends Error {
 }
 
 export type SignedInApi = {
-  get<T>(path: `/api/${string}`): Promise<T>;
-  post<T>(path: `/api/${string}`, body: unknown, idempotencyKey?: string): Promise<T>;
+  get<T>(path: ApiPath): Promise<T>;
+  post<T>(path: ApiPath, body: unknown, idempotencyKey?: string): Promise<T>;
 };
 
 /** The data of a successful answer; a refusal throws ApiFailure with the contract's code. */

@@ -3,6 +3,7 @@ import { Link, NavLink, useLocation } from "react-router";
 import { formatMoney } from "../i18n/format";
 import { useLanguage, useMessages } from "../i18n/messages";
 import { layoutMessages } from "../messages/layout";
+import { useSession } from "../session/session-state";
 import { useStartup } from "../startup/startup-state";
 import { SignOutButton } from "./sign-out-button";
 
@@ -17,7 +18,8 @@ const navigation = [
 ] as const;
 
 function Account() {
-  const { ready, user } = useStartup();
+  const { ready } = useStartup();
+  const { user } = useSession();
   const language = useLanguage();
   const text = useMessages(layoutMessages);
   if (!ready) return <span className="account account-pending" aria-hidden="true" />;
@@ -45,6 +47,7 @@ export function AppHeader() {
   const text = useMessages(layoutMessages);
   const location = useLocation();
   // On a phone the navigation scrolls sideways: keep the current page's item in view.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger: after each navigation another item is current in the DOM.
   useEffect(() => {
     // Sideways only: scrollIntoView could also scroll the page away from where it was restored.
     const list = document.querySelector<HTMLElement>(".app-nav");

@@ -2,8 +2,8 @@ import { useEffect, useRef } from "react";
 import { useRevalidator } from "react-router";
 import { useMessages } from "../i18n/messages";
 import { layoutMessages } from "../messages/layout";
-import { dismissPendingLink, switchToPendingLink } from "../startup/account-session";
-import { useStartup } from "../startup/startup-state";
+import { dismissPendingLink, switchToPendingLink } from "../session/account-session";
+import { useSession } from "../session/session-state";
 import { SignOutButton } from "./sign-out-button";
 
 /**
@@ -11,7 +11,7 @@ import { SignOutButton } from "./sign-out-button";
  * account waits for the person's choice, and a visit signed in by a link says as whom.
  */
 export function SignInLinkNotice() {
-  const { pendingSignInLink, signedInByLink, user } = useStartup();
+  const { pendingSignInLink, signedInByLink, user } = useSession();
   const text = useMessages(layoutMessages);
   const revalidator = useRevalidator();
   const heading = useRef<HTMLHeadingElement>(null);

@@ -1,7 +1,7 @@
 import { useNavigate } from "react-router";
 import { useMessages } from "../i18n/messages";
 import { layoutMessages } from "../messages/layout";
-import { signOut } from "../startup/account-session";
+import { signOut } from "../session/account-session";
 
 /** Ends the session and goes home, where nothing personal is left on screen. */
 export function SignOutButton() {

@@ -3,7 +3,7 @@ import { ApiFailure, signedInApi, type SignedInApi } from "../api/client";
 import type { ErrorCode } from "#contract/error-codes";
 import { currentLanguage } from "../i18n/messages";
 import { messageFor } from "../messages/errors";
-import { refreshUser, currentToken } from "../startup/account-session";
+import { refreshUser, currentToken } from "../session/account-session";
 
 /** Why a form was refused: the contract's code, the field it concerns, and what to tell the user. */
 export type FormFailure = { code: ErrorCode; field?: string; message: string };

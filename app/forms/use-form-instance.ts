@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { isDefiniteRefusal } from "../messages/errors";
-import { safeStorage } from "../startup/safe-storage";
+import { safeStorage } from "../storage/safe-storage";
 import type { ActionResult } from "./action-result";
 
 const newKey = () => crypto.randomUUID();

@@ -1,6 +1,6 @@
 import { ApiFailure, signedInApi, type SignedInApi } from "../api/client";
 import type { ErrorCode } from "#contract/error-codes";
-import { currentToken } from "../startup/account-session";
+import { currentToken } from "../session/account-session";
 
 /** What a screen about the user's own money or work has to show. */
 export type Personal<T> =

@@ -3,12 +3,13 @@ import { Link, useLocation, useRevalidator } from "react-router";
 import { useLanguage, useMessages } from "../i18n/messages";
 import { errorMessages } from "../messages/errors";
 import { layoutMessages } from "../messages/layout";
+import { useSession } from "../session/session-state";
 import { useStartup } from "../startup/startup-state";
 import type { Personal } from "./load-personal";
 import { Spinner } from "../components/spinner";
 
 export function SignedOutPrompt({ purpose }: { purpose: string }) {
-  const { session } = useStartup();
+  const { session } = useSession();
   const text = useMessages(layoutMessages);
   const location = useLocation();
   const next = encodeURIComponent(location.pathname + location.search);
@@ -54,7 +55,8 @@ export function PersonalView<T>({ result, purpose, children }: { result: Persona
 
 /** A screen that needs only to know who is there (its data comes with its forms). */
 export function RequireUser({ purpose, children }: { purpose: string; children: ReactNode }) {
-  const { ready, session, user } = useStartup();
+  const { ready } = useStartup();
+  const { session, user } = useSession();
   const text = useMessages(layoutMessages);
   if (!ready || session === "unknown") return <Spinner label={text.checkingSession} />;
   if (!user) return <SignedOutPrompt purpose={purpose} />;

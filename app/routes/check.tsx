@@ -1,11 +1,13 @@
 import { useFetcher } from "react-router";
 import type { Route } from "./+types/check";
 import { rejectBodySchema, type Claim } from "#contract/tasks";
+import { approveClaim, listClaims, rejectClaim } from "../api/claims";
 import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime, Money } from "../components/money";
 import { Spinner } from "../components/spinner";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
 import { FormAlert, SubmitButton, TextAreaField } from "../forms/fields";
+import { dispatchIntent } from "../forms/intent-dispatch";
 import { fieldError, useFormInstance } from "../forms/use-form-instance";
 import { currentLanguage, metaLanguage, useMessages } from "../i18n/messages";
 import { taskMessages } from "../messages/tasks";
@@ -18,20 +20,22 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function clientLoader() {
-  return loadPersonal((api) => api.get<Claim[]>("/api/claims?view=to_check"));
+  return loadPersonal((api) => listClaims(api, "to_check"));
 }
 clientLoader.hydrate = true as const;
 
+const decisions = {
+  approve: (form: FormData) =>
+    runAction("approve", (api) => approveClaim(api, formText(form, "id"), formText(form, "idempotencyKey")), { movesMoney: true }),
+  reject: (form: FormData) =>
+    runAction("reject", async (api) => {
+      const body = checked(rejectBodySchema, { reason: formText(form, "reason").trim() }, taskMessages[currentLanguage()].fields);
+      return rejectClaim(api, formText(form, "id"), body, formText(form, "idempotencyKey"));
+    }),
+};
+
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
-  const form = await request.formData();
-  const intent = formText(form, "intent");
-  const id = encodeURIComponent(formText(form, "id"));
-  const key = formText(form, "idempotencyKey");
-  if (intent === "approve") return runAction(intent, (api) => api.post<Claim>(`/api/claims/${id}/approve`, {}, key), { movesMoney: true });
-  return runAction(intent, async (api) => {
-    const body = checked(rejectBodySchema, { reason: formText(form, "reason").trim() }, taskMessages[currentLanguage()].fields);
-    return api.post<Claim>(`/api/claims/${id}/reject`, body, key);
-  });
+  return dispatchIntent(await request.formData(), decisions);
 }
 
 export function HydrateFallback() {

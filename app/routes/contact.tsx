@@ -1,11 +1,12 @@
 import { data, useFetcher } from "react-router";
 import type { Route } from "./+types/contact";
-import { postApi, unwrap } from "../api/client";
+import { sendContactMessage } from "../api/support";
 import { contactBodySchema, ticketCategories } from "#contract/support";
 import { pageCacheControl } from "../config.server";
 import { contactDetails } from "../content/contact.server";
 import { attempt, checked, formText, type ActionResult } from "../forms/action-result";
 import { Field, FormAlert, SelectField, SubmitButton, TextAreaField } from "../forms/fields";
+import { dispatchIntent } from "../forms/intent-dispatch";
 import { fieldError, useFormInstance } from "../forms/use-form-instance";
 import { currentLanguage, metaLanguage, useMessages } from "../i18n/messages";
 import { supportMessages } from "../messages/support";
@@ -24,8 +25,7 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 // Works signed out (PRODUCT.md §3): no token, an email address to answer instead.
-export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult<{ id: string }>> {
-  const form = await request.formData();
+function sendContactForm(form: FormData) {
   return attempt("contact", async () => {
     const body = checked(
       contactBodySchema,
@@ -37,8 +37,12 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
       },
       supportMessages[currentLanguage()].fields,
     );
-    return unwrap(await postApi<{ id: string }>("/api/support/contact", body, { idempotencyKey: formText(form, "idempotencyKey") }));
+    return sendContactMessage(body, formText(form, "idempotencyKey"));
   });
+}
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult<{ id: string }>> {
+  return dispatchIntent(await request.formData(), { contact: sendContactForm });
 }
 
 function ContactForm() {
@@ -51,6 +55,7 @@ function ContactForm() {
       <h2 id="contact-form-title">{text.formTitle}</h2>
       <fetcher.Form method="post" ref={formRef} className="form" noValidate>
         <FormAlert result={result} fields={["email", "category", "subject", "message"]} />
+        <input type="hidden" name="intent" value="contact" />
         <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
         <Field id="contact-email" name="email" type="email" label={text.yourEmail} hint={text.yourEmailHint} autoComplete="email" required maxLength={254} error={fieldError(result, "email")} />
         <SelectField

@@ -1,13 +1,14 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/home";
-import type { WalletEntry, WalletEntryPage, WalletSummary } from "#contract/wallet";
+import type { WalletEntry } from "#contract/wallet";
+import { getWalletSummary, listWalletEntries } from "../api/wallet";
 import { DateTime, Money } from "../components/money";
 import { Spinner } from "../components/spinner";
 import { metaLanguage, useMessages } from "../i18n/messages";
 import { homeMessages } from "../messages/home";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalView } from "../personal/personal-view";
-import { useStartup } from "../startup/startup-state";
+import { useSession } from "../session/session-state";
 import "../styles/home.css";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -16,10 +17,7 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function clientLoader() {
   return loadPersonal(async (api) => {
-    const [page, summary] = await Promise.all([
-      api.get<WalletEntryPage>("/api/wallet/entries?limit=5"),
-      api.get<WalletSummary>("/api/wallet/summary"),
-    ]);
+    const [page, summary] = await Promise.all([listWalletEntries(api, 5), getWalletSummary(api)]);
     return { entries: page.entries, toDo: summary.claimsToSubmit, toCheck: summary.submissionsToCheck };
   });
 }
@@ -71,7 +69,7 @@ function EntryAmount({ entry }: { entry: WalletEntry }) {
 
 function Wallet({ overview }: { overview: Overview }) {
   const text = useMessages(homeMessages);
-  const { user } = useStartup();
+  const { user } = useSession();
   // Signed out since the data came (here or in another tab): nothing personal stays.
   if (!user) return <Welcome />;
   return (

@@ -1,16 +1,17 @@
 import { Form, Link, redirect, useActionData, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
-import { registerBodySchema, signInBodySchema, type SignInAnswer } from "#contract/account";
-import { postApi, unwrap } from "../api/client";
-import type { UserInfo } from "#contract/user-info";
+import { registerBodySchema, signInBodySchema } from "#contract/account";
+import { register, signIn } from "../api/account";
 import { Spinner } from "../components/spinner";
 import { attempt, checked, formText, type ActionResult } from "../forms/action-result";
 import { Field, FormAlert, SubmitButton } from "../forms/fields";
+import { dispatchIntent } from "../forms/intent-dispatch";
 import { fieldError, useFormInstance } from "../forms/use-form-instance";
 import { currentLanguage, metaLanguage, useMessages } from "../i18n/messages";
 import { loginMessages } from "../messages/login";
-import { signedIn } from "../startup/account-session";
-import { safeNextPath } from "../startup/safe-next";
+import { signedIn } from "../session/account-session";
+import { safeNextPath } from "../session/safe-next";
+import { useSession } from "../session/session-state";
 import { useStartup } from "../startup/startup-state";
 import { layoutMessages } from "../messages/layout";
 
@@ -18,27 +19,30 @@ export function meta({ matches }: Route.MetaArgs) {
   return [{ title: `${loginMessages[metaLanguage(matches)].signInTitle} · Paydesk` }];
 }
 
-export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult | Response> {
-  const form = await request.formData();
-  const intent = formText(form, "intent");
-  const next = safeNextPath(new URL(request.url).searchParams.get("next"));
-  const fields = loginMessages[currentLanguage()].fields;
-  const values = { handle: formText(form, "handle").trim(), password: formText(form, "password") };
-  const result = await attempt(intent, async () => {
-    if (intent === "register") {
-      const body = checked(registerBodySchema, { ...values, displayName: formText(form, "displayName").trim() }, fields);
+const fieldMessages = () => loginMessages[currentLanguage()].fields;
+const credentialsOf = (form: FormData) => ({ handle: formText(form, "handle").trim(), password: formText(form, "password") });
+
+const accountIntents = {
+  login: (form: FormData) => attempt("login", () => signIn(checked(signInBodySchema, credentialsOf(form), fieldMessages()))),
+  register: (form: FormData) =>
+    attempt("register", async () => {
+      const body = checked(registerBodySchema, { ...credentialsOf(form), displayName: formText(form, "displayName").trim() }, fieldMessages());
       // A retry with the same key replays our own success, never HANDLE_TAKEN.
-      unwrap(await postApi<UserInfo>("/api/user/register", body, { idempotencyKey: formText(form, "idempotencyKey") }));
-    }
-    return unwrap(await postApi<SignInAnswer>("/api/user/login", checked(signInBodySchema, values, fields)));
-  });
+      await register(body, formText(form, "idempotencyKey"));
+      return signIn(checked(signInBodySchema, credentialsOf(form), fieldMessages()));
+    }),
+};
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult | Response> {
+  const result = await dispatchIntent(await request.formData(), accountIntents);
   if (!result.ok) return result;
   signedIn(result.data.token, result.data.user);
-  return redirect(next);
+  return redirect(safeNextPath(new URL(request.url).searchParams.get("next")));
 }
 
 export default function Login() {
-  const { ready, user, session } = useStartup();
+  const { ready } = useStartup();
+  const { user, session } = useSession();
   const text = useMessages(loginMessages);
   const layout = useMessages(layoutMessages);
   const [params] = useSearchParams();

@@ -1,12 +1,14 @@
 import { Form, Link, useFetcher, useSearchParams } from "react-router";
 import type { Route } from "./+types/order";
 import { orderIdSchema, orderStatuses, type Order, type OrderDetail } from "#contract/orders";
+import { cancelOrder, getOrder, listOrders, type OrderPage } from "../api/orders";
 import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime, Money } from "../components/money";
 import { useOrderTitle } from "../components/order-summary";
 import { Spinner } from "../components/spinner";
 import { formText, runAction, type ActionResult } from "../forms/action-result";
 import { FormAlert, SubmitButton } from "../forms/fields";
+import { dispatchIntent } from "../forms/intent-dispatch";
 import { useFormInstance } from "../forms/use-form-instance";
 import { metaLanguage, useMessages } from "../i18n/messages";
 import { orderMessages } from "../messages/orders";
@@ -18,8 +20,6 @@ export function meta({ matches }: Route.MetaArgs) {
   return [{ title: `${orderMessages[metaLanguage(matches)].title} · Paydesk` }];
 }
 
-
-type OrderPage = { orders: Order[]; nextCursor: string | null };
 type Screen = { view: "list"; page: OrderPage; status: string } | { view: "detail"; order: OrderDetail };
 
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
@@ -28,23 +28,20 @@ export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   return loadPersonal<Screen>(async (api) => {
     if (id !== null) {
       // A malformed id is simply not one of this user's orders.
-      const order = await api.get<OrderDetail>(`/api/orders/${orderIdSchema.safeParse(id).success ? id : "ord_unknown"}`);
+      const order = await getOrder(api, orderIdSchema.safeParse(id).success ? id : "ord_unknown");
       return { view: "detail", order };
     }
-    const status = (orderStatuses as readonly string[]).includes(params.get("status") ?? "") ? (params.get("status") as string) : "";
-    const query = new URLSearchParams({ limit: "20" });
-    if (status) query.set("status", status);
-    const cursor = params.get("cursor");
-    if (cursor) query.set("cursor", cursor);
-    return { view: "list", page: await api.get<OrderPage>(`/api/orders?${query}`), status };
+    const status = orderStatuses.find((known) => known === params.get("status"));
+    const page = await listOrders(api, { limit: 20, status, cursor: params.get("cursor") || undefined });
+    return { view: "list", page, status: status ?? "" };
   });
 }
 clientLoader.hydrate = true as const;
 
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
-  const form = await request.formData();
-  const id = formText(form, "orderId");
-  return runAction("cancel", (api) => api.post<Order>(`/api/orders/${id}/cancel`, {}, formText(form, "idempotencyKey")));
+  return dispatchIntent(await request.formData(), {
+    cancel: (form) => runAction("cancel", (api) => cancelOrder(api, formText(form, "orderId"), formText(form, "idempotencyKey"))),
+  });
 }
 
 export function HydrateFallback() {
@@ -125,6 +122,7 @@ function CancelOrder({ order }: { order: OrderDetail }) {
   return (
     <fetcher.Form method="post" ref={formRef}>
       <FormAlert result={fetcher.data} />
+      <input type="hidden" name="intent" value="cancel" />
       <input type="hidden" name="orderId" value={order.id} />
       <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
       <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.cancelling} className="button button-secondary">

@@ -11,7 +11,7 @@ import { paymentMessages } from "../messages/payment";
 import { pollDelayMs } from "../payments/choose-flow";
 import { loadOrderNamedIn } from "../personal/load-order";
 import { PersonalView } from "../personal/personal-view";
-import { refreshUser } from "../startup/account-session";
+import { refreshUser } from "../session/account-session";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: `${paymentMessages[metaLanguage(matches)].resultTitle} · Paydesk` }];

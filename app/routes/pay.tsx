@@ -1,12 +1,14 @@
 import { Link, redirect, useFetcher } from "react-router";
 import type { Route } from "./+types/pay";
 import type { OrderDetail } from "#contract/orders";
+import { payOrder } from "../api/orders";
 import { DateTime } from "../components/money";
 import { MissingOrder } from "../components/order-param";
 import { OrderSummary } from "../components/order-summary";
 import { Spinner } from "../components/spinner";
 import { formText, runAction, type ActionResult } from "../forms/action-result";
 import { FormAlert, SubmitButton } from "../forms/fields";
+import { dispatchIntent } from "../forms/intent-dispatch";
 import { useFormInstance } from "../forms/use-form-instance";
 import { formatMoney } from "../i18n/format";
 import { metaLanguage, useLanguage, useMessages } from "../i18n/messages";
@@ -14,7 +16,7 @@ import { layoutMessages } from "../messages/layout";
 import { paymentMessages } from "../messages/payment";
 import { loadOrderNamedIn } from "../personal/load-order";
 import { PersonalView } from "../personal/personal-view";
-import { useStartup } from "../startup/startup-state";
+import { useSession } from "../session/session-state";
 import "../styles/pay.css";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -26,13 +28,16 @@ export async function clientLoader({ request }: Route.ClientLoaderArgs) {
 }
 clientLoader.hydrate = true as const;
 
-export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult | Response> {
-  const form = await request.formData();
+async function payFromWallet(form: FormData): Promise<ActionResult | Response> {
   const id = formText(form, "orderId");
-  const result = await runAction("pay", (api) => api.post(`/api/orders/${id}/pay`, { method: "wallet" }, formText(form, "idempotencyKey")), {
+  const result = await runAction("pay", (api) => payOrder(api, id, { method: "wallet" }, formText(form, "idempotencyKey")), {
     movesMoney: true,
   });
   return result.ok ? redirect(`/pay_success?order=${encodeURIComponent(id)}`) : result;
+}
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult | Response> {
+  return dispatchIntent(await request.formData(), { pay: payFromWallet });
 }
 
 export function HydrateFallback() {
@@ -48,7 +53,7 @@ export function HydrateFallback() {
 function WalletPayment({ order }: { order: OrderDetail }) {
   const text = useMessages(paymentMessages);
   const language = useLanguage();
-  const { user } = useStartup();
+  const { user } = useSession();
   const fetcher = useFetcher<ActionResult>();
   const { formRef, idempotencyKey } = useFormInstance(fetcher.data, { resetOnSuccess: false });
   if (order.kind === "recharge") {
@@ -64,6 +69,7 @@ function WalletPayment({ order }: { order: OrderDetail }) {
       <h3>{text.wallet}</h3>
       {user ? <p>{text.walletHint(formatMoney(user.balances.available, language))}</p> : null}
       <FormAlert result={fetcher.data} />
+      <input type="hidden" name="intent" value="pay" />
       <input type="hidden" name="orderId" value={order.id} />
       <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
       <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.paying}>

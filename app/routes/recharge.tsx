@@ -1,9 +1,12 @@
 import { redirect, useFetcher } from "react-router";
 import type { Route } from "./+types/recharge";
 import { redeemCodeBodySchema, type RedeemCodeAnswer } from "#contract/codes";
-import { createRechargeOrderBodySchema, type Order } from "#contract/orders";
+import { createRechargeOrderBodySchema } from "#contract/orders";
+import { redeemCode } from "../api/codes";
+import { createRechargeOrder } from "../api/orders";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
 import { Field, FormAlert, MoneyField, SubmitButton } from "../forms/fields";
+import { dispatchIntent } from "../forms/intent-dispatch";
 import { fieldError, useFormInstance } from "../forms/use-form-instance";
 import { formatMoney, parseYuan } from "../i18n/format";
 import { currentLanguage, metaLanguage, useLanguage, useMessages } from "../i18n/messages";
@@ -16,28 +19,31 @@ export function meta({ matches }: Route.MetaArgs) {
   return [{ title: `${rechargeMessages[metaLanguage(matches)].title} · Paydesk` }];
 }
 
-export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult | Response> {
-  const form = await request.formData();
-  const intent = formText(form, "intent");
-  const fields = rechargeMessages[currentLanguage()].fields;
-  const idempotencyKey = formText(form, "idempotencyKey");
-  if (intent === "redeem") {
-    return runAction(
-      intent,
-      async (api) => api.post<RedeemCodeAnswer>("/api/codes/redeem", checked(redeemCodeBodySchema, { code: formText(form, "code").trim() }, fields), idempotencyKey),
+const fieldMessages = () => rechargeMessages[currentLanguage()].fields;
+
+const rechargeIntents = {
+  redeem: (form: FormData): Promise<ActionResult | Response> =>
+    runAction(
+      "redeem",
+      async (api) => redeemCode(api, checked(redeemCodeBodySchema, { code: formText(form, "code").trim() }, fieldMessages()), formText(form, "idempotencyKey")),
       { movesMoney: true },
-    );
-  }
-  const result = await runAction(intent, async (api) => {
-    const body = checked(
-      createRechargeOrderBodySchema,
-      // The contract bounds the referrer; a longer one is still worth its first part.
-      { amount: parseYuan(formText(form, "amount")), referrer: getStartupState().referrers.firstTouch.slice(0, 2048) },
-      fields,
-    );
-    return api.post<Order>("/api/orders/recharge", body, idempotencyKey);
-  });
-  return result.ok ? redirect(`/pay?order=${encodeURIComponent((result.data as Order).id)}`) : result;
+    ),
+  recharge: async (form: FormData): Promise<ActionResult | Response> => {
+    const result = await runAction("recharge", async (api) => {
+      const body = checked(
+        createRechargeOrderBodySchema,
+        // The contract bounds the referrer; a longer one is still worth its first part.
+        { amount: parseYuan(formText(form, "amount")), referrer: getStartupState().referrers.firstTouch.slice(0, 2048) },
+        fieldMessages(),
+      );
+      return createRechargeOrder(api, body, formText(form, "idempotencyKey"));
+    });
+    return result.ok ? redirect(`/pay?order=${encodeURIComponent(result.data.id)}`) : result;
+  },
+};
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult | Response> {
+  return dispatchIntent(await request.formData(), rechargeIntents);
 }
 
 function RedeemForm() {

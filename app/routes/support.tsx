@@ -1,11 +1,13 @@
 import { Link, useFetcher } from "react-router";
 import type { Route } from "./+types/support";
 import { openTicketBodySchema, replyBodySchema, ticketCategories, ticketIdSchema, type Ticket, type TicketThread } from "#contract/support";
+import { closeTicket, getTicket, listTickets, openTicket, replyToTicket } from "../api/support";
 import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime } from "../components/money";
 import { Spinner } from "../components/spinner";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
 import { Field, FormAlert, SelectField, SubmitButton, TextAreaField } from "../forms/fields";
+import { dispatchIntent } from "../forms/intent-dispatch";
 import { fieldError, useFormInstance } from "../forms/use-form-instance";
 import { currentLanguage, metaLanguage, useMessages } from "../i18n/messages";
 import { supportMessages } from "../messages/support";
@@ -23,31 +25,34 @@ export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   const id = new URL(request.url).searchParams.get("id");
   return loadPersonal<Screen>(async (api) =>
     id !== null
-      ? { view: "thread", ticket: await api.get<TicketThread>(`/api/support/tickets/${ticketIdSchema.safeParse(id).success ? id : "tkt_unknown"}`) }
-      : { view: "list", tickets: await api.get<Ticket[]>("/api/support/tickets") },
+      ? { view: "thread", ticket: await getTicket(api, ticketIdSchema.safeParse(id).success ? id : "tkt_unknown") }
+      : { view: "list", tickets: await listTickets(api) },
   );
 }
 clientLoader.hydrate = true as const;
 
+const fieldMessages = () => supportMessages[currentLanguage()].fields;
+
+const ticketIntents = {
+  open: (form: FormData) =>
+    runAction("open", async (api) => {
+      const orderId = formText(form, "orderId").trim();
+      const body = checked(
+        openTicketBodySchema,
+        { category: formText(form, "category"), subject: formText(form, "subject").trim(), message: formText(form, "message").trim(), ...(orderId ? { orderId } : {}) },
+        fieldMessages(),
+      );
+      return openTicket(api, body, formText(form, "idempotencyKey"));
+    }),
+  reply: (form: FormData) =>
+    runAction("reply", async (api) =>
+      replyToTicket(api, formText(form, "id"), checked(replyBodySchema, { message: formText(form, "message").trim() }, fieldMessages()), formText(form, "idempotencyKey")),
+    ),
+  close: (form: FormData) => runAction("close", (api) => closeTicket(api, formText(form, "id"), formText(form, "idempotencyKey"))),
+};
+
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
-  const form = await request.formData();
-  const intent = formText(form, "intent");
-  const key = formText(form, "idempotencyKey");
-  const id = encodeURIComponent(formText(form, "id"));
-  const fields = supportMessages[currentLanguage()].fields;
-  if (intent === "reply") {
-    return runAction(intent, async (api) => api.post<TicketThread>(`/api/support/tickets/${id}/messages`, checked(replyBodySchema, { message: formText(form, "message").trim() }, fields), key));
-  }
-  if (intent === "close") return runAction(intent, (api) => api.post<Ticket>(`/api/support/tickets/${id}/close`, {}, key));
-  return runAction(intent, async (api) => {
-    const orderId = formText(form, "orderId").trim();
-    const body = checked(
-      openTicketBodySchema,
-      { category: formText(form, "category"), subject: formText(form, "subject").trim(), message: formText(form, "message").trim(), ...(orderId ? { orderId } : {}) },
-      fields,
-    );
-    return api.post<TicketThread>("/api/support/tickets", body, key);
-  });
+  return dispatchIntent(await request.formData(), ticketIntents);
 }
 
 export function HydrateFallback() {
@@ -170,6 +175,7 @@ function Thread({ ticket }: { ticket: TicketThread }) {
       </p>
       <ol className="thread" aria-label={text.thread}>
         {ticket.messages.map((message, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a thread only grows at its end, so a message keeps its index; nothing else in it is unique.
           <li key={index} className={`thread-message thread-${message.author}`}>
             <p className="thread-author">
               {message.author === "user" ? text.you : text.operator} · <DateTime iso={message.createdAt} />

@@ -2,9 +2,12 @@ import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import type { Route } from "./+types/transfer";
 import { transferBodySchema, type Recipient, type TransferReceipt } from "#contract/transfers";
+import { sendTransfer } from "../api/transfers";
+import { lookUpRecipient } from "../api/users";
 import { DateTime } from "../components/money";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
 import { Field, FormAlert, MoneyField, SubmitButton } from "../forms/fields";
+import { dispatchIntent } from "../forms/intent-dispatch";
 import { fieldError, useFormInstance } from "../forms/use-form-instance";
 import { formatMoney, parseYuan } from "../i18n/format";
 import { currentLanguage, metaLanguage, useLanguage, useMessages } from "../i18n/messages";
@@ -26,28 +29,30 @@ function onRecipient<T>(result: ActionResult<T>): ActionResult<T> {
   return { ...result, failure: { ...result.failure, field: "toHandle" } };
 }
 
-export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
-  const form = await request.formData();
-  const intent = formText(form, "intent");
-  const fields = transferMessages[currentLanguage()].fields;
-  const draft = (): Draft =>
-    checked(
-      transferBodySchema,
-      { toHandle: formText(form, "toHandle").trim().replace(/^@/, ""), amount: parseYuan(formText(form, "amount")), note: formText(form, "note") },
-      fields,
-    );
-  if (intent === "review") {
-    return onRecipient(
-      await runAction(intent, async (api): Promise<Reviewed> => {
-        const reviewed = draft();
-        const recipient = await api.get<Recipient>(`/api/users/lookup?handle=${encodeURIComponent(reviewed.toHandle)}`);
+/** The form's transfer, checked with the origin's own rules. */
+function draftOf(form: FormData): Draft {
+  return checked(
+    transferBodySchema,
+    { toHandle: formText(form, "toHandle").trim().replace(/^@/, ""), amount: parseYuan(formText(form, "amount")), note: formText(form, "note") },
+    transferMessages[currentLanguage()].fields,
+  );
+}
+
+const transferIntents = {
+  review: async (form: FormData) =>
+    onRecipient(
+      await runAction("review", async (api): Promise<Reviewed> => {
+        const reviewed = draftOf(form);
+        const recipient = await lookUpRecipient(api, { handle: reviewed.toHandle });
         return { draft: reviewed, recipient };
       }),
-    );
-  }
-  return onRecipient(
-    await runAction(intent, (api) => api.post<TransferReceipt>("/api/transfers", draft(), formText(form, "idempotencyKey")), { movesMoney: true }),
-  );
+    ),
+  send: async (form: FormData) =>
+    onRecipient(await runAction("send", (api) => sendTransfer(api, draftOf(form), formText(form, "idempotencyKey")), { movesMoney: true })),
+};
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
+  return dispatchIntent(await request.formData(), transferIntents);
 }
 
 function DraftForm({ draft, onReviewed }: { draft: Draft | null; onReviewed: (reviewed: Reviewed) => void }) {

@@ -3,13 +3,15 @@ import { Link, useFetcher, useNavigate, useRevalidator, useSearchParams, type Sh
 import type { Route } from "./+types/wechat-pay";
 import type { OrderDetail } from "#contract/orders";
 import { wechatOpenidSchema, type WechatPayConfigAnswer, type WechatPayFlow, type WechatPrepay } from "#contract/payments";
-import { getApi } from "../api/client";
+import { getOrder, payOrder } from "../api/orders";
+import { getWechatPayConfig, simulateWechatPayment } from "../api/payments";
 import { MissingOrder, orderParam } from "../components/order-param";
 import { OrderSummary } from "../components/order-summary";
 import { QrCode } from "../components/qr-code";
 import { Spinner } from "../components/spinner";
 import { formText, runAction, type ActionResult } from "../forms/action-result";
 import { FormAlert } from "../forms/fields";
+import { dispatchIntent } from "../forms/intent-dispatch";
 import { formatMoney } from "../i18n/format";
 import { metaLanguage, useLanguage, useMessages } from "../i18n/messages";
 import { isDefiniteRefusal } from "../messages/errors";
@@ -18,7 +20,7 @@ import { paymentMessages } from "../messages/payment";
 import { chooseFlow, h5UrlReturningTo, pollDelayMs } from "../payments/choose-flow";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalView } from "../personal/personal-view";
-import { currentToken, refreshUser } from "../startup/account-session";
+import { refreshUser } from "../session/account-session";
 import { isWechatBrowser } from "../startup/flags";
 import { useStartup } from "../startup/startup-state";
 import "../styles/wechat-pay.css";
@@ -31,10 +33,7 @@ export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   const id = orderParam(request.url);
   return loadPersonal(async (api) => {
     if (!id) return null;
-    const [order, config] = await Promise.all([
-      api.get<OrderDetail>(`/api/orders/${id}`),
-      api.get<WechatPayConfigAnswer>("/api/payments/wechat/config"),
-    ]);
+    const [order, config] = await Promise.all([getOrder(api, id), getWechatPayConfig(api)]);
     return { order, config };
   });
 }
@@ -46,15 +45,18 @@ export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRe
   return formData ? false : defaultShouldRevalidate;
 }
 
+const paymentIntents = {
+  prepare: (form: FormData): Promise<ActionResult> => {
+    const flow = formText(form, "flow") as WechatPayFlow;
+    const body = flow === "jsapi" ? { method: "wechat" as const, flow, openid: formText(form, "openid") } : { method: "wechat" as const, flow };
+    // The origin reuses the order's out_trade_no for a repeated request, so this is safe to repeat.
+    return runAction("prepare", (api) => payOrder(api, formText(form, "orderId"), body, formText(form, "idempotencyKey")));
+  },
+  simulate: (form: FormData): Promise<ActionResult> => runAction("simulate", (api) => simulateWechatPayment(api, { orderId: formText(form, "orderId") })),
+};
+
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
-  const form = await request.formData();
-  const intent = formText(form, "intent");
-  const orderId = formText(form, "orderId");
-  if (intent === "simulate") return runAction(intent, (api) => api.post("/api/payments/wechat/simulator/pay", { orderId }));
-  const flow = formText(form, "flow") as WechatPayFlow;
-  const body = flow === "jsapi" ? { method: "wechat", flow, openid: formText(form, "openid") } : { method: "wechat", flow };
-  // The origin reuses the order's out_trade_no for a repeated request, so this is safe to repeat.
-  return runAction(intent, (api) => api.post<WechatPrepay>(`/api/orders/${encodeURIComponent(orderId)}/pay`, body, formText(form, "idempotencyKey")));
+  return dispatchIntent(await request.formData(), paymentIntents);
 }
 
 export function HydrateFallback() {
@@ -102,10 +104,11 @@ function useMovingOnWhenPaid(order: OrderDetail) {
     let timer: ReturnType<typeof setTimeout>;
     let stopped = false;
     const check = async () => {
-      const answer = await getApi<OrderDetail>(`/api/orders/${order.id}`, { token: currentToken() });
+      // Not read (signed out, refused, unreachable): asked again after the next delay.
+      const latest = await loadPersonal((api) => getOrder(api, order.id));
       if (stopped) return;
-      if (answer.code === "SUCCESS" && answer.data.status !== "pending") {
-        if (answer.data.status === "paid") void refreshUser();
+      if (latest.state === "ready" && latest.data.status !== "pending") {
+        if (latest.data.status === "paid") void refreshUser();
         void navigate(`/pay_success?order=${order.id}`, { replace: true });
         return;
       }

@@ -1,5 +1,5 @@
 import { reloadedForKey } from "./chunk-policy";
-import type { KeyValueStore } from "./safe-storage";
+import type { KeyValueStore } from "../storage/safe-storage";
 
 /**
  * The two chunk-loading failures of PRODUCT.md §2, named as the original app's

@@ -1,4 +1,4 @@
-import type { KeyValueStore } from "./safe-storage";
+import type { KeyValueStore } from "../storage/safe-storage";
 
 export type Referrers = {
   /** Where this visit came from ("" for a direct visit). */

@@ -1,6 +1,6 @@
 import { ChunkLoadError, reloadOnceFor } from "./chunk-errors";
 import { chunkTimeoutMs } from "./chunk-policy";
-import type { KeyValueStore } from "./safe-storage";
+import type { KeyValueStore } from "../storage/safe-storage";
 
 type RouteModules = Record<string, unknown>;
 type Manifest = { routes: Record<string, { id: string; module: string } | undefined> };

@@ -5,11 +5,10 @@ import { isMobileUserAgent, isShortLinkHost } from "./flags";
 import { readPublicConfig } from "./public-config";
 import { rememberReferrer } from "./referrer";
 import { routeModulesWithChunkLoader } from "./route-chunks";
-import { safeStorage } from "./safe-storage";
-import { fetchSession } from "./session";
+import { safeStorage } from "../storage/safe-storage";
 import { updateStartupState, getStartupState } from "./startup-state";
-import { chooseToken, linkToConfirm, storeToken, takeLinkToken } from "./token";
-import { followOtherTabs } from "./account-session";
+import { followOtherTabs, resumeSession, settleUnknownSession } from "../session/account-session";
+import { takeLinkToken } from "../session/token";
 
 declare global {
   interface Window {
@@ -91,17 +90,13 @@ export async function runStartup(hydrate: () => void): Promise<void> {
     watchStylesheets();
 
     // 4. Token. 5. Session.
-    const pendingSignInLink = linkToConfirm(linkToken, device);
-    const token = chooseToken(pendingSignInLink ? null : linkToken, device);
-    const result = await fetchSession(token);
-    if (result.status === "signed-in" && result.replacementToken) storeToken(device, result.replacementToken);
-    const user = result.status === "signed-in" ? result.user : null;
-    window.paydesk.user = user;
-    updateStartupState({ ready: true, session: result.status, user, pendingSignInLink, signedInByLink: Boolean(linkToken && !pendingSignInLink && user) });
+    await resumeSession(linkToken);
+    updateStartupState({ ready: true });
   } catch (error) {
     // Start-up must never keep the app from hydrating.
     reportError(error, { phase: "startup" });
-    updateStartupState({ ready: true, session: getStartupState().session === "unknown" ? "signed-out" : getStartupState().session });
+    settleUnknownSession();
+    updateStartupState({ ready: true });
   }
   followOtherTabs();
   // 6. Hydrate, in every case.

@@ -4,7 +4,7 @@
  * are refused after parsing too, since `/.//host` or `/%2e//host` normalise to `//host`.
  */
 export function safeNextPath(next: string | null): string {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return "/";
+  if (!next?.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return "/";
   try {
     const url = new URL(next, "https://paydesk.invalid");
     if (url.origin !== "https://paydesk.invalid" || /^\/[/\\]/.test(url.pathname)) return "/";

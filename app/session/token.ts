@@ -1,4 +1,4 @@
-import type { KeyValueStore } from "./safe-storage";
+import type { KeyValueStore } from "../storage/safe-storage";
 
 const tokenKey = "paydesk:token";
 /** Where the bearer token lives in localStorage (other tabs watch it). */

@@ -1,0 +1,26 @@
+import type { z } from "zod";
+import type { Claim, claimListQuerySchema, rejectBodySchema, submitProofBodySchema } from "#contract/tasks";
+import { apiPath, withQuery } from "./api-path";
+import type { SignedInApi } from "./client";
+
+/** My claims (`mine`), or the submissions to my tasks waiting for my check (`to_check`). */
+export function listClaims(api: SignedInApi, view: z.input<typeof claimListQuerySchema>["view"]): Promise<Claim[]> {
+  return api.get<Claim[]>(withQuery("/api/claims", { view }));
+}
+
+export function submitProof(
+  api: SignedInApi,
+  id: string,
+  body: z.input<typeof submitProofBodySchema>,
+  idempotencyKey: string,
+): Promise<Claim> {
+  return api.post<Claim>(apiPath`/api/claims/${id}/submit`, body, idempotencyKey);
+}
+
+export function approveClaim(api: SignedInApi, id: string, idempotencyKey: string): Promise<Claim> {
+  return api.post<Claim>(apiPath`/api/claims/${id}/approve`, {}, idempotencyKey);
+}
+
+export function rejectClaim(api: SignedInApi, id: string, body: z.input<typeof rejectBodySchema>, idempotencyKey: string): Promise<Claim> {
+  return api.post<Claim>(apiPath`/api/claims/${id}/reject`, body, idempotencyKey);
+}

@@ -1,0 +1,15 @@
+import type { WalletEntryPage, WalletSummary } from "#contract/wallet";
+import type { SignedInApi } from "./client";
+
+// Typed, not parsed: only the home screen reads the wallet, and it is most people's first
+// page. Parsing with the contract's schemas would add zod (~25 KB gzip) to that first visit.
+
+/** The newest lines of my wallet's history (a number needs no encoding in the query). */
+export function listWalletEntries(api: SignedInApi, limit: number): Promise<WalletEntryPage> {
+  return api.get<WalletEntryPage>(`/api/wallet/entries?limit=${limit}`);
+}
+
+/** The home screen's figures beside the balance. */
+export function getWalletSummary(api: SignedInApi): Promise<WalletSummary> {
+  return api.get<WalletSummary>("/api/wallet/summary");
+}

@@ -1,0 +1,11 @@
+import { defineMessages } from "../i18n/messages";
+
+/** What any form may be told, whatever its screen. */
+export const formMessages = defineMessages({
+  en: {
+    unknownIntent: "This page cannot do what the form asked. Please reload the page and try again.",
+  },
+  "zh-CN": {
+    unknownIntent: "此页面无法处理该表单的请求。请刷新页面后重试。",
+  },
+});

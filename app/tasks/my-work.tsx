@@ -1,0 +1,49 @@
+import { useSearchParams } from "react-router";
+import type { Claim } from "#contract/tasks";
+import { DateTime, Money } from "../components/money";
+import { useMessages } from "../i18n/messages";
+import { layoutMessages } from "../messages/layout";
+import { taskMessages } from "../messages/tasks";
+import { SubmitProofForm } from "./submit-proof-form";
+
+/** The My work tab: my claims, with the proof form of those still to do. */
+export function MyWork({ claims }: { claims: Claim[] }) {
+  const text = useMessages(taskMessages);
+  const layout = useMessages(layoutMessages);
+  const [params] = useSearchParams();
+  if (claims.length === 0) return <p className="empty">{text.noClaims}</p>;
+  const justClaimed = claims.some((claim) => claim.task.id === params.get("claimed") && claim.status === "claimed");
+  return (
+    <>
+      <p role="status">{justClaimed ? text.claimed : null}</p>
+      <ul className="task-list">
+        {claims.map((claim) => (
+          <li key={claim.id} className="task-card">
+            <h2 className="task-title">{claim.task.title}</h2>
+            <p>
+              <span className={`badge badge-${claim.status}`}>{text.claimStatus[claim.status]}</span> · {text.reward}{" "}
+              <Money amount={claim.task.reward} />
+            </p>
+            {claim.status === "claimed" ? (
+              <>
+                <p>
+                  {text.submitBy}
+                  {layout.colon}
+                  <DateTime iso={claim.expiresAt} />
+                </p>
+                <SubmitProofForm claim={claim} />
+              </>
+            ) : null}
+            {claim.status === "rejected" && claim.rejectReason ? (
+              <p>
+                {text.rejectReason}
+                {layout.colon}
+                {claim.rejectReason}
+              </p>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}

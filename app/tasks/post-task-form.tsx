@@ -1,0 +1,68 @@
+import { useFetcher } from "react-router";
+import type { ActionResult } from "../forms/action-result";
+import { Field, FormAlert, MoneyField, SubmitButton, TextAreaField } from "../forms/fields";
+import { fieldError, useFormInstance } from "../forms/use-form-instance";
+import { useMessages } from "../i18n/messages";
+import { taskMessages } from "../messages/tasks";
+
+/** A new task; its budget is paid next, on /pay. */
+export function PostTaskForm() {
+  const text = useMessages(taskMessages);
+  const fetcher = useFetcher<ActionResult>();
+  const result = fetcher.data;
+  // Kept in this tab until answered: posting again after a lost answer (even after leaving
+  // the page) replays the first task and its order instead of creating a second budget.
+  const { formRef, idempotencyKey } = useFormInstance(result, { resetOnSuccess: false, persistAs: "post-task" });
+  return (
+    <section className="card" aria-labelledby="post-title">
+      <h2 id="post-title">{text.postTitle}</h2>
+      <fetcher.Form method="post" ref={formRef} className="form" noValidate>
+        <FormAlert result={result} fields={["title", "description", "reward", "slots", "deadline"]} />
+        <input type="hidden" name="intent" value="post" />
+        <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+        <Field
+          id="task-title-field"
+          name="title"
+          label={text.taskTitle}
+          hint={text.taskTitleHint}
+          required
+          maxLength={80}
+          error={fieldError(result, "title")}
+        />
+        <TextAreaField
+          id="task-description"
+          name="description"
+          label={text.description}
+          hint={text.descriptionHint}
+          required
+          maxLength={2000}
+          rows={4}
+          error={fieldError(result, "description")}
+        />
+        <MoneyField id="task-reward" name="reward" label={text.rewardField} hint={text.rewardHint} error={fieldError(result, "reward")} />
+        <Field
+          id="task-slots"
+          name="slots"
+          label={text.slots}
+          hint={text.slotsHint}
+          inputMode="numeric"
+          required
+          maxLength={4}
+          error={fieldError(result, "slots")}
+        />
+        <Field
+          id="task-deadline"
+          name="deadline"
+          type="datetime-local"
+          label={text.deadlineField}
+          hint={text.deadlineHint}
+          required
+          error={fieldError(result, "deadline")}
+        />
+        <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.posting}>
+          {text.post}
+        </SubmitButton>
+      </fetcher.Form>
+    </section>
+  );
+}

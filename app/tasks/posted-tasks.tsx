@@ -1,0 +1,51 @@
+import { Link } from "react-router";
+import type { Task } from "#contract/tasks";
+import { Money } from "../components/money";
+import { useMessages } from "../i18n/messages";
+import { taskMessages } from "../messages/tasks";
+import { ItemForm } from "./item-form";
+import { PostTaskForm } from "./post-task-form";
+import { TaskFacts } from "./task-facts";
+
+/** The Posted tab: my own tasks, what they still hold, and the form for a new one. */
+export function PostedTasks({ tasks }: { tasks: Task[] }) {
+  const text = useMessages(taskMessages);
+  return (
+    <>
+      {tasks.length === 0 ? (
+        <p className="empty">{text.noPosted}</p>
+      ) : (
+        <ul className="task-list">
+          {tasks.map((task) => (
+            <li key={task.id} className="task-card">
+              <h2 className="task-title">{task.title}</h2>
+              <p>
+                <span className={`badge badge-${task.status}`}>{text.taskStatus[task.status]}</span> · {text.escrow}{" "}
+                <Money amount={task.escrowRemaining} />
+              </p>
+              <TaskFacts task={task} />
+              <div className="form-actions">
+                {task.status === "awaiting_payment" ? (
+                  <Link className="button" to={`/pay?order=${task.orderId}`}>
+                    {text.payBudget}
+                  </Link>
+                ) : null}
+                {task.status === "open" || task.status === "awaiting_payment" ? (
+                  <ItemForm
+                    intent="cancel"
+                    id={task.id}
+                    label={text.cancelTask}
+                    busyLabel={text.cancelling}
+                    doneLabel={text.taskCancelled}
+                    secondary
+                  />
+                ) : null}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <PostTaskForm />
+    </>
+  );
+}

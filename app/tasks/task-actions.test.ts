@@ -1,0 +1,107 @@
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { ApiFailure } from "../api/client";
+import { submitProof } from "../api/claims";
+import { cancelTask, claimTask, postTask } from "../api/tasks";
+import { formMessages } from "../messages/forms";
+import { refreshUser } from "../session/account-session";
+import { actOnTaskForm, taskIntents } from "./task-actions";
+
+vi.mock("../api/tasks", () => ({ claimTask: vi.fn(), cancelTask: vi.fn(), postTask: vi.fn() }));
+vi.mock("../api/claims", () => ({ submitProof: vi.fn() }));
+vi.mock("../session/account-session", () => ({ currentToken: () => "tok_0123456789abcdef", refreshUser: vi.fn(async () => {}) }));
+
+const key = "2b6f3c1e-7a0d-4c55-9a51-4f0a3f7d2c11";
+const signedInApi = { get: expect.any(Function), post: expect.any(Function) };
+
+function formWith(fields: Record<string, string>): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  return form;
+}
+
+function redirectTarget(answer: unknown): string | null {
+  return answer instanceof Response ? answer.headers.get("Location") : null;
+}
+
+beforeEach(() => {
+  vi.clearAllMocks();
+});
+
+describe("the task board's client action", () => {
+  it("knows exactly the four intents of its forms", () => {
+    expect(Object.keys(taskIntents).sort()).toEqual(["cancel", "claim", "post", "submit"]);
+  });
+
+  it.each([["delete"], [""], ["approve"], ["hasOwnProperty"]])("refuses the intent %j and calls nothing", async (intent) => {
+    const answer = await actOnTaskForm(formWith({ intent, id: "tsk_1", idempotencyKey: key, title: "A task" }));
+    expect(answer).toEqual({
+      intent,
+      ok: false,
+      failure: { code: "BAD_REQUEST", field: "intent", message: formMessages.en.unknownIntent },
+    });
+    for (const call of [claimTask, cancelTask, postTask, submitProof]) expect(call).not.toHaveBeenCalled();
+  });
+
+  it("claims a task, then shows it under My work", async () => {
+    vi.mocked(claimTask).mockResolvedValue({} as Awaited<ReturnType<typeof claimTask>>);
+    const answer = await actOnTaskForm(formWith({ intent: "claim", id: "tsk_1", idempotencyKey: key }));
+    expect(claimTask).toHaveBeenCalledWith(signedInApi, "tsk_1", key);
+    expect(redirectTarget(answer)).toBe("/task?tab=mine&claimed=tsk_1");
+  });
+
+  it("stays on the board with the origin's refusal when a claim is refused", async () => {
+    vi.mocked(claimTask).mockRejectedValue(new ApiFailure("TASK_NOT_CLAIMABLE"));
+    const answer = await actOnTaskForm(formWith({ intent: "claim", id: "tsk_1", idempotencyKey: key }));
+    expect(answer).toMatchObject({ intent: "claim", ok: false, failure: { code: "TASK_NOT_CLAIMABLE" } });
+  });
+
+  it("submits a claim's proof, with its link when one is given", async () => {
+    const claim = { id: "clm_1" } as Awaited<ReturnType<typeof submitProof>>;
+    vi.mocked(submitProof).mockResolvedValue(claim);
+    const answer = await actOnTaskForm(
+      formWith({ intent: "submit", id: "clm_1", idempotencyKey: key, text: "Done.", url: " https://example.com/work " }),
+    );
+    expect(submitProof).toHaveBeenCalledWith(signedInApi, "clm_1", { text: "Done.", url: "https://example.com/work" }, key);
+    expect(answer).toEqual({ intent: "submit", ok: true, data: claim });
+  });
+
+  it("cancels a task and reads the balance afresh", async () => {
+    vi.mocked(cancelTask).mockResolvedValue({} as Awaited<ReturnType<typeof cancelTask>>);
+    const answer = await actOnTaskForm(formWith({ intent: "cancel", id: "tsk_1", idempotencyKey: key }));
+    expect(cancelTask).toHaveBeenCalledWith(signedInApi, "tsk_1", key);
+    expect(refreshUser).toHaveBeenCalledTimes(1);
+    expect(answer).toMatchObject({ intent: "cancel", ok: true });
+  });
+
+  it("posts a task, then goes to pay its budget", async () => {
+    const order = { id: "ord_00000000-0000-4000-8000-000000000001" };
+    vi.mocked(postTask).mockResolvedValue({ task: {}, order } as Awaited<ReturnType<typeof postTask>>);
+    const deadline = new Date(Date.now() + 3 * 24 * 60 * 60 * 1000);
+    const local = `${deadline.getFullYear()}-${String(deadline.getMonth() + 1).padStart(2, "0")}-${String(deadline.getDate()).padStart(2, "0")}T12:00`;
+    const answer = await actOnTaskForm(
+      formWith({
+        intent: "post",
+        idempotencyKey: key,
+        title: " Proofread ",
+        description: "Two pages.",
+        reward: "1.50",
+        slots: "3",
+        deadline: local,
+      }),
+    );
+    expect(postTask).toHaveBeenCalledWith(
+      signedInApi,
+      { title: "Proofread", description: "Two pages.", reward: 150, slots: 3, deadline: new Date(local).toISOString() },
+      key,
+    );
+    expect(redirectTarget(answer)).toBe(`/pay?order=${order.id}`);
+  });
+
+  it("checks a task's fields before sending anything", async () => {
+    const answer = await actOnTaskForm(
+      formWith({ intent: "post", idempotencyKey: key, title: "", description: "Two pages.", reward: "1.50", slots: "3", deadline: "" }),
+    );
+    expect(answer).toMatchObject({ intent: "post", ok: false, failure: { code: "BAD_REQUEST", field: "title" } });
+    expect(postTask).not.toHaveBeenCalled();
+  });
+});

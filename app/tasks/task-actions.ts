@@ -1,0 +1,64 @@
+import { redirect } from "react-router";
+import { postTaskBodySchema, submitProofBodySchema } from "#contract/tasks";
+import { submitProof } from "../api/claims";
+import { cancelTask, claimTask, postTask } from "../api/tasks";
+import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
+import { dispatchIntent, type IntentHandler } from "../forms/intent-dispatch";
+import { parseYuan } from "../i18n/format";
+import { currentLanguage } from "../i18n/messages";
+import { taskMessages } from "../messages/tasks";
+
+type TaskActionAnswer = ActionResult | Response;
+
+const fieldMessages = () => taskMessages[currentLanguage()].fields;
+
+async function claim(form: FormData): Promise<TaskActionAnswer> {
+  const id = formText(form, "id");
+  const result = await runAction("claim", (api) => claimTask(api, id, formText(form, "idempotencyKey")));
+  // A claimed task leaves the Available list; the claim waits under My work, with its form.
+  return result.ok ? redirect(`/task?tab=mine&claimed=${encodeURIComponent(id)}`) : result;
+}
+
+function submit(form: FormData): Promise<TaskActionAnswer> {
+  return runAction("submit", async (api) => {
+    const url = formText(form, "url").trim();
+    const body = checked(submitProofBodySchema, { text: formText(form, "text"), ...(url ? { url } : {}) }, fieldMessages());
+    return submitProof(api, formText(form, "id"), body, formText(form, "idempotencyKey"));
+  });
+}
+
+function cancel(form: FormData): Promise<TaskActionAnswer> {
+  return runAction("cancel", (api) => cancelTask(api, formText(form, "id"), formText(form, "idempotencyKey")), { movesMoney: true });
+}
+
+/** The deadline field's local date and time as an instant ("" when it is not one). */
+function deadlineOf(form: FormData): string {
+  const local = formText(form, "deadline");
+  return local && !Number.isNaN(new Date(local).getTime()) ? new Date(local).toISOString() : "";
+}
+
+async function post(form: FormData): Promise<TaskActionAnswer> {
+  const result = await runAction("post", async (api) => {
+    const body = checked(
+      postTaskBodySchema,
+      {
+        title: formText(form, "title").trim(),
+        description: formText(form, "description").trim(),
+        reward: parseYuan(formText(form, "reward")),
+        slots: Number(formText(form, "slots") || Number.NaN),
+        deadline: deadlineOf(form),
+      },
+      fieldMessages(),
+    );
+    return postTask(api, body, formText(form, "idempotencyKey"));
+  });
+  // The task waits for its budget: the next step is paying its order.
+  return result.ok ? redirect(`/pay?order=${encodeURIComponent(result.data.order.id)}`) : result;
+}
+
+/** The task board's forms, by intent. */
+export const taskIntents: Readonly<Record<string, IntentHandler<TaskActionAnswer>>> = { claim, submit, cancel, post };
+
+export function actOnTaskForm(form: FormData): Promise<TaskActionAnswer> {
+  return dispatchIntent(form, taskIntents);
+}

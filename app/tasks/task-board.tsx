@@ -1,0 +1,43 @@
+import { Link, useSearchParams } from "react-router";
+import { useMessages } from "../i18n/messages";
+import { taskMessages } from "../messages/tasks";
+import type { Personal } from "../personal/load-personal";
+import { PersonalView } from "../personal/personal-view";
+import { AvailableTasks } from "./available-tasks";
+import { MyWork } from "./my-work";
+import { PostedTasks } from "./posted-tasks";
+import { tabOf, taskTabs, type TaskBoard as Board } from "./task-tabs";
+
+/** The task board: its tabs, and the one the address names. */
+export function TaskBoard({ board }: { board: Personal<Board> }) {
+  const text = useMessages(taskMessages);
+  const [params] = useSearchParams();
+  const current = tabOf(`https://x/?${params}`);
+  return (
+    <section aria-labelledby="task-title">
+      <h1 id="task-title">{text.title}</h1>
+      <nav aria-label={text.tabsLabel}>
+        <ul className="task-tabs">
+          {taskTabs.map((tab) => (
+            <li key={tab}>
+              <Link to={`/task?tab=${tab}`} className="task-tab" aria-current={current === tab ? "page" : undefined}>
+                {text.tabs[tab]}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <PersonalView result={board} purpose={text.purpose}>
+        {(shown) =>
+          shown.tab === "available" ? (
+            <AvailableTasks tasks={shown.tasks} />
+          ) : shown.tab === "mine" ? (
+            <MyWork claims={shown.claims} />
+          ) : (
+            <PostedTasks tasks={shown.tasks} />
+          )
+        }
+      </PersonalView>
+    </section>
+  );
+}
