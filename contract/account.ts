@@ -8,12 +8,12 @@ export const handleSchema = z
   .regex(/^[a-z0-9_]{3,32}$/, "A handle has 3 to 32 lower-case letters, digits or underscores.");
 
 /** At least 10 characters; bounded so hashing cost stays bounded. */
-export const passwordSchema = z
+const passwordSchema = z
   .string()
   .min(10, "A password has at least 10 characters.")
   .max(256, "A password has at most 256 characters.");
 
-export const displayNameSchema = userText({
+const displayNameSchema = userText({
   min: 1,
   max: 64,
   tooShort: "Enter the name others will see.",
@@ -25,13 +25,11 @@ export const registerBodySchema = z.strictObject({
   password: passwordSchema,
   displayName: displayNameSchema,
 });
-export type RegisterBody = z.infer<typeof registerBodySchema>;
 
 export const signInBodySchema = z.strictObject({
   handle: handleSchema,
   password: passwordSchema,
 });
-export type SignInBody = z.infer<typeof signInBodySchema>;
 
 /** A new bearer token: shown once, stored by the origin only as its hash. */
 export const signInAnswerSchema = z.strictObject({

@@ -7,9 +7,9 @@ import { errorCodes, type ErrorCode } from "./error-codes";
 
 export type { ErrorCode };
 
-export const successCode = "SUCCESS";
+const successCode = "SUCCESS";
 
-export type SuccessEnvelope<T> = { code: typeof successCode; data: T; message?: string };
+type SuccessEnvelope<T> = { code: typeof successCode; data: T; message?: string };
 export type ErrorEnvelope = { code: ErrorCode; message?: string; field?: string };
 export type Envelope<T> = SuccessEnvelope<T> | ErrorEnvelope;
 
@@ -18,7 +18,3 @@ export const errorEnvelopeSchema = z.strictObject({
   message: z.string().max(1000).optional(),
   field: z.string().max(200).optional(),
 });
-
-export function isSuccess<T>(envelope: Envelope<T>): envelope is SuccessEnvelope<T> {
-  return envelope.code === successCode;
-}

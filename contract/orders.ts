@@ -2,10 +2,10 @@ import { z } from "zod";
 import { minorUnits } from "./money";
 
 /** docs/rules-and-limits.md: recharge online ¥1.00 – ¥5,000.00 per order; unpaid orders close after 30 minutes. */
-export const rechargeLimits = { min: 100, max: 500_000 } as const;
+const rechargeLimits = { min: 100, max: 500_000 } as const;
 export const orderPaymentWindowMs = 30 * 60 * 1000;
 
-export const orderKinds = ["recharge", "task_budget"] as const;
+const orderKinds = ["recharge", "task_budget"] as const;
 export const orderStatuses = ["pending", "paid", "closed"] as const;
 
 export const createRechargeOrderBodySchema = z.strictObject({

@@ -31,10 +31,9 @@ export const wechatPayBodySchema = z.discriminatedUnion(
 export const payOrderBodySchema = z.discriminatedUnion("method", [walletPayBodySchema, wechatPayBodySchema], {
   error: "Choose how to pay: wallet or wechat.",
 });
-export type PayOrderBody = z.infer<typeof payOrderBodySchema>;
 
 /** A wallet payment: done at once. */
-export const paymentReceiptSchema = z.strictObject({
+const paymentReceiptSchema = z.strictObject({
   orderId: z.string(),
   paymentId: z.string(),
   method: z.literal("wallet"),
@@ -45,7 +44,7 @@ export const paymentReceiptSchema = z.strictObject({
 export type PaymentReceipt = z.infer<typeof paymentReceiptSchema>;
 
 /** What `WeixinJSBridge.invoke("getBrandWCPayRequest", …)` takes, signed by the origin. */
-export const jsapiPayParamsSchema = z.strictObject({
+const jsapiPayParamsSchema = z.strictObject({
   appId: z.string(),
   timeStamp: z.string(),
   nonceStr: z.string(),
@@ -53,7 +52,6 @@ export const jsapiPayParamsSchema = z.strictObject({
   signType: z.literal("RSA"),
   paySign: z.string(),
 });
-export type JsapiPayParams = z.infer<typeof jsapiPayParamsSchema>;
 
 const wechatPendingPayment = {
   orderId: z.string(),
@@ -73,7 +71,7 @@ const wechatPendingPayment = {
  * send the browser to `h5Url` (it returns whether paid or not: poll the order); JSAPI →
  * pass `jsapi` to `getBrandWCPayRequest` (its "ok" is no proof: poll the order).
  */
-export const wechatPrepaySchema = z.discriminatedUnion("flow", [
+const wechatPrepaySchema = z.discriminatedUnion("flow", [
   z.strictObject({ ...wechatPendingPayment, flow: z.literal("native"), codeUrl: z.string() }),
   z.strictObject({ ...wechatPendingPayment, flow: z.literal("h5"), h5Url: z.string() }),
   z.strictObject({ ...wechatPendingPayment, flow: z.literal("jsapi"), jsapi: jsapiPayParamsSchema }),
@@ -82,7 +80,6 @@ export type WechatPrepay = z.infer<typeof wechatPrepaySchema>;
 
 /** The answer of `POST /api/orders/{id}/pay`: a receipt (wallet) or a payment to complete (WeChat Pay). */
 export const payAnswerSchema = z.union([paymentReceiptSchema, wechatPrepaySchema]);
-export type PayAnswer = z.infer<typeof payAnswerSchema>;
 
 /**
  * `GET /api/payments/wechat/config`: whether this Paydesk takes WeChat Pay, and with which

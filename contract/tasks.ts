@@ -29,9 +29,8 @@ export const postTaskBodySchema = z.strictObject({
   /** Between 1 hour and 30 days ahead; checked against the origin's clock. */
   deadline: z.iso.datetime({ offset: true, error: "Enter the deadline as a date and time." }),
 });
-export type PostTaskBody = z.infer<typeof postTaskBodySchema>;
 
-export const taskStatuses = ["awaiting_payment", "open", "closed", "cancelled"] as const;
+const taskStatuses = ["awaiting_payment", "open", "closed", "cancelled"] as const;
 
 export const taskSchema = z.strictObject({
   id: z.string(),
@@ -57,7 +56,7 @@ export const claimListQuerySchema = z.strictObject({ view: z.enum(["mine", "to_c
 /** A claim must be submitted within 24 hours, or by the task's deadline if sooner. */
 export const claimWindowMs = 24 * 60 * 60 * 1000;
 
-export const claimStatuses = ["claimed", "submitted", "approved", "rejected", "lapsed"] as const;
+const claimStatuses = ["claimed", "submitted", "approved", "rejected", "lapsed"] as const;
 
 export const claimSchema = z.strictObject({
   id: z.string(),
@@ -90,4 +89,4 @@ export const taskIdParamSchema = z.strictObject({ id: z.string().regex(/^tsk_[0-
 export const claimIdParamSchema = z.strictObject({ id: z.string().regex(/^clm_[0-9a-f-]{36}$/, "Not a claim id.") });
 
 /** Paying an order lives in ./payments (wallet or WeChat Pay); kept here for older imports. */
-export { payOrderBodySchema, paymentReceiptSchema } from "./payments";
+;

@@ -4,7 +4,7 @@ import { minorUnits } from "./money";
 import { userText } from "./text";
 
 /** docs/rules-and-limits.md: ¥0.01 – ¥50,000.00 each, ¥100,000.00 per day, a note of up to 140 characters. */
-export const transferLimits = { min: 1, max: 5_000_000, perDay: 10_000_000, noteLength: 140 } as const;
+const transferLimits = { min: 1, max: 5_000_000, perDay: 10_000_000, noteLength: 140 } as const;
 
 export const recipientQuerySchema = z.strictObject({ handle: handleSchema });
 
@@ -16,7 +16,6 @@ export const transferBodySchema = z.strictObject({
   amount: minorUnits(transferLimits.min, transferLimits.max),
   note: userText({ min: 0, max: transferLimits.noteLength, tooShort: "", tooLong: "A note has at most 140 characters." }).default(""),
 });
-export type TransferBody = z.input<typeof transferBodySchema>;
 
 export const transferReceiptSchema = z.strictObject({
   id: z.string(),

@@ -14,7 +14,7 @@ import { z } from "zod";
  * - `refund`: a payment refunded (available +);
  * - `other`: a movement this version of the contract does not name yet.
  */
-export const walletEntryKinds = [
+const walletEntryKinds = [
   "code_redeem",
   "transfer_in",
   "transfer_out",
@@ -30,7 +30,7 @@ export type WalletEntryKind = (typeof walletEntryKinds)[number];
 
 const fen = z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
 
-export const walletEntrySchema = z.strictObject({
+const walletEntrySchema = z.strictObject({
   /** The journal transaction's id. */
   id: z.string().max(64),
   kind: z.enum(walletEntryKinds),

@@ -31,7 +31,7 @@ export function postApi<T>(path: ApiPath, body: unknown, call: ApiCall = {}): Pr
   return callApi<T>("POST", path, body, call);
 }
 
-export function getApi<T>(path: ApiPath, call: ApiCall = {}): Promise<Envelope<T>> {
+function getApi<T>(path: ApiPath, call: ApiCall = {}): Promise<Envelope<T>> {
   return callApi<T>("GET", path, undefined, call);
 }
 

@@ -5,7 +5,7 @@ let message = "";
 const listeners = new Set<() => void>();
 
 /** Says something to screen-reader users (the result of an action whose button went away). */
-export function announce(text: string): void {
+function announce(text: string): void {
   // Clear first so the same words said twice are announced twice.
   message = "";
   for (const listener of listeners) listener();
@@ -44,6 +44,7 @@ export function Announcer() {
 export function useFocusOnNavigation(): void {
   const location = useLocation();
   const first = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the location is the trigger: each navigation moves focus, though the effect reads the DOM, not the location.
   useEffect(() => {
     if (first.current) {
       first.current = false;

@@ -10,7 +10,9 @@ export function QrCode({ value, label, size = 240 }: { value: string; label: str
   const { path, modules } = useMemo(() => {
     const { data } = encode(value, { border: 2 });
     const parts: string[] = [];
-    data.forEach((row, y) => row.forEach((dark, x) => dark && parts.push(`M${x} ${y}h1v1h-1z`)));
+    for (const [y, row] of data.entries()) {
+      for (const [x, dark] of row.entries()) if (dark) parts.push(`M${x} ${y}h1v1h-1z`);
+    }
     return { path: parts.join(""), modules: data.length };
   }, [value]);
   return (

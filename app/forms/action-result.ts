@@ -6,7 +6,7 @@ import { messageFor } from "../messages/errors";
 import { refreshUser, currentToken } from "../session/account-session";
 
 /** Why a form was refused: the contract's code, the field it concerns, and what to tell the user. */
-export type FormFailure = { code: ErrorCode; field?: string; message: string };
+type FormFailure = { code: ErrorCode; field?: string; message: string };
 
 export type ActionResult<T = unknown> =
   | { intent: string; ok: true; data: T }
@@ -29,11 +29,6 @@ export function checked<S extends z.ZodType>(schema: S, values: unknown, fieldMe
   const field = String(result.error.issues[0]?.path[0] ?? "");
   const message = fieldMessages[field] ?? messageFor("BAD_REQUEST", currentLanguage());
   throw new InvalidInput({ code: "BAD_REQUEST", field: field || undefined, message });
-}
-
-/** A refusal the page can show without calling the origin (a rule it can check itself). */
-export function refuse(code: ErrorCode, field?: string, message?: string): never {
-  throw new InvalidInput({ code, field, message: message ?? messageFor(code, currentLanguage()) });
 }
 
 /**

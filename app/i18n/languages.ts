@@ -4,7 +4,7 @@ export type Language = (typeof languages)[number];
 export const defaultLanguage: Language = "en";
 
 /** The cookie the language switcher sets; the edge reads it before Accept-Language. */
-export const languageCookie = "lang";
+const languageCookie = "lang";
 /** `?lang=` on any page: the edge stores the choice in the cookie and redirects to the clean URL. */
 export const languageParam = "lang";
 

@@ -130,7 +130,15 @@ function openJsapiSheet(params: unknown) {
   // Whatever the sheet answers, the page waits for the origin to confirm the payment.
   const invoke = (ready: WeixinBridge) => ready.invoke("getBrandWCPayRequest", params, () => undefined);
   if (bridge) invoke(bridge);
-  else document.addEventListener("WeixinJSBridgeReady", () => invoke((window as { WeixinJSBridge?: WeixinBridge }).WeixinJSBridge!), { once: true });
+  else
+    document.addEventListener(
+      "WeixinJSBridgeReady",
+      () => {
+        const ready = (window as { WeixinJSBridge?: WeixinBridge }).WeixinJSBridge;
+        if (ready) invoke(ready);
+      },
+      { once: true },
+    );
 }
 
 function SimulatePayment({ order }: { order: OrderDetail }) {

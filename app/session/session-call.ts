@@ -1,7 +1,7 @@
 import type { UserInfo } from "#contract/user-info";
 import { postSession, type SessionCall } from "../api/session";
 
-export const sessionTimeoutMs = 8_000;
+const sessionTimeoutMs = 8_000;
 
 export type SessionResult =
   | { status: "signed-in"; user: UserInfo; replacementToken?: string }

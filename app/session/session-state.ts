@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from "react";
 import type { UserInfo } from "#contract/user-info";
 
-export type SessionStatus = "unknown" | "signed-in" | "signed-out" | "unreachable";
+type SessionStatus = "unknown" | "signed-in" | "signed-out" | "unreachable";
 
 /** Who is signed in on this device, as every screen shows it. */
 export type SessionState = {

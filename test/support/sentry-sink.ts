@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 
-export type Envelope = { path: string; header: unknown; items: unknown[] };
+type Envelope = { path: string; header: unknown; items: unknown[] };
 
 /**
  * A local Sentry-compatible endpoint: accepts envelopes at /api/<project>/envelope/

@@ -12,7 +12,7 @@ export type EdgeEnv = OriginTarget & {
   CF_VERSION_METADATA?: { id: string };
 };
 
-export type RenderPage = (request: Request, context: RouterContextProvider) => Promise<Response>;
+type RenderPage = (request: Request, context: RouterContextProvider) => Promise<Response>;
 
 export type EdgeHandlerOptions = {
   build: ServerBuild;
@@ -24,7 +24,7 @@ export type EdgeHandlerOptions = {
 const isHtml = (response: Response) => response.headers.get("Content-Type")?.startsWith("text/html") ?? false;
 
 /** The deploy a page belongs to: the Worker version and the client build it links to. */
-export function deployVersion(env: EdgeEnv, build: ServerBuild): string {
+function deployVersion(env: EdgeEnv, build: ServerBuild): string {
   return `${env.CF_VERSION_METADATA?.id ?? "local"}.${build.assets.version}`;
 }
 

@@ -17,7 +17,7 @@ function originOf(dsn: string | undefined): string | null {
  * The page CSP. Scripts run only with this response's nonce (React Router's inline
  * hand-off and module scripts, React's streaming scripts) or from our own origin.
  */
-export function contentSecurityPolicy(nonce: string, sentryDsn?: string, devServer = false): string {
+function contentSecurityPolicy(nonce: string, sentryDsn?: string, devServer = false): string {
   const sentry = originOf(sentryDsn);
   return [
     "default-src 'self'",

@@ -27,8 +27,8 @@ declare global {
   }
 }
 
-export const notifyPath = "/api/payments/wechat/notify";
-export const refundNotifyPath = "/api/payments/wechat/refund-notify";
+const notifyPath = "/api/payments/wechat/notify";
+const refundNotifyPath = "/api/payments/wechat/refund-notify";
 
 /** The origin's WeChat Pay configuration in tests: the simulator's TEST-ONLY merchant. */
 export function wechatTestEnv(overrides: Partial<Env> = {}): Env {
@@ -111,7 +111,7 @@ export async function deliverNotifications(): Promise<Array<{ id: string; eventT
   return data.delivered;
 }
 
-export async function recordedAt(path: string): Promise<Recorded[]> {
+async function recordedAt(path: string): Promise<Recorded[]> {
   return (await env.WECHATPAY_NOTIFY_SINK.fetch(`https://sink.test/__sink/received${path}`)).json();
 }
 

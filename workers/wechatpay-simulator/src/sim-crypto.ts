@@ -6,15 +6,15 @@
 const rsa = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" } as const;
 const encoder = new TextEncoder();
 
-export const bytes = (text: string): Uint8Array<ArrayBuffer> => new Uint8Array(encoder.encode(text));
+const bytes = (text: string): Uint8Array<ArrayBuffer> => new Uint8Array(encoder.encode(text));
 
-export function toBase64(data: Uint8Array): string {
+function toBase64(data: Uint8Array): string {
   let binary = "";
   for (const byte of data) binary += String.fromCharCode(byte);
   return btoa(binary);
 }
 
-export function fromBase64(text: string): Uint8Array<ArrayBuffer> | null {
+function fromBase64(text: string): Uint8Array<ArrayBuffer> | null {
   if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(text)) return null;
   const binary = atob(text);
   return Uint8Array.from(binary, (char) => char.charCodeAt(0));
@@ -53,7 +53,7 @@ export async function seal(apiV3Key: string, nonce: string, associatedData: stri
 
 const alphanumeric = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
-export function randomFrom(alphabet: string, length: number): string {
+function randomFrom(alphabet: string, length: number): string {
   let out = "";
   while (out.length < length) {
     for (const byte of crypto.getRandomValues(new Uint8Array(length))) {

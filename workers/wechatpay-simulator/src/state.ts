@@ -1,9 +1,9 @@
 /** The simulator's state: plain JSON, so the Durable Object can store it whole after each change. */
 
-export type VerificationMode = "public_key" | "certificate" | "both";
+type VerificationMode = "public_key" | "certificate" | "both";
 export type TradeType = "NATIVE" | "MWEB" | "JSAPI";
-export type TradeState = "NOTPAY" | "SUCCESS" | "CLOSED" | "REFUND";
-export type RefundStatus = "PROCESSING" | "SUCCESS" | "ABNORMAL" | "CLOSED";
+type TradeState = "NOTPAY" | "SUCCESS" | "CLOSED" | "REFUND";
+type RefundStatus = "PROCESSING" | "SUCCESS" | "ABNORMAL" | "CLOSED";
 
 export type SimOrder = {
   mchid: string;
@@ -106,7 +106,7 @@ export type SimFault = {
   remaining: number;
 };
 
-export type RequestLog = { at: number; method: string; path: string; status: number; fault?: FaultKind };
+type RequestLog = { at: number; method: string; path: string; status: number; fault?: FaultKind };
 
 export type SimulatorState = {
   version: 1;

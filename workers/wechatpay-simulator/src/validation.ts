@@ -15,7 +15,7 @@ export const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?
  * https, no query string, at most 255. Plain http is let through for loopback hosts only,
  * so local emulation can reach the origin (WeChat Pay itself would refuse it).
  */
-export const notifyUrl = z
+const notifyUrl = z
   .string()
   .max(255)
   .refine((value) => {
@@ -28,7 +28,7 @@ export const notifyUrl = z
     }
   }, "notify_url须为https地址且不能携带参数");
 
-export const outTradeNo = z.string().regex(/^[0-9A-Za-z_\-|*]{6,32}$/, "out_trade_no须为6-32位数字、大小写字母_-|*");
+const outTradeNo = z.string().regex(/^[0-9A-Za-z_\-|*]{6,32}$/, "out_trade_no须为6-32位数字、大小写字母_-|*");
 
 const common = {
   appid: z.string().min(1).max(32),

@@ -49,7 +49,7 @@ export async function advanceClock(seconds: number): Promise<void> {
   expect(status).toBe(200);
 }
 
-export const merchantConfig = (overrides: Partial<WechatPayConfig> = {}): WechatPayConfig => ({
+const merchantConfig = (overrides: Partial<WechatPayConfig> = {}): WechatPayConfig => ({
   mchid: testMerchant.mchid,
   appid: testMerchant.appid,
   merchantSerial: testMerchant.serial,

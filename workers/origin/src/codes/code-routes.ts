@@ -10,8 +10,8 @@ import type { OriginEnv } from "../origin-env";
 import { codeHash } from "./code-values";
 
 /** docs/rules-and-limits.md: 5 wrong tries in 10 minutes lock redeeming for that user for 10 minutes. */
-export const redeemFailureLimit = 5;
-export const redeemWindowMs = 10 * 60 * 1000;
+const redeemFailureLimit = 5;
+const redeemWindowMs = 10 * 60 * 1000;
 
 const redeem = createRoute({
   method: "post",

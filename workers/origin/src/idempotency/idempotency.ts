@@ -42,7 +42,7 @@ function replay(stored: StoredAnswer): Response {
   });
 }
 
-export function isIdempotencyConflict(error: unknown): boolean {
+function isIdempotencyConflict(error: unknown): boolean {
   return error instanceof Error && /UNIQUE constraint failed: idempotency\.scope, idempotency\.key/.test(error.message);
 }
 

@@ -20,7 +20,7 @@ export type JournalKind =
  * An account by id, or found by SQL inside the batch (`?` bound to `params`), for a batch
  * that learns who is involved only as it runs; an account not found fails the entry's NOT NULL.
  */
-export type PostingAccount = string | { sql: string; params: unknown[] };
+type PostingAccount = string | { sql: string; params: unknown[] };
 export type Posting = { account: PostingAccount; amount: number; bucket?: "available" | "held" };
 
 export function walletAccountOf(userId: string): string {

@@ -7,7 +7,7 @@ import { configFingerprint, wechatPayConfigOf, type WechatPay } from "./config";
 import { simulatorMerchant } from "./emulation/simulator-merchant";
 
 /** How long the origin waits for WeChat Pay per call (WeChat Pay wants notifications answered within 5 s). */
-export const wechatPayTimeoutMs = 8_000;
+const wechatPayTimeoutMs = 8_000;
 
 /**
  * The WeChat Pay client for an environment, or null when WeChat Pay is not configured. One

@@ -24,7 +24,7 @@ export type KeyRing = {
   knownSerials(): string[];
 };
 
-export const certificateRefreshCooldownMs = 60_000;
+const certificateRefreshCooldownMs = 60_000;
 
 export function createKeyRing(
   config: WechatKeyConfig,

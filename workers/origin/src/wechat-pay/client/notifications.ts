@@ -17,7 +17,7 @@ import {
   type Transaction,
 } from "./wire";
 
-export const aeadAlgorithm = "AEAD_AES_256_GCM";
+const aeadAlgorithm = "AEAD_AES_256_GCM";
 
 export type NotificationVerification =
   | { ok: true; notification: Notification; serial: string }
@@ -72,11 +72,3 @@ export async function decryptResource(resource: EncryptedResource, apiV3Key: str
   return { ok: true, kind: "other", plaintext, data };
 }
 
-/**
- * The answer to a notification: 204 when it is stored (200/204 both count as received),
- * otherwise a 5xx with `{"code":"FAIL"}` so WeChat Pay sends it again later.
- */
-export function notificationAnswer(received: boolean): Response {
-  if (received) return new Response(null, { status: 204 });
-  return Response.json({ code: "FAIL", message: "失败" }, { status: 500 });
-}

@@ -6,7 +6,7 @@ import type { KeyRing } from "./key-ring";
 import { verifyWechatSignature, type VerificationFailure } from "./verify";
 import { errorAnswerSchema } from "./wire";
 
-export type UnknownReason = "timeout" | "network_error" | "server_error" | "unexpected_status" | "unverified_answer" | "malformed_answer";
+type UnknownReason = "timeout" | "network_error" | "server_error" | "unexpected_status" | "unverified_answer" | "malformed_answer";
 
 export type WechatPayOutcome<T> =
   | { outcome: "ok"; data: T; requestId: string | null }

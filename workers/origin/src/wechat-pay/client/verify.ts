@@ -23,14 +23,14 @@ export type Verification = { ok: true; serial: string } | { ok: false; reason: V
  * Seconds either side of our clock a signature may be dated. wechatpay-go and wechatpay-java
  * refuse a difference of 300 s or more; wechatpay-php refuses only more than 300 s.
  */
-export const maxClockSkewSeconds = 300;
+const maxClockSkewSeconds = 300;
 
 /**
  * WeChat Pay sends a few deliberately wrong signatures to check that merchants verify
  * (pay.weixin.qq.com community, "回调签名验证失败排查指引", case 4); they start with this
  * prefix and are refused here before any key lookup, so a probe cannot trigger a download.
  */
-export const probeSignaturePrefix = "WECHATPAY/SIGNTEST/";
+const probeSignaturePrefix = "WECHATPAY/SIGNTEST/";
 
 export type HeaderSource = Headers | Record<string, string | undefined>;
 

@@ -21,7 +21,7 @@ const bmpText = (max: number) =>
     .refine((text) => !/[\u{10000}-\u{10FFFF}]/u.test(text), "4-byte UTF-8 characters are refused by WeChat Pay");
 
 /** RFC 3339 with seconds and an explicit offset, as WeChat Pay writes it: `2026-11-21T20:30:00+08:00`. */
-export const wechatTimeSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?([+-]\d{2}:\d{2}|Z)$/);
+const wechatTimeSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?([+-]\d{2}:\d{2}|Z)$/);
 
 /**
  * https, no query string, at most 255 characters. Plain http only for loopback hosts, so local
@@ -62,7 +62,7 @@ export const jsapiPrepayRequestSchema = z.strictObject({
  * H5 scene types. wechatpay-go's H5Info.Type is a free string ("场景类型"); these are the
  * documentation's values (its bundle_id / package_name fields belong to iOS / Android).
  */
-export const h5SceneTypes = ["Wap", "iOS", "Android"] as const;
+const h5SceneTypes = ["Wap", "iOS", "Android"] as const;
 export const h5PrepayRequestSchema = z.strictObject({
   ...prepayCommon,
   scene_info: z.strictObject({
@@ -74,16 +74,13 @@ export const h5PrepayRequestSchema = z.strictObject({
     }),
   }),
 });
-export type NativePrepayRequest = z.infer<typeof nativePrepayRequestSchema>;
-export type JsapiPrepayRequest = z.infer<typeof jsapiPrepayRequestSchema>;
-export type H5PrepayRequest = z.infer<typeof h5PrepayRequestSchema>;
 
 export const nativePrepayAnswerSchema = z.looseObject({ code_url: z.string().startsWith("weixin://") });
 export const h5PrepayAnswerSchema = z.looseObject({ h5_url: z.url() });
 export const jsapiPrepayAnswerSchema = z.looseObject({ prepay_id: z.string().min(1).max(64) });
 
-export const tradeStates = ["SUCCESS", "REFUND", "NOTPAY", "CLOSED", "REVOKED", "USERPAYING", "PAYERROR", "ACCEPT"] as const;
-export const tradeTypes = ["JSAPI", "NATIVE", "APP", "MICROPAY", "MWEB", "FACEPAY"] as const;
+const tradeStates = ["SUCCESS", "REFUND", "NOTPAY", "CLOSED", "REVOKED", "USERPAYING", "PAYERROR", "ACCEPT"] as const;
+const tradeTypes = ["JSAPI", "NATIVE", "APP", "MICROPAY", "MWEB", "FACEPAY"] as const;
 
 /** A payment as query answers and TRANSACTION.* notifications carry it; NOTPAY has no transaction_id, payer or success_time. */
 export const transactionSchema = z.looseObject({
@@ -110,7 +107,7 @@ export const transactionSchema = z.looseObject({
 });
 export type Transaction = z.infer<typeof transactionSchema>;
 
-export const refundStatuses = ["SUCCESS", "CLOSED", "PROCESSING", "ABNORMAL"] as const;
+const refundStatuses = ["SUCCESS", "CLOSED", "PROCESSING", "ABNORMAL"] as const;
 
 export const refundRequestSchema = z.strictObject({
   transaction_id: z.string().min(1).max(32).optional(),
@@ -120,7 +117,6 @@ export const refundRequestSchema = z.strictObject({
   notify_url: notifyUrlSchema.optional(),
   amount: z.strictObject({ refund: z.int().min(1), total: z.int().min(1), currency: z.literal("CNY") }),
 });
-export type RefundRequest = z.infer<typeof refundRequestSchema>;
 
 const refundAmountSchema = z.looseObject({
   total: z.int(),
@@ -163,7 +159,7 @@ export const refundNoticeSchema = z.looseObject({
 });
 export type RefundNotice = z.infer<typeof refundNoticeSchema>;
 
-export const encryptedResourceSchema = z.looseObject({
+const encryptedResourceSchema = z.looseObject({
   algorithm: z.string(),
   ciphertext: z.string(),
   nonce: z.string(),

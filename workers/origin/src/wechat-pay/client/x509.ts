@@ -67,7 +67,7 @@ export type PlatformCertificate = {
   spki: Uint8Array<ArrayBuffer>;
 };
 
-export function parseCertificateDer(der: Uint8Array<ArrayBuffer>): PlatformCertificate {
+function parseCertificateDer(der: Uint8Array<ArrayBuffer>): PlatformCertificate {
   const certificate = expectTag(readTlv(der, 0), 0x30, "Certificate SEQUENCE");
   const [tbs] = children(der, certificate);
   const fields = children(der, expectTag(tbs, 0x30, "TBSCertificate SEQUENCE"));

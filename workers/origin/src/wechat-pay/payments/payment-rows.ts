@@ -4,7 +4,7 @@
  */
 import type { WechatPayFlow } from "#contract/payments";
 
-export type PaymentStatus = "pending" | "succeeded" | "failed" | "refunded";
+type PaymentStatus = "pending" | "succeeded" | "failed" | "refunded";
 export type RemoteState = "creating" | "open" | "paid" | "closed" | "absent" | "refused" | "mismatch";
 
 export type WechatPaymentRow = {
@@ -60,11 +60,11 @@ export async function duePendingPayments(db: D1Database, now: number, { limit, o
 }
 
 /** The first query of a payment nobody told us about: a minute after it was created (issue #5). */
-export const firstCheckDelayMs = 60_000;
+const firstCheckDelayMs = 60_000;
 const longestCheckDelayMs = 10 * 60_000;
 
 /** 1, 2, 4, 8 minutes … at most 10 minutes between the cron's questions about one payment. */
-export function checkDelayMs(checks: number): number {
+function checkDelayMs(checks: number): number {
   return Math.min(firstCheckDelayMs * 2 ** Math.min(checks, 10), longestCheckDelayMs);
 }
 

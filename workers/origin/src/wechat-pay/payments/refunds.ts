@@ -54,7 +54,7 @@ function refundDelayMs(attempts: number): number {
 /** After this many refused requests an operator decides (the refund stays `refused`, its money in the clearing account). */
 const refundRequestLimit = 12;
 
-export const refundReason = "订单已关闭或已支付，自动退款";
+const refundReason = "订单已关闭或已支付，自动退款";
 
 /**
  * Asks WeChat Pay to refund (re-entrant: the same out_refund_no refunds once). Accepted →

@@ -13,7 +13,7 @@ import { wechatCall } from "../payments/wechat-call";
 export type PaymentCheck = "settled" | "refund_due" | "closed" | "later" | "mismatch";
 
 /** After a settlement that made a refund due, ask for it now (the cron retries it otherwise). */
-export async function afterSettlement(db: D1Database, wechat: WechatPay, settlement: Settlement, now: number): Promise<void> {
+async function afterSettlement(db: D1Database, wechat: WechatPay, settlement: Settlement, now: number): Promise<void> {
   if (settlement.outcome === "refund_due") await requestRefund(db, wechat.client, settlement.refund, now);
   if (settlement.outcome === "amount_mismatch") {
     Sentry.captureMessage(`WeChat Pay reports another amount for ${settlement.payment.out_trade_no}: not settled, an operator must look`, "error");
