@@ -25,7 +25,12 @@ await build({
   external: ["cloudflare:*"],
   logLevel: "warning",
 });
-const notifySinkWorker = { name: "wechatpay-notify-sink", modules: true, scriptPath: "./workers/wechatpay-simulator/test/notify-sink.js", compatibilityDate };
+const notifySinkWorker = {
+  name: "wechatpay-notify-sink",
+  modules: true,
+  scriptPath: "./workers/wechatpay-simulator/test/notify-sink.js",
+  compatibilityDate,
+};
 
 function builtEdgeWorker(name: string, include: string, bindings: Record<string, string> = {}) {
   return {
@@ -47,7 +52,17 @@ export default defineConfig({
   test: {
     projects: [
       {
-        test: { name: "unit", environment: "node", include: ["app/**/*.test.ts", "scripts/**/*.test.ts", "test/install/**/*.test.ts", "test/docs/**/*.test.ts", "test/lint/**/*.test.ts"] },
+        test: {
+          name: "unit",
+          environment: "node",
+          include: [
+            "app/**/*.test.ts",
+            "scripts/**/*.test.ts",
+            "test/install/**/*.test.ts",
+            "test/docs/**/*.test.ts",
+            "test/lint/**/*.test.ts",
+          ],
+        },
       },
       // The built edge worker (`npm test` builds first), as `wrangler deploy` ships it.
       builtEdgeWorker("edge", "test/edge/**/*.test.ts"),

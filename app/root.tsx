@@ -1,14 +1,5 @@
 import { useEffect, type ReactNode } from "react";
-import {
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  isRouteErrorResponse,
-  useRouteError,
-  useRouteLoaderData,
-} from "react-router";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import { Announcer, useFocusOnNavigation } from "./components/announcer";
 import { AppFooter } from "./components/app-footer";
@@ -124,9 +115,7 @@ function Shell({ children }: { children: ReactNode }) {
 
 export default function App() {
   const { chunkFailure } = useStartup();
-  return (
-    <Shell>{chunkFailure ? <ChunkFailure stylesheet={chunkFailure instanceof CssChunkLoadError} /> : <Outlet />}</Shell>
-  );
+  return <Shell>{chunkFailure ? <ChunkFailure stylesheet={chunkFailure instanceof CssChunkLoadError} /> : <Outlet />}</Shell>;
 }
 
 export function ErrorBoundary() {

@@ -65,7 +65,9 @@ type SentTransfer = { from: number; to: number; status?: number; replayed?: bool
 class TransferLedger {
   readonly keys = new Map<string, SentTransfer>();
   private seq = 0;
-  private readonly runId = randomBytes(6).toString("base64url").replace(/[^A-Za-z0-9]/g, "x");
+  private readonly runId = randomBytes(6)
+    .toString("base64url")
+    .replace(/[^A-Za-z0-9]/g, "x");
   readonly senders: OriginBenchUser[];
   readonly recipients: OriginBenchUser[];
   readonly bodies: string[];
@@ -182,7 +184,8 @@ function buildScenarios(info: OriginServerInfo, transfers: TransferLedger): Scen
     if (first.status !== 201 || first.json?.code !== "SUCCESS") return { ok: false, detail: briefly(first) };
     const data = first.json.data as { id?: string; amount?: number; to?: { handle?: string } } | undefined;
     const recipient = info.recipients[to]!.handle;
-    if (data?.amount !== TRANSFER_AMOUNT || data.to?.handle !== recipient) return { ok: false, detail: `unexpected receipt ${first.body.slice(0, 200)}` };
+    if (data?.amount !== TRANSFER_AMOUNT || data.to?.handle !== recipient)
+      return { ok: false, detail: `unexpected receipt ${first.body.slice(0, 200)}` };
     // The same key again: the first answer, replayed, and no second transfer.
     const again = await transfers.send(base, key, from, to);
     const replayedId = (again.json?.data as { id?: string } | undefined)?.id;
@@ -288,7 +291,11 @@ async function fundWallets(info: OriginServerInfo): Promise<void> {
   for (const [i, user] of users.entries()) {
     const redeemed = await request(`${info.url}/api/codes/redeem`, {
       method: "POST",
-      headers: { Authorization: `Bearer ${user.token}`, "Idempotency-Key": `fund-${runId}-${user.handle}`, "Content-Type": "application/json" },
+      headers: {
+        Authorization: `Bearer ${user.token}`,
+        "Idempotency-Key": `fund-${runId}-${user.handle}`,
+        "Content-Type": "application/json",
+      },
       body: JSON.stringify({ code: codes[i] }),
     });
     if (redeemed.status !== 201 || redeemed.json?.code !== "SUCCESS" || redeemed.json.data?.value !== FUNDING_PER_USER) {
@@ -318,7 +325,11 @@ async function integrityChecks(server: OriginServer, info: OriginServerInfo, tra
   const violations = (ledger.json?.data as { violations?: unknown[] } | undefined)?.violations;
   checks.push(
     ledger.status === 200 && ledger.json?.code === "SUCCESS" && Array.isArray(violations)
-      ? { name: "GET /api/admin/ledger/check", ok: violations.length === 0, detail: violations.length === 0 ? "violations: []" : JSON.stringify(violations).slice(0, 500) }
+      ? {
+          name: "GET /api/admin/ledger/check",
+          ok: violations.length === 0,
+          detail: violations.length === 0 ? "violations: []" : JSON.stringify(violations).slice(0, 500),
+        }
       : { name: "GET /api/admin/ledger/check", ok: false, detail: briefly(ledger) },
   );
 
@@ -328,7 +339,11 @@ async function integrityChecks(server: OriginServer, info: OriginServerInfo, tra
   const funded = (info.senders.length + info.recipients.length) * FUNDING_PER_USER;
   const moved = created * TRANSFER_AMOUNT;
   checks.push(
-    { name: "every key sent has its answer", ok: open === 0, detail: open === 0 ? `${transfers.keys.size} keys` : `${open} of ${transfers.keys.size} keys without an answer` },
+    {
+      name: "every key sent has its answer",
+      ok: open === 0,
+      detail: open === 0 ? `${transfers.keys.size} keys` : `${open} of ${transfers.keys.size} keys without an answer`,
+    },
     equal("transfer rows = 201 answers", stats.transfers.count, created),
     equal("transfer journal txs = 201 answers", stats.journal.transfer ?? 0, created),
     equal("sum of transfer amounts (fen)", stats.transfers.amount, moved),
@@ -382,7 +397,9 @@ function printReport(results: OriginScenarioResult[], target: TargetResult, chec
   );
   const transfers = results.find((s) => s.key === "transfers")?.result;
   if (transfers?.settled?.settled) {
-    console.log(`\n  transfers in flight when the load stopped: ${transfers.settled.settled}, sent again with their keys (${transfers.settled.replayed} replayed)`);
+    console.log(
+      `\n  transfers in flight when the load stopped: ${transfers.settled.settled}, sent again with their keys (${transfers.settled.replayed} replayed)`,
+    );
   }
 
   console.log(`\nIntegrity (after all loads)\n`);
@@ -399,7 +416,9 @@ function printReport(results: OriginScenarioResult[], target: TargetResult, chec
     );
   }
   if (transfers && lookup) {
-    console.log(`  for reference, transfers against an authenticated one-row D1 read (lookup): ${(transfers.rps / lookup.rps).toFixed(2)}×`);
+    console.log(
+      `  for reference, transfers against an authenticated one-row D1 read (lookup): ${(transfers.rps / lookup.rps).toFixed(2)}×`,
+    );
   }
 }
 
@@ -421,7 +440,8 @@ runBench(WATCHDOG_MS, async (run) => {
   await fundWallets(info);
   const funding = fundingChecks(await serverStats(server), info);
   const fundingFailed = funding.filter((c) => !c.ok);
-  if (fundingFailed.length) throw new Error(`funding the wallets went wrong: ${fundingFailed.map((c) => `${c.name} ${c.detail}`).join("; ")}`);
+  if (fundingFailed.length)
+    throw new Error(`funding the wallets went wrong: ${fundingFailed.map((c) => `${c.name} ${c.detail}`).join("; ")}`);
   console.log(
     `  ${info.worker} at ${info.url}; migrations: ${info.migrations.join(", ")}; ${info.senders.length} senders + ${info.recipients.length} recipients, ` +
       `${(FUNDING_PER_USER / 100).toLocaleString("en")} CNY each from redeemed codes; ready in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
@@ -451,23 +471,28 @@ runBench(WATCHDOG_MS, async (run) => {
 
   const brokenScenarios = results.filter(broken);
   const failedChecks = checks.filter((c) => !c.ok);
-  writeResults(resultsFile, startedAt, { cpus, loadAverage1mBefore: loadBefore, loadAverage1mAfter: loadAfter }, {
-    server: {
-      how: "wrangler dev: dist/paydesk_origin alone, local D1 with all migrations",
-      url: info.url,
-      worker: info.worker,
-      migrations: info.migrations,
-      senders: info.senders.length,
-      recipients: info.recipients.length,
-      fundingPerUserFen: FUNDING_PER_USER,
-      transferAmountFen: TRANSFER_AMOUNT,
+  writeResults(
+    resultsFile,
+    startedAt,
+    { cpus, loadAverage1mBefore: loadBefore, loadAverage1mAfter: loadAfter },
+    {
+      server: {
+        how: "wrangler dev: dist/paydesk_origin alone, local D1 with all migrations",
+        url: info.url,
+        worker: info.worker,
+        migrations: info.migrations,
+        senders: info.senders.length,
+        recipients: info.recipients.length,
+        fundingPerUserFen: FUNDING_PER_USER,
+        transferAmountFen: TRANSFER_AMOUNT,
+      },
+      scenarios: results,
+      transfers: { keysSent: transfers.keys.size, answered201: transfers.created() },
+      integrity: [...funding, ...checks],
+      target,
+      ok: brokenScenarios.length === 0 && failedChecks.length === 0,
     },
-    scenarios: results,
-    transfers: { keysSent: transfers.keys.size, answered201: transfers.created() },
-    integrity: [...funding, ...checks],
-    target,
-    ok: brokenScenarios.length === 0 && failedChecks.length === 0,
-  });
+  );
 
   if (brokenScenarios.length || failedChecks.length) {
     console.error(

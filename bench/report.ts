@@ -57,7 +57,9 @@ export function noteMachineLoad(): { cpus: number; loadBefore: number } {
   const loadBefore = loadAverage();
   const cpus = availableParallelism();
   if (loadBefore > cpus * 0.5) {
-    console.warn(`Note: the machine is busy (1-min load average ${loadBefore.toFixed(2)} on ${cpus} CPUs); throughput and latency will be lower than on a quiet machine.`);
+    console.warn(
+      `Note: the machine is busy (1-min load average ${loadBefore.toFixed(2)} on ${cpus} CPUs); throughput and latency will be lower than on a quiet machine.`,
+    );
   }
   return { cpus, loadBefore };
 }
@@ -71,7 +73,14 @@ export function writeResults(
 ): void {
   const absolute = path.join(repoRoot, file);
   mkdirSync(path.dirname(absolute), { recursive: true });
-  const results = { startedAt: startedAt.toISOString(), finishedAt: new Date().toISOString(), node: process.version, machine, load: loadSettings, ...rest };
+  const results = {
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    node: process.version,
+    machine,
+    load: loadSettings,
+    ...rest,
+  };
   writeFileSync(absolute, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nResults written to ${file}`);
 }

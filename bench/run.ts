@@ -16,7 +16,17 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { runBench } from "./harness.ts";
 import { request, waitUntilServing } from "./http.ts";
 import { DURATION_S, load, loadDescription, WARMUP_S, type LoadResult, type LoadSpec } from "./load.ts";
-import { columns, loadAverage, noteMachineLoad, pad, padLeft, printScenarioTable, targetMark, writeResults, type TargetResult } from "./report.ts";
+import {
+  columns,
+  loadAverage,
+  noteMachineLoad,
+  pad,
+  padLeft,
+  printScenarioTable,
+  targetMark,
+  writeResults,
+  type TargetResult,
+} from "./report.ts";
 import { runScenario, scenarioFailed, type Check, type Scenario, type ScenarioResult } from "./scenario.ts";
 import type { AppServerInfo } from "./serve.ts";
 import { KB, measureSizes, type Sizes } from "./sizes.ts";
@@ -123,7 +133,9 @@ function buildScenarios(info: AppServerInfo, staticAsset: string): Scenario<Key,
         const { status, headers } = await request(edgeUrl + missPath());
         if (status !== 200) return expect200("/help?bench", status);
         const cache = headers.get("X-Edge-Cache") ?? "(none)";
-        return cache === "MISS" ? { ok: true, detail: "200, X-Edge-Cache: MISS" } : { ok: false, detail: `expected X-Edge-Cache: MISS, got ${cache}` };
+        return cache === "MISS"
+          ? { ok: true, detail: "200, X-Edge-Cache: MISS" }
+          : { ok: false, detail: `expected X-Edge-Cache: MISS, got ${cache}` };
       },
     },
     // The same request through the edge and straight to the origin: the proxy's cost. Both
@@ -181,7 +193,9 @@ function evaluateTargets(results: AppScenarioResult[], sizes: Sizes | null): Tar
     list.push({
       name: "each route chunk",
       target: `≤ ${targets.routeChunkKb} KB gzip`,
-      actual: largest ? `largest ${largest.routeId} ${kb(largest.gzip)}${over.length ? `; over: ${over.map((r) => r.routeId).join(", ")}` : ""}` : "n/a",
+      actual: largest
+        ? `largest ${largest.routeId} ${kb(largest.gzip)}${over.length ? `; over: ${over.map((r) => r.routeId).join(", ")}` : ""}`
+        : "n/a",
       met: over.length === 0,
     });
   }
@@ -209,21 +223,27 @@ function printReport(results: AppScenarioResult[], sizes: Sizes | null, targetRe
   if (sizes) {
     console.log(`\nFirst visit to / — JavaScript referenced by the HTML (gzip -9)\n`);
     for (const f of sizes.firstVisit.files) console.log(`  ${pad(f.file, 44)} ${padLeft(kb(f.bytes), 10)} ${padLeft(kb(f.gzip), 10)}`);
-    console.log(`  ${pad(`total (${sizes.firstVisit.files.length} files)`, 44)} ${padLeft(kb(sizes.firstVisit.totalBytes), 10)} ${padLeft(kb(sizes.firstVisit.totalGzip), 10)}`);
+    console.log(
+      `  ${pad(`total (${sizes.firstVisit.files.length} files)`, 44)} ${padLeft(kb(sizes.firstVisit.totalBytes), 10)} ${padLeft(kb(sizes.firstVisit.totalGzip), 10)}`,
+    );
     if (sizes.firstVisit.unreferencedStaticImports.length) {
       console.log(`  note: statically imported but not referenced by the HTML: ${sizes.firstVisit.unreferencedStaticImports.join(", ")}`);
     }
     console.log(`\nRoute modules (each route's own chunk, gzip -9; target ≤ ${targets.routeChunkKb} KB)\n`);
     for (const r of sizes.routes) {
       const shared = r.sharedWith.length ? ` (same file as ${r.sharedWith.join(", ")})` : "";
-      console.log(`  ${pad(r.routeId, 12)} ${pad(r.module, 36)} ${padLeft(kb(r.gzip), 10)} ${r.gzip <= targets.routeChunkKb * KB ? "" : "  OVER"}${shared}`);
+      console.log(
+        `  ${pad(r.routeId, 12)} ${pad(r.module, 36)} ${padLeft(kb(r.gzip), 10)} ${r.gzip <= targets.routeChunkKb * KB ? "" : "  OVER"}${shared}`,
+      );
     }
     console.log(`\nCSS (gzip -9)\n`);
     for (const f of sizes.css.files) {
       const first = sizes.css.firstVisit.includes(f.file) ? "  (first visit)" : "";
       console.log(`  ${pad(f.file, 44)} ${padLeft(kb(f.bytes), 10)} ${padLeft(kb(f.gzip), 10)}${first}`);
     }
-    console.log(`  ${pad(`total (${sizes.css.files.length} files)`, 44)} ${padLeft(kb(sizes.css.totalBytes), 10)} ${padLeft(kb(sizes.css.totalGzip), 10)}`);
+    console.log(
+      `  ${pad(`total (${sizes.css.files.length} files)`, 44)} ${padLeft(kb(sizes.css.totalBytes), 10)} ${padLeft(kb(sizes.css.totalGzip), 10)}`,
+    );
   }
 
   console.log(`\nTargets\n`);
@@ -275,18 +295,23 @@ runBench(WATCHDOG_MS, async (run) => {
   printReport(results, sizes, targetResults);
 
   const broken = results.filter(scenarioFailed);
-  writeResults(resultsFile, startedAt, { cpus, loadAverage1mBefore: loadBefore, loadAverage1mAfter: loadAverage() }, {
-    server: {
-      how: "wrangler dev: build/server edge worker + build/client assets + dist/paydesk_origin bound in-process; dist/paydesk_origin alone in a second wrangler dev for the direct calls",
-      ...info,
-      token: undefined,
+  writeResults(
+    resultsFile,
+    startedAt,
+    { cpus, loadAverage1mBefore: loadBefore, loadAverage1mAfter: loadAverage() },
+    {
+      server: {
+        how: "wrangler dev: build/server edge worker + build/client assets + dist/paydesk_origin bound in-process; dist/paydesk_origin alone in a second wrangler dev for the direct calls",
+        ...info,
+        token: undefined,
+      },
+      scenarios: results,
+      targets: targetResults,
+      sizes,
+      sizesError,
+      ok: broken.length === 0 && !sizesError,
     },
-    scenarios: results,
-    targets: targetResults,
-    sizes,
-    sizesError,
-    ok: broken.length === 0 && !sizesError,
-  });
+  );
 
   if (broken.length || sizesError) {
     console.error(`\nThe bench is incomplete: ${[...broken.map((s) => s.label), ...(sizesError ? ["sizes"] : [])].join("; ")}`);

@@ -41,7 +41,12 @@ export async function runScenario<Key extends string, Result extends LoadResult>
   scenario: Scenario<Key, Result>,
   note: (result: Result) => string = () => "",
 ): Promise<ScenarioResult<Key, Result>> {
-  const out: ScenarioResult<Key, Result> = { key: scenario.key, label: scenario.label, url: scenario.url, checkBefore: { ok: false, detail: "not run" } };
+  const out: ScenarioResult<Key, Result> = {
+    key: scenario.key,
+    label: scenario.label,
+    url: scenario.url,
+    checkBefore: { ok: false, detail: "not run" },
+  };
   try {
     out.checkBefore = await scenario.check();
     if (!out.checkBefore.ok) {

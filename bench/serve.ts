@@ -48,7 +48,9 @@ try {
   const proxied = { persistTo: path.join(state, "proxied"), registryDir: path.join(state, "proxied-registry") };
   const direct = { persistTo: path.join(state, "direct"), registryDir: path.join(state, "direct-registry") };
 
-  const [migrations] = await Promise.all([proxied, direct].map(({ persistTo }) => prepareLocalD1({ config: originConfig, persistTo }, seed)));
+  const [migrations] = await Promise.all(
+    [proxied, direct].map(({ persistTo }) => prepareLocalD1({ config: originConfig, persistTo }, seed)),
+  );
   // Started at once, awaited together: each wrangler dev takes seconds to come up.
   const edge = await startWranglerDev({ configs: [edgeConfig, originConfig], ...proxied });
   servers.push(edge);

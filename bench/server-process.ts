@@ -141,7 +141,10 @@ export const servedRoot = () => path.resolve(process.argv[2] ?? path.join(import
  * The child's end: stops (through `dispose`) on SIGTERM/SIGINT or when the bench goes
  * away, and answers commands once ready. `label` names the child in its error messages.
  */
-export function serveBench(label: string, dispose: () => Promise<unknown>): {
+export function serveBench(
+  label: string,
+  dispose: () => Promise<unknown>,
+): {
   ready(info: unknown, commands?: (cmd: string) => Promise<unknown>): void;
   failed(error: unknown): void;
 } {

@@ -46,7 +46,8 @@ export const originBuild: SnapshotSpec = {
   parts: ["dist/paydesk_origin", "workers/origin/migrations"],
   verify: (dir) => {
     const config = JSON.parse(readFileSync(path.join(dir, "dist/paydesk_origin/wrangler.json"), "utf8")) as { main?: string };
-    if (!config.main || !existsSync(path.join(dir, "dist/paydesk_origin", config.main))) throw new Error(`the entry module ${config.main} is missing`);
+    if (!config.main || !existsSync(path.join(dir, "dist/paydesk_origin", config.main)))
+      throw new Error(`the entry module ${config.main} is missing`);
     if (!readdirSync(path.join(dir, "workers/origin/migrations")).some((name) => name.endsWith(".sql"))) throw new Error("no migrations");
   },
 };

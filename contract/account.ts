@@ -3,15 +3,10 @@ import { userText } from "./text";
 import { userInfoSchema } from "./user-info";
 
 /** docs/rules-and-limits.md, sign-in: a handle of 3–32 of a–z, 0–9 and _. */
-export const handleSchema = z
-  .string()
-  .regex(/^[a-z0-9_]{3,32}$/, "A handle has 3 to 32 lower-case letters, digits or underscores.");
+export const handleSchema = z.string().regex(/^[a-z0-9_]{3,32}$/, "A handle has 3 to 32 lower-case letters, digits or underscores.");
 
 /** At least 10 characters; bounded so hashing cost stays bounded. */
-const passwordSchema = z
-  .string()
-  .min(10, "A password has at least 10 characters.")
-  .max(256, "A password has at most 256 characters.");
+const passwordSchema = z.string().min(10, "A password has at least 10 characters.").max(256, "A password has at most 256 characters.");
 
 const displayNameSchema = userText({
   min: 1,

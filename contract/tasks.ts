@@ -13,7 +13,12 @@ export const taskLimits = {
 } as const;
 
 export const postTaskBodySchema = z.strictObject({
-  title: userText({ min: 1, max: taskLimits.titleLength, tooShort: "Give the task a title.", tooLong: "A title has at most 80 characters." }),
+  title: userText({
+    min: 1,
+    max: taskLimits.titleLength,
+    tooShort: "Give the task a title.",
+    tooLong: "A title has at most 80 characters.",
+  }),
   description: userText({
     min: 1,
     max: taskLimits.descriptionLength,
@@ -87,6 +92,4 @@ export const rejectBodySchema = z.strictObject({
 
 export const taskIdParamSchema = z.strictObject({ id: z.string().regex(/^tsk_[0-9a-f-]{36}$/, "Not a task id.") });
 export const claimIdParamSchema = z.strictObject({ id: z.string().regex(/^clm_[0-9a-f-]{36}$/, "Not a claim id.") });
-
 /** Paying an order lives in ./payments (wallet or WeChat Pay); kept here for older imports. */
-;

@@ -20,7 +20,10 @@ export type UserInfo = z.infer<typeof userInfoSchema>;
  * link — the new bearer token that replaces the link's from now on.
  */
 export const sessionAnswerSchema = userInfoSchema.extend({
-  replacementToken: z.string().regex(/^[A-Za-z0-9_-]{43}$/).optional(),
+  replacementToken: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/)
+    .optional(),
 });
 export type SessionAnswer = z.infer<typeof sessionAnswerSchema>;
 

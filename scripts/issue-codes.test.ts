@@ -23,7 +23,10 @@ describe("npm run codes", () => {
   afterAll(() => rmSync(state, { recursive: true, force: true }));
   const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" };
   const wrangler = (...args: string[]) =>
-    spawnSync("npx", ["wrangler", ...args, "--local", "-c", "workers/origin/wrangler.toml", "--persist-to", state], { env, encoding: "utf8" });
+    spawnSync("npx", ["wrangler", ...args, "--local", "-c", "workers/origin/wrangler.toml", "--persist-to", state], {
+      env,
+      encoding: "utf8",
+    });
 
   it("issues codes into the local database and prints them once", () => {
     expect(wrangler("d1", "migrations", "apply", "DB").status).toBe(0);

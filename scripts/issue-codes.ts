@@ -45,8 +45,23 @@ async function main() {
   const sql = `INSERT INTO prepaid_code (code_hash, value, expires_at, created_at, batch) VALUES ${rows.join(", ")}`;
   const result = spawnSync(
     process.platform === "win32" ? "npx.cmd" : "npx",
-    ["wrangler", "d1", "execute", "DB", "--local", "-c", "workers/origin/wrangler.toml", "--persist-to", values["persist-to"], "--command", sql],
-    { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" } },
+    [
+      "wrangler",
+      "d1",
+      "execute",
+      "DB",
+      "--local",
+      "-c",
+      "workers/origin/wrangler.toml",
+      "--persist-to",
+      values["persist-to"],
+      "--command",
+      sql,
+    ],
+    {
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
+    },
   );
   if (result.status !== 0) fail("Writing the codes failed (is the local database migrated? `npm run db:migrate`).");
   console.log(`${count} code(s) of ¥${(value / 100).toFixed(2)}, valid until ${new Date(expiresAt).toISOString()} (${batch}):`);

@@ -29,7 +29,11 @@ export function useAnnounceSuccess(result: { ok: boolean } | undefined, text: st
 
 /** The layout's one polite live region, present from the first render so it is heard. */
 export function Announcer() {
-  const current = useSyncExternalStore(subscribe, () => message, () => "");
+  const current = useSyncExternalStore(
+    subscribe,
+    () => message,
+    () => "",
+  );
   return (
     <div className="visually-hidden" role="status" aria-live="polite">
       {current}

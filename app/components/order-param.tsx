@@ -3,7 +3,6 @@ import { orderIdSchema } from "#contract/orders";
 import { useMessages } from "../i18n/messages";
 import { layoutMessages } from "../messages/layout";
 
-
 /** The `?order=<id>` of a payment screen's URL, or null when it is missing or malformed. */
 export function orderParam(url: string | URL): string | null {
   const id = new URL(url).searchParams.get("order");

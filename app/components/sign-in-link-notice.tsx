@@ -31,7 +31,11 @@ export function SignInLinkNotice() {
           <button type="button" className="button button-secondary" onClick={dismissPendingLink}>
             {text.switchNo(name)}
           </button>
-          <button type="button" className="button" onClick={() => void switchToPendingLink(pendingSignInLink).then(() => revalidator.revalidate())}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => void switchToPendingLink(pendingSignInLink).then(() => revalidator.revalidate())}
+          >
             {text.switchYes}
           </button>
         </div>
@@ -41,8 +45,7 @@ export function SignInLinkNotice() {
   if (!signedInByLink) return null;
   return (
     <p className="notice" role="status">
-      {text.linkSignedIn(name)}{" "}
-      <SignOutButton />
+      {text.linkSignedIn(name)} <SignOutButton />
     </p>
   );
 }

@@ -82,9 +82,7 @@ export const helpTopics: { title: string; answers: Answer[] }[] = [
       {
         id: "transfer-undo",
         question: "我转错人了，怎么办？",
-        answer: [
-          "我们无法自行撤回已完成的转账。请联系收款人将款项转回；如果仍无法解决，请提交客服工单并附上详细信息。",
-        ],
+        answer: ["我们无法自行撤回已完成的转账。请联系收款人将款项转回；如果仍无法解决，请提交客服工单并附上详细信息。"],
       },
     ],
   },

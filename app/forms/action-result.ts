@@ -8,9 +8,7 @@ import { refreshUser, currentToken } from "../session/account-session";
 /** Why a form was refused: the contract's code, the field it concerns, and what to tell the user. */
 type FormFailure = { code: ErrorCode; field?: string; message: string };
 
-export type ActionResult<T = unknown> =
-  | { intent: string; ok: true; data: T }
-  | { intent: string; ok: false; failure: FormFailure };
+export type ActionResult<T = unknown> = { intent: string; ok: true; data: T } | { intent: string; ok: false; failure: FormFailure };
 
 class InvalidInput extends Error {
   constructor(readonly failure: FormFailure) {

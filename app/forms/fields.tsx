@@ -84,7 +84,17 @@ export function FormAlert({ result, fields = [] }: { result: ActionResult | unde
 }
 
 /** Disabled while the form is on its way: a second click cannot send it twice. */
-export function SubmitButton({ busy, busyLabel, children, className = "button" }: { busy: boolean; busyLabel: string; children: ReactNode; className?: string }) {
+export function SubmitButton({
+  busy,
+  busyLabel,
+  children,
+  className = "button",
+}: {
+  busy: boolean;
+  busyLabel: string;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
     <button className={className} type="submit" disabled={busy} aria-disabled={busy}>
       {busy ? busyLabel : children}

@@ -55,7 +55,9 @@ export function useFormInstance(result: ActionResult | undefined, { resetOnSucce
       return;
     }
     const form = formRef.current;
-    const field = result.failure.field ? form?.querySelector<HTMLElement>(`[name="${CSS.escape(result.failure.field)}"]:not([type=hidden])`) : null;
+    const field = result.failure.field
+      ? form?.querySelector<HTMLElement>(`[name="${CSS.escape(result.failure.field)}"]:not([type=hidden])`)
+      : null;
     (field ?? form?.querySelector<HTMLElement>("[data-form-alert]"))?.focus();
   }, [result, resetOnSuccess]);
   return { formRef, idempotencyKey };

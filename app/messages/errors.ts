@@ -87,7 +87,13 @@ export function messageFor(code: ErrorCode, language: Language, originMessage?: 
   return errorMessages[language][code];
 }
 
-const retryableCodes = new Set<ErrorCode>(["ORIGIN_UNAVAILABLE", "ORIGIN_TIMEOUT", "INTERNAL_ERROR", "IDEMPOTENCY_KEY_IN_USE", "WECHAT_PAY_UNAVAILABLE"]);
+const retryableCodes = new Set<ErrorCode>([
+  "ORIGIN_UNAVAILABLE",
+  "ORIGIN_TIMEOUT",
+  "INTERNAL_ERROR",
+  "IDEMPOTENCY_KEY_IN_USE",
+  "WECHAT_PAY_UNAVAILABLE",
+]);
 
 /** A refusal that will not change if the same request is sent again: the form needs a new key. */
 export function isDefiniteRefusal(code: ErrorCode): boolean {

@@ -20,7 +20,10 @@ describe("chooseFlow", () => {
 
 describe("h5UrlReturningTo", () => {
   it("adds the return address, encoded, to WeChat's H5 URL", () => {
-    const url = h5UrlReturningTo("https://wx.tenpay.com/cgi-bin/mmpayweb-bin/checkmweb?prepay_id=wx1&package=2", "https://pay.example/pay_success?order=ord_1");
+    const url = h5UrlReturningTo(
+      "https://wx.tenpay.com/cgi-bin/mmpayweb-bin/checkmweb?prepay_id=wx1&package=2",
+      "https://pay.example/pay_success?order=ord_1",
+    );
     expect(new URL(url).searchParams.get("redirect_url")).toBe("https://pay.example/pay_success?order=ord_1");
     expect(new URL(url).searchParams.get("prepay_id")).toBe("wx1");
   });

@@ -3,10 +3,7 @@ import type { ErrorCode } from "#contract/error-codes";
 import { currentToken } from "../session/account-session";
 
 /** What a screen about the user's own money or work has to show. */
-export type Personal<T> =
-  | { state: "signed-out" }
-  | { state: "failed"; code: ErrorCode }
-  | { state: "ready"; data: T };
+export type Personal<T> = { state: "signed-out" } | { state: "failed"; code: ErrorCode } | { state: "ready"; data: T };
 
 /**
  * Runs a client loader's calls as the signed-in user. Pages are the same HTML for

@@ -82,7 +82,7 @@ function Decision({ claim }: { claim: Claim }) {
           maxLength={500}
           rows={2}
           error={fieldError(reject.data, "reason")}
-       />
+        />
         <SubmitButton busy={busy || !rejection.idempotencyKey} busyLabel={text.rejecting} className="button button-secondary">
           {text.reject}
         </SubmitButton>

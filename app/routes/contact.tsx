@@ -57,7 +57,17 @@ function ContactForm() {
         <FormAlert result={result} fields={["email", "category", "subject", "message"]} />
         <input type="hidden" name="intent" value="contact" />
         <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-        <Field id="contact-email" name="email" type="email" label={text.yourEmail} hint={text.yourEmailHint} autoComplete="email" required maxLength={254} error={fieldError(result, "email")} />
+        <Field
+          id="contact-email"
+          name="email"
+          type="email"
+          label={text.yourEmail}
+          hint={text.yourEmailHint}
+          autoComplete="email"
+          required
+          maxLength={254}
+          error={fieldError(result, "email")}
+        />
         <SelectField
           id="contact-category"
           name="category"
@@ -66,8 +76,25 @@ function ContactForm() {
           options={ticketCategories.map((value) => ({ value, label: text.categories[value] }))}
           error={fieldError(result, "category")}
         />
-        <Field id="contact-subject" name="subject" label={text.subject} hint={text.subjectHint} required maxLength={120} error={fieldError(result, "subject")} />
-        <TextAreaField id="contact-message" name="message" label={text.message} hint={text.messageHint} required maxLength={4000} rows={5} error={fieldError(result, "message")} />
+        <Field
+          id="contact-subject"
+          name="subject"
+          label={text.subject}
+          hint={text.subjectHint}
+          required
+          maxLength={120}
+          error={fieldError(result, "subject")}
+        />
+        <TextAreaField
+          id="contact-message"
+          name="message"
+          label={text.message}
+          hint={text.messageHint}
+          required
+          maxLength={4000}
+          rows={5}
+          error={fieldError(result, "message")}
+        />
         <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.opening}>
           {text.open}
         </SubmitButton>

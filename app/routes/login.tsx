@@ -26,7 +26,11 @@ const accountIntents = {
   login: (form: FormData) => attempt("login", () => signIn(checked(signInBodySchema, credentialsOf(form), fieldMessages()))),
   register: (form: FormData) =>
     attempt("register", async () => {
-      const body = checked(registerBodySchema, { ...credentialsOf(form), displayName: formText(form, "displayName").trim() }, fieldMessages());
+      const body = checked(
+        registerBodySchema,
+        { ...credentialsOf(form), displayName: formText(form, "displayName").trim() },
+        fieldMessages(),
+      );
       // A retry with the same key replays our own success, never HANDLE_TAKEN.
       await register(body, formText(form, "idempotencyKey"));
       return signIn(checked(signInBodySchema, credentialsOf(form), fieldMessages()));

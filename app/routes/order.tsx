@@ -178,7 +178,9 @@ function OrderDetailView({ order }: { order: OrderDetail }) {
         {order.history.map((entry) => (
           <li key={`${entry.status}-${entry.at}`}>
             <DateTime iso={entry.at} /> — {text.historyStatus[entry.status] ?? entry.status}
-            {entry.reason && entry.reason in text.closeReason ? ` (${text.closeReason[entry.reason as keyof typeof text.closeReason]})` : null}
+            {entry.reason && entry.reason in text.closeReason
+              ? ` (${text.closeReason[entry.reason as keyof typeof text.closeReason]})`
+              : null}
           </li>
         ))}
       </ol>
@@ -217,7 +219,9 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
     <section aria-labelledby="order-title">
       <h1 id="order-title">{loaderData.state === "ready" && loaderData.data.view === "detail" ? text.detailTitle : text.title}</h1>
       <PersonalView result={loaderData} purpose={text.purpose}>
-        {(screen) => (screen.view === "detail" ? <OrderDetailView order={screen.order} /> : <OrderList page={screen.page} status={screen.status} />)}
+        {(screen) =>
+          screen.view === "detail" ? <OrderDetailView order={screen.order} /> : <OrderList page={screen.page} status={screen.status} />
+        }
       </PersonalView>
     </section>
   );

@@ -78,7 +78,12 @@ function Result({ order }: { order: OrderDetail }) {
       <OrderSummary order={order} />
       {order.status === "pending" ? (
         <p>
-          <button type="button" className="button button-secondary" onClick={() => void revalidator.revalidate()} disabled={revalidator.state !== "idle"}>
+          <button
+            type="button"
+            className="button button-secondary"
+            onClick={() => void revalidator.revalidate()}
+            disabled={revalidator.state !== "idle"}
+          >
             {text.checkAgain}
           </button>
         </p>

@@ -25,7 +25,12 @@ const rechargeIntents = {
   redeem: (form: FormData): Promise<ActionResult | Response> =>
     runAction(
       "redeem",
-      async (api) => redeemCode(api, checked(redeemCodeBodySchema, { code: formText(form, "code").trim() }, fieldMessages()), formText(form, "idempotencyKey")),
+      async (api) =>
+        redeemCode(
+          api,
+          checked(redeemCodeBodySchema, { code: formText(form, "code").trim() }, fieldMessages()),
+          formText(form, "idempotencyKey"),
+        ),
       { movesMoney: true },
     ),
   recharge: async (form: FormData): Promise<ActionResult | Response> => {
@@ -77,9 +82,7 @@ function RedeemForm() {
         </SubmitButton>
       </fetcher.Form>
       <div role="status" aria-live="polite">
-        {result?.ok ? (
-          <p className="notice notice-success">{text.redeemed(formatMoney(result.data.value, language))}</p>
-        ) : null}
+        {result?.ok ? <p className="notice notice-success">{text.redeemed(formatMoney(result.data.value, language))}</p> : null}
       </div>
     </section>
   );

@@ -39,14 +39,24 @@ const ticketIntents = {
       const orderId = formText(form, "orderId").trim();
       const body = checked(
         openTicketBodySchema,
-        { category: formText(form, "category"), subject: formText(form, "subject").trim(), message: formText(form, "message").trim(), ...(orderId ? { orderId } : {}) },
+        {
+          category: formText(form, "category"),
+          subject: formText(form, "subject").trim(),
+          message: formText(form, "message").trim(),
+          ...(orderId ? { orderId } : {}),
+        },
         fieldMessages(),
       );
       return openTicket(api, body, formText(form, "idempotencyKey"));
     }),
   reply: (form: FormData) =>
     runAction("reply", async (api) =>
-      replyToTicket(api, formText(form, "id"), checked(replyBodySchema, { message: formText(form, "message").trim() }, fieldMessages()), formText(form, "idempotencyKey")),
+      replyToTicket(
+        api,
+        formText(form, "id"),
+        checked(replyBodySchema, { message: formText(form, "message").trim() }, fieldMessages()),
+        formText(form, "idempotencyKey"),
+      ),
     ),
   close: (form: FormData) => runAction("close", (api) => closeTicket(api, formText(form, "id"), formText(form, "idempotencyKey"))),
 };
@@ -83,10 +93,36 @@ function OpenTicket() {
           label={text.category}
           options={ticketCategories.map((value) => ({ value, label: text.categories[value] }))}
           error={fieldError(result, "category")}
-       />
-        <Field id="ticket-subject" name="subject" label={text.subject} hint={text.subjectHint} required maxLength={120} error={fieldError(result, "subject")} />
-        <TextAreaField id="ticket-message" name="message" label={text.message} hint={text.messageHint} required maxLength={4000} rows={5} error={fieldError(result, "message")} />
-        <Field id="ticket-order" name="orderId" label={text.orderId} hint={text.orderIdHint} maxLength={40} autoComplete="off" spellCheck={false} error={fieldError(result, "orderId")} />
+        />
+        <Field
+          id="ticket-subject"
+          name="subject"
+          label={text.subject}
+          hint={text.subjectHint}
+          required
+          maxLength={120}
+          error={fieldError(result, "subject")}
+        />
+        <TextAreaField
+          id="ticket-message"
+          name="message"
+          label={text.message}
+          hint={text.messageHint}
+          required
+          maxLength={4000}
+          rows={5}
+          error={fieldError(result, "message")}
+        />
+        <Field
+          id="ticket-order"
+          name="orderId"
+          label={text.orderId}
+          hint={text.orderIdHint}
+          maxLength={40}
+          autoComplete="off"
+          spellCheck={false}
+          error={fieldError(result, "orderId")}
+        />
         <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.opening}>
           {text.open}
         </SubmitButton>
@@ -138,7 +174,16 @@ function Reply({ ticket }: { ticket: TicketThread }) {
         <input type="hidden" name="intent" value="reply" />
         <input type="hidden" name="id" value={ticket.id} />
         <input type="hidden" name="idempotencyKey" value={replying.idempotencyKey} />
-        <TextAreaField id="ticket-reply" name="message" label={text.reply} hint={text.messageHint} required maxLength={4000} rows={4} error={fieldError(result, "message")} />
+        <TextAreaField
+          id="ticket-reply"
+          name="message"
+          label={text.reply}
+          hint={text.messageHint}
+          required
+          maxLength={4000}
+          rows={4}
+          error={fieldError(result, "message")}
+        />
         <SubmitButton busy={fetcher.state !== "idle" || !replying.idempotencyKey} busyLabel={text.sending}>
           {text.send}
         </SubmitButton>
@@ -148,7 +193,11 @@ function Reply({ ticket }: { ticket: TicketThread }) {
         <input type="hidden" name="intent" value="close" />
         <input type="hidden" name="id" value={ticket.id} />
         <input type="hidden" name="idempotencyKey" value={closing.idempotencyKey} />
-        <SubmitButton busy={closer.state !== "idle" || !closing.idempotencyKey} busyLabel={text.closing} className="button button-secondary">
+        <SubmitButton
+          busy={closer.state !== "idle" || !closing.idempotencyKey}
+          busyLabel={text.closing}
+          className="button button-secondary"
+        >
           {text.close}
         </SubmitButton>
       </closer.Form>

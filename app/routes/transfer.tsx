@@ -33,7 +33,11 @@ function onRecipient<T>(result: ActionResult<T>): ActionResult<T> {
 function draftOf(form: FormData): Draft {
   return checked(
     transferBodySchema,
-    { toHandle: formText(form, "toHandle").trim().replace(/^@/, ""), amount: parseYuan(formText(form, "amount")), note: formText(form, "note") },
+    {
+      toHandle: formText(form, "toHandle").trim().replace(/^@/, ""),
+      amount: parseYuan(formText(form, "amount")),
+      note: formText(form, "note"),
+    },
     transferMessages[currentLanguage()].fields,
   );
 }
@@ -88,7 +92,15 @@ function DraftForm({ draft, onReviewed }: { draft: Draft | null; onReviewed: (re
         defaultValue={draft ? (draft.amount / 100).toFixed(2) : undefined}
         error={fieldError(result, "amount")}
       />
-      <Field id="transfer-note" name="note" label={text.note} hint={text.noteHint} maxLength={140} defaultValue={draft?.note} error={fieldError(result, "note")} />
+      <Field
+        id="transfer-note"
+        name="note"
+        label={text.note}
+        hint={text.noteHint}
+        maxLength={140}
+        defaultValue={draft?.note}
+        error={fieldError(result, "note")}
+      />
       <SubmitButton busy={fetcher.state !== "idle"} busyLabel={text.checking}>
         {text.review}
       </SubmitButton>
@@ -192,7 +204,7 @@ export default function Transfer() {
             reviewed={step.reviewed}
             onChange={() => setStep({ name: "edit", draft: step.reviewed.draft })}
             onSent={(receipt) => setStep({ name: "done", receipt })}
-         />
+          />
         ) : (
           <Receipt receipt={step.receipt} onAnother={() => setStep({ name: "edit", draft: null })} />
         )}

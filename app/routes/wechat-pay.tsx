@@ -48,11 +48,13 @@ export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRe
 const paymentIntents = {
   prepare: (form: FormData): Promise<ActionResult> => {
     const flow = formText(form, "flow") as WechatPayFlow;
-    const body = flow === "jsapi" ? { method: "wechat" as const, flow, openid: formText(form, "openid") } : { method: "wechat" as const, flow };
+    const body =
+      flow === "jsapi" ? { method: "wechat" as const, flow, openid: formText(form, "openid") } : { method: "wechat" as const, flow };
     // The origin reuses the order's out_trade_no for a repeated request, so this is safe to repeat.
     return runAction("prepare", (api) => payOrder(api, formText(form, "orderId"), body, formText(form, "idempotencyKey")));
   },
-  simulate: (form: FormData): Promise<ActionResult> => runAction("simulate", (api) => simulateWechatPayment(api, { orderId: formText(form, "orderId") })),
+  simulate: (form: FormData): Promise<ActionResult> =>
+    runAction("simulate", (api) => simulateWechatPayment(api, { orderId: formText(form, "orderId") })),
 };
 
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
@@ -239,7 +241,10 @@ function WechatCheckout({ order, config }: { order: OrderDetail; config: WechatP
       <OrderSummary order={order} />
       {secondsLeft === 0 ? (
         <p className="notice notice-warning" role="alert">
-          {text.expired} <Link to={order.kind === "recharge" ? "/recharge" : `/order?id=${order.id}`}>{order.kind === "recharge" ? text.startAgain : text.seeOrder}</Link>
+          {text.expired}{" "}
+          <Link to={order.kind === "recharge" ? "/recharge" : `/order?id=${order.id}`}>
+            {order.kind === "recharge" ? text.startAgain : text.seeOrder}
+          </Link>
         </p>
       ) : prepare.data && !prepare.data.ok ? (
         <div className="form-actions">

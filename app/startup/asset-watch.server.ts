@@ -8,14 +8,7 @@
  *
  * Kept as source text so the page carries it inline; it must stay ES5-simple.
  */
-import {
-  appStartedGlobal,
-  assetErrorEvent,
-  assetErrorsGlobal,
-  chunkTimeoutMs,
-  pendingChunkErrorKey,
-  reloadedForKey,
-} from "./chunk-policy";
+import { appStartedGlobal, assetErrorEvent, assetErrorsGlobal, chunkTimeoutMs, pendingChunkErrorKey, reloadedForKey } from "./chunk-policy";
 import type { Language } from "../i18n/languages";
 import { layoutMessages } from "../messages/layout";
 

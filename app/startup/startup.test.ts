@@ -9,7 +9,10 @@ import { sentryBrowserOptions } from "./sentry-options";
 
 function memoryStore(initial: Record<string, string> = {}): KeyValueStore & { data: Record<string, string> } {
   const data = { ...initial };
-  return { data, get: (key) => data[key] ?? null, set: (key, value) => {
+  return {
+    data,
+    get: (key) => data[key] ?? null,
+    set: (key, value) => {
       data[key] = value;
     },
   };

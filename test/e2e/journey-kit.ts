@@ -26,7 +26,11 @@ export function uniqueHandle(prefix: string): string {
 
 type Envelope<T> = { code: string; data: T; message?: string; field?: string };
 
-export async function api<T>(method: "GET" | "POST", path: string, { token, body, key }: { token?: string; body?: unknown; key?: string } = {}): Promise<T> {
+export async function api<T>(
+  method: "GET" | "POST",
+  path: string,
+  { token, body, key }: { token?: string; body?: unknown; key?: string } = {},
+): Promise<T> {
   const headers: Record<string, string> = { "Content-Type": "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (method === "POST") headers["Idempotency-Key"] = key ?? crypto.randomUUID();
@@ -49,7 +53,10 @@ export async function newPerson(prefix: string, displayName: string): Promise<Pe
 /** Prepaid codes issued by the operator API, as `npm run codes` would. */
 export async function issueCode(valueFen: number): Promise<string> {
   const expiresAt = new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString();
-  const { codes } = await api<{ codes: string[] }>("POST", "/api/admin/codes", { token: e2eAdminToken, body: { value: valueFen, count: 1, expiresAt } });
+  const { codes } = await api<{ codes: string[] }>("POST", "/api/admin/codes", {
+    token: e2eAdminToken,
+    body: { value: valueFen, count: 1, expiresAt },
+  });
   return codes[0]!;
 }
 

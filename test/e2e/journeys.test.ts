@@ -41,7 +41,11 @@ for (const viewport of viewports) {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
 
     for (const language of ["en", "zh-CN"] as const satisfies Language[]) {
-      test(`[${language}] a new user registers, redeems a code and sends money to a second user, who sees it`, async ({ page, browser, problems }) => {
+      test(`[${language}] a new user registers, redeems a code and sends money to a second user, who sees it`, async ({
+        page,
+        browser,
+        problems,
+      }) => {
         problems.allow(/status of 401/);
         const login = loginMessages[language];
         const recharge = rechargeMessages[language];
@@ -66,7 +70,10 @@ for (const viewport of viewports) {
         await shot(page, "register-home", viewport, language);
 
         const code = await issueCode(5_000);
-        await page.getByRole("navigation", { name: layoutMessages[language].mainNavigation }).getByRole("link", { name: layoutMessages[language].nav.recharge }).click();
+        await page
+          .getByRole("navigation", { name: layoutMessages[language].mainNavigation })
+          .getByRole("link", { name: layoutMessages[language].nav.recharge })
+          .click();
         await expect(page.getByRole("heading", { name: recharge.redeemTitle })).toBeVisible();
         await page.getByLabel(recharge.code, { exact: true }).fill(code.toLowerCase());
         await page.getByRole("button", { name: recharge.redeem }).click();
@@ -251,7 +258,10 @@ for (const viewport of viewports) {
       await expect(page.getByRole("heading", { name: "Where is my recharge?" })).toBeVisible();
       const ticketId = new URL(page.url()).searchParams.get("id")!;
 
-      await api("POST", `/api/admin/support/tickets/${ticketId}/messages`, { token: e2eAdminToken, body: { message: "It arrived: your balance shows it now." } });
+      await api("POST", `/api/admin/support/tickets/${ticketId}/messages`, {
+        token: e2eAdminToken,
+        body: { message: "It arrived: your balance shows it now." },
+      });
       await page.reload();
       await expect(page.getByText("It arrived: your balance shows it now.")).toBeVisible();
       await expect(page.getByText(text.operator, { exact: false })).toBeVisible();
@@ -341,7 +351,9 @@ for (const viewport of viewports) {
       expect(await balances(person)).toEqual({ available: 1_000, held: 0 });
 
       // The origin down: the edge answers 502 ORIGIN_UNAVAILABLE for every API call.
-      await page.route("**/api/**", (route) => route.fulfill({ status: 502, contentType: "application/json", body: '{"code":"ORIGIN_UNAVAILABLE"}' }));
+      await page.route("**/api/**", (route) =>
+        route.fulfill({ status: 502, contentType: "application/json", body: '{"code":"ORIGIN_UNAVAILABLE"}' }),
+      );
       await open(page, "/order");
       await expect(page.getByRole("banner")).toBeVisible();
       await expect(page.getByText(layoutMessages[language].unreachable)).toBeVisible();

@@ -18,7 +18,10 @@ test("the language switcher renders the same page in Chinese, and the choice sta
   await expect(page).toHaveURL(/\/help\?from=switcher$/);
   await expect(page.locator("html")).toHaveAttribute("lang", "zh-CN");
   await expect(page.getByRole("heading", { level: 1, name: "帮助" })).toBeVisible();
-  await page.getByRole("navigation", { name: layoutMessages["zh-CN"].mainNavigation }).getByRole("link", { name: layoutMessages["zh-CN"].nav.task }).click();
+  await page
+    .getByRole("navigation", { name: layoutMessages["zh-CN"].mainNavigation })
+    .getByRole("link", { name: layoutMessages["zh-CN"].nav.task })
+    .click();
   await expect(page.getByRole("heading", { level: 1, name: "任务" })).toBeVisible();
   await expectAccessible(page);
   await open(page, "/tos");
@@ -65,7 +68,10 @@ test("with WeChat Pay not configured, /wechat_pay says so and offers another way
   await contextFor(page.context(), person, "en");
   // An origin without WeChat Pay answers its configuration like this.
   await page.route("**/api/payments/wechat/config", (route) =>
-    route.fulfill({ contentType: "application/json", body: JSON.stringify({ code: "SUCCESS", data: { configured: false, flows: [], jsapiAppId: null, simulator: false } }) }),
+    route.fulfill({
+      contentType: "application/json",
+      body: JSON.stringify({ code: "SUCCESS", data: { configured: false, flows: [], jsapiAppId: null, simulator: false } }),
+    }),
   );
   await open(page, `/wechat_pay?order=${order.id}`);
   await expect(page.getByRole("alert")).toHaveText(paymentMessages.en.wechatNotConfigured);

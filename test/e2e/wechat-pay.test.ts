@@ -111,7 +111,9 @@ test.describe("WeChat Pay inside WeChat", () => {
   const wechatUserAgent = `${phoneUserAgent} MicroMessenger/8.0.50(0x1800322c) NetType/WIFI Language/zh_CN`;
   test.use({ viewport: { width: phone.width, height: phone.height }, userAgent: wechatUserAgent, isMobile: true, hasTouch: true });
 
-  test("with the payer's openid, the page opens WeChat's payment sheet with signed parameters, then confirms with the origin", async ({ page }) => {
+  test("with the payer's openid, the page opens WeChat's payment sheet with signed parameters, then confirms with the origin", async ({
+    page,
+  }) => {
     const person = await newPerson("inwx", "He Ping");
     await contextFor(page.context(), person, "zh-CN");
     // WeChat's in-app bridge cannot run here: this stand-in records what the page asks it.
@@ -129,7 +131,9 @@ test.describe("WeChat Pay inside WeChat", () => {
     const zh = paymentMessages["zh-CN"];
     await open(page, `/wechat_pay?order=${order.id}&openid=oUpF8uMuAJO_M2pxb1Q9zNjWeS6o`);
     await page.getByRole("button", { name: zh.jsapiOpen }).click();
-    const calls = (await page.evaluate(() => (window as unknown as { bridgeCalls: { name: string; params: Record<string, string> }[] }).bridgeCalls)) as {
+    const calls = (await page.evaluate(
+      () => (window as unknown as { bridgeCalls: { name: string; params: Record<string, string> }[] }).bridgeCalls,
+    )) as {
       name: string;
       params: Record<string, string>;
     }[];

@@ -2,7 +2,6 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { envelopesMentioning } from "../support/sentry-sink-client";
 
-
 describe("a loader that throws (CONTACT_EMAIL is not an email address)", () => {
   it("answers the error page and reports the error to Sentry", async () => {
     const response = await exports.default.fetch(new Request("https://paydesk.test/contact"));

@@ -2,8 +2,6 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { envelopesMentioning } from "../support/sentry-sink-client";
 
-
-
 describe("error reporting from the edge worker (to a local Sentry endpoint)", () => {
   it("reports a failure of the origin behind the proxy", async () => {
     const response = await exports.default.fetch(new Request("https://paydesk.test/api/crash", { method: "POST" }));

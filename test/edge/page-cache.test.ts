@@ -179,6 +179,8 @@ describe("the memory tier", () => {
 
   it("renews only the nonce the page was rendered with", () => {
     const html = '<script nonce="old">a</script><script nonce="other">b</script><p>nonce=&quot;old&quot;</p>';
-    expect(renewNonce(html, "old", "new")).toBe('<script nonce="new">a</script><script nonce="other">b</script><p>nonce=&quot;old&quot;</p>');
+    expect(renewNonce(html, "old", "new")).toBe(
+      '<script nonce="new">a</script><script nonce="other">b</script><p>nonce=&quot;old&quot;</p>',
+    );
   });
 });

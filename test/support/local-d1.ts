@@ -25,12 +25,18 @@ const execFileAsync = promisify(execFile);
 /** Runs one wrangler command; its output (tables of every migration) shows only when it fails. */
 async function wrangler(args: string[]): Promise<string> {
   try {
-    const { stdout } = await execFileAsync(wranglerBin, args, { env: wranglerEnv, timeout: WRANGLER_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout } = await execFileAsync(wranglerBin, args, {
+      env: wranglerEnv,
+      timeout: WRANGLER_TIMEOUT_MS,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return stdout;
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
     const output = `${stderr ?? ""}${stdout ?? ""}`.trim().slice(-2_000);
-    throw new Error(`wrangler ${args.slice(0, 3).join(" ")} failed: ${error instanceof Error ? error.message.split("\n")[0] : error}\n${output}`);
+    throw new Error(
+      `wrangler ${args.slice(0, 3).join(" ")} failed: ${error instanceof Error ? error.message.split("\n")[0] : error}\n${output}`,
+    );
   }
 }
 

@@ -81,9 +81,7 @@ export function createEdgeHandler({ build, render, cache = createPageCache(), or
     }
     if (!response) {
       response =
-        url.pathname === routeLoaderDataPath
-          ? await serveRouteLoaderData(request, build, context)
-          : await render(request, context);
+        url.pathname === routeLoaderDataPath ? await serveRouteLoaderData(request, build, context) : await render(request, context);
       if (key && isShareable(response)) {
         ctx.waitUntil(storePage(cache, key, response, nonce));
         cacheStatus = "MISS";

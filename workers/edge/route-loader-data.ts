@@ -26,11 +26,7 @@ function isDataWithInit(value: unknown): value is { data: unknown; init: Respons
  * `GET /__serverLoader?route=<routeId>&url=<page URL>`: the original app's contract
  * for one route's server loader data, answered as plain JSON.
  */
-export async function serveRouteLoaderData(
-  request: Request,
-  build: ServerBuild,
-  context: RouterContextProvider,
-): Promise<Response> {
+export async function serveRouteLoaderData(request: Request, build: ServerBuild, context: RouterContextProvider): Promise<Response> {
   const requestUrl = new URL(request.url);
   const routeId = requestUrl.searchParams.get("route");
   const pageParam = requestUrl.searchParams.get("url");
@@ -52,9 +48,7 @@ export async function serveRouteLoaderData(
   const loader = route.module.loader;
   if (!loader) return errorAnswer("NOT_FOUND", `The route "${routeId}" has no server loader.`);
 
-  const match = matchRoutes(routeTree(build.routes, undefined), pageUrl.pathname)?.find(
-    (candidate) => candidate.route.id === routeId,
-  );
+  const match = matchRoutes(routeTree(build.routes, undefined), pageUrl.pathname)?.find((candidate) => candidate.route.id === routeId);
   if (!match) return errorAnswer("BAD_REQUEST", `The url ${pageUrl.pathname} is not a page of the route "${routeId}".`);
 
   let result: unknown;

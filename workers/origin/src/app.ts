@@ -36,7 +36,11 @@ export function createOriginApp({
   clock = systemClock,
   wechatPayTimeoutMs,
   emulation = false,
-}: { clock?: Clock; wechatPayTimeoutMs?: number; emulation?: boolean } = {}) {
+}: {
+  clock?: Clock;
+  wechatPayTimeoutMs?: number;
+  emulation?: boolean;
+} = {}) {
   const app = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
   const wechatPayOf = wechatPayFactory(clock, wechatPayTimeoutMs === undefined ? {} : { timeoutMs: wechatPayTimeoutMs });
   app.use(async (c, next) => {

@@ -6,7 +6,11 @@ import { createOriginApp, openApiPath } from "./app";
  * The one exception to "every route is documented": local emulation's payer stand-in, routed
  * only where the WeChat Pay simulator is bound and never part of the published contract.
  */
-const emulationRoutes = ["GET /api/payments/wechat/simulator/cashier", "POST /api/payments/wechat/simulator/cashier", "POST /api/payments/wechat/simulator/pay"];
+const emulationRoutes = [
+  "GET /api/payments/wechat/simulator/cashier",
+  "POST /api/payments/wechat/simulator/cashier",
+  "POST /api/payments/wechat/simulator/pay",
+];
 
 describe("the published contract", () => {
   const app = createOriginApp();

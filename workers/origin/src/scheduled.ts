@@ -19,7 +19,11 @@ export type RulesRun = {
  * With WeChat Pay configured, also its late and lost events (after the orders closed here, so
  * their WeChat Pay orders are closed in the same run).
  */
-export async function runTimeBasedRules(db: D1Database, now: number, { wechatPay = null }: { wechatPay?: WechatPay | null } = {}): Promise<RulesRun> {
+export async function runTimeBasedRules(
+  db: D1Database,
+  now: number,
+  { wechatPay = null }: { wechatPay?: WechatPay | null } = {},
+): Promise<RulesRun> {
   // Each rule on its own: one that fails (and is reported) must not hold up the others.
   const run = async <T>(rule: string, apply: () => Promise<T>, fallback: T): Promise<T> => {
     try {

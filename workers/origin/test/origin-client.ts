@@ -72,9 +72,15 @@ export async function resetDatabase(): Promise<void> {
     env.DB.prepare("DELETE FROM tx_seal"),
     env.DB.prepare("DELETE FROM entry"),
     env.DB.prepare("DELETE FROM journal_tx"),
-    env.DB.prepare("CREATE TRIGGER entry_immutable_delete BEFORE DELETE ON entry BEGIN SELECT RAISE(ABORT, 'ledger: entries are immutable'); END"),
-    env.DB.prepare("CREATE TRIGGER tx_immutable_delete BEFORE DELETE ON journal_tx BEGIN SELECT RAISE(ABORT, 'ledger: transactions are immutable'); END"),
-    env.DB.prepare("CREATE TRIGGER seal_immutable_delete BEFORE DELETE ON tx_seal BEGIN SELECT RAISE(ABORT, 'ledger: seals are immutable'); END"),
+    env.DB.prepare(
+      "CREATE TRIGGER entry_immutable_delete BEFORE DELETE ON entry BEGIN SELECT RAISE(ABORT, 'ledger: entries are immutable'); END",
+    ),
+    env.DB.prepare(
+      "CREATE TRIGGER tx_immutable_delete BEFORE DELETE ON journal_tx BEGIN SELECT RAISE(ABORT, 'ledger: transactions are immutable'); END",
+    ),
+    env.DB.prepare(
+      "CREATE TRIGGER seal_immutable_delete BEFORE DELETE ON tx_seal BEGIN SELECT RAISE(ABORT, 'ledger: seals are immutable'); END",
+    ),
     env.DB.prepare("DELETE FROM account WHERE kind <> 'world'"),
     env.DB.prepare("UPDATE account SET available = 0, held = 0 WHERE kind = 'world'"),
     env.DB.prepare("DELETE FROM user"),
@@ -86,9 +92,18 @@ export async function seedUser(handle: string, now = Date.now()): Promise<{ id: 
   const id = `usr_${handle}`;
   const token = `tok_${handle}_${"x".repeat(24)}`.slice(0, 40);
   await env.DB.batch([
-    env.DB.prepare("INSERT INTO user (id, handle, display_name, created_at) VALUES (?1, ?2, ?3, ?4)").bind(id, handle, `Name of ${handle}`, now),
+    env.DB.prepare("INSERT INTO user (id, handle, display_name, created_at) VALUES (?1, ?2, ?3, ?4)").bind(
+      id,
+      handle,
+      `Name of ${handle}`,
+      now,
+    ),
     env.DB.prepare("INSERT INTO account (id, owner_id, kind) VALUES (?1, ?2, 'user')").bind(walletAccountOf(id), id),
-    env.DB.prepare("INSERT INTO session (token_hash, user_id, created_at, last_used_at) VALUES (?1, ?2, ?3, ?3)").bind(await hashToken(token), id, now),
+    env.DB.prepare("INSERT INTO session (token_hash, user_id, created_at, last_used_at) VALUES (?1, ?2, ?3, ?3)").bind(
+      await hashToken(token),
+      id,
+      now,
+    ),
   ]);
   return { id, token, auth: { Authorization: `Bearer ${token}` } };
 }
@@ -106,7 +121,9 @@ export async function issueCodes(origin: TestOrigin, value: number, count = 1, e
 }
 
 export async function balanceOf(userId: string): Promise<{ available: number; held: number }> {
-  const row = await env.DB.prepare("SELECT available, held FROM account WHERE id = ?1").bind(walletAccountOf(userId)).first<{ available: number; held: number }>();
+  const row = await env.DB.prepare("SELECT available, held FROM account WHERE id = ?1")
+    .bind(walletAccountOf(userId))
+    .first<{ available: number; held: number }>();
   return row ?? { available: NaN, held: NaN };
 }
 

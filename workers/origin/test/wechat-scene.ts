@@ -24,15 +24,27 @@ const payerAddress = { "X-Real-IP": "203.0.113.7" };
 /** The requests of the scene's users; `current` reads the test's origin and first user (alice). */
 export function wechatRequests(current: () => { origin: WechatOrigin; alice: SceneUser }) {
   async function rechargeOrder(amount = 2_500, user = current().alice): Promise<{ id: string; expiresAt: string }> {
-    const response = await current().origin.call("/api/orders/recharge", { body: { amount }, headers: { ...user.auth, "Idempotency-Key": key() } });
+    const response = await current().origin.call("/api/orders/recharge", {
+      body: { amount },
+      headers: { ...user.auth, "Idempotency-Key": key() },
+    });
     expect(response.status).toBe(201);
     return ((await response.json()) as { data: { id: string; expiresAt: string } }).data;
   }
 
-  async function taskBudgetOrder(user = current().alice, { reward = 500, slots = 2 } = {}): Promise<{ taskId: string; orderId: string; amount: number }> {
+  async function taskBudgetOrder(
+    user = current().alice,
+    { reward = 500, slots = 2 } = {},
+  ): Promise<{ taskId: string; orderId: string; amount: number }> {
     const origin = current().origin;
     const response = await origin.call("/api/tasks", {
-      body: { title: "Check a page", description: "Open it and describe it.", reward, slots, deadline: new Date(origin.now() + 48 * 3600_000).toISOString() },
+      body: {
+        title: "Check a page",
+        description: "Open it and describe it.",
+        reward,
+        slots,
+        deadline: new Date(origin.now() + 48 * 3600_000).toISOString(),
+      },
       headers: { ...user.auth, "Idempotency-Key": key() },
     });
     expect(response.status).toBe(201);
@@ -49,10 +61,17 @@ export function wechatRequests(current: () => { origin: WechatOrigin; alice: Sce
       headers = payerAddress as Record<string, string>,
     }: { user?: SceneUser; idempotencyKey?: string; headers?: Record<string, string> } = {},
   ) {
-    return current().origin.call(`/api/orders/${orderId}/pay`, { body, headers: { ...user.auth, ...headers, "Idempotency-Key": idempotencyKey } });
+    return current().origin.call(`/api/orders/${orderId}/pay`, {
+      body,
+      headers: { ...user.auth, ...headers, "Idempotency-Key": idempotencyKey },
+    });
   }
 
-  async function startWechat(orderId: string, flow: "native" | "h5" | "jsapi" = "native", extra: Record<string, unknown> = {}): Promise<WechatPrepay> {
+  async function startWechat(
+    orderId: string,
+    flow: "native" | "h5" | "jsapi" = "native",
+    extra: Record<string, unknown> = {},
+  ): Promise<WechatPrepay> {
     const response = await payRequest(orderId, { method: "wechat", flow, ...extra });
     const body = (await response.json()) as { data: WechatPrepay };
     expect(response.status, JSON.stringify(body)).toBe(201);

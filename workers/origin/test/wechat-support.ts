@@ -50,7 +50,11 @@ export function wechatTestEnv(overrides: Partial<Env> = {}): Env {
 
 type CallInit = { method?: string; body?: unknown; headers?: Record<string, string>; raw?: string };
 
-export async function control<T = unknown>(path: string, body?: unknown, method = body === undefined ? "GET" : "POST"): Promise<{ status: number; data: T }> {
+export async function control<T = unknown>(
+  path: string,
+  body?: unknown,
+  method = body === undefined ? "GET" : "POST",
+): Promise<{ status: number; data: T }> {
   const response = await env.WECHATPAY_SIMULATOR.fetch(`https://wechatpay-simulator.test/__simulator${path}`, {
     method,
     ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "Content-Type": "application/json" } }),
@@ -62,7 +66,13 @@ export async function control<T = unknown>(path: string, body?: unknown, method 
  * A clean database and simulator, and an origin whose clock (and the simulator's) the test
  * moves. `wechatPayTimeoutMs` is short so that time-outs are seen without waiting long.
  */
-export async function wechatOrigin({ start = Date.parse("2026-11-01T00:00:00Z"), envOverrides = {} }: { start?: number; envOverrides?: Partial<Env> } = {}) {
+export async function wechatOrigin({
+  start = Date.parse("2026-11-01T00:00:00Z"),
+  envOverrides = {},
+}: {
+  start?: number;
+  envOverrides?: Partial<Env>;
+} = {}) {
   await resetDatabase();
   await control("/reset", {});
   let now = start;
@@ -106,7 +116,9 @@ export type WechatOrigin = Awaited<ReturnType<typeof wechatOrigin>>;
 export type Recorded = { url: string; headers: Record<string, string>; body: string };
 
 /** Delivers what the simulator has due, and answers the recorded notifications, newest last. */
-export async function deliverNotifications(): Promise<Array<{ id: string; eventType: string; outTradeNo: string; attempts: SimDelivery["attempts"] }>> {
+export async function deliverNotifications(): Promise<
+  Array<{ id: string; eventType: string; outTradeNo: string; attempts: SimDelivery["attempts"] }>
+> {
   const { data } = await control<{ delivered: Awaited<ReturnType<typeof deliverNotifications>> }>("/notifications/deliver", {});
   return data.delivered;
 }
@@ -118,7 +130,9 @@ async function recordedAt(path: string): Promise<Recorded[]> {
 /** The simulator's notifications about `outTradeNo` (an event type, or all), as the sink recorded them. */
 export async function notificationsFor(outTradeNo: string, eventType?: string): Promise<Recorded[]> {
   const state = (await control<SimulatorState>("/state")).data;
-  const ids = new Set(state.deliveries.filter((d) => d.outTradeNo === outTradeNo && (!eventType || d.eventType === eventType)).map((d) => d.id));
+  const ids = new Set(
+    state.deliveries.filter((d) => d.outTradeNo === outTradeNo && (!eventType || d.eventType === eventType)).map((d) => d.id),
+  );
   const recorded = [...(await recordedAt(notifyPath)), ...(await recordedAt(refundNotifyPath))];
   return recorded.filter((entry) => ids.has((JSON.parse(entry.body) as { id: string }).id));
 }
@@ -202,9 +216,19 @@ export async function simulatorOrder(outTradeNo: string): Promise<{ status: numb
 }
 
 export async function paymentRow(outTradeNo: string) {
-  return env.DB.prepare("SELECT id, status, remote_state, next_check_at, checks, transaction_id, tx_id FROM payment WHERE out_trade_no = ?1")
+  return env.DB.prepare(
+    "SELECT id, status, remote_state, next_check_at, checks, transaction_id, tx_id FROM payment WHERE out_trade_no = ?1",
+  )
     .bind(outTradeNo)
-    .first<{ id: string; status: string; remote_state: string | null; next_check_at: number | null; checks: number; transaction_id: string | null; tx_id: string | null }>();
+    .first<{
+      id: string;
+      status: string;
+      remote_state: string | null;
+      next_check_at: number | null;
+      checks: number;
+      transaction_id: string | null;
+      tx_id: string | null;
+    }>();
 }
 
 export async function refundRow(outTradeNo: string) {
@@ -216,12 +240,18 @@ export async function refundRow(outTradeNo: string) {
 }
 
 export async function clearingBalance(): Promise<number> {
-  return (await env.DB.prepare("SELECT coalesce(sum(available + held), 0) AS total FROM account WHERE id = 'acc_wechat_clearing'").first<number>("total")) ?? 0;
+  return (
+    (await env.DB.prepare("SELECT coalesce(sum(available + held), 0) AS total FROM account WHERE id = 'acc_wechat_clearing'").first<number>(
+      "total",
+    )) ?? 0
+  );
 }
 
 export async function notificationRows(outTradeNo: string) {
   return (
-    await env.DB.prepare("SELECT id, event_type, outcome, deliveries FROM wechat_notification WHERE out_trade_no = ?1 ORDER BY first_received_at")
+    await env.DB.prepare(
+      "SELECT id, event_type, outcome, deliveries FROM wechat_notification WHERE out_trade_no = ?1 ORDER BY first_received_at",
+    )
       .bind(outTradeNo)
       .all<{ id: string; event_type: string; outcome: string; deliveries: number }>()
   ).results;

@@ -33,7 +33,10 @@ describe("platform certificates", () => {
     await control("/mode", { mode: "certificate" });
     await control("/certificates/rotate", {});
     const { client } = testClient(certificateConfig());
-    expect(await client.refreshCertificates()).toMatchObject({ outcome: "ok", data: { serials: [testPlatformCertificates.A.serial, testPlatformCertificates.B.serial] } });
+    expect(await client.refreshCertificates()).toMatchObject({
+      outcome: "ok",
+      data: { serials: [testPlatformCertificates.A.serial, testPlatformCertificates.B.serial] },
+    });
   });
 
   it("a certificate download whose answer was tampered with is not trusted", async () => {

@@ -13,7 +13,12 @@ describe("fault injection surfaces as the right outcome", () => {
     const { client } = testClient();
     const input = order();
     await fault({ kind: "status", status: 429, path: "/v3/pay/transactions/native" });
-    expect(await client.createNativeOrder(input)).toMatchObject({ outcome: "failed", status: 429, code: "FREQUENCY_LIMITED", retryable: true });
+    expect(await client.createNativeOrder(input)).toMatchObject({
+      outcome: "failed",
+      status: 429,
+      code: "FREQUENCY_LIMITED",
+      retryable: true,
+    });
     expect(await client.queryOrder(input.outTradeNo)).toMatchObject({ outcome: "failed", code: "ORDER_NOT_EXIST" });
     expect((await client.createNativeOrder(input)).outcome).toBe("ok");
   });
@@ -22,7 +27,12 @@ describe("fault injection surfaces as the right outcome", () => {
     const { client } = testClient();
     const input = order();
     await fault({ kind: "status", status: 500 });
-    expect(await client.createNativeOrder(input)).toMatchObject({ outcome: "unknown", reason: "server_error", status: 500, code: "SYSTEM_ERROR" });
+    expect(await client.createNativeOrder(input)).toMatchObject({
+      outcome: "unknown",
+      reason: "server_error",
+      status: 500,
+      code: "SYSTEM_ERROR",
+    });
     expect((await client.createNativeOrder(input)).outcome).toBe("ok");
   });
 
@@ -37,9 +47,19 @@ describe("fault injection surfaces as the right outcome", () => {
 
   it("502 and 503: unknown", async () => {
     const { client } = testClient();
-    await fault({ faults: [{ kind: "status", status: 502 }, { kind: "status", status: 503, code: "SERVICE_UNAVAILABLE" }] });
+    await fault({
+      faults: [
+        { kind: "status", status: 502 },
+        { kind: "status", status: 503, code: "SERVICE_UNAVAILABLE" },
+      ],
+    });
     expect(await client.queryOrder("P000001")).toMatchObject({ outcome: "unknown", reason: "server_error", status: 502 });
-    expect(await client.queryOrder("P000001")).toMatchObject({ outcome: "unknown", reason: "server_error", status: 503, code: "SERVICE_UNAVAILABLE" });
+    expect(await client.queryOrder("P000001")).toMatchObject({
+      outcome: "unknown",
+      reason: "server_error",
+      status: 503,
+      code: "SERVICE_UNAVAILABLE",
+    });
   });
 
   it("a time-out after the order was created: unknown; the same request again gives a fresh code for the same order", async () => {
@@ -57,7 +77,9 @@ describe("fault injection surfaces as the right outcome", () => {
     await client.createNativeOrder(input);
     await control(`/orders/${input.outTradeNo}/pay`, {});
     await fault({ kind: "timeout", delayMs: 1_000, path: "/v3/refund/domestic/refunds" });
-    expect(await client.refund({ outRefundNo: `R${input.outTradeNo}`, outTradeNo: input.outTradeNo, refund: 100, total: 100 })).toMatchObject({ outcome: "unknown", reason: "timeout" });
+    expect(
+      await client.refund({ outRefundNo: `R${input.outTradeNo}`, outTradeNo: input.outTradeNo, refund: 100, total: 100 }),
+    ).toMatchObject({ outcome: "unknown", reason: "timeout" });
     expect(await client.queryRefund(`R${input.outTradeNo}`)).toMatchObject({ outcome: "ok", data: { status: "PROCESSING" } });
   });
 
@@ -76,7 +98,12 @@ describe("fault injection surfaces as the right outcome", () => {
     ];
     for (const [injected, verification] of cases) {
       await fault(injected);
-      expect(await client.queryOrder(input.outTradeNo), JSON.stringify(injected)).toMatchObject({ outcome: "unknown", reason: "unverified_answer", status: 200, verification });
+      expect(await client.queryOrder(input.outTradeNo), JSON.stringify(injected)).toMatchObject({
+        outcome: "unknown",
+        reason: "unverified_answer",
+        status: 200,
+        verification,
+      });
     }
     // A signature dated within five minutes passes.
     await fault({ kind: "skew", skewSeconds: 200 });
@@ -88,7 +115,12 @@ describe("fault injection surfaces as the right outcome", () => {
     const input = order();
     await client.createNativeOrder(input);
     await fault({ kind: "unsigned", path: "/v3/pay/transactions/out-trade-no/" });
-    expect(await client.closeOrder(input.outTradeNo)).toMatchObject({ outcome: "unknown", reason: "unverified_answer", status: 204, verification: "missing_headers" });
+    expect(await client.closeOrder(input.outTradeNo)).toMatchObject({
+      outcome: "unknown",
+      reason: "unverified_answer",
+      status: 204,
+      verification: "missing_headers",
+    });
   });
 
   it("an unknown serial in certificate mode makes the client download certificates once, then still refuse", async () => {

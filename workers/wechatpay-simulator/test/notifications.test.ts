@@ -1,7 +1,18 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { retryScheduleSeconds, type SimDelivery } from "../src/state";
 import { testPlatformCertificates, testWechatPublicKey } from "../src/test-only-keys";
-import { advanceClock, control, deliverDue, inMinutes, outTradeNo, planAnswers, receivedAt, resetSimulator, simulatorState, testClient } from "./support";
+import {
+  advanceClock,
+  control,
+  deliverDue,
+  inMinutes,
+  outTradeNo,
+  planAnswers,
+  receivedAt,
+  resetSimulator,
+  simulatorState,
+  testClient,
+} from "./support";
 
 beforeEach(async () => {
   await resetSimulator();
@@ -24,7 +35,9 @@ async function paidOrder(options: { notify?: Record<string, unknown>; amount?: n
 describe("payment notifications", () => {
   it("arrive signed over the exact body, with an AEAD-sealed transaction the client opens", async () => {
     const { client, config, input } = await paidOrder();
-    expect(await deliverDue()).toMatchObject([{ eventType: "TRANSACTION.SUCCESS", outTradeNo: input.outTradeNo, attempts: [{ status: 204, probe: false }] }]);
+    expect(await deliverDue()).toMatchObject([
+      { eventType: "TRANSACTION.SUCCESS", outTradeNo: input.outTradeNo, attempts: [{ status: 204, probe: false }] },
+    ]);
     const [notification] = await receivedAt(config.notifyUrl);
     expect(notification!.headers).toMatchObject({
       "content-type": "application/json",
@@ -36,16 +49,29 @@ describe("payment notifications", () => {
     expect(envelope).toMatchObject({
       event_type: "TRANSACTION.SUCCESS",
       resource_type: "encrypt-resource",
-      resource: { algorithm: "AEAD_AES_256_GCM", associated_data: "transaction", original_type: "transaction", nonce: expect.stringMatching(/^[0-9A-Za-z]{12}$/) },
+      resource: {
+        algorithm: "AEAD_AES_256_GCM",
+        associated_data: "transaction",
+        original_type: "transaction",
+        nonce: expect.stringMatching(/^[0-9A-Za-z]{12}$/),
+      },
     });
     const read = await client.readNotification(notification!.headers, notification!.body);
     expect(read).toMatchObject({
       ok: true,
       kind: "transaction",
-      transaction: { out_trade_no: input.outTradeNo, trade_state: "SUCCESS", amount: { total: input.amount }, transaction_id: expect.stringMatching(/^\d{28}$/) },
+      transaction: {
+        out_trade_no: input.outTradeNo,
+        trade_state: "SUCCESS",
+        amount: { total: input.amount },
+        transaction_id: expect.stringMatching(/^\d{28}$/),
+      },
     });
     // The same content re-serialised differently no longer verifies: only the raw body does.
-    expect(await client.verifyNotification(notification!.headers, JSON.stringify(envelope, null, 2))).toEqual({ ok: false, reason: "bad_signature" });
+    expect(await client.verifyNotification(notification!.headers, JSON.stringify(envelope, null, 2))).toEqual({
+      ok: false,
+      reason: "bad_signature",
+    });
   });
 
   it("are retried on the schedule until answered 200/204, each time re-signed over the same body", async () => {
@@ -70,7 +96,10 @@ describe("payment notifications", () => {
 
   it("stop after fifteen retries spread over 24 h 4 min", async () => {
     const { config, advance } = await paidOrder();
-    await planAnswers(config.notifyUrl, Array.from({ length: 20 }, () => 500));
+    await planAnswers(
+      config.notifyUrl,
+      Array.from({ length: 20 }, () => 500),
+    );
     await deliverDue();
     for (const wait of retryScheduleSeconds) {
       await advance(wait - 1);
@@ -115,7 +144,10 @@ describe("payment notifications", () => {
       await advance(15);
       await deliverDue();
       const [first, retry] = await receivedAt(config.notifyUrl);
-      expect(await client.readNotification(first!.headers, first!.body)).toEqual({ ok: false, reason: "skewFirstSeconds" in notify ? "stale_timestamp" : "unknown_serial" });
+      expect(await client.readNotification(first!.headers, first!.body)).toEqual({
+        ok: false,
+        reason: "skewFirstSeconds" in notify ? "stale_timestamp" : "unknown_serial",
+      });
       expect((await client.readNotification(retry!.headers, retry!.body)).ok).toBe(true);
       await resetSimulator();
     }
@@ -182,7 +214,9 @@ describe("key migration", () => {
     await control(`/orders/${second.outTradeNo}/pay`, {});
     await deliverDue();
     const received = await receivedAt(config.notifyUrl);
-    expect(received.map((r) => r.headers["wechatpay-serial"]).sort()).toEqual([testPlatformCertificates.A.serial, testWechatPublicKey.id].sort());
+    expect(received.map((r) => r.headers["wechatpay-serial"]).sort()).toEqual(
+      [testPlatformCertificates.A.serial, testWechatPublicKey.id].sort(),
+    );
     const both = testClient({ ...config, platformCertificates: [testPlatformCertificates.A.certificatePem] }).client;
     for (const r of received) expect((await both.readNotification(r.headers, r.body)).ok).toBe(true);
     // A client that knows only the public key cannot verify the certificate-signed one.

@@ -18,7 +18,10 @@ describe("client ↔ simulator: creating payments", () => {
     const { client } = testClient();
     const input = order({ expiresAt: Date.parse("2030-01-02T03:04:05.678Z") });
     const created = await client.createNativeOrder(input);
-    expect(created).toMatchObject({ outcome: "ok", data: { codeUrl: expect.stringMatching(/^weixin:\/\/wxpay\/bizpayurl\?pr=[0-9A-Za-z]{9}$/) } });
+    expect(created).toMatchObject({
+      outcome: "ok",
+      data: { codeUrl: expect.stringMatching(/^weixin:\/\/wxpay\/bizpayurl\?pr=[0-9A-Za-z]{9}$/) },
+    });
     const state = await simulatorState();
     const stored = Object.values(state.orders)[0]!;
     expect(stored).toMatchObject({ outTradeNo: input.outTradeNo, tradeType: "NATIVE", tradeState: "NOTPAY", total: 1234 });
@@ -26,14 +29,24 @@ describe("client ↔ simulator: creating payments", () => {
     expect(stored.timeExpire).toBe(Date.parse("2030-01-02T03:04:05.000Z"));
 
     const queried = await client.queryOrder(input.outTradeNo);
-    expect(queried).toMatchObject({ outcome: "ok", data: { trade_state: "NOTPAY", out_trade_no: input.outTradeNo, amount: { total: 1234 } } });
+    expect(queried).toMatchObject({
+      outcome: "ok",
+      data: { trade_state: "NOTPAY", out_trade_no: input.outTradeNo, amount: { total: 1234 } },
+    });
     expect(queried.outcome === "ok" && queried.data.transaction_id).toBeFalsy();
   });
 
   it("H5: an h5_url for the payer's IP and scene", async () => {
     const { client } = testClient();
     const created = await client.createH5Order({ ...order(), payerClientIp: "203.0.113.7", sceneType: "Wap" });
-    expect(created).toMatchObject({ outcome: "ok", data: { h5Url: expect.stringMatching(/^https:\/\/wx\.tenpay\.com\/cgi-bin\/mmpayweb-bin\/checkmweb\?prepay_id=wx\d{14}[0-9a-f]{20}&package=\d{10}$/) } });
+    expect(created).toMatchObject({
+      outcome: "ok",
+      data: {
+        h5Url: expect.stringMatching(
+          /^https:\/\/wx\.tenpay\.com\/cgi-bin\/mmpayweb-bin\/checkmweb\?prepay_id=wx\d{14}[0-9a-f]{20}&package=\d{10}$/,
+        ),
+      },
+    });
   });
 
   it("JSAPI: a prepay id and paySign parameters WeixinJSBridge accepts; paying through them succeeds", async () => {
@@ -42,15 +55,28 @@ describe("client ↔ simulator: creating payments", () => {
     const created = await client.createJsapiOrder({ ...input, openid: "oUpF8uMuAJO_M2pxb1Q9zNjWeS6o" });
     if (created.outcome !== "ok") throw new Error(JSON.stringify(created));
     expect(created.data.prepayId).toMatch(/^wx\d{14}[0-9a-f]{20}$/);
-    expect(created.data.payParams).toMatchObject({ appId: client.config.appid, package: `prepay_id=${created.data.prepayId}`, signType: "RSA" });
+    expect(created.data.payParams).toMatchObject({
+      appId: client.config.appid,
+      package: `prepay_id=${created.data.prepayId}`,
+      signType: "RSA",
+    });
 
     const forged = await control<{ valid: boolean; reason?: string }>("/jsapi/verify", { ...created.data.payParams, nonceStr: "another" });
     expect(forged.data).toEqual({ valid: false, reason: "PAY_SIGN" });
-    const paid = await control<{ valid: boolean; transaction: { trade_state: string; payer: { openid: string } } }>("/jsapi/verify", { ...created.data.payParams, pay: true });
-    expect(paid.data).toMatchObject({ valid: true, transaction: { trade_state: "SUCCESS", payer: { openid: "oUpF8uMuAJO_M2pxb1Q9zNjWeS6o" } } });
+    const paid = await control<{ valid: boolean; transaction: { trade_state: string; payer: { openid: string } } }>("/jsapi/verify", {
+      ...created.data.payParams,
+      pay: true,
+    });
+    expect(paid.data).toMatchObject({
+      valid: true,
+      transaction: { trade_state: "SUCCESS", payer: { openid: "oUpF8uMuAJO_M2pxb1Q9zNjWeS6o" } },
+    });
 
     const queried = await client.queryOrder(input.outTradeNo);
-    expect(queried).toMatchObject({ outcome: "ok", data: { trade_state: "SUCCESS", trade_type: "JSAPI", transaction_id: expect.stringMatching(/^\d{28}$/) } });
+    expect(queried).toMatchObject({
+      outcome: "ok",
+      data: { trade_state: "SUCCESS", trade_type: "JSAPI", transaction_id: expect.stringMatching(/^\d{28}$/) },
+    });
   });
 
   it("the same out_trade_no with identical parameters gives a fresh code; with other parameters it is refused", async () => {
@@ -59,7 +85,12 @@ describe("client ↔ simulator: creating payments", () => {
     const first = await client.createNativeOrder(input);
     const again = await client.createNativeOrder(input);
     expect(first.outcome === "ok" && again.outcome === "ok" && first.data.codeUrl !== again.data.codeUrl).toBe(true);
-    expect(await client.createNativeOrder({ ...input, amount: 999 })).toMatchObject({ outcome: "failed", status: 403, code: "OUT_TRADE_NO_USED", retryable: false });
+    expect(await client.createNativeOrder({ ...input, amount: 999 })).toMatchObject({
+      outcome: "failed",
+      status: 403,
+      code: "OUT_TRADE_NO_USED",
+      retryable: false,
+    });
   });
 
   it("refuses what WeChat Pay refuses, before anything is sent", async () => {
@@ -80,7 +111,10 @@ describe("client ↔ simulator: query, close, expiry", () => {
     await client.createNativeOrder(input);
     expect(await client.closeOrder(input.outTradeNo)).toEqual({ outcome: "ok", data: null, requestId: expect.any(String) });
     expect(await client.closeOrder(input.outTradeNo)).toMatchObject({ outcome: "ok" });
-    expect(await client.queryOrder(input.outTradeNo)).toMatchObject({ outcome: "ok", data: { trade_state: "CLOSED", trade_state_desc: "订单已关闭" } });
+    expect(await client.queryOrder(input.outTradeNo)).toMatchObject({
+      outcome: "ok",
+      data: { trade_state: "CLOSED", trade_state_desc: "订单已关闭" },
+    });
     expect(await client.createNativeOrder(input)).toMatchObject({ outcome: "failed", code: "ORDER_CLOSED" });
     expect(await control(`/orders/${input.outTradeNo}/pay`, {})).toEqual({ status: 409, data: { error: "ORDER_CLOSED" } });
   });
@@ -122,28 +156,57 @@ describe("client ↔ simulator: refunds", () => {
     const input = order({ amount: 5000 });
     await client.createNativeOrder(input);
     const paid = await control<{ transaction: { transaction_id: string } }>(`/orders/${input.outTradeNo}/pay`, {});
-    const refund = await client.refund({ outRefundNo: `R${input.outTradeNo}`, outTradeNo: input.outTradeNo, refund: 2000, total: 5000, reason: "用户取消" });
+    const refund = await client.refund({
+      outRefundNo: `R${input.outTradeNo}`,
+      outTradeNo: input.outTradeNo,
+      refund: 2000,
+      total: 5000,
+      reason: "用户取消",
+    });
     expect(refund).toMatchObject({
       outcome: "ok",
-      data: { status: "PROCESSING", out_refund_no: `R${input.outTradeNo}`, transaction_id: paid.data.transaction.transaction_id, amount: { refund: 2000, total: 5000 } },
+      data: {
+        status: "PROCESSING",
+        out_refund_no: `R${input.outTradeNo}`,
+        transaction_id: paid.data.transaction.transaction_id,
+        amount: { refund: 2000, total: 5000 },
+      },
     });
-    const again = await client.refund({ outRefundNo: `R${input.outTradeNo}`, outTradeNo: input.outTradeNo, refund: 2000, total: 5000, reason: "用户取消" });
+    const again = await client.refund({
+      outRefundNo: `R${input.outTradeNo}`,
+      outTradeNo: input.outTradeNo,
+      refund: 2000,
+      total: 5000,
+      reason: "用户取消",
+    });
     expect(again.outcome === "ok" && refund.outcome === "ok" && again.data.refund_id === refund.data.refund_id).toBe(true);
     expect(await client.queryOrder(input.outTradeNo)).toMatchObject({ outcome: "ok", data: { trade_state: "REFUND" } });
 
     await control(`/refunds/R${input.outTradeNo}/complete`, { status: "SUCCESS" });
-    expect(await client.queryRefund(`R${input.outTradeNo}`)).toMatchObject({ outcome: "ok", data: { status: "SUCCESS", success_time: expect.stringMatching(/\+08:00$/) } });
+    expect(await client.queryRefund(`R${input.outTradeNo}`)).toMatchObject({
+      outcome: "ok",
+      data: { status: "SUCCESS", success_time: expect.stringMatching(/\+08:00$/) },
+    });
   });
 
   it("refuses refunds of unpaid orders, beyond the total, with another total, and unknown refund numbers", async () => {
     const { client } = testClient();
     const input = order({ amount: 1000 });
     await client.createNativeOrder(input);
-    expect(await client.refund({ outRefundNo: "R1", outTradeNo: input.outTradeNo, refund: 100, total: 1000 })).toMatchObject({ outcome: "failed", code: "TRADE_ERROR" });
+    expect(await client.refund({ outRefundNo: "R1", outTradeNo: input.outTradeNo, refund: 100, total: 1000 })).toMatchObject({
+      outcome: "failed",
+      code: "TRADE_ERROR",
+    });
     await control(`/orders/${input.outTradeNo}/pay`, {});
-    expect(await client.refund({ outRefundNo: "R2", outTradeNo: input.outTradeNo, refund: 100, total: 999 })).toMatchObject({ outcome: "failed", code: "PARAM_ERROR" });
+    expect(await client.refund({ outRefundNo: "R2", outTradeNo: input.outTradeNo, refund: 100, total: 999 })).toMatchObject({
+      outcome: "failed",
+      code: "PARAM_ERROR",
+    });
     expect((await client.refund({ outRefundNo: "R3", outTradeNo: input.outTradeNo, refund: 600, total: 1000 })).outcome).toBe("ok");
-    expect(await client.refund({ outRefundNo: "R4", outTradeNo: input.outTradeNo, refund: 500, total: 1000 })).toMatchObject({ outcome: "failed", code: "INVALID_REQUEST" });
+    expect(await client.refund({ outRefundNo: "R4", outTradeNo: input.outTradeNo, refund: 500, total: 1000 })).toMatchObject({
+      outcome: "failed",
+      code: "INVALID_REQUEST",
+    });
     expect(await client.queryRefund("NOSUCHREFUND")).toMatchObject({ outcome: "failed", status: 404, code: "RESOURCE_NOT_EXISTS" });
   });
 });

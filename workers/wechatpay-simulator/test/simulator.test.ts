@@ -26,7 +26,10 @@ async function signed(method: "GET" | "POST", path: string, body = "", tweaks: T
   const key = await importMerchantPrivateKey(testMerchant.privateKeyPem);
   const timestamp = tweaks.timestamp ?? Math.floor(Date.now() / 1000);
   const nonce = randomNonce();
-  const signature = await signSha256WithRsa(key, requestSignatureMessage(method, tweaks.signedPath ?? path, timestamp, nonce, tweaks.signedBody ?? body));
+  const signature = await signSha256WithRsa(
+    key,
+    requestSignatureMessage(method, tweaks.signedPath ?? path, timestamp, nonce, tweaks.signedBody ?? body),
+  );
   const serial = tweaks.serial ?? testMerchant.serial;
   const authorization =
     tweaks.order === "php"
@@ -44,7 +47,11 @@ async function signed(method: "GET" | "POST", path: string, body = "", tweaks: T
   }
   const response = await simulatorFetch(new Request(simulatorBaseUrl + path, { method, headers, ...(method === "POST" ? { body } : {}) }));
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as { code?: string; message?: string }) : null };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text ? (JSON.parse(text) as { code?: string; message?: string }) : null,
+  };
 }
 
 const nativeBody = (overrides: Record<string, unknown> = {}) => ({
@@ -63,16 +70,23 @@ describe("the simulator authenticates requests as WeChat Pay does", () => {
   it("accepts the Authorization fields in any order (the Go and PHP SDKs differ)", async () => {
     expect(await signed("GET", queryPath)).toMatchObject({ status: 404, body: { code: "ORDER_NOT_EXIST" } });
     expect(await signed("GET", queryPath, "", { order: "php" })).toMatchObject({ status: 404, body: { code: "ORDER_NOT_EXIST" } });
-    expect(parseAuthorization('WECHATPAY2-SHA256-RSA2048 mchid="1",mchid="2",nonce_str="n",timestamp="1",serial_no="s",signature="x"')).toBeNull();
+    expect(
+      parseAuthorization('WECHATPAY2-SHA256-RSA2048 mchid="1",mchid="2",nonce_str="n",timestamp="1",serial_no="s",signature="x"'),
+    ).toBeNull();
   });
 
   it("refuses a signature over another body, path or query (401 SIGN_ERROR)", async () => {
     const body = nativeBody();
-    expect(await post("/v3/pay/transactions/native", body, { signedBody: JSON.stringify({ ...body, amount: { total: 1, currency: "CNY" } }) })).toMatchObject({
+    expect(
+      await post("/v3/pay/transactions/native", body, { signedBody: JSON.stringify({ ...body, amount: { total: 1, currency: "CNY" } }) }),
+    ).toMatchObject({
       status: 401,
       body: { code: "SIGN_ERROR" },
     });
-    expect(await signed("GET", queryPath, "", { signedPath: "/v3/pay/transactions/out-trade-no/NOSUCHORDER" })).toMatchObject({ status: 401, body: { code: "SIGN_ERROR" } });
+    expect(await signed("GET", queryPath, "", { signedPath: "/v3/pay/transactions/out-trade-no/NOSUCHORDER" })).toMatchObject({
+      status: 401,
+      body: { code: "SIGN_ERROR" },
+    });
     expect(await signed("GET", queryPath, "", { signedPath: queryPath.replace("NOSUCH", "OTHER") })).toMatchObject({ status: 401 });
   });
 
@@ -84,14 +98,26 @@ describe("the simulator authenticates requests as WeChat Pay does", () => {
     });
     expect(await signed("GET", queryPath, "", { timestamp: now + 301 })).toMatchObject({ status: 401 });
     expect(await signed("GET", queryPath, "", { timestamp: now * 1000 })).toMatchObject({ status: 401 });
-    expect(await signed("GET", queryPath, "", { serial: "0000000000000000000000000000000000000000" })).toMatchObject({ status: 401, body: { code: "SIGN_ERROR" } });
+    expect(await signed("GET", queryPath, "", { serial: "0000000000000000000000000000000000000000" })).toMatchObject({
+      status: 401,
+      body: { code: "SIGN_ERROR" },
+    });
   });
 
   it("requires Accept, User-Agent and a JSON Content-Type on POST (400 INVALID_REQUEST)", async () => {
-    expect(await signed("GET", queryPath, "", { headers: { "User-Agent": null } })).toMatchObject({ status: 400, body: { code: "INVALID_REQUEST" } });
-    expect(await signed("GET", queryPath, "", { headers: { Accept: null } })).toMatchObject({ status: 400, body: { code: "INVALID_REQUEST" } });
+    expect(await signed("GET", queryPath, "", { headers: { "User-Agent": null } })).toMatchObject({
+      status: 400,
+      body: { code: "INVALID_REQUEST" },
+    });
+    expect(await signed("GET", queryPath, "", { headers: { Accept: null } })).toMatchObject({
+      status: 400,
+      body: { code: "INVALID_REQUEST" },
+    });
     expect(await signed("GET", queryPath, "", { headers: { Accept: "*/*" } })).toMatchObject({ status: 404 });
-    expect(await post("/v3/pay/transactions/native", nativeBody(), { headers: { "Content-Type": "text/plain" } })).toMatchObject({ status: 400, body: { code: "INVALID_REQUEST" } });
+    expect(await post("/v3/pay/transactions/native", nativeBody(), { headers: { "Content-Type": "text/plain" } })).toMatchObject({
+      status: 400,
+      body: { code: "INVALID_REQUEST" },
+    });
   });
 
   it("signs business answers, errors included, but not authentication failures", async () => {
@@ -126,28 +152,52 @@ describe("the simulator validates bodies as WeChat Pay does (400 PARAM_ERROR)", 
     await refusedWith(nativeBody({ time_expire: "2030-11-21 20:30:00" }));
     await refusedWith(nativeBody({ time_expire: "2030-11-21T20:30:00" }));
     await refusedWith(nativeBody({ time_expire: "2020-11-21T20:30:00+08:00" }));
-    expect(await post("/v3/pay/transactions/native", nativeBody({ time_expire: "2030-11-21T20:30:00+08:00" }))).toMatchObject({ status: 200 });
+    expect(await post("/v3/pay/transactions/native", nativeBody({ time_expire: "2030-11-21T20:30:00+08:00" }))).toMatchObject({
+      status: 200,
+    });
   });
 
   it("per flow: H5 needs scene_info.h5_info.type and payer_client_ip, JSAPI needs payer.openid", async () => {
-    await refusedWith(nativeBody({ scene_info: { payer_client_ip: "203.0.113.7", h5_info: {} } }), "PARAM_ERROR", "/v3/pay/transactions/h5");
+    await refusedWith(
+      nativeBody({ scene_info: { payer_client_ip: "203.0.113.7", h5_info: {} } }),
+      "PARAM_ERROR",
+      "/v3/pay/transactions/h5",
+    );
     await refusedWith(nativeBody({ scene_info: { h5_info: { type: "Wap" } } }), "PARAM_ERROR", "/v3/pay/transactions/h5");
     await refusedWith(nativeBody(), "PARAM_ERROR", "/v3/pay/transactions/jsapi");
-    expect(await post("/v3/pay/transactions/jsapi", nativeBody({ payer: { openid: "o1" } }))).toMatchObject({ status: 200, body: { prepay_id: expect.stringMatching(/^wx/) } });
+    expect(await post("/v3/pay/transactions/jsapi", nativeBody({ payer: { openid: "o1" } }))).toMatchObject({
+      status: 200,
+      body: { prepay_id: expect.stringMatching(/^wx/) },
+    });
   });
 
   it("the merchant in the body must be the one who signed, and own the appid", async () => {
     await refusedWith(nativeBody({ mchid: "1900000999" }), "INVALID_REQUEST");
     await refusedWith(nativeBody({ appid: "wx0000000000000000" }), "APPID_MCHID_NOT_MATCH");
-    expect(await signed("GET", "/v3/pay/transactions/out-trade-no/NOSUCHORDER")).toMatchObject({ status: 400, body: { code: "PARAM_ERROR" } });
+    expect(await signed("GET", "/v3/pay/transactions/out-trade-no/NOSUCHORDER")).toMatchObject({
+      status: 400,
+      body: { code: "PARAM_ERROR" },
+    });
   });
 });
 
 describe("the simulator's own cryptography", () => {
   it("verifies the documentation's request signature with the sample key's public half", async () => {
-    const privateKey = await crypto.subtle.importKey("pkcs8", pkcs8Of(docSampleMerchantKey), { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, true, ["sign"]);
+    const privateKey = await crypto.subtle.importKey(
+      "pkcs8",
+      pkcs8Of(docSampleMerchantKey),
+      { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" },
+      true,
+      ["sign"],
+    );
     const { n, e } = (await crypto.subtle.exportKey("jwk", privateKey)) as JsonWebKey;
-    const publicKey = await crypto.subtle.importKey("jwk", { kty: "RSA", n, e, alg: "RS256", ext: true }, { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, true, ["verify"]);
+    const publicKey = await crypto.subtle.importKey(
+      "jwk",
+      { kty: "RSA", n, e, alg: "RS256", ext: true },
+      { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" },
+      true,
+      ["verify"],
+    );
     const spki = new Uint8Array((await crypto.subtle.exportKey("spki", publicKey)) as ArrayBuffer);
     const key = await importVerifyingKey(`-----BEGIN PUBLIC KEY-----\n${bytesToBase64(spki)}\n-----END PUBLIC KEY-----`);
     const v = docRequestSignature;
@@ -172,15 +222,32 @@ describe("control endpoints", () => {
   it("merchant-config hands local emulation a configuration the client works with", async () => {
     const { data } = await control<Record<string, unknown>>("/merchant-config");
     const client = createWechatPayClient(
-      { ...(data as object), notifyUrl: "http://localhost:5173/api/payments/wechat/notify", baseUrl: simulatorBaseUrl } as Parameters<typeof createWechatPayClient>[0],
+      { ...(data as object), notifyUrl: "http://localhost:5173/api/payments/wechat/notify", baseUrl: simulatorBaseUrl } as Parameters<
+        typeof createWechatPayClient
+      >[0],
       { fetch: simulatorFetch },
     );
-    expect((await client.createNativeOrder({ outTradeNo: outTradeNo("S"), description: "Paydesk recharge", amount: 100, expiresAt: inMinutes(30) })).outcome).toBe("ok");
+    expect(
+      (
+        await client.createNativeOrder({
+          outTradeNo: outTradeNo("S"),
+          description: "Paydesk recharge",
+          amount: 100,
+          expiresAt: inMinutes(30),
+        })
+      ).outcome,
+    ).toBe("ok");
   });
 
   it("a cashier page stands in for the H5 link", async () => {
     const { client } = testClient();
-    const created = await client.createH5Order({ outTradeNo: outTradeNo("S"), description: "Paydesk <recharge>", amount: 100, expiresAt: inMinutes(30), payerClientIp: "203.0.113.7" });
+    const created = await client.createH5Order({
+      outTradeNo: outTradeNo("S"),
+      description: "Paydesk <recharge>",
+      amount: 100,
+      expiresAt: inMinutes(30),
+      payerClientIp: "203.0.113.7",
+    });
     if (created.outcome !== "ok") throw new Error("not created");
     const prepayId = new URL(created.data.h5Url).searchParams.get("prepay_id");
     const page = await simulatorFetch(new Request(`${simulatorBaseUrl}/__simulator/checkmweb?prepay_id=${prepayId}`));

@@ -13,7 +13,11 @@ export const simulatorBaseUrl = "https://wechatpay-simulator.test";
 /** The simulator worker under test (its default export, through its Durable Object). */
 export const simulatorFetch = (request: Request): Promise<Response> => exports.default.fetch(request);
 
-export async function control<T = unknown>(path: string, body?: unknown, method = body === undefined ? "GET" : "POST"): Promise<{ status: number; data: T }> {
+export async function control<T = unknown>(
+  path: string,
+  body?: unknown,
+  method = body === undefined ? "GET" : "POST",
+): Promise<{ status: number; data: T }> {
   const response = await simulatorFetch(
     new Request(`${simulatorBaseUrl}/__simulator${path}`, {
       method,
@@ -40,7 +44,9 @@ export async function receivedAt(url: string): Promise<Received[]> {
   return (await notifySink.fetch(`https://sink.test/__sink/received${new URL(url).pathname}`)).json();
 }
 
-export async function deliverDue(): Promise<Array<{ id: string; eventType: string; outTradeNo: string; attempts: SimDelivery["attempts"] }>> {
+export async function deliverDue(): Promise<
+  Array<{ id: string; eventType: string; outTradeNo: string; attempts: SimDelivery["attempts"] }>
+> {
   return (await control<{ delivered: Awaited<ReturnType<typeof deliverDue>> }>("/notifications/deliver", {})).data.delivered;
 }
 

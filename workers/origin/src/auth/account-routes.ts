@@ -89,7 +89,10 @@ function isHandleTaken(error: unknown): boolean {
 
 export const accountRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 
-accountRoutes.use("/register", idempotent(() => "anonymous:register"));
+accountRoutes.use(
+  "/register",
+  idempotent(() => "anonymous:register"),
+);
 
 accountRoutes
   .openapi(register, async (c) => {
@@ -164,7 +167,9 @@ accountRoutes
     const [ended] = await db.batch([
       db.prepare("UPDATE session SET ended_at = ?1 WHERE token_hash = ?2 AND ended_at IS NULL RETURNING user_id").bind(now, tokenHash),
       db
-        .prepare("UPDATE sign_in_link SET used_at = ?1 WHERE used_at IS NULL AND user_id = (SELECT user_id FROM session WHERE token_hash = ?2)")
+        .prepare(
+          "UPDATE sign_in_link SET used_at = ?1 WHERE used_at IS NULL AND user_id = (SELECT user_id FROM session WHERE token_hash = ?2)",
+        )
         .bind(now, tokenHash),
     ]);
     if (!ended?.results.length) throw new ApiError("UNAUTHENTICATED", "You are not signed in.");

@@ -3,7 +3,10 @@ import { hashToken } from "./bearer-token";
 /** 256 random bits, base64url: the form of session tokens and sign-in link tokens. */
 export function randomToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 /** A new bearer token and the statement that stores only its hash. */

@@ -124,7 +124,10 @@ describe("redeeming a code", () => {
   });
 
   it("requires a session", async () => {
-    const response = await origin.call("/api/codes/redeem", { body: { code: "ABCD-EFGH-JKMN-PQRS" }, headers: { "Idempotency-Key": "k-0000000001" } });
+    const response = await origin.call("/api/codes/redeem", {
+      body: { code: "ABCD-EFGH-JKMN-PQRS" },
+      headers: { "Idempotency-Key": "k-0000000001" },
+    });
     expect(response.status).toBe(401);
   });
 });

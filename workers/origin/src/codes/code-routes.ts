@@ -33,7 +33,11 @@ const redeem = createRoute({
 });
 
 export const codeRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
-codeRoutes.use("/redeem", signedInUser, idempotent((c) => c.var.user.id));
+codeRoutes.use(
+  "/redeem",
+  signedInUser,
+  idempotent((c) => c.var.user.id),
+);
 
 codeRoutes.openapi(redeem, async (c) => {
   const user = c.var.user;
@@ -87,9 +91,7 @@ codeRoutes.openapi(redeem, async (c) => {
         // A success is not a wrong try.
         db.prepare("DELETE FROM code_failure WHERE rowid = ?1").bind(attempt.rowid),
         // The primary key makes the code single-use, even for two requests at once.
-        db
-          .prepare("INSERT INTO code_redemption (code_hash, user_id, tx_id, at) VALUES (?1, ?2, ?3, ?4)")
-          .bind(hash, user.id, txId, now),
+        db.prepare("INSERT INTO code_redemption (code_hash, user_id, tx_id, at) VALUES (?1, ?2, ?3, ?4)").bind(hash, user.id, txId, now),
       ],
       201,
       { code: "SUCCESS" as const, data: { value: code.value, redeemedAt: new Date(now).toISOString() } },
@@ -104,4 +106,3 @@ codeRoutes.openapi(redeem, async (c) => {
     throw error;
   }
 });
-

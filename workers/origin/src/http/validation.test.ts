@@ -21,7 +21,11 @@ const badBodies: [string, unknown, string | undefined][] = [
   ["a unicode handle", { ...valid, handle: "ålice_01" }, "handle"],
   ["an SQL-looking handle", { ...valid, handle: "a'; DROP TABLE user; --" }, "handle"],
   ["a display name starting with U+0000", { ...valid, displayName: "\u0000Mallory" }, "displayName"],
-  ["a prototype key", JSON.parse('{"__proto__":{"x":1},"handle":"valid_01","password":"long enough password","displayName":"V"}'), "__proto__"],
+  [
+    "a prototype key",
+    JSON.parse('{"__proto__":{"x":1},"handle":"valid_01","password":"long enough password","displayName":"V"}'),
+    "__proto__",
+  ],
   ["not an object", [1, 2, 3], undefined],
   ["a string body", "hello", undefined],
 ];

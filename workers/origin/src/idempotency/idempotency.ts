@@ -10,11 +10,7 @@ export type Idempotency = {
    * Commits the effect and the answer in one batch, and answers. A concurrent twin that
    * committed first wins: its answer is given instead, and this effect rolls back.
    */
-  commit<T, S extends 200 | 201>(
-    effect: D1PreparedStatement[],
-    status: S,
-    body: T,
-  ): Promise<Response & TypedResponse<T, S, "json">>;
+  commit<T, S extends 200 | 201>(effect: D1PreparedStatement[], status: S, body: T): Promise<Response & TypedResponse<T, S, "json">>;
   /**
    * Refuses. A lasting refusal (one this request will always get) is recorded, so a
    * retry hears it again; one that can change (funds, limits, a handle not yet taken)
@@ -49,7 +45,11 @@ function isIdempotencyConflict(error: unknown): boolean {
 /** The request's Idempotency-Key, or a 400 naming the header when it is missing or malformed. */
 export function requireIdempotencyKey(key: string | undefined): string {
   if (!key || !keyFormat.test(key)) {
-    throw new ApiError("BAD_REQUEST", "Send an Idempotency-Key header of 8 to 128 letters, digits or _.:- with this request.", "Idempotency-Key");
+    throw new ApiError(
+      "BAD_REQUEST",
+      "Send an Idempotency-Key header of 8 to 128 letters, digits or _.:- with this request.",
+      "Idempotency-Key",
+    );
   }
   return key;
 }
@@ -63,7 +63,10 @@ export async function requestHashOf(c: Context): Promise<string> {
  * The idempotency of one request: its key within `scope` (the user, or an anonymous
  * route), and the hash of the request it must match.
  */
-export function keyedIdempotency(c: Context<OriginEnv>, { scope, key, requestHash }: { scope: string; key: string; requestHash: string }): Idempotency {
+export function keyedIdempotency(
+  c: Context<OriginEnv>,
+  { scope, key, requestHash }: { scope: string; key: string; requestHash: string },
+): Idempotency {
   const db = c.env.DB;
   const read = () =>
     db.prepare("SELECT request_hash, status, body FROM idempotency WHERE scope = ?1 AND key = ?2").bind(scope, key).first<StoredAnswer>();

@@ -51,7 +51,10 @@ describe("approving a claim", () => {
     expect(retry.status).toBe(200);
     expect(retry.headers.get("Idempotent-Replayed")).toBe("true");
     const answer = (await retry.json()) as { code: string; data: Claim };
-    expect(answer).toMatchObject({ code: "SUCCESS", data: { id: claim, status: "approved", decidedAt: new Date(origin.now()).toISOString() } });
+    expect(answer).toMatchObject({
+      code: "SUCCESS",
+      data: { id: claim, status: "approved", decidedAt: new Date(origin.now()).toISOString() },
+    });
     const again = await post(`/api/claims/${claim}/approve`, { key: "approve-key-0001" });
     expect(await again.json()).toEqual(answer);
 
@@ -193,7 +196,13 @@ describe("paying an order from the wallet", () => {
     await fundWallet(origin, poster, 1_000);
     const posted = await post("/api/tasks", {
       key: "task-lost-pay-01",
-      body: { title: "Lost answer", description: "Pay me once.", reward: 500, slots: 2, deadline: new Date(origin.now() + 7_200_000).toISOString() },
+      body: {
+        title: "Lost answer",
+        description: "Pay me once.",
+        reward: 500,
+        slots: 2,
+        deadline: new Date(origin.now() + 7_200_000).toISOString(),
+      },
     });
     const { order } = ((await posted.json()) as { data: { order: { id: string } } }).data;
     const body = { method: "wallet" };

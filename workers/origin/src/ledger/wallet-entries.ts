@@ -89,7 +89,10 @@ function entryFromRow(row: EntryRow): WalletEntry {
     kind: kindOf(row),
     amount: row.available,
     held: row.held,
-    counterparty: row.other_handle !== null && row.other_display_name !== null ? { handle: row.other_handle, displayName: row.other_display_name } : null,
+    counterparty:
+      row.other_handle !== null && row.other_display_name !== null
+        ? { handle: row.other_handle, displayName: row.other_display_name }
+        : null,
     task: row.task_id !== null && row.task_title !== null ? { id: row.task_id, title: row.task_title } : null,
     orderId: row.order_id,
     note: row.note,
@@ -118,7 +121,10 @@ export async function walletEntryPage(
 ): Promise<{ entries: WalletEntry[]; nextCursor: string | null }> {
   const before = cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(cursor);
   const window = 2 * (limit + 1);
-  const { results } = await db.prepare(pageSql).bind(account, before, window, limit + 1, userId).all<EntryRow>();
+  const { results } = await db
+    .prepare(pageSql)
+    .bind(account, before, window, limit + 1, userId)
+    .all<EntryRow>();
   const page = results.slice(0, limit);
   const last = page.at(-1);
   // More lines exist when this answer had one line more than the page, or when the window
@@ -128,7 +134,11 @@ export async function walletEntryPage(
 }
 
 /** The counts the home screen shows: claims still to submit, and submissions to check. */
-export async function taskCounts(db: D1Database, userId: string, now: number): Promise<{ claimsToSubmit: number; submissionsToCheck: number }> {
+export async function taskCounts(
+  db: D1Database,
+  userId: string,
+  now: number,
+): Promise<{ claimsToSubmit: number; submissionsToCheck: number }> {
   const row = await db
     .prepare(
       `SELECT

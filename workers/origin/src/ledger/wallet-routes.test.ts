@@ -3,7 +3,16 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { Claim } from "#contract/tasks";
 import type { WalletEntry, WalletEntryPage, WalletSummary } from "#contract/wallet";
 import { journalStatements, walletAccountOf, worldAccount } from "./journal";
-import { balanceOf, expectLedgerWhole, fundWallet, openPaidTask, resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
+import {
+  balanceOf,
+  expectLedgerWhole,
+  fundWallet,
+  openPaidTask,
+  resetDatabase,
+  seedUser,
+  testOrigin,
+  type TestOrigin,
+} from "../../test/origin-client";
 
 let origin: TestOrigin;
 let alice: Awaited<ReturnType<typeof seedUser>>;
@@ -37,7 +46,10 @@ async function summary(auth: Record<string, string>): Promise<WalletSummary> {
 }
 
 const transfer = (from: { auth: Record<string, string> }, toHandle: string, amount: number, note = "") =>
-  origin.call("/api/transfers", { body: { toHandle, amount, note }, headers: { ...from.auth, "Idempotency-Key": `t-${crypto.randomUUID()}` } });
+  origin.call("/api/transfers", {
+    body: { toHandle, amount, note },
+    headers: { ...from.auth, "Idempotency-Key": `t-${crypto.randomUUID()}` },
+  });
 
 beforeEach(async () => {
   await resetDatabase();
@@ -102,7 +114,10 @@ describe("the wallet's history", () => {
   });
 
   it("names the order of an online recharge", async () => {
-    const created = await origin.call("/api/orders/recharge", { body: { amount: 5_000 }, headers: { ...alice.auth, "Idempotency-Key": "recharge-history" } });
+    const created = await origin.call("/api/orders/recharge", {
+      body: { amount: 5_000 },
+      headers: { ...alice.auth, "Idempotency-Key": "recharge-history" },
+    });
     const order = ((await created.json()) as { data: { id: string } }).data.id;
     // What a settled WeChat Pay recharge writes (src/wechat-pay/payments/settle-success.ts), in one batch.
     const txId = `tx_${crypto.randomUUID()}`;
@@ -123,7 +138,17 @@ describe("the wallet's history", () => {
       env.DB.prepare("UPDATE orders SET status = 'paid', paid_at = ?1 WHERE id = ?2").bind(now, order),
     ]);
     expect((await page(alice.auth)).entries).toEqual([
-      { id: txId, kind: "recharge", amount: 5_000, held: 0, counterparty: null, task: null, orderId: order, note: null, createdAt: new Date(now).toISOString() },
+      {
+        id: txId,
+        kind: "recharge",
+        amount: 5_000,
+        held: 0,
+        counterparty: null,
+        task: null,
+        orderId: order,
+        note: null,
+        createdAt: new Date(now).toISOString(),
+      },
     ]);
     await expectLedgerWhole();
   });

@@ -36,14 +36,20 @@ const pay = createRoute({
     401: errorContent("UNAUTHENTICATED"),
     404: errorContent("NOT_FOUND"),
     409: errorContent("ORDER_NOT_PENDING"),
-    422: errorContent("WALLET_NOT_ALLOWED, INSUFFICIENT_FUNDS, WECHAT_PAY_NOT_CONFIGURED, WECHAT_PAY_FLOW_NOT_AVAILABLE or IDEMPOTENCY_KEY_REUSED"),
+    422: errorContent(
+      "WALLET_NOT_ALLOWED, INSUFFICIENT_FUNDS, WECHAT_PAY_NOT_CONFIGURED, WECHAT_PAY_FLOW_NOT_AVAILABLE or IDEMPOTENCY_KEY_REUSED",
+    ),
     502: errorContent("WECHAT_PAY_REFUSED"),
     503: errorContent("WECHAT_PAY_UNAVAILABLE: WeChat Pay did not answer clearly; send the same request again"),
   },
 });
 
 export const orderPayRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
-orderPayRoutes.use("/:id/pay", signedInUser, idempotent((c) => c.var.user.id));
+orderPayRoutes.use(
+  "/:id/pay",
+  signedInUser,
+  idempotent((c) => c.var.user.id),
+);
 
 orderPayRoutes.openapi(pay, async (c) => {
   const { id } = c.req.valid("param");

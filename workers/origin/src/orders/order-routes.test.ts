@@ -8,8 +8,18 @@ let origin: TestOrigin;
 let alice: Awaited<ReturnType<typeof seedUser>>;
 let bob: Awaited<ReturnType<typeof seedUser>>;
 
-async function createRecharge(amount: number, { auth = alice.auth, referrer, key = `ord-${crypto.randomUUID()}` }: { auth?: Record<string, string>; referrer?: string; key?: string } = {}) {
-  return origin.call("/api/orders/recharge", { body: referrer === undefined ? { amount } : { amount, referrer }, headers: { ...auth, "Idempotency-Key": key } });
+async function createRecharge(
+  amount: number,
+  {
+    auth = alice.auth,
+    referrer,
+    key = `ord-${crypto.randomUUID()}`,
+  }: { auth?: Record<string, string>; referrer?: string; key?: string } = {},
+) {
+  return origin.call("/api/orders/recharge", {
+    body: referrer === undefined ? { amount } : { amount, referrer },
+    headers: { ...auth, "Idempotency-Key": key },
+  });
 }
 
 async function created(amount: number, options: Parameters<typeof createRecharge>[1] = {}): Promise<Order> {
@@ -139,7 +149,9 @@ describe("one order", () => {
   it("never changes a finished order, whatever the code above does", async () => {
     const order = await created(2_000);
     await origin.call(`/api/orders/${order.id}/cancel`, { headers: alice.auth });
-    await expect(env.DB.prepare("UPDATE orders SET status = 'pending' WHERE id = ?1").bind(order.id).run()).rejects.toThrow(/does not change/);
+    await expect(env.DB.prepare("UPDATE orders SET status = 'pending' WHERE id = ?1").bind(order.id).run()).rejects.toThrow(
+      /does not change/,
+    );
   });
 });
 

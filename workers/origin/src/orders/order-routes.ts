@@ -10,7 +10,14 @@ import {
 } from "#contract/orders";
 import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
-import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, optionalIdempotencyKeyHeader, successEnvelope } from "#contract/openapi";
+import {
+  bearerAuth,
+  errorContent,
+  idempotencyKeyHeader,
+  jsonContent,
+  optionalIdempotencyKeyHeader,
+  successEnvelope,
+} from "#contract/openapi";
 import { validationHook } from "../http/validation";
 import { idempotent, idempotentWhenKeyed } from "../idempotency/idempotency";
 import type { OriginEnv } from "../origin-env";
@@ -92,8 +99,14 @@ function decodeCursor(cursor: string): { createdAt: number; id: string } {
 
 export const orderRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 orderRoutes.use("*", signedInUser);
-orderRoutes.use("/recharge", idempotent((c) => c.var.user.id));
-orderRoutes.use("/:id/cancel", idempotentWhenKeyed((c) => c.var.user.id));
+orderRoutes.use(
+  "/recharge",
+  idempotent((c) => c.var.user.id),
+);
+orderRoutes.use(
+  "/:id/cancel",
+  idempotentWhenKeyed((c) => c.var.user.id),
+);
 
 orderRoutes.openapi(createRecharge, async (c) => {
   const { amount, referrer } = c.req.valid("json");
@@ -144,7 +157,8 @@ orderRoutes.openapi(cancel, async (c) => {
   const order = await findOrderDetail(db, userId, id);
   if (!order) throw new ApiError("NOT_FOUND", "There is no such order.");
   // Cancelling a cancelled order answers it again.
-  if (order.status === "closed" && order.closeReason === "cancelled") return c.var.idempotency.commit([], 200, { code: "SUCCESS" as const, data: order });
+  if (order.status === "closed" && order.closeReason === "cancelled")
+    return c.var.idempotency.commit([], 200, { code: "SUCCESS" as const, data: order });
   if (order.status !== "pending") return c.var.idempotency.refuse(orderNotPending(order));
   const at = new Date(now).toISOString();
   const cancelled: OrderDetail = {

@@ -99,7 +99,14 @@ export async function closeExpiredOrders(db: D1Database, now: number): Promise<n
 /** A new order, pending for the payment window, and the statement that stores it. */
 export function newPendingOrder(
   db: D1Database,
-  { userId, kind, amount, description, referrer = "", now }: { userId: string; kind: Order["kind"]; amount: number; description: string; referrer?: string; now: number },
+  {
+    userId,
+    kind,
+    amount,
+    description,
+    referrer = "",
+    now,
+  }: { userId: string; kind: Order["kind"]; amount: number; description: string; referrer?: string; now: number },
 ): { row: OrderRow; insert: D1PreparedStatement } {
   const row: OrderRow = {
     id: `ord_${crypto.randomUUID()}`,

@@ -1,5 +1,12 @@
 /** An order as the pay endpoint reads it: its owner's, whatever its status (the methods decide). */
-export type PayableOrder = { id: string; kind: "recharge" | "task_budget"; amount: number; status: string; expires_at: number; description: string };
+export type PayableOrder = {
+  id: string;
+  kind: "recharge" | "task_budget";
+  amount: number;
+  status: string;
+  expires_at: number;
+  description: string;
+};
 
 export async function findPayableOrder(db: D1Database, orderId: string, userId: string): Promise<PayableOrder | null> {
   const order = await db

@@ -47,7 +47,14 @@ export async function payFromWallet(c: Context<OriginEnv>, order: PayableOrder, 
       201,
       {
         code: "SUCCESS" as const,
-        data: { orderId: id, paymentId, method: "wallet" as const, amount: order.amount, status: "paid" as const, paidAt: new Date(now).toISOString() },
+        data: {
+          orderId: id,
+          paymentId,
+          method: "wallet" as const,
+          amount: order.amount,
+          status: "paid" as const,
+          paidAt: new Date(now).toISOString(),
+        },
       },
     );
     // A WeChat Pay order started for this order must not be paid too: close it now (the

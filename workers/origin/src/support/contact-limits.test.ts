@@ -54,7 +54,9 @@ describe("the contact form's limits", () => {
   it("lets exactly the limit through when many messages arrive at once", async () => {
     const fromOneAddress = await Promise.all(Array.from({ length: 12 }, () => contact({ ip: "192.0.2.44" })));
     expect(statuses(fromOneAddress)).toEqual([...Array(5).fill(201), ...Array(7).fill(429)]);
-    const forOneEmail = await Promise.all(Array.from({ length: 8 }, (_, n) => contact({ ip: `192.0.2.${100 + n}`, email: "same@example.com" })));
+    const forOneEmail = await Promise.all(
+      Array.from({ length: 8 }, (_, n) => contact({ ip: `192.0.2.${100 + n}`, email: "same@example.com" })),
+    );
     expect(statuses(forOneEmail)).toEqual([...Array(3).fill(201), ...Array(5).fill(429)]);
     expect(await tickets()).toBe(8);
   });

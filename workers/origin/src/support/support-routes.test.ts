@@ -7,7 +7,11 @@ let origin: TestOrigin;
 let alice: Awaited<ReturnType<typeof seedUser>>;
 let bob: Awaited<ReturnType<typeof seedUser>>;
 
-const ticket = { category: "payment", subject: "Recharge not credited", message: "I paid ¥50.00 with WeChat but my balance did not change." };
+const ticket = {
+  category: "payment",
+  subject: "Recharge not credited",
+  message: "I paid ¥50.00 with WeChat but my balance did not change.",
+};
 
 async function open(body: unknown = ticket, auth = alice.auth, key = `tkt-${crypto.randomUUID()}`) {
   return origin.call("/api/support/tickets", { body, headers: { ...auth, "Idempotency-Key": key } });
@@ -36,12 +40,18 @@ describe("support tickets", () => {
   });
 
   it("links one of my orders, never someone else's", async () => {
-    const order = await origin.call("/api/orders/recharge", { body: { amount: 5_000 }, headers: { ...bob.auth, "Idempotency-Key": "bob-order-001" } });
+    const order = await origin.call("/api/orders/recharge", {
+      body: { amount: 5_000 },
+      headers: { ...bob.auth, "Idempotency-Key": "bob-order-001" },
+    });
     const bobsOrder = ((await order.json()) as { data: { id: string } }).data.id;
     const refused = await open({ ...ticket, orderId: bobsOrder });
     expect(refused.status).toBe(404);
     expect(await refused.json()).toMatchObject({ field: "orderId" });
-    const mineResponse = await origin.call("/api/orders/recharge", { body: { amount: 5_000 }, headers: { ...alice.auth, "Idempotency-Key": "alice-order-01" } });
+    const mineResponse = await origin.call("/api/orders/recharge", {
+      body: { amount: 5_000 },
+      headers: { ...alice.auth, "Idempotency-Key": "alice-order-01" },
+    });
     const mine = ((await mineResponse.json()) as { data: { id: string } }).data.id;
     expect((await opened({ ...ticket, orderId: mine })).orderId).toBe(mine);
   });

@@ -26,7 +26,12 @@ const openTicket = createRoute({
   summary: "Open a support ticket",
   security: bearerAuth,
   request: { headers: idempotencyKeyHeader, body: { content: { "application/json": { schema: openTicketBodySchema } }, required: true } },
-  responses: { 201: thread, 400: errorContent("A field is not valid"), 401: errorContent("UNAUTHENTICATED"), 404: errorContent("NOT_FOUND (the order)") },
+  responses: {
+    201: thread,
+    400: errorContent("A field is not valid"),
+    401: errorContent("UNAUTHENTICATED"),
+    404: errorContent("NOT_FOUND (the order)"),
+  },
 });
 
 const contact = createRoute({
@@ -80,8 +85,14 @@ const close = createRoute({
 export const supportRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 supportRoutes.use("/tickets", signedInUser);
 supportRoutes.use("/tickets/*", signedInUser);
-supportRoutes.use("/tickets", idempotentPosts((c) => c.var.user.id));
-supportRoutes.use("/contact", idempotent(() => "anonymous:contact"));
+supportRoutes.use(
+  "/tickets",
+  idempotentPosts((c) => c.var.user.id),
+);
+supportRoutes.use(
+  "/contact",
+  idempotent(() => "anonymous:contact"),
+);
 
 supportRoutes.openapi(openTicket, async (c) => {
   const body = c.req.valid("json");
@@ -95,7 +106,16 @@ supportRoutes.openapi(openTicket, async (c) => {
   const at = c.var.clock.now();
   const created = new Date(at).toISOString();
   return c.var.idempotency.commit(
-    openTicketStatements(db, { id, userId: user.id, email: null, category: body.category, subject: body.subject, orderId: body.orderId ?? null, message: body.message, at }),
+    openTicketStatements(db, {
+      id,
+      userId: user.id,
+      email: null,
+      category: body.category,
+      subject: body.subject,
+      orderId: body.orderId ?? null,
+      message: body.message,
+      at,
+    }),
     201,
     {
       code: "SUCCESS" as const,
@@ -123,7 +143,16 @@ supportRoutes.openapi(contact, async (c) => {
     return await c.var.idempotency.commit(
       [
         ...contactAttemptStatements(db, sender),
-        ...openTicketStatements(db, { id, userId: null, email: body.email, category: body.category, subject: body.subject, orderId: null, message: body.message, at }),
+        ...openTicketStatements(db, {
+          id,
+          userId: null,
+          email: body.email,
+          category: body.category,
+          subject: body.subject,
+          orderId: null,
+          message: body.message,
+          at,
+        }),
       ],
       201,
       { code: "SUCCESS" as const, data: { id, status: "open" as const } },
@@ -158,7 +187,9 @@ async function ownThread(c: { env: Env; var: OriginEnv["Variables"] }, id: strin
   return found;
 }
 
-supportRoutes.openapi(readTicket, async (c) => c.json({ code: "SUCCESS" as const, data: await ownThread(c, c.req.valid("param").id) }, 200));
+supportRoutes.openapi(readTicket, async (c) =>
+  c.json({ code: "SUCCESS" as const, data: await ownThread(c, c.req.valid("param").id) }, 200),
+);
 
 supportRoutes.openapi(reply, async (c) => {
   const { id } = c.req.valid("param");

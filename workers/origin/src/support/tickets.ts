@@ -44,7 +44,16 @@ export async function findThread(db: D1Database, ticketId: string, owner: string
 
 export function openTicketStatements(
   db: D1Database,
-  ticket: { id: string; userId: string | null; email: string | null; category: string; subject: string; orderId: string | null; message: string; at: number },
+  ticket: {
+    id: string;
+    userId: string | null;
+    email: string | null;
+    category: string;
+    subject: string;
+    orderId: string | null;
+    message: string;
+    at: number;
+  },
 ): D1PreparedStatement[] {
   return [
     db

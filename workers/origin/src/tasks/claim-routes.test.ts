@@ -12,8 +12,11 @@ const openTask = ({ reward = 1_000, slots = 2, deadlineIn = 48 * hour } = {}): P
   openPaidTask(origin, poster, { reward, slots, deadlineInMs: deadlineIn });
 
 const claim = (taskId: string, auth: Record<string, string>) => origin.call(`/api/tasks/${taskId}/claims`, { headers: auth });
-const submit = (claimId: string, auth: Record<string, string>, body: unknown = { text: "Done: installed on Android, review attached.", url: "https://example.com/proof.png" }) =>
-  origin.call(`/api/claims/${claimId}/submit`, { body, headers: auth });
+const submit = (
+  claimId: string,
+  auth: Record<string, string>,
+  body: unknown = { text: "Done: installed on Android, review attached.", url: "https://example.com/proof.png" },
+) => origin.call(`/api/claims/${claimId}/submit`, { body, headers: auth });
 const decide = (claimId: string, verdict: "approve" | "reject", body?: unknown) =>
   origin.call(`/api/claims/${claimId}/${verdict}`, { body, headers: poster.auth });
 
@@ -74,7 +77,10 @@ describe("submitting and checking", () => {
     if (!worker) throw new Error("worker");
     const { id } = await claimed(task.id, worker.auth);
     const submitted = await submit(id, worker.auth);
-    expect(((await submitted.json()) as { data: Claim }).data).toMatchObject({ status: "submitted", proof: { url: "https://example.com/proof.png" } });
+    expect(((await submitted.json()) as { data: Claim }).data).toMatchObject({
+      status: "submitted",
+      proof: { url: "https://example.com/proof.png" },
+    });
 
     const queue = await origin.call("/api/claims?view=to_check", { method: "GET", headers: poster.auth });
     expect(((await queue.json()) as { data: Claim[] }).data.map((item) => item.id)).toEqual([id]);
@@ -111,7 +117,10 @@ describe("submitting and checking", () => {
     await submit(id, w1.auth);
     expect(await slotsLeft(task.id)).toBe(0);
     const rejected = await decide(id, "reject", { reason: "The review is about another app." });
-    expect(((await rejected.json()) as { data: Claim }).data).toMatchObject({ status: "rejected", rejectReason: "The review is about another app." });
+    expect(((await rejected.json()) as { data: Claim }).data).toMatchObject({
+      status: "rejected",
+      rejectReason: "The review is about another app.",
+    });
     expect(await slotsLeft(task.id)).toBe(1);
     expect(await balanceOf(w1.id)).toEqual({ available: 0, held: 0 });
     expect(await balanceOf(poster.id)).toEqual({ available: 0, held: 1_000 });

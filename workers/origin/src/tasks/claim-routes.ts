@@ -26,7 +26,12 @@ const claimTask = createRoute({
   summary: "Claim a slot of an open task (one claim per user per task; never one's own)",
   security: bearerAuth,
   request: { params: taskIdParamSchema },
-  responses: { 201: oneClaim, 401: errorContent("UNAUTHENTICATED"), 404: errorContent("NOT_FOUND"), 409: errorContent("TASK_NOT_CLAIMABLE or ALREADY_CLAIMED") },
+  responses: {
+    201: oneClaim,
+    401: errorContent("UNAUTHENTICATED"),
+    404: errorContent("NOT_FOUND"),
+    409: errorContent("TASK_NOT_CLAIMABLE or ALREADY_CLAIMED"),
+  },
 });
 
 const listClaims = createRoute({
@@ -44,7 +49,12 @@ const submit = createRoute({
   summary: "Submit proof for my claim before it expires",
   security: bearerAuth,
   request: { params: claimIdParamSchema, body: { content: { "application/json": { schema: submitProofBodySchema } }, required: true } },
-  responses: { 200: oneClaim, 400: errorContent("A field is not valid"), 404: errorContent("NOT_FOUND"), 409: errorContent("CLAIM_EXPIRED") },
+  responses: {
+    200: oneClaim,
+    400: errorContent("A field is not valid"),
+    404: errorContent("NOT_FOUND"),
+    409: errorContent("CLAIM_EXPIRED"),
+  },
 });
 
 const approve = createRoute({
@@ -84,8 +94,14 @@ export const claimRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationH
 claimRoutes.use("/claims", signedInUser);
 claimRoutes.use("/claims/*", signedInUser);
 claimRoutes.use("/tasks/:id/claims", signedInUser);
-claimRoutes.use("/claims/:id/approve", idempotentWhenKeyed((c) => c.var.user.id));
-claimRoutes.use("/claims/:id/reject", idempotentWhenKeyed((c) => c.var.user.id));
+claimRoutes.use(
+  "/claims/:id/approve",
+  idempotentWhenKeyed((c) => c.var.user.id),
+);
+claimRoutes.use(
+  "/claims/:id/reject",
+  idempotentWhenKeyed((c) => c.var.user.id),
+);
 
 async function answerClaim(db: D1Database, claimId: string, who: { worker?: string; poster?: string }) {
   const row = await findClaim(db, claimId, who);
@@ -121,8 +137,12 @@ claimRoutes.openapi(listClaims, async (c) => {
   const { view } = c.req.valid("query");
   const rows =
     view === "mine"
-      ? await c.env.DB.prepare(`${claimSelect} WHERE claim.worker_id = ?1 ORDER BY claim.created_at DESC LIMIT 100`).bind(c.var.user.id).all<ClaimRow>()
-      : await c.env.DB.prepare(`${claimSelect} WHERE task.poster_id = ?1 AND claim.status = 'submitted' ORDER BY claim.submitted_at LIMIT 100`)
+      ? await c.env.DB.prepare(`${claimSelect} WHERE claim.worker_id = ?1 ORDER BY claim.created_at DESC LIMIT 100`)
+          .bind(c.var.user.id)
+          .all<ClaimRow>()
+      : await c.env.DB.prepare(
+          `${claimSelect} WHERE task.poster_id = ?1 AND claim.status = 'submitted' ORDER BY claim.submitted_at LIMIT 100`,
+        )
           .bind(c.var.user.id)
           .all<ClaimRow>();
   return c.json({ code: "SUCCESS" as const, data: rows.results.map(claimFromRow) }, 200);
@@ -144,7 +164,8 @@ claimRoutes.openapi(submit, async (c) => {
     .bind(text, url ?? null, now, id, worker)
     .first();
   if (!updated) {
-    if (current.status === "claimed" || current.status === "lapsed") throw new ApiError("CLAIM_EXPIRED", "The time to submit this claim has run out.");
+    if (current.status === "claimed" || current.status === "lapsed")
+      throw new ApiError("CLAIM_EXPIRED", "The time to submit this claim has run out.");
     throw new ApiError("CLAIM_NOT_SUBMITTED", "This claim was already submitted.");
   }
   return c.json({ code: "SUCCESS" as const, data: await answerClaim(db, id, { worker }) }, 200);
@@ -153,7 +174,10 @@ claimRoutes.openapi(submit, async (c) => {
 /** Why a claim is not waiting for a check, and whether that can still change (only a claim not yet submitted can). */
 function notWaitingForCheck(claim: ClaimRow, now: number): { error: ApiError; lasting: boolean } {
   if (claim.status === "submitted" && claim.submitted_at !== null && claim.submitted_at <= now - autoApproveAfterMs) {
-    return { error: new ApiError("CLAIM_NOT_SUBMITTED", "This submission was approved automatically: 72 hours passed without a check."), lasting: true };
+    return {
+      error: new ApiError("CLAIM_NOT_SUBMITTED", "This submission was approved automatically: 72 hours passed without a check."),
+      lasting: true,
+    };
   }
   const why: Record<ClaimRow["status"], string> = {
     claimed: "This claim has not been submitted yet.",

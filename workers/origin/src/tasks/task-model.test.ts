@@ -48,12 +48,21 @@ describe("tasks never create, destroy or take money from workers", () => {
             const poster = users[next.user];
             if (!poster) continue;
             const posted = await origin.call("/api/tasks", {
-              body: { title: "T", description: "D", reward: next.reward, slots: next.slots, deadline: new Date(origin.now() + next.hours * 3_600_000).toISOString() },
+              body: {
+                title: "T",
+                description: "D",
+                reward: next.reward,
+                slots: next.slots,
+                deadline: new Date(origin.now() + next.hours * 3_600_000).toISOString(),
+              },
               headers: { ...poster.auth, ...key() },
             });
             expect(posted.status).toBe(201);
             const { task, order } = ((await posted.json()) as { data: { task: Task; order: { id: string } } }).data;
-            const paid = await origin.call(`/api/orders/${order.id}/pay`, { body: { method: "wallet" }, headers: { ...poster.auth, ...key() } });
+            const paid = await origin.call(`/api/orders/${order.id}/pay`, {
+              body: { method: "wallet" },
+              headers: { ...poster.auth, ...key() },
+            });
             expect([201, 422]).toContain(paid.status);
             tasks.push({ id: task.id, poster: next.user });
           } else if (next.kind === "claim") {
@@ -62,11 +71,15 @@ describe("tasks never create, destroy or take money from workers", () => {
             if (!task || !worker) continue;
             const answer = await origin.call(`/api/tasks/${task.id}/claims`, { headers: worker.auth });
             expect([201, 409]).toContain(answer.status);
-            if (answer.status === 201) claims.push({ id: ((await answer.json()) as { data: Claim }).data.id, worker: next.user, poster: task.poster });
+            if (answer.status === 201)
+              claims.push({ id: ((await answer.json()) as { data: Claim }).data.id, worker: next.user, poster: task.poster });
           } else if (next.kind === "submit") {
             const claim = claims[next.claim];
             if (!claim) continue;
-            const answer = await origin.call(`/api/claims/${claim.id}/submit`, { body: { text: "done" }, headers: users[claim.worker]?.auth ?? {} });
+            const answer = await origin.call(`/api/claims/${claim.id}/submit`, {
+              body: { text: "done" },
+              headers: users[claim.worker]?.auth ?? {},
+            });
             expect([200, 409]).toContain(answer.status);
           } else if (next.kind === "decide") {
             const claim = claims[next.claim];

@@ -2,15 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { OrderDetail } from "#contract/orders";
 import type { Task } from "#contract/tasks";
-import {
-  balanceOf,
-  expectLedgerWhole,
-  fundWallet,
-  resetDatabase,
-  seedUser,
-  testOrigin,
-  type TestOrigin,
-} from "../../test/origin-client";
+import { balanceOf, expectLedgerWhole, fundWallet, resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
 
 let origin: TestOrigin;
 let poster: Awaited<ReturnType<typeof seedUser>>;
@@ -98,7 +90,9 @@ describe("paying a task budget from the wallet", () => {
     expect(await balanceOf(poster.id)).toEqual({ available: 5_500, held: 4_500 });
     const [open] = await tab("available", worker.auth);
     expect(open).toMatchObject({ id: task.id, status: "open", escrowRemaining: 4_500 });
-    const detail = ((await (await origin.call(`/api/orders/${order.id}`, { method: "GET", headers: poster.auth })).json()) as { data: OrderDetail }).data;
+    const detail = (
+      (await (await origin.call(`/api/orders/${order.id}`, { method: "GET", headers: poster.auth })).json()) as { data: OrderDetail }
+    ).data;
     expect(detail.history.map((event) => event.status)).toEqual(["pending", "paid"]);
     expect(detail.payments).toMatchObject([{ method: "wallet", status: "succeeded", amount: 4_500 }]);
     await expectLedgerWhole();
@@ -125,7 +119,10 @@ describe("paying a task budget from the wallet", () => {
 
   it("refuses a recharge order (paid online) and an order past its 30 minutes", async () => {
     await fund(poster, 100_000);
-    const recharge = await origin.call("/api/orders/recharge", { body: { amount: 1_000 }, headers: { ...poster.auth, "Idempotency-Key": "recharge-key-01" } });
+    const recharge = await origin.call("/api/orders/recharge", {
+      body: { amount: 1_000 },
+      headers: { ...poster.auth, "Idempotency-Key": "recharge-key-01" },
+    });
     const rechargeId = ((await recharge.json()) as { data: { id: string } }).data.id;
     const refused = await pay(rechargeId);
     expect(refused.status).toBe(422);

@@ -3,7 +3,14 @@ import { z } from "zod";
 import { postedTaskSchema, postTaskBodySchema, taskIdParamSchema, taskLimits, taskListQuerySchema, taskSchema } from "#contract/tasks";
 import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
-import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, optionalIdempotencyKeyHeader, successEnvelope } from "#contract/openapi";
+import {
+  bearerAuth,
+  errorContent,
+  idempotencyKeyHeader,
+  jsonContent,
+  optionalIdempotencyKeyHeader,
+  successEnvelope,
+} from "#contract/openapi";
 import { validationHook } from "../http/validation";
 import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
 import { idempotentPosts, idempotentWhenKeyed } from "../idempotency/idempotency";
@@ -52,8 +59,14 @@ const cancel = createRoute({
 
 export const taskRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 taskRoutes.use("*", signedInUser);
-taskRoutes.use("/", idempotentPosts((c) => c.var.user.id));
-taskRoutes.use("/:id/cancel", idempotentWhenKeyed((c) => c.var.user.id));
+taskRoutes.use(
+  "/",
+  idempotentPosts((c) => c.var.user.id),
+);
+taskRoutes.use(
+  "/:id/cancel",
+  idempotentWhenKeyed((c) => c.var.user.id),
+);
 
 taskRoutes.openapi(post, async (c) => {
   const body = c.req.valid("json");
@@ -152,9 +165,17 @@ taskRoutes.openapi(cancel, async (c) => {
       ...(task.status === "cancelled" ? [] : [db.prepare("UPDATE task SET status = 'cancelled' WHERE id = ?1").bind(id)]),
       // An unpaid budget order has nothing left to pay for.
       ...(task.status === "awaiting_payment"
-        ? [db.prepare("UPDATE orders SET status = 'closed', close_reason = 'cancelled', closed_at = ?1 WHERE id = ?2 AND status = 'pending'").bind(now, task.order_id)]
+        ? [
+            db
+              .prepare(
+                "UPDATE orders SET status = 'closed', close_reason = 'cancelled', closed_at = ?1 WHERE id = ?2 AND status = 'pending'",
+              )
+              .bind(now, task.order_id),
+          ]
         : []),
-      ...(excess > 0 ? escrowReleaseStatements(db, { taskId: id, posterId: poster, amount: excess, escrowBefore: task.escrow_remaining, at: now }) : []),
+      ...(excess > 0
+        ? escrowReleaseStatements(db, { taskId: id, posterId: poster, amount: excess, escrowBefore: task.escrow_remaining, at: now })
+        : []),
     ];
     const cancelled: TaskRow = { ...task, status: "cancelled", escrow_remaining: task.escrow_remaining - excess };
     try {

@@ -84,7 +84,10 @@ describe("time-based task rules", () => {
     origin.advance(hour);
     await rules();
     expect(await balanceOf(poster.id)).toEqual({ available: 2_000, held: 0 });
-    const again = await Promise.all([releaseUnneededEscrow(env.DB, origin.now(), task.id), releaseUnneededEscrow(env.DB, origin.now(), task.id)]);
+    const again = await Promise.all([
+      releaseUnneededEscrow(env.DB, origin.now(), task.id),
+      releaseUnneededEscrow(env.DB, origin.now(), task.id),
+    ]);
     expect(again).toEqual([0, 0]);
     await expectLedgerWhole();
   });
@@ -114,7 +117,13 @@ describe("cancelling a task", () => {
 
   it("cancels an unpaid task with its budget order", async () => {
     const posted = await origin.call("/api/tasks", {
-      body: { title: "Unpaid", description: "Never paid.", reward: 100, slots: 1, deadline: new Date(origin.now() + 2 * hour).toISOString() },
+      body: {
+        title: "Unpaid",
+        description: "Never paid.",
+        reward: 100,
+        slots: 1,
+        deadline: new Date(origin.now() + 2 * hour).toISOString(),
+      },
       headers: { ...poster.auth, "Idempotency-Key": "unpaid-task-01" },
     });
     const { task, order } = ((await posted.json()) as { data: { task: Task; order: { id: string } } }).data;
@@ -135,7 +144,13 @@ describe("a task whose budget order closes unpaid", () => {
   it("is cancelled with it, whether the order expires or is cancelled", async () => {
     const post = async (key: string) => {
       const posted = await origin.call("/api/tasks", {
-        body: { title: "Unpaid", description: "Never paid.", reward: 100, slots: 1, deadline: new Date(origin.now() + 2 * hour).toISOString() },
+        body: {
+          title: "Unpaid",
+          description: "Never paid.",
+          reward: 100,
+          slots: 1,
+          deadline: new Date(origin.now() + 2 * hour).toISOString(),
+        },
         headers: { ...poster.auth, "Idempotency-Key": key },
       });
       return ((await posted.json()) as { data: { task: Task; order: { id: string } } }).data;

@@ -25,7 +25,9 @@ export async function autoApprove(db: D1Database, now: number): Promise<number> 
   let approved = 0;
   for (const claim of due.results) {
     try {
-      await db.batch(captureStatements(db, { claimId: claim.id, posterId: claim.poster_id, workerId: claim.worker_id, reward: claim.reward, at: now }));
+      await db.batch(
+        captureStatements(db, { claimId: claim.id, posterId: claim.poster_id, workerId: claim.worker_id, reward: claim.reward, at: now }),
+      );
       approved += 1;
     } catch (error) {
       // The poster decided in the meantime: nothing to do.
@@ -37,7 +39,10 @@ export async function autoApprove(db: D1Database, now: number): Promise<number> 
 
 /** Open tasks past their deadline close; no new claims. */
 export async function closeAtDeadline(db: D1Database, now: number): Promise<number> {
-  const closed = await db.prepare("UPDATE task SET status = 'closed' WHERE status = 'open' AND deadline <= ?1 RETURNING id").bind(now).all();
+  const closed = await db
+    .prepare("UPDATE task SET status = 'closed' WHERE status = 'open' AND deadline <= ?1 RETURNING id")
+    .bind(now)
+    .all();
   return closed.results.length;
 }
 
@@ -60,7 +65,13 @@ export async function releaseUnneededEscrow(db: D1Database, now: number, taskId?
   for (const task of candidates.results) {
     try {
       await db.batch(
-        escrowReleaseStatements(db, { taskId: task.id, posterId: task.poster_id, amount: task.excess, escrowBefore: task.escrow_remaining, at: now }),
+        escrowReleaseStatements(db, {
+          taskId: task.id,
+          posterId: task.poster_id,
+          amount: task.excess,
+          escrowBefore: task.escrow_remaining,
+          at: now,
+        }),
       );
       released += task.excess;
     } catch (error) {

@@ -18,7 +18,10 @@ let bob: Awaited<ReturnType<typeof seedUser>>;
 
 const fund = (user: { auth: Record<string, string> }, value: number) => fundWallet(origin, user, value);
 
-function send(body: unknown, { auth = alice.auth, key = `trf-${crypto.randomUUID()}`, db }: { auth?: Record<string, string>; key?: string; db?: D1Database } = {}) {
+function send(
+  body: unknown,
+  { auth = alice.auth, key = `trf-${crypto.randomUUID()}`, db }: { auth?: Record<string, string>; key?: string; db?: D1Database } = {},
+) {
   return origin.call("/api/transfers", { body, headers: { ...auth, "Idempotency-Key": key }, db });
 }
 
@@ -122,7 +125,9 @@ describe("sending money", () => {
 
   it("has one effect when one key is raced 20 times", async () => {
     await fund(alice, 1_000);
-    const answers = await Promise.all(Array.from({ length: 20 }, () => send({ toHandle: "bob", amount: 300 }, { key: "raced-transfer-01" })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => send({ toHandle: "bob", amount: 300 }, { key: "raced-transfer-01" })),
+    );
     const bodies = await Promise.all(answers.map((answer) => answer.text()));
     expect(new Set(bodies).size).toBe(1);
     expect(answers.every((answer) => answer.status === 201)).toBe(true);
@@ -170,10 +175,19 @@ describe("one round trip per transfer", () => {
     const response = await send({ toHandle: "bob", amount: 250, note: "Lunch" }, { db: counter.db });
     expect(response.status).toBe(201);
     expect(counter.trips()).toBe(1);
-    const receipt = (await response.json()) as { code: string; data: { id: string; to: unknown; amount: number; note: string; createdAt: string } };
+    const receipt = (await response.json()) as {
+      code: string;
+      data: { id: string; to: unknown; amount: number; note: string; createdAt: string };
+    };
     expect(receipt).toEqual({
       code: "SUCCESS",
-      data: { id: expect.stringMatching(/^trf_/), to: { handle: "bob", displayName: "Name of bob" }, amount: 250, note: "Lunch", createdAt: new Date(origin.now()).toISOString() },
+      data: {
+        id: expect.stringMatching(/^trf_/),
+        to: { handle: "bob", displayName: "Name of bob" },
+        amount: 250,
+        note: "Lunch",
+        createdAt: new Date(origin.now()).toISOString(),
+      },
     });
     expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
     await expectLedgerWhole();
@@ -183,7 +197,9 @@ describe("one round trip per transfer", () => {
     await fund(alice, 1_000);
     origin.advance(60_000);
     expect((await send({ toHandle: "bob", amount: 1 })).status).toBe(201);
-    const session = await env.DB.prepare("SELECT last_used_at FROM session WHERE user_id = ?1").bind(alice.id).first<number>("last_used_at");
+    const session = await env.DB.prepare("SELECT last_used_at FROM session WHERE user_id = ?1")
+      .bind(alice.id)
+      .first<number>("last_used_at");
     expect(session).toBe(origin.now());
   });
 

@@ -62,7 +62,17 @@ type TransferAnswer = { code: "SUCCESS"; data: TransferReceipt };
  */
 function transferStatements(
   db: D1Database,
-  t: { tokenHash: string; now: number; toHandle: string; amount: number; note: string; id: string; txId: string; key: string; requestHash: string },
+  t: {
+    tokenHash: string;
+    now: number;
+    toHandle: string;
+    amount: number;
+    note: string;
+    id: string;
+    txId: string;
+    key: string;
+    requestHash: string;
+  },
 ): D1PreparedStatement[] {
   const walletOf = (side: "from_user" | "to_user") => ({
     sql: `SELECT account.id FROM transfer JOIN account ON account.owner_id = transfer.${side} AND account.kind = 'user' WHERE transfer.id = ?`,
@@ -111,7 +121,8 @@ function transferStatements(
   ];
 }
 
-const refusalCauses = /transfer\.from_user|transfer\.to_user|transfer_not_to_self|transfer_daily_limit|account_not_negative|UNIQUE constraint failed: idempotency/;
+const refusalCauses =
+  /transfer\.from_user|transfer\.to_user|transfer_not_to_self|transfer_daily_limit|account_not_negative|UNIQUE constraint failed: idempotency/;
 
 transferRoutes.openapi(send, async (c) => {
   const { toHandle, amount, note } = c.req.valid("json");
@@ -154,12 +165,17 @@ async function refusal(
     return idempotency.refuse(new ApiError("RECIPIENT_NOT_FOUND", "No Paydesk user has that handle.", "toHandle"), { lasting: false });
   }
   if (message.includes("transfer_daily_limit")) {
-    return idempotency.refuse(new ApiError("DAILY_LIMIT_EXCEEDED", "This would take you over the daily limit of ¥100,000.00 sent.", "amount"), {
-      lasting: false,
-    });
+    return idempotency.refuse(
+      new ApiError("DAILY_LIMIT_EXCEEDED", "This would take you over the daily limit of ¥100,000.00 sent.", "amount"),
+      {
+        lasting: false,
+      },
+    );
   }
   if (isOverdraft(error)) {
-    return idempotency.refuse(new ApiError("INSUFFICIENT_FUNDS", "Your available balance is not enough for this.", "amount"), { lasting: false });
+    return idempotency.refuse(new ApiError("INSUFFICIENT_FUNDS", "Your available balance is not enough for this.", "amount"), {
+      lasting: false,
+    });
   }
   throw error;
 }

@@ -53,7 +53,14 @@ export type WechatPay = {
   simulator: Fetcher | null;
 };
 
-const required = ["WECHATPAY_MCHID", "WECHATPAY_APPID", "WECHATPAY_MERCHANT_SERIAL", "WECHATPAY_PRIVATE_KEY", "WECHATPAY_APIV3_KEY", "WECHATPAY_NOTIFY_URL"] as const;
+const required = [
+  "WECHATPAY_MCHID",
+  "WECHATPAY_APPID",
+  "WECHATPAY_MERCHANT_SERIAL",
+  "WECHATPAY_PRIVATE_KEY",
+  "WECHATPAY_APIV3_KEY",
+  "WECHATPAY_NOTIFY_URL",
+] as const;
 const optional = [
   "WECHATPAY_PUBLIC_KEY_ID",
   "WECHATPAY_PUBLIC_KEY",

@@ -29,7 +29,10 @@ describe("configuration", () => {
       method: "GET",
       env: wechatTestEnv({ WECHATPAY_SIMULATOR: undefined, WECHATPAY_FLOWS: undefined }),
     });
-    expect(await production.json()).toEqual({ code: "SUCCESS", data: { configured: true, flows: ["native", "h5"], jsapiAppId: null, simulator: false } });
+    expect(await production.json()).toEqual({
+      code: "SUCCESS",
+      data: { configured: true, flows: ["native", "h5"], jsapiAppId: null, simulator: false },
+    });
   });
 
   it("treats an unusable configuration as none (a PKCS#1 key, no WeChat Pay key at all)", async () => {

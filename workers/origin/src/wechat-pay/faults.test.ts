@@ -29,7 +29,9 @@ describe("WeChat Pay's faults lose or double no money", () => {
     const failed = await payRequest(order.id, { method: "wechat", flow: "native" });
     expect(failed.status).toBe(503);
     expect(await failed.json()).toMatchObject({ code: "WECHAT_PAY_UNAVAILABLE" });
-    const stored = await env.DB.prepare("SELECT out_trade_no, status FROM payment WHERE order_id = ?1").bind(order.id).first<{ out_trade_no: string; status: string }>();
+    const stored = await env.DB.prepare("SELECT out_trade_no, status FROM payment WHERE order_id = ?1")
+      .bind(order.id)
+      .first<{ out_trade_no: string; status: string }>();
     expect(stored?.status).toBe("pending");
     const retried = await startWechat(order.id);
     expect(retried.outTradeNo).toBe(stored?.out_trade_no);

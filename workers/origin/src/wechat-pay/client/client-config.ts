@@ -23,7 +23,10 @@ export const wechatPayConfigSchema = z
     baseUrl: z.url().default("https://api.mch.weixin.qq.com"),
     userAgent: z.string().min(1).default("Paydesk (WeChat Pay API v3; WebCrypto)"),
   })
-  .refine((config) => config.wechatPublicKey || config.platformCertificates.length > 0, "Configure the WeChat Pay public key or platform certificates");
+  .refine(
+    (config) => config.wechatPublicKey || config.platformCertificates.length > 0,
+    "Configure the WeChat Pay public key or platform certificates",
+  );
 
 export type WechatPayConfig = z.input<typeof wechatPayConfigSchema>;
 

@@ -40,10 +40,20 @@ const config: WechatPayConfig = {
 async function answer(status: number, body: string, headers: Record<string, string> = {}) {
   const timestamp = String(Math.floor(now / 1000));
   const nonce = "f".repeat(32);
-  const signature = await signSha256WithRsa(await importMerchantPrivateKey(wechat.privatePem), answerSignatureMessage(timestamp, nonce, body));
+  const signature = await signSha256WithRsa(
+    await importMerchantPrivateKey(wechat.privatePem),
+    answerSignatureMessage(timestamp, nonce, body),
+  );
   return new Response(status === 204 ? null : body, {
     status,
-    headers: { "Wechatpay-Timestamp": timestamp, "Wechatpay-Nonce": nonce, "Wechatpay-Signature": signature, "Wechatpay-Serial": wechatKeyId, "Request-ID": "R1", ...headers },
+    headers: {
+      "Wechatpay-Timestamp": timestamp,
+      "Wechatpay-Nonce": nonce,
+      "Wechatpay-Signature": signature,
+      "Wechatpay-Serial": wechatKeyId,
+      "Request-ID": "R1",
+      ...headers,
+    },
   });
 }
 
@@ -62,7 +72,11 @@ describe("requests", () => {
     await client.createNativeOrder({ outTradeNo: "P000001", description: "Recharge", amount: 100, expiresAt: now + 30 * 60_000 });
     const [query, create] = seen as [Request, Request];
     expect(query.url).toBe("https://api.mch.weixin.qq.com/v3/pay/transactions/out-trade-no/P%7C*_-1234?mchid=1230000109");
-    expect(Object.fromEntries(query.headers)).toMatchObject({ accept: "application/json", "user-agent": expect.any(String), "wechatpay-serial": wechatKeyId });
+    expect(Object.fromEntries(query.headers)).toMatchObject({
+      accept: "application/json",
+      "user-agent": expect.any(String),
+      "wechatpay-serial": wechatKeyId,
+    });
     expect(query.headers.get("content-type")).toBeNull();
     const body = await create.text();
     expect(JSON.parse(body)).toEqual({
@@ -76,10 +90,20 @@ describe("requests", () => {
     });
     const auth = create.headers.get("Authorization") ?? "";
     const seconds = Math.floor(now / 1000);
-    expect(auth).toMatch(new RegExp(`^WECHATPAY2-SHA256-RSA2048 mchid="1230000109",nonce_str="N{32}",timestamp="${seconds}",serial_no="ABC123",signature="[A-Za-z0-9+/=]+"$`));
+    expect(auth).toMatch(
+      new RegExp(
+        `^WECHATPAY2-SHA256-RSA2048 mchid="1230000109",nonce_str="N{32}",timestamp="${seconds}",serial_no="ABC123",signature="[A-Za-z0-9+/=]+"$`,
+      ),
+    );
     const signature = /signature="([^"]+)"/.exec(auth)?.[1] ?? "";
     const merchantPublic = await importPublicKeyPem(merchant.publicPem);
-    expect(await verifySha256WithRsa(merchantPublic, requestSignatureMessage("POST", "/v3/pay/transactions/native", seconds, "N".repeat(32), body), signature)).toBe(true);
+    expect(
+      await verifySha256WithRsa(
+        merchantPublic,
+        requestSignatureMessage("POST", "/v3/pay/transactions/native", seconds, "N".repeat(32), body),
+        signature,
+      ),
+    ).toBe(true);
   });
 });
 
@@ -93,8 +117,15 @@ describe("answers", () => {
   });
 
   it("a redirect is unknown; a 4xx without a JSON error is failed with its status", async () => {
-    expect(await call(() => new Response(null, { status: 302, headers: { Location: "https://elsewhere" } }))).toMatchObject({ outcome: "unknown", reason: "unexpected_status" });
-    expect(await call(() => new Response("<html>", { status: 400 }))).toMatchObject({ outcome: "failed", code: "HTTP_400", retryable: false });
+    expect(await call(() => new Response(null, { status: 302, headers: { Location: "https://elsewhere" } }))).toMatchObject({
+      outcome: "unknown",
+      reason: "unexpected_status",
+    });
+    expect(await call(() => new Response("<html>", { status: 400 }))).toMatchObject({
+      outcome: "failed",
+      code: "HTTP_400",
+      retryable: false,
+    });
   });
 
   it("old spellings of error codes are normalised, the raw one kept", async () => {
@@ -109,7 +140,11 @@ describe("answers", () => {
   it("time out while waiting for the answer and while reading its body", async () => {
     expect(await call(() => new Promise<Response>(() => {}), 50)).toEqual({ outcome: "unknown", reason: "timeout", requestId: null });
     const stalled = new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode("{")) });
-    expect(await call(() => new Response(stalled, { status: 200 }), 50)).toEqual({ outcome: "unknown", reason: "timeout", requestId: null });
+    expect(await call(() => new Response(stalled, { status: 200 }), 50)).toEqual({
+      outcome: "unknown",
+      reason: "timeout",
+      requestId: null,
+    });
   });
 });
 

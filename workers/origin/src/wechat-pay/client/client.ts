@@ -49,7 +49,17 @@ export type JsapiPayParams = { appId: string; timeStamp: string; nonceStr: strin
 export type NotificationRead =
   | { ok: true; notification: Notification; kind: "transaction"; transaction: Transaction }
   | { ok: true; notification: Notification; kind: "refund"; refund: RefundNotice }
-  | { ok: false; reason: VerificationFailure | "malformed_body" | "unsupported_algorithm" | "decrypt_failed" | "malformed_plaintext" | "unexpected_resource" | "foreign_merchant" };
+  | {
+      ok: false;
+      reason:
+        | VerificationFailure
+        | "malformed_body"
+        | "unsupported_algorithm"
+        | "decrypt_failed"
+        | "malformed_plaintext"
+        | "unexpected_resource"
+        | "foreign_merchant";
+    };
 
 export type WechatPayClient = ReturnType<typeof createWechatPayClient>;
 
@@ -65,7 +75,13 @@ export function createWechatPayClient(config: WechatPayConfig, deps: WechatPayDe
 
   const keys: KeyRing = createKeyRing(
     { publicKey: settings.wechatPublicKey, platformCertificates: settings.platformCertificates },
-    { now, download: settings.platformCertificates.length > 0 ? () => downloadCertificates().then((r) => (r.outcome === "ok" ? r.data : null)) : undefined },
+    {
+      now,
+      download:
+        settings.platformCertificates.length > 0
+          ? () => downloadCertificates().then((r) => (r.outcome === "ok" ? r.data : null))
+          : undefined,
+    },
   );
 
   async function exchange(method: "GET" | "POST", path: string, body: unknown): Promise<Exchange> {
@@ -74,9 +90,18 @@ export function createWechatPayClient(config: WechatPayConfig, deps: WechatPayDe
     const timestamp = Math.floor(now() / 1000);
     const requestNonce = nonce();
     // Sign exactly what is sent: the same URL's path and query, the same body text.
-    const signature = await signSha256WithRsa(await privateKey, requestSignatureMessage(method, url.pathname + url.search, timestamp, requestNonce, bodyText));
+    const signature = await signSha256WithRsa(
+      await privateKey,
+      requestSignatureMessage(method, url.pathname + url.search, timestamp, requestNonce, bodyText),
+    );
     const headers = new Headers({
-      Authorization: authorizationHeader({ mchid: settings.mchid, nonce: requestNonce, timestamp, serial: settings.merchantSerial, signature }),
+      Authorization: authorizationHeader({
+        mchid: settings.mchid,
+        nonce: requestNonce,
+        timestamp,
+        serial: settings.merchantSerial,
+        signature,
+      }),
       Accept: "application/json",
       "User-Agent": settings.userAgent,
     });
@@ -95,7 +120,9 @@ export function createWechatPayClient(config: WechatPayConfig, deps: WechatPayDe
     });
     const attempt = (async (): Promise<Exchange> => {
       try {
-        const response = await send(new Request(url, { method, headers, body: method === "POST" ? bodyText : undefined, signal: controller.signal }));
+        const response = await send(
+          new Request(url, { method, headers, body: method === "POST" ? bodyText : undefined, signal: controller.signal }),
+        );
         return { kind: "answer", status: response.status, headers: response.headers, body: await response.text() };
       } catch (error) {
         return controller.signal.aborted ? { kind: "timeout" } : { kind: "network_error", error };
@@ -188,7 +215,8 @@ export function createWechatPayClient(config: WechatPayConfig, deps: WechatPayDe
     } catch {
       downloaded = [];
     }
-    if (downloaded.length === 0) return { outcome: "unknown", reason: "malformed_answer", status: answer.status, requestId: answer.headers.get("Request-ID") };
+    if (downloaded.length === 0)
+      return { outcome: "unknown", reason: "malformed_answer", status: answer.status, requestId: answer.headers.get("Request-ID") };
     const fresh = createKeyRing({}, { now });
     fresh.addCertificates(downloaded);
     const known: Pick<KeyRing, "keyFor"> = {
@@ -232,11 +260,17 @@ export function createWechatPayClient(config: WechatPayConfig, deps: WechatPayDe
     },
 
     /** JSAPI (inside WeChat): the prepay id and the signed parameters for `getBrandWCPayRequest`. */
-    async createJsapiOrder(order: OrderInput & { openid: string }): Promise<WechatPayOutcome<{ prepayId: string; payParams: JsapiPayParams }>> {
+    async createJsapiOrder(
+      order: OrderInput & { openid: string },
+    ): Promise<WechatPayOutcome<{ prepayId: string; payParams: JsapiPayParams }>> {
       const body = checked(jsapiPrepayRequestSchema, { ...prepayBody(order), payer: { openid: order.openid } });
       const created = await call("POST", "/v3/pay/transactions/jsapi", body, parseWith(jsapiPrepayAnswerSchema));
       if (created.outcome !== "ok") return created;
-      return { outcome: "ok", requestId: created.requestId, data: { prepayId: created.data.prepay_id, payParams: await jsapiPayParams(created.data.prepay_id) } };
+      return {
+        outcome: "ok",
+        requestId: created.requestId,
+        data: { prepayId: created.data.prepay_id, payParams: await jsapiPayParams(created.data.prepay_id) },
+      };
     },
 
     jsapiPayParams,
@@ -248,7 +282,12 @@ export function createWechatPayClient(config: WechatPayConfig, deps: WechatPayDe
 
     /** 204 on success, re-entrant: closing a closed order succeeds again. */
     async closeOrder(outTradeNo: string): Promise<WechatPayOutcome<null>> {
-      return call("POST", `/v3/pay/transactions/out-trade-no/${pathSegment(outTradeNo, outTradeNoSchema)}/close`, { mchid: settings.mchid }, null);
+      return call(
+        "POST",
+        `/v3/pay/transactions/out-trade-no/${pathSegment(outTradeNo, outTradeNoSchema)}/close`,
+        { mchid: settings.mchid },
+        null,
+      );
     },
 
     /** Accepted is not refunded: the result comes by REFUND.* notification or `queryRefund`. */
@@ -271,7 +310,9 @@ export function createWechatPayClient(config: WechatPayConfig, deps: WechatPayDe
     /** Downloads the platform certificates now (e.g. from a daily cron), keeping the ones that verify. */
     async refreshCertificates(): Promise<WechatPayOutcome<{ serials: string[] }>> {
       const outcome = await downloadCertificates();
-      return outcome.outcome === "ok" ? { outcome: "ok", requestId: outcome.requestId, data: { serials: outcome.data.map((c) => c.serial) } } : outcome;
+      return outcome.outcome === "ok"
+        ? { outcome: "ok", requestId: outcome.requestId, data: { serials: outcome.data.map((c) => c.serial) } }
+        : outcome;
     },
 
     /** Step 1 for `notify_url`: the signature over the raw body, then the envelope's shape. */
@@ -294,7 +335,8 @@ export function createWechatPayClient(config: WechatPayConfig, deps: WechatPayDe
       const opened = await openResource(verified.notification.resource, settings.apiV3Key);
       if (!opened.ok) return opened;
       if (opened.kind === "transaction") {
-        if (opened.transaction.mchid !== settings.mchid || opened.transaction.appid !== settings.appid) return { ok: false, reason: "foreign_merchant" };
+        if (opened.transaction.mchid !== settings.mchid || opened.transaction.appid !== settings.appid)
+          return { ok: false, reason: "foreign_merchant" };
         return { ok: true, notification: verified.notification, kind: "transaction", transaction: opened.transaction };
       }
       if (opened.kind === "refund") {
@@ -305,4 +347,3 @@ export function createWechatPayClient(config: WechatPayConfig, deps: WechatPayDe
     },
   };
 }
-

@@ -63,7 +63,9 @@ export async function decryptResource(resource: EncryptedResource, apiV3Key: str
   }
   if (resource.original_type === "transaction") {
     const parsed = transactionSchema.safeParse(data);
-    return parsed.success ? { ok: true, kind: "transaction", plaintext, transaction: parsed.data } : { ok: false, reason: "malformed_plaintext" };
+    return parsed.success
+      ? { ok: true, kind: "transaction", plaintext, transaction: parsed.data }
+      : { ok: false, reason: "malformed_plaintext" };
   }
   if (resource.original_type === "refund") {
     const parsed = refundNoticeSchema.safeParse(data);
@@ -71,4 +73,3 @@ export async function decryptResource(resource: EncryptedResource, apiV3Key: str
   }
   return { ok: true, kind: "other", plaintext, data };
 }
-

@@ -57,7 +57,8 @@ export async function classify<T>(
   const error = readError(answer.body);
   if (answer.status >= 200 && answer.status < 300) {
     const verified = await verifyWechatSignature(answer.headers, answer.body, { keys, now });
-    if (!verified.ok) return { outcome: "unknown", reason: "unverified_answer", status: answer.status, verification: verified.reason, requestId };
+    if (!verified.ok)
+      return { outcome: "unknown", reason: "unverified_answer", status: answer.status, verification: verified.reason, requestId };
     if (parse === null) return { outcome: "ok", data: null as T, requestId };
     let json: unknown;
     try {
@@ -66,15 +67,33 @@ export async function classify<T>(
       return { outcome: "unknown", reason: "malformed_answer", status: answer.status, requestId };
     }
     const data = parse(json);
-    return data === undefined ? { outcome: "unknown", reason: "malformed_answer", status: answer.status, requestId } : { outcome: "ok", data, requestId };
+    return data === undefined
+      ? { outcome: "unknown", reason: "malformed_answer", status: answer.status, requestId }
+      : { outcome: "ok", data, requestId };
   }
   if (answer.status === 429) {
     // Refused for frequency: not processed; the same request may be sent again later.
-    return { outcome: "failed", status: 429, code: "FREQUENCY_LIMITED", rawCode: error?.code ?? "FREQUENCY_LIMITED", message: error?.message ?? "", retryable: true, requestId };
+    return {
+      outcome: "failed",
+      status: 429,
+      code: "FREQUENCY_LIMITED",
+      rawCode: error?.code ?? "FREQUENCY_LIMITED",
+      message: error?.message ?? "",
+      retryable: true,
+      requestId,
+    };
   }
   if (answer.status >= 400 && answer.status < 500) {
     const rawCode = error?.code ?? `HTTP_${answer.status}`;
-    return { outcome: "failed", status: answer.status, code: normalizeErrorCode(rawCode), rawCode, message: error?.message ?? "", retryable: false, requestId };
+    return {
+      outcome: "failed",
+      status: answer.status,
+      code: normalizeErrorCode(rawCode),
+      rawCode,
+      message: error?.message ?? "",
+      retryable: false,
+      requestId,
+    };
   }
   return {
     outcome: "unknown",

@@ -14,7 +14,8 @@ import { answerSignatureMessage, authorizationHeader, paySignMessage, requestSig
 import { verifyWechatSignature } from "./verify";
 import { createKeyRing } from "./key-ring";
 
-const pem = (label: string, der: ArrayBuffer) => `-----BEGIN ${label}-----\n${bytesToBase64(new Uint8Array(der)).replace(/.{64}/g, "$&\n")}\n-----END ${label}-----\n`;
+const pem = (label: string, der: ArrayBuffer) =>
+  `-----BEGIN ${label}-----\n${bytesToBase64(new Uint8Array(der)).replace(/.{64}/g, "$&\n")}\n-----END ${label}-----\n`;
 
 async function generatedKeyPair() {
   const pair = (await crypto.subtle.generateKey(
@@ -44,15 +45,29 @@ describe("the published vectors", () => {
   it("verifies the documentation's answer signed with a WeChat Pay public key", async () => {
     const v = docAnswerSignature;
     const keys = createKeyRing({ publicKey: { id: v.serial, pem: v.publicKeyPem } }, { now: () => 0 });
-    const headers = { "Wechatpay-Timestamp": v.timestamp, "Wechatpay-Nonce": v.nonce, "Wechatpay-Signature": v.signature, "Wechatpay-Serial": v.serial };
+    const headers = {
+      "Wechatpay-Timestamp": v.timestamp,
+      "Wechatpay-Nonce": v.nonce,
+      "Wechatpay-Signature": v.signature,
+      "Wechatpay-Serial": v.serial,
+    };
     const now = () => Number(v.timestamp) * 1000 + 10_000;
     expect(await verifyWechatSignature(headers, v.body, { keys, now })).toEqual({ ok: true, serial: v.serial });
   });
 
   it("opens the documentation's notification resource", async () => {
     const v = docNotificationResource;
-    const plaintext = await aeadAesGcmDecrypt({ key: v.apiV3Key, nonce: v.nonce, associatedData: v.associatedData, ciphertext: v.ciphertext });
-    expect(JSON.parse(plaintext ?? "null")).toMatchObject({ transaction_id: v.transactionId, trade_state: "SUCCESS", amount: { total: 100 } });
+    const plaintext = await aeadAesGcmDecrypt({
+      key: v.apiV3Key,
+      nonce: v.nonce,
+      associatedData: v.associatedData,
+      ciphertext: v.ciphertext,
+    });
+    expect(JSON.parse(plaintext ?? "null")).toMatchObject({
+      transaction_id: v.transactionId,
+      trade_state: "SUCCESS",
+      amount: { total: 100 },
+    });
   });
 });
 
@@ -60,8 +75,14 @@ describe("verifying answers and notifications", () => {
   const v = docAnswerSignature;
   const keys = createKeyRing({ publicKey: { id: v.serial, pem: v.publicKeyPem } }, { now: () => 0 });
   const signedAt = Number(v.timestamp) * 1000;
-  const good = { "Wechatpay-Timestamp": v.timestamp, "Wechatpay-Nonce": v.nonce, "Wechatpay-Signature": v.signature, "Wechatpay-Serial": v.serial };
-  const verify = (headers: Record<string, string>, body = v.body, now = signedAt) => verifyWechatSignature(headers, body, { keys, now: () => now });
+  const good = {
+    "Wechatpay-Timestamp": v.timestamp,
+    "Wechatpay-Nonce": v.nonce,
+    "Wechatpay-Signature": v.signature,
+    "Wechatpay-Serial": v.serial,
+  };
+  const verify = (headers: Record<string, string>, body = v.body, now = signedAt) =>
+    verifyWechatSignature(headers, body, { keys, now: () => now });
 
   it("refuses a tampered body, even by one space", async () => {
     expect(await verify(good, v.body.replace('{"', '{ "'))).toEqual({ ok: false, reason: "bad_signature" });
@@ -71,7 +92,10 @@ describe("verifying answers and notifications", () => {
 
   it("refuses another nonce or timestamp than the one signed", async () => {
     expect(await verify({ ...good, "Wechatpay-Nonce": v.nonce.toUpperCase() })).toEqual({ ok: false, reason: "bad_signature" });
-    expect(await verify({ ...good, "Wechatpay-Timestamp": String(Number(v.timestamp) + 1) })).toEqual({ ok: false, reason: "bad_signature" });
+    expect(await verify({ ...good, "Wechatpay-Timestamp": String(Number(v.timestamp) + 1) })).toEqual({
+      ok: false,
+      reason: "bad_signature",
+    });
   });
 
   it("refuses timestamps five minutes or more away from our clock, either side", async () => {
@@ -85,8 +109,14 @@ describe("verifying answers and notifications", () => {
   });
 
   it("refuses an unknown serial and a serial that names another key", async () => {
-    expect(await verify({ ...good, "Wechatpay-Serial": "PUB_KEY_ID_0000000000000000000000000000000000" })).toEqual({ ok: false, reason: "unknown_serial" });
-    expect(await verify({ ...good, "Wechatpay-Serial": "5157F09EFDC096DE15EBE81A47057A7232F1B8E1" })).toEqual({ ok: false, reason: "unknown_serial" });
+    expect(await verify({ ...good, "Wechatpay-Serial": "PUB_KEY_ID_0000000000000000000000000000000000" })).toEqual({
+      ok: false,
+      reason: "unknown_serial",
+    });
+    expect(await verify({ ...good, "Wechatpay-Serial": "5157F09EFDC096DE15EBE81A47057A7232F1B8E1" })).toEqual({
+      ok: false,
+      reason: "unknown_serial",
+    });
   });
 
   it("refuses probe signatures without crashing, valid base64 or not", async () => {
@@ -100,7 +130,10 @@ describe("verifying answers and notifications", () => {
   it("refuses missing headers and another signature type, reading headers case-insensitively", async () => {
     const { "Wechatpay-Nonce": _nonce, ...withoutNonce } = good;
     expect(await verify(withoutNonce)).toEqual({ ok: false, reason: "missing_headers" });
-    expect(await verify({ ...good, "Wechatpay-Signature-Type": "WECHATPAY2-SM2-WITH-SM3" })).toEqual({ ok: false, reason: "unsupported_signature_type" });
+    expect(await verify({ ...good, "Wechatpay-Signature-Type": "WECHATPAY2-SM2-WITH-SM3" })).toEqual({
+      ok: false,
+      reason: "unsupported_signature_type",
+    });
     const lower = Object.fromEntries(Object.entries(good).map(([k, value]) => [k.toLowerCase(), value]));
     expect((await verifyWechatSignature(new Headers(lower), v.body, { keys, now: () => signedAt })).ok).toBe(true);
   });
@@ -109,8 +142,16 @@ describe("verifying answers and notifications", () => {
 describe("generated keys", () => {
   it("sign and verify round trips, and the Authorization header carries the five fields", async () => {
     const { privatePem, publicPem } = await generatedKeyPair();
-    const message = requestSignatureMessage("GET", "/v3/pay/transactions/out-trade-no/P1234567?mchid=1230000109", 1_700_000_000, "n".repeat(32), "");
-    expect(message).toBe("GET\n/v3/pay/transactions/out-trade-no/P1234567?mchid=1230000109\n1700000000\nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn\n\n");
+    const message = requestSignatureMessage(
+      "GET",
+      "/v3/pay/transactions/out-trade-no/P1234567?mchid=1230000109",
+      1_700_000_000,
+      "n".repeat(32),
+      "",
+    );
+    expect(message).toBe(
+      "GET\n/v3/pay/transactions/out-trade-no/P1234567?mchid=1230000109\n1700000000\nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn\n\n",
+    );
     const signature = await signSha256WithRsa(await importMerchantPrivateKey(privatePem), message);
     const publicKey = await importPublicKeyPem(publicPem);
     expect(await verifySha256WithRsa(publicKey, message, signature)).toBe(true);
@@ -125,7 +166,9 @@ describe("generated keys", () => {
   });
 
   it("refuses a PKCS#1 merchant key with advice instead of an opaque WebCrypto error", async () => {
-    await expect(importMerchantPrivateKey("-----BEGIN RSA PRIVATE KEY-----\nAAAA\n-----END RSA PRIVATE KEY-----")).rejects.toThrow(/PKCS#8/);
+    await expect(importMerchantPrivateKey("-----BEGIN RSA PRIVATE KEY-----\nAAAA\n-----END RSA PRIVATE KEY-----")).rejects.toThrow(
+      /PKCS#8/,
+    );
   });
 
   it("accepts PEMs whose line breaks were written as \\n in an environment variable", async () => {

@@ -9,7 +9,13 @@
 export const signatureType = "WECHATPAY2-SHA256-RSA2048";
 
 /** Method, path with query (no host), unix seconds, nonce, the exact body sent ("" for GET). */
-export function requestSignatureMessage(method: string, pathAndQuery: string, timestamp: number | string, nonce: string, body: string): string {
+export function requestSignatureMessage(
+  method: string,
+  pathAndQuery: string,
+  timestamp: number | string,
+  nonce: string,
+  body: string,
+): string {
   return `${method}\n${pathAndQuery}\n${timestamp}\n${nonce}\n${body}\n`;
 }
 
@@ -23,6 +29,12 @@ export function paySignMessage(appId: string, timeStamp: string, nonceStr: strin
   return `${appId}\n${timeStamp}\n${nonceStr}\n${packageValue}\n`;
 }
 
-export function authorizationHeader(token: { mchid: string; nonce: string; timestamp: number | string; serial: string; signature: string }): string {
+export function authorizationHeader(token: {
+  mchid: string;
+  nonce: string;
+  timestamp: number | string;
+  serial: string;
+  signature: string;
+}): string {
   return `${signatureType} mchid="${token.mchid}",nonce_str="${token.nonce}",timestamp="${token.timestamp}",serial_no="${token.serial}",signature="${token.signature}"`;
 }

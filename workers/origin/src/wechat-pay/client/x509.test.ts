@@ -18,7 +18,9 @@ describe("platform certificates", () => {
     expect(new Date(parsed.notBefore).toISOString()).toBe("2026-11-21T14:40:54.000Z");
     expect(new Date(parsed.notAfter).toISOString()).toBe("2036-11-18T14:40:54.000Z");
     expect(bytesToBase64(parsed.spki)).toBe(opensslSpki);
-    await expect(crypto.subtle.importKey("spki", parsed.spki, { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, false, ["verify"])).resolves.toBeTruthy();
+    await expect(
+      crypto.subtle.importKey("spki", parsed.spki, { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, false, ["verify"]),
+    ).resolves.toBeTruthy();
   });
 
   it("refuse what is not a certificate", () => {

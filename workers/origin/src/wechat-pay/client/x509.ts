@@ -51,7 +51,9 @@ function expectTag(tlv: Tlv | undefined, tag: number, what: string): Tlv {
 function parseTime(der: Uint8Array, tlv: Tlv): number {
   const text = new TextDecoder().decode(der.subarray(tlv.contentStart, tlv.end));
   const match =
-    tlv.tag === 0x17 ? /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/.exec(text) : /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/.exec(text);
+    tlv.tag === 0x17
+      ? /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/.exec(text)
+      : /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/.exec(text);
   if (!match) throw new Error("X.509: bad time");
   const [, y, mo, d, h, mi, s] = match.map(Number) as [number, number, number, number, number, number, number];
   // RFC 5280 §4.1.2.5.1: two-digit years 50–99 are 19xx.
@@ -79,7 +81,10 @@ function parseCertificateDer(der: Uint8Array<ArrayBuffer>): PlatformCertificate 
   let serialBytes = der.subarray(serial.contentStart, serial.end);
   while (serialBytes.length > 1 && serialBytes[0] === 0) serialBytes = serialBytes.subarray(1);
   return {
-    serial: [...serialBytes].map((byte) => byte.toString(16).padStart(2, "0")).join("").toUpperCase(),
+    serial: [...serialBytes]
+      .map((byte) => byte.toString(16).padStart(2, "0"))
+      .join("")
+      .toUpperCase(),
     notBefore: parseTime(der, expectTag(validity[0], validity[0]?.tag === 0x18 ? 0x18 : 0x17, "notBefore")),
     notAfter: parseTime(der, expectTag(validity[1], validity[1]?.tag === 0x18 ? 0x18 : 0x17, "notAfter")),
     spki: der.slice(spki.start, spki.end),

@@ -14,7 +14,9 @@ function safeReturn(target: string | undefined): string | null {
   if (/^\/(?![/\\])/.test(target)) return target;
   try {
     const url = new URL(target);
-    return (url.protocol === "http:" || url.protocol === "https:") && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname) ? url.toString() : null;
+    return (url.protocol === "http:" || url.protocol === "https:") && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname)
+      ? url.toString()
+      : null;
   } catch {
     return null;
   }
@@ -23,7 +25,9 @@ function safeReturn(target: string | undefined): string | null {
 type SimulatedOrder = { outTradeNo: string; prepayId: string; description: string; total: number; tradeState: string };
 
 async function simulatedOrderByPrepayId(simulator: Fetcher, prepayId: string): Promise<SimulatedOrder | null> {
-  const state = (await (await simulator.fetch("http://wechatpay-simulator.internal/__simulator/state")).json()) as { orders: Record<string, SimulatedOrder> };
+  const state = (await (await simulator.fetch("http://wechatpay-simulator.internal/__simulator/state")).json()) as {
+    orders: Record<string, SimulatedOrder>;
+  };
   return Object.values(state.orders).find((order) => order.prepayId === prepayId) ?? null;
 }
 
@@ -48,5 +52,8 @@ export async function cashier(c: Context<OriginEnv>): Promise<Response> {
 <form method="post"><button type="submit"${order.tradeState === "NOTPAY" ? "" : " disabled"}>Pay (simulated)</button></form>
 ${back ? `<p><a href="${escapeHtml(back)}">Back to Paydesk</a></p>` : ""}`
     : "<h1>WeChat Pay (simulator)</h1><p>This payment link is unknown or has expired.</p>";
-  return c.html(`<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>WeChat Pay (simulator)</title>${body}</html>`, order ? 200 : 404);
+  return c.html(
+    `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>WeChat Pay (simulator)</title>${body}</html>`,
+    order ? 200 : 404,
+  );
 }

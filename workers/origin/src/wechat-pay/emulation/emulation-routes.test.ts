@@ -31,8 +31,14 @@ describe("local emulation", () => {
     expect(paid.headers.get("Location")).toBe(`/pay_success?order=${order.id}`);
     expect((await simulatorOrder(h5.outTradeNo)).order.tradeState).toBe("SUCCESS");
     // From a page on a loopback origin (npm run dev), the link is absolute, as WeChat Pay's is.
-    const fromPage = await payRequest((await rechargeOrder(200)).id, { method: "wechat", flow: "h5" }, { headers: { Origin: "http://localhost:5173" } });
-    expect(((await fromPage.json()) as { data: { h5Url: string } }).data.h5Url).toMatch(/^http:\/\/localhost:5173\/api\/payments\/wechat\/simulator\/cashier\?prepay_id=wx/);
+    const fromPage = await payRequest(
+      (await rechargeOrder(200)).id,
+      { method: "wechat", flow: "h5" },
+      { headers: { Origin: "http://localhost:5173" } },
+    );
+    expect(((await fromPage.json()) as { data: { h5Url: string } }).data.h5Url).toMatch(
+      /^http:\/\/localhost:5173\/api\/payments\/wechat\/simulator\/cashier\?prepay_id=wx/,
+    );
     const elsewhere = await origin.call(`${h5.h5Url}&redirect_url=${encodeURIComponent("https://evil.example/")}`, { method: "GET" });
     expect(await elsewhere.text()).not.toContain("evil.example");
     const production = await origin.call(h5.h5Url, { method: "GET", env: wechatTestEnv({ WECHATPAY_SIMULATOR: undefined }) });

@@ -27,10 +27,18 @@ emulationRoutes.post("/pay", signedInUser, jsonBody(simulatePaymentBodySchema), 
   if (!payment || payment.user_id !== c.var.user.id) throw new ApiError("NOT_FOUND", "No WeChat Pay payment is waiting for this order.");
   const url = `https://wechatpay-simulator.internal/__simulator/orders/${encodeURIComponent(payment.out_trade_no)}/pay?mchid=${encodeURIComponent(wechat.client.config.mchid)}`;
   const answer = await wechat.simulator.fetch(
-    new Request(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(payment.openid ? { openid: payment.openid } : {}) }),
+    new Request(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(payment.openid ? { openid: payment.openid } : {}),
+    }),
   );
   if (answer.status === 404) throw new ApiError("NOT_FOUND", "WeChat Pay has no order for this payment yet.");
-  if (!answer.ok) throw new ApiError("ORDER_NOT_PENDING", `The simulator refused: ${((await answer.json().catch(() => ({}))) as { error?: string }).error ?? answer.status}.`);
+  if (!answer.ok)
+    throw new ApiError(
+      "ORDER_NOT_PENDING",
+      `The simulator refused: ${((await answer.json().catch(() => ({}))) as { error?: string }).error ?? answer.status}.`,
+    );
   return c.json({ code: "SUCCESS" as const, data: { orderId, outTradeNo: payment.out_trade_no, paid: true as const } }, 200);
 });
 

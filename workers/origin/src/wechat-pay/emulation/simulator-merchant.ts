@@ -23,4 +23,3 @@ export async function simulatorMerchant(env: Env): Promise<WechatPaySettings | n
     flows: [...wechatPayFlows],
   };
 }
-

@@ -2,7 +2,18 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { balanceOf, expectLedgerWhole } from "../../../test/origin-client";
 import { wechatRequests, wechatScene, type SceneUser } from "../../../test/wechat-scene";
-import { control, deliverNotifications, notificationRows, notificationsFor, payerPays, paymentRow, replay, signedNotification, worldBalance, type WechatOrigin } from "../../../test/wechat-support";
+import {
+  control,
+  deliverNotifications,
+  notificationRows,
+  notificationsFor,
+  payerPays,
+  paymentRow,
+  replay,
+  signedNotification,
+  worldBalance,
+  type WechatOrigin,
+} from "../../../test/wechat-support";
 
 let origin: WechatOrigin;
 let alice: SceneUser;
@@ -21,7 +32,10 @@ describe("payment notifications", () => {
     const first = await replay(origin, notification);
     expect(first.status).toBe(204);
     expect(await balanceOf(alice.id)).toEqual({ available: 2_500, held: 0 });
-    expect(await orderDetail(order.id)).toMatchObject({ status: "paid", payments: [{ method: "wechat", status: "succeeded", amount: 2_500 }] });
+    expect(await orderDetail(order.id)).toMatchObject({
+      status: "paid",
+      payments: [{ method: "wechat", status: "succeeded", amount: 2_500 }],
+    });
     expect((await paymentRow(outTradeNo))?.transaction_id).toMatch(/^\d{28}$/);
 
     expect((await replay(origin, notification)).status).toBe(204);
@@ -29,7 +43,9 @@ describe("payment notifications", () => {
     expect(storm.map((answer) => answer.status)).toEqual(Array(10).fill(204));
     expect(await balanceOf(alice.id)).toEqual({ available: 2_500, held: 0 });
     expect(await worldBalance()).toBe(-2_500);
-    expect(await notificationRows(outTradeNo)).toEqual([expect.objectContaining({ event_type: "TRANSACTION.SUCCESS", outcome: "settled", deliveries: 12 })]);
+    expect(await notificationRows(outTradeNo)).toEqual([
+      expect.objectContaining({ event_type: "TRANSACTION.SUCCESS", outcome: "settled", deliveries: 12 }),
+    ]);
     expect(await env.DB.prepare("SELECT count(*) AS n FROM journal_tx WHERE kind = 'recharge'").first("n")).toBe(1);
     await expectLedgerWhole();
   });
@@ -52,7 +68,10 @@ describe("payment notifications", () => {
     const { outTradeNo } = await startWechat(orderId);
     expect((await replay(origin, await payerPays(outTradeNo))).status).toBe(204);
     expect(await balanceOf(alice.id)).toEqual({ available: 0, held: amount });
-    expect(await env.DB.prepare("SELECT status, escrow_remaining FROM task WHERE id = ?1").bind(taskId).first()).toEqual({ status: "open", escrow_remaining: 900 });
+    expect(await env.DB.prepare("SELECT status, escrow_remaining FROM task WHERE id = ?1").bind(taskId).first()).toEqual({
+      status: "open",
+      escrow_remaining: 900,
+    });
     await expectLedgerWhole();
   });
 
@@ -72,7 +91,10 @@ describe("payment notifications", () => {
       expect(answer.status, JSON.stringify(headers)).toBe(401);
       expect(await answer.json()).toEqual({ code: "FAIL", message: expect.any(String) });
     }
-    const tampered = await replay(origin, { ...notification, body: notification.body.replace('"TRANSACTION.SUCCESS"', '"TRANSACTION.SUCCESS" ') });
+    const tampered = await replay(origin, {
+      ...notification,
+      body: notification.body.replace('"TRANSACTION.SUCCESS"', '"TRANSACTION.SUCCESS" '),
+    });
     expect(tampered.status).toBe(401);
     expect(await balanceOf(alice.id)).toEqual({ available: 0, held: 0 });
     expect(await notificationRows(outTradeNo)).toEqual([]);
@@ -83,7 +105,10 @@ describe("payment notifications", () => {
   });
 
   it("refuse a payment of an order Paydesk does not know, storing the event and moving nothing", async () => {
-    const stranger = await signedNotification(origin, { out_trade_no: "PDunknown0000000000000000000001", amount: { total: 900, payer_total: 900, currency: "CNY" } });
+    const stranger = await signedNotification(origin, {
+      out_trade_no: "PDunknown0000000000000000000001",
+      amount: { total: 900, payer_total: 900, currency: "CNY" },
+    });
     const answer = await replay(origin, stranger);
     expect(answer.status).toBe(404);
     expect(await notificationRows("PDunknown0000000000000000000001")).toEqual([expect.objectContaining({ outcome: "unknown_order" })]);

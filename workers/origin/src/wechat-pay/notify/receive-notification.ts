@@ -27,7 +27,9 @@ type Outcome =
 async function recordOutcome(db: D1Database, id: string, outcome: Outcome): Promise<void> {
   // The first decision stays; a later delivery may only resolve one that decided nothing.
   await db
-    .prepare("UPDATE wechat_notification SET outcome = ?1 WHERE id = ?2 AND outcome IN ('received', 'unknown_order', 'amount_mismatch', 'unknown_refund')")
+    .prepare(
+      "UPDATE wechat_notification SET outcome = ?1 WHERE id = ?2 AND outcome IN ('received', 'unknown_order', 'amount_mismatch', 'unknown_refund')",
+    )
     .bind(outcome, id)
     .run();
 }
@@ -43,7 +45,9 @@ export async function receiveNotification(c: Context<OriginEnv>): Promise<Respon
   const wechat = await c.var.wechatPay();
   if (!wechat) return notReceived(503, "WeChat Pay is not configured");
   const raw = await c.req.text();
-  const read = await wechat.client.readNotification(c.req.raw.headers, raw).catch(() => ({ ok: false as const, reason: "malformed_body" as const }));
+  const read = await wechat.client
+    .readNotification(c.req.raw.headers, raw)
+    .catch(() => ({ ok: false as const, reason: "malformed_body" as const }));
   if (!read.ok) {
     console.warn(`Refused a WeChat Pay notification: ${read.reason}`);
     return notReceived(401, "签名验证失败");
@@ -110,7 +114,12 @@ export async function receiveNotification(c: Context<OriginEnv>): Promise<Respon
     Sentry.captureMessage(`WeChat Pay notified another amount for refund ${notice.out_refund_no}`, "error");
     return notReceived(422, "金额不一致");
   }
-  await applyRefundResult(db, notice.out_refund_no, { status: notice.refund_status, out_refund_no: notice.out_refund_no, refund_id: notice.refund_id }, now);
+  await applyRefundResult(
+    db,
+    notice.out_refund_no,
+    { status: notice.refund_status, out_refund_no: notice.out_refund_no, refund_id: notice.refund_id },
+    now,
+  );
   await recordOutcome(db, notification.id, "refund_recorded");
   return new Response(null, { status: 204 });
 }

@@ -36,7 +36,10 @@ SELECT payment.id, payment.order_id, orders.user_id, orders.kind AS order_kind, 
 FROM payment JOIN orders ON orders.id = payment.order_id`;
 
 export function findWechatPayment(db: D1Database, outTradeNo: string): Promise<WechatPaymentRow | null> {
-  return db.prepare(`${paymentSelect} WHERE payment.out_trade_no = ?1 AND payment.method = 'wechat'`).bind(outTradeNo).first<WechatPaymentRow>();
+  return db
+    .prepare(`${paymentSelect} WHERE payment.out_trade_no = ?1 AND payment.method = 'wechat'`)
+    .bind(outTradeNo)
+    .first<WechatPaymentRow>();
 }
 
 export function findPendingWechatPayment(db: D1Database, orderId: string): Promise<WechatPaymentRow | null> {
@@ -47,7 +50,11 @@ export function findPendingWechatPayment(db: D1Database, orderId: string): Promi
 }
 
 /** Pending WeChat Pay payments the cron should ask WeChat Pay about now, oldest first. */
-export async function duePendingPayments(db: D1Database, now: number, { limit, orderId }: { limit: number; orderId?: string }): Promise<WechatPaymentRow[]> {
+export async function duePendingPayments(
+  db: D1Database,
+  now: number,
+  { limit, orderId }: { limit: number; orderId?: string },
+): Promise<WechatPaymentRow[]> {
   const rows = await db
     .prepare(
       `${paymentSelect}
@@ -75,7 +82,16 @@ export function newOutTradeNo(): string {
 
 export function insertWechatPayment(
   db: D1Database,
-  p: { id: string; orderId: string; amount: number; outTradeNo: string; flow: WechatPayFlow; openid: string | null; clientIp: string | null; now: number },
+  p: {
+    id: string;
+    orderId: string;
+    amount: number;
+    outTradeNo: string;
+    flow: WechatPayFlow;
+    openid: string | null;
+    clientIp: string | null;
+    now: number;
+  },
 ): D1PreparedStatement {
   return db
     .prepare(
@@ -87,13 +103,17 @@ export function insertWechatPayment(
 
 /** What we now know of the order at WeChat Pay, for a payment still pending. */
 export function noteRemoteState(db: D1Database, paymentId: string, state: RemoteState, now: number): D1PreparedStatement {
-  return db.prepare("UPDATE payment SET remote_state = ?1, updated_at = ?2 WHERE id = ?3 AND status = 'pending'").bind(state, now, paymentId);
+  return db
+    .prepare("UPDATE payment SET remote_state = ?1, updated_at = ?2 WHERE id = ?3 AND status = 'pending'")
+    .bind(state, now, paymentId);
 }
 
 /** A pending payment that can no longer be paid at WeChat Pay (closed there, or never created). */
 export async function markPaymentFailed(db: D1Database, paymentId: string, state: RemoteState, now: number): Promise<void> {
   await db
-    .prepare("UPDATE payment SET status = 'failed', remote_state = ?1, next_check_at = NULL, updated_at = ?2 WHERE id = ?3 AND status = 'pending'")
+    .prepare(
+      "UPDATE payment SET status = 'failed', remote_state = ?1, next_check_at = NULL, updated_at = ?2 WHERE id = ?3 AND status = 'pending'",
+    )
     .bind(state, now, paymentId)
     .run();
 }

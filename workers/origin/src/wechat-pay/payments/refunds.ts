@@ -41,7 +41,9 @@ export function findRefund(db: D1Database, outRefundNo: string): Promise<RefundR
 
 export async function dueRefunds(db: D1Database, now: number, limit: number): Promise<RefundRow[]> {
   const rows = await db
-    .prepare(`${refundSelect} WHERE wechat_refund.status IN ('due', 'processing') AND wechat_refund.next_attempt_at <= ?1 ORDER BY wechat_refund.next_attempt_at LIMIT ?2`)
+    .prepare(
+      `${refundSelect} WHERE wechat_refund.status IN ('due', 'processing') AND wechat_refund.next_attempt_at <= ?1 ORDER BY wechat_refund.next_attempt_at LIMIT ?2`,
+    )
     .bind(now, limit)
     .all<RefundRow>();
   return rows.results;
@@ -71,7 +73,8 @@ export async function requestRefund(db: D1Database, client: WechatPayClient, ref
     }),
   );
   if (answer.outcome === "ok") return applyRefundResult(db, refund.out_refund_no, answer.data, now);
-  const error = answer.outcome === "failed" ? `${answer.status} ${answer.code} ${answer.message}`.slice(0, 500) : `unknown: ${answer.reason}`;
+  const error =
+    answer.outcome === "failed" ? `${answer.status} ${answer.code} ${answer.message}`.slice(0, 500) : `unknown: ${answer.reason}`;
   const giveUp = answer.outcome === "failed" && !answer.retryable && refund.attempts + 1 >= refundRequestLimit;
   if (answer.outcome === "failed" && !answer.retryable) {
     Sentry.captureMessage(`WeChat Pay refused refund ${refund.out_refund_no}: ${answer.code}`, "error");

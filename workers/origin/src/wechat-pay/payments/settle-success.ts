@@ -85,7 +85,9 @@ function settlementStatements(db: D1Database, payment: WechatPaymentRow, transac
     // payment was settled already, and `payment_succeeds_for_payable_order` when the order
     // is no longer pending — no money moves twice.
     db
-      .prepare("UPDATE payment SET status = 'succeeded', tx_id = ?1, transaction_id = ?2, remote_state = 'paid', next_check_at = NULL, updated_at = ?3 WHERE id = ?4")
+      .prepare(
+        "UPDATE payment SET status = 'succeeded', tx_id = ?1, transaction_id = ?2, remote_state = 'paid', next_check_at = NULL, updated_at = ?3 WHERE id = ?4",
+      )
       .bind(txId, transaction.transaction_id ?? null, now, payment.id),
     db.prepare("UPDATE orders SET status = 'paid', paid_at = ?1 WHERE id = ?2").bind(now, payment.order_id),
     db
@@ -111,11 +113,24 @@ function newRefund(payment: WechatPaymentRow, transaction: Transaction, now: num
   };
 }
 
-function lateSuccessStatements(db: D1Database, payment: WechatPaymentRow, refund: RefundRow, transaction: Transaction, now: number): D1PreparedStatement[] {
+function lateSuccessStatements(
+  db: D1Database,
+  payment: WechatPaymentRow,
+  refund: RefundRow,
+  transaction: Transaction,
+  now: number,
+): D1PreparedStatement[] {
   return [
-    db.prepare("INSERT INTO account (id, owner_id, kind) VALUES (?1, NULL, 'escrow') ON CONFLICT (id) DO NOTHING").bind(wechatClearingAccount),
+    db
+      .prepare("INSERT INTO account (id, owner_id, kind) VALUES (?1, NULL, 'escrow') ON CONFLICT (id) DO NOTHING")
+      .bind(wechatClearingAccount),
     // Decided on a read: if the order is pending again by now (it cannot be), settle instead.
-    assertInBatch(db, "the order can no longer take this payment", "NOT EXISTS (SELECT 1 FROM orders WHERE id = ? AND status = 'pending')", payment.order_id),
+    assertInBatch(
+      db,
+      "the order can no longer take this payment",
+      "NOT EXISTS (SELECT 1 FROM orders WHERE id = ? AND status = 'pending')",
+      payment.order_id,
+    ),
     ...journalStatements(db, {
       id: refund.in_tx_id,
       kind: "payment_to_refund",
@@ -127,7 +142,9 @@ function lateSuccessStatements(db: D1Database, payment: WechatPaymentRow, refund
     }),
     // pending → refunded, or failed → refunded; a payment refunded already aborts the batch.
     db
-      .prepare("UPDATE payment SET status = 'refunded', transaction_id = ?1, remote_state = 'paid', next_check_at = NULL, updated_at = ?2 WHERE id = ?3")
+      .prepare(
+        "UPDATE payment SET status = 'refunded', transaction_id = ?1, remote_state = 'paid', next_check_at = NULL, updated_at = ?2 WHERE id = ?3",
+      )
       .bind(transaction.transaction_id ?? null, now, payment.id),
     db
       .prepare(

@@ -19,11 +19,22 @@ describe("starting a WeChat Pay payment", () => {
   it("answers a Native code_url, an H5 link and JSAPI parameters that WeixinJSBridge accepts, with the order's expiry", async () => {
     const order = await rechargeOrder(2_500);
     const native = await startWechat(order.id, "native");
-    expect(native).toMatchObject({ orderId: order.id, method: "wechat", flow: "native", amount: 2_500, status: "pending", expiresAt: order.expiresAt });
+    expect(native).toMatchObject({
+      orderId: order.id,
+      method: "wechat",
+      flow: "native",
+      amount: 2_500,
+      status: "pending",
+      expiresAt: order.expiresAt,
+    });
     expect(native.flow === "native" && native.codeUrl).toMatch(/^weixin:\/\/wxpay\/bizpayurl\?pr=/);
     expect(native.outTradeNo).toMatch(/^[0-9A-Za-z]{32}$/);
     // Stored before WeChat Pay was asked, and WeChat Pay's order ends with ours.
-    expect(await paymentRow(native.outTradeNo)).toMatchObject({ status: "pending", remote_state: "open", next_check_at: origin.now() + 60_000 });
+    expect(await paymentRow(native.outTradeNo)).toMatchObject({
+      status: "pending",
+      remote_state: "open",
+      next_check_at: origin.now() + 60_000,
+    });
     const atWechat = await control<{ order: { timeExpire: number; total: number; tradeType: string } }>(`/orders/${native.outTradeNo}`);
     expect(atWechat.data.order).toMatchObject({ timeExpire: Date.parse(order.expiresAt), total: 2_500, tradeType: "NATIVE" });
 

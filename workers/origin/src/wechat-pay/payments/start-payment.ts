@@ -15,7 +15,14 @@ import { cashierLink } from "../emulation/cashier-link";
 import type { WechatPay } from "../config";
 import { checkPayment } from "../reconcile/check-payment";
 import { payerAddress } from "./payer-address";
-import { findPendingWechatPayment, insertWechatPayment, markPaymentFailed, newOutTradeNo, noteRemoteState, type WechatPaymentRow } from "./payment-rows";
+import {
+  findPendingWechatPayment,
+  insertWechatPayment,
+  markPaymentFailed,
+  newOutTradeNo,
+  noteRemoteState,
+  type WechatPaymentRow,
+} from "./payment-rows";
 import { wechatCall } from "./wechat-call";
 
 type WechatPayBody = z.infer<typeof wechatPayBodySchema>;
@@ -31,18 +38,26 @@ type Way = { flow: "native" } | { flow: "h5"; clientIp: string } | { flow: "jsap
 export async function payWithWechat(c: Context<OriginEnv>, order: PayableOrder, body: WechatPayBody, now: number) {
   const wechat = await c.var.wechatPay();
   if (!wechat) {
-    return c.var.idempotency.refuse(new ApiError("WECHAT_PAY_NOT_CONFIGURED", "WeChat Pay is not configured here.", "method"), { lasting: false });
-  }
-  if (!wechat.flows.includes(body.flow)) {
-    return c.var.idempotency.refuse(new ApiError("WECHAT_PAY_FLOW_NOT_AVAILABLE", `WeChat Pay's ${body.flow} flow is not offered here.`, "flow"), {
+    return c.var.idempotency.refuse(new ApiError("WECHAT_PAY_NOT_CONFIGURED", "WeChat Pay is not configured here.", "method"), {
       lasting: false,
     });
+  }
+  if (!wechat.flows.includes(body.flow)) {
+    return c.var.idempotency.refuse(
+      new ApiError("WECHAT_PAY_FLOW_NOT_AVAILABLE", `WeChat Pay's ${body.flow} flow is not offered here.`, "flow"),
+      {
+        lasting: false,
+      },
+    );
   }
   if (!isPayable(order, now)) {
     return c.var.idempotency.refuse(new ApiError("ORDER_NOT_PENDING", "This order can no longer be paid."));
   }
   const answer = await startWechatPayment(c, wechat, order, wayOf(c, wechat, body), now);
-  return c.var.idempotency.commit([noteRemoteState(c.env.DB, answer.paymentId, "open", now)], 201, { code: "SUCCESS" as const, data: answer });
+  return c.var.idempotency.commit([noteRemoteState(c.env.DB, answer.paymentId, "open", now)], 201, {
+    code: "SUCCESS" as const,
+    data: answer,
+  });
 }
 
 function wayOf(c: Context<OriginEnv>, wechat: WechatPay, body: WechatPayBody): Way {
@@ -50,7 +65,11 @@ function wayOf(c: Context<OriginEnv>, wechat: WechatPay, body: WechatPayBody): W
   if (body.flow === "native") return { flow: "native" };
   const clientIp = payerAddress((name) => c.req.header(name), wechat);
   if (!clientIp) {
-    throw new ApiError("BAD_REQUEST", "H5 needs the payer's address (CF-Connecting-IP or X-Real-IP), and none came with this request.", "flow");
+    throw new ApiError(
+      "BAD_REQUEST",
+      "H5 needs the payer's address (CF-Connecting-IP or X-Real-IP), and none came with this request.",
+      "flow",
+    );
   }
   return { flow: "h5", clientIp };
 }
@@ -62,7 +81,13 @@ const unavailable = () => new ApiError("WECHAT_PAY_UNAVAILABLE", "WeChat Pay did
  * JSAPI parameters. Every refusal here is temporary (not recorded against the key): a retry
  * reuses the same out_trade_no with identical parameters, which WeChat Pay accepts again.
  */
-async function startWechatPayment(c: Context<OriginEnv>, wechat: WechatPay, order: PayableOrder, way: Way, now: number): Promise<WechatPrepay> {
+async function startWechatPayment(
+  c: Context<OriginEnv>,
+  wechat: WechatPay,
+  order: PayableOrder,
+  way: Way,
+  now: number,
+): Promise<WechatPrepay> {
   const db = c.env.DB;
   const flow = way.flow;
   const wanted = { flow, openid: way.flow === "jsapi" ? way.openid : null, clientIp: way.flow === "h5" ? way.clientIp : null };
@@ -81,7 +106,14 @@ async function startWechatPayment(c: Context<OriginEnv>, wechat: WechatPay, orde
   if (!payment) {
     const paymentId = `pay_${crypto.randomUUID()}`;
     try {
-      await insertWechatPayment(db, { id: paymentId, orderId: order.id, amount: order.amount, outTradeNo: newOutTradeNo(), ...wanted, now }).run();
+      await insertWechatPayment(db, {
+        id: paymentId,
+        orderId: order.id,
+        amount: order.amount,
+        outTradeNo: newOutTradeNo(),
+        ...wanted,
+        now,
+      }).run();
     } catch (error) {
       // A request at the same moment stored one first: use it if it asks the same.
       if (!(error instanceof Error && error.message.includes("UNIQUE constraint failed: payment.order_id"))) throw error;
@@ -110,7 +142,8 @@ async function startWechatPayment(c: Context<OriginEnv>, wechat: WechatPay, orde
   const created = await wechatCall<WechatPrepay>(async () => {
     const toAnswer = <T>(outcome: WechatPayOutcome<T>, shape: (data: T) => WechatPrepay): WechatPayOutcome<WechatPrepay> =>
       outcome.outcome === "ok" ? { ...outcome, data: shape(outcome.data) } : outcome;
-    if (way.flow === "native") return toAnswer(await client.createNativeOrder(input), (data) => ({ ...common, flow: "native", codeUrl: data.codeUrl }));
+    if (way.flow === "native")
+      return toAnswer(await client.createNativeOrder(input), (data) => ({ ...common, flow: "native", codeUrl: data.codeUrl }));
     if (way.flow === "h5") {
       return toAnswer(await client.createH5Order({ ...input, payerClientIp: way.clientIp }), (data) => ({
         ...common,
@@ -118,7 +151,11 @@ async function startWechatPayment(c: Context<OriginEnv>, wechat: WechatPay, orde
         h5Url: wechat.simulator ? cashierLink(data.h5Url, c.req.header("Origin")) : data.h5Url,
       }));
     }
-    return toAnswer(await client.createJsapiOrder({ ...input, openid: way.openid }), (data) => ({ ...common, flow: "jsapi", jsapi: data.payParams }));
+    return toAnswer(await client.createJsapiOrder({ ...input, openid: way.openid }), (data) => ({
+      ...common,
+      flow: "jsapi",
+      jsapi: data.payParams,
+    }));
   });
   if (created.outcome === "ok") return created.data;
   if (created.outcome === "unknown") throw unavailable();

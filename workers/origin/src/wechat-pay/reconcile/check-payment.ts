@@ -16,7 +16,10 @@ export type PaymentCheck = "settled" | "refund_due" | "closed" | "later" | "mism
 async function afterSettlement(db: D1Database, wechat: WechatPay, settlement: Settlement, now: number): Promise<void> {
   if (settlement.outcome === "refund_due") await requestRefund(db, wechat.client, settlement.refund, now);
   if (settlement.outcome === "amount_mismatch") {
-    Sentry.captureMessage(`WeChat Pay reports another amount for ${settlement.payment.out_trade_no}: not settled, an operator must look`, "error");
+    Sentry.captureMessage(
+      `WeChat Pay reports another amount for ${settlement.payment.out_trade_no}: not settled, an operator must look`,
+      "error",
+    );
   }
 }
 
@@ -41,7 +44,10 @@ async function settleFromQuery(db: D1Database, wechat: WechatPay, payment: Wecha
         return "closed";
       case "REFUND":
         // Paid and refunded at WeChat Pay by someone else (the merchant platform): not ours to book.
-        await db.prepare("UPDATE payment SET remote_state = 'mismatch', next_check_at = NULL WHERE id = ?1 AND status = 'pending'").bind(payment.id).run();
+        await db
+          .prepare("UPDATE payment SET remote_state = 'mismatch', next_check_at = NULL WHERE id = ?1 AND status = 'pending'")
+          .bind(payment.id)
+          .run();
         Sentry.captureMessage(`WeChat Pay order ${payment.out_trade_no} was refunded outside Paydesk before it settled`, "error");
         return "mismatch";
       default:

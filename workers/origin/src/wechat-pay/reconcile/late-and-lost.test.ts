@@ -2,7 +2,19 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { balanceOf, expectLedgerWhole } from "../../../test/origin-client";
 import { recordedNotification, wechatRequests, wechatScene, type SceneUser } from "../../../test/wechat-scene";
-import { clearingBalance, control, deliverNotifications, notificationRows, payerPays, paymentRow, refundRow, replay, simulatorOrder, worldBalance, type WechatOrigin } from "../../../test/wechat-support";
+import {
+  clearingBalance,
+  control,
+  deliverNotifications,
+  notificationRows,
+  payerPays,
+  paymentRow,
+  refundRow,
+  replay,
+  simulatorOrder,
+  worldBalance,
+  type WechatOrigin,
+} from "../../../test/wechat-support";
 
 let origin: WechatOrigin;
 let alice: SceneUser;
@@ -58,8 +70,13 @@ describe("late and lost events", () => {
     // Alice also has the money in her wallet and pays the budget from it (funded as a code would).
     await env.DB.batch([
       env.DB.prepare("INSERT INTO journal_tx (id, kind, created_at) VALUES ('tx_fund_alice', 'code_redemption', ?1)").bind(origin.now()),
-      env.DB.prepare("INSERT INTO entry (tx_id, account_id, bucket, amount) VALUES ('tx_fund_alice', 'acc_world', 'available', ?1)").bind(-amount),
-      env.DB.prepare("INSERT INTO entry (tx_id, account_id, bucket, amount) VALUES ('tx_fund_alice', ?1, 'available', ?2)").bind(`acc_${alice.id}`, amount),
+      env.DB.prepare("INSERT INTO entry (tx_id, account_id, bucket, amount) VALUES ('tx_fund_alice', 'acc_world', 'available', ?1)").bind(
+        -amount,
+      ),
+      env.DB.prepare("INSERT INTO entry (tx_id, account_id, bucket, amount) VALUES ('tx_fund_alice', ?1, 'available', ?2)").bind(
+        `acc_${alice.id}`,
+        amount,
+      ),
       env.DB.prepare("INSERT INTO tx_seal (tx_id) VALUES ('tx_fund_alice')"),
     ]);
     await control("/faults", { kind: "status", status: 500, path: "/v3/pay/transactions/out-trade-no/", method: "POST" });
@@ -138,7 +155,12 @@ describe("late and lost events", () => {
 
     const other = await rechargeOrder();
     const second = await startWechat(other.id);
-    await control("/faults", { kind: "timeout", delayMs: 1_000, afterCommit: false, path: `/v3/pay/transactions/out-trade-no/${second.outTradeNo}/close` });
+    await control("/faults", {
+      kind: "timeout",
+      delayMs: 1_000,
+      afterCommit: false,
+      path: `/v3/pay/transactions/out-trade-no/${second.outTradeNo}/close`,
+    });
     await cancel(other.id);
     expect(await paymentRow(second.outTradeNo)).toMatchObject({ status: "pending", checks: 1 });
     expect((await simulatorOrder(second.outTradeNo)).order.tradeState).toBe("NOTPAY");
