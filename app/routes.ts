@@ -1,6 +1,6 @@
 import { index, route, type RouteConfig } from "@react-router/dev/routes";
 
-// Route ids are the screen names of PRODUCT.md §3: they are part of the
+// Route ids are the screen names of docs/screens.md: they are part of the
 // /__serverLoader contract and of error reports.
 export default [
   index("routes/home.tsx", { id: "home" }),
@@ -10,7 +10,7 @@ export default [
   route("pay", "routes/pay.tsx", { id: "pay" }),
   route("wechat_pay", "routes/wechat-pay.tsx", { id: "wechat_pay" }),
   route("pay_success", "routes/pay-success.tsx", { id: "pay_success" }),
-  // One screen under two addresses (PRODUCT.md §3).
+  // One screen under two addresses (docs/screens.md).
   route("code", "routes/recharge.tsx", { id: "code" }),
   route("recharge", "routes/recharge.tsx", { id: "recharge" }),
   route("order", "routes/order.tsx", { id: "order" }),

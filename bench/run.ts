@@ -80,7 +80,7 @@ function buildScenarios(info: AppServerInfo, staticAsset: string): Scenario<Key,
   const { edgeUrl, originUrl, token } = info;
   let missCounter = 0;
   const missPath = () => `/help?bench=${Date.now().toString(36)}-${++missCounter}`;
-  // As the app's client sends it (app/startup/session.ts): a POST without a body.
+  // As the app's client sends it (app/session/session-call.ts): a POST without a body.
   const sessionSpec: LoadSpec = {
     method: "POST",
     path: "/api/user/session",

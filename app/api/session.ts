@@ -10,7 +10,7 @@ export async function endSession(token: string): Promise<void> {
 }
 
 /**
- * `POST /api/user/session` (PRODUCT.md §2.5): who the bearer token belongs to, with the
+ * `POST /api/user/session` (docs/start-up.md): who the bearer token belongs to, with the
  * HTTP status beside the answer (a 5xx says the service is unreachable). Throws when no
  * JSON answer came: a network failure, the time-out, an HTML error page.
  */

@@ -2,7 +2,7 @@ import { useEffect, useRef } from "react";
 import { useMessages } from "../i18n/messages";
 import { layoutMessages } from "../messages/layout";
 
-/** What the user sees when part of the app did not load (PRODUCT.md §2, chunk loading). */
+/** What the user sees when part of the app did not load (docs/start-up.md, chunk loading). */
 export function ChunkFailure({ stylesheet = false }: { stylesheet?: boolean }) {
   const text = useMessages(layoutMessages);
   const heading = useRef<HTMLHeadingElement>(null);

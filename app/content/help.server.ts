@@ -1,4 +1,4 @@
-/** The questions and answers of /help. Limits match PRODUCT.md §4. */
+/** The questions and answers of /help. Limits match docs/rules-and-limits.md. */
 export type Answer = { id: string; question: string; answer: string[] };
 
 export const helpTopics: { title: string; answers: Answer[] }[] = [

@@ -1,4 +1,4 @@
-/** The questions and answers of /help in Simplified Chinese. Limits match PRODUCT.md §4. */
+/** The questions and answers of /help in Simplified Chinese. Limits match docs/rules-and-limits.md. */
 import type { Answer } from "./help.server";
 
 export const helpTopics: { title: string; answers: Answer[] }[] = [

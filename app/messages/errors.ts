@@ -2,7 +2,7 @@ import type { ErrorCode } from "#contract/error-codes";
 import { defineMessages } from "../i18n/messages";
 import type { Language } from "../i18n/languages";
 
-/** What the user reads for each error code of the contract (PRODUCT.md §5: one catalogue). */
+/** What the user reads for each error code of the contract (docs/api-contract.md: one catalogue). */
 export const errorMessages = defineMessages<Record<ErrorCode, string>>({
   en: {
     BAD_REQUEST: "Please check what you entered.",

@@ -24,7 +24,7 @@ export function meta({ matches }: Route.MetaArgs) {
   return [{ title: `${supportMessages[metaLanguage(matches)].contactTitle} · Paydesk` }];
 }
 
-// Works signed out (PRODUCT.md §3): no token, an email address to answer instead.
+// Works signed out (docs/screens.md): no token, an email address to answer instead.
 function sendContactForm(form: FormData) {
   return attempt("contact", async () => {
     const body = checked(

@@ -11,7 +11,7 @@ export type SessionResult =
 const unreachableCodes = new Set(["ORIGIN_UNAVAILABLE", "ORIGIN_TIMEOUT"]);
 
 /**
- * The start-up's session call (PRODUCT.md §2.5). Never throws: a network failure, a
+ * The start-up's session call (docs/start-up.md). Never throws: a network failure, a
  * non-JSON answer or the time-out leave the user signed out, and the page says the
  * service is unreachable when that is what happened.
  */

@@ -2,7 +2,7 @@ import { reloadedForKey } from "./chunk-policy";
 import type { KeyValueStore } from "../storage/safe-storage";
 
 /**
- * The two chunk-loading failures of PRODUCT.md §2, named as the original app's
+ * The two chunk-loading failures of docs/start-up.md, named as the original app's
  * bundler named them so reports stay comparable.
  */
 export class ChunkLoadError extends Error {

@@ -1,4 +1,4 @@
-/** A route chunk not loaded after this long fails (PRODUCT.md §2). */
+/** A route chunk not loaded after this long fails (docs/start-up.md). */
 export const chunkTimeoutMs = 120_000;
 export const reloadedForKey = "paydesk:reloaded-for";
 export const pendingChunkErrorKey = "paydesk:pending-chunk-error";

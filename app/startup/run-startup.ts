@@ -49,7 +49,7 @@ function reportFailureOfLastVisit(): void {
 }
 
 /**
- * The start-up sequence of PRODUCT.md §2, in its order; `hydrate` runs whatever
+ * The start-up sequence of docs/start-up.md, in its order; `hydrate` runs whatever
  * happened before it.
  */
 export async function runStartup(hydrate: () => void): Promise<void> {

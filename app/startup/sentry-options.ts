@@ -1,7 +1,7 @@
 import type { PublicConfig } from "./public-config";
 
 /**
- * The browser SDK's options (PRODUCT.md §2.3): no session replays, a replay for every
+ * The browser SDK's options (docs/start-up.md): no session replays, a replay for every
  * error, and text, inputs and media masked — a payment app must not ship balances,
  * codes or passwords to a third party — unless the operator opts out.
  */

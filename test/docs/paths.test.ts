@@ -61,6 +61,16 @@ describe("paths named in the docs and comments", () => {
     expect(missingIn([...code, "wrangler.toml", "vite.config.ts", "vitest.config.ts"], { commentsOnly: true })).toEqual([]);
   });
 
+  it("point inside the repo: nothing names the product notes kept outside it", () => {
+    const texts = ["README.md", ...filesUnder("docs", (file) => file.endsWith(".md"))].concat(
+      topLevel
+        .filter((dir) => dir !== "docs" && existsSync(path.join(root, dir)))
+        .flatMap((dir) => filesUnder(dir, (file) => /\.(tsx?|js|css|sql|toml|md)$/.test(file))),
+    );
+    const outside = texts.filter((file) => /PRODUCT\.md|STYLE\.md|\.\.\/shared\/|shared\/reference/.test(readFileSync(path.join(root, file), "utf8")));
+    expect(outside.filter((file) => file !== path.relative(root, import.meta.filename))).toEqual([]);
+  });
+
   it("finds a path that is gone", () => {
     expect(namedPaths(commentsOf("x.ts", 'const s = "app/x"; // see docs/decisions/no-such-record.md, and workers/edge/*.ts'))).toEqual([
       "docs/decisions/no-such-record.md",
