@@ -4,6 +4,14 @@
  */
 export const errorStatus = {
   BAD_REQUEST: 400,
+  /** The body did not arrive in time (it stalled, or was shorter than its Content-Length). */
+  REQUEST_TIMEOUT: 408,
+  /** The path exists, but not for this method: the answer's `Allow` lists those that do. */
+  METHOD_NOT_ALLOWED: 405,
+  /** The body is larger than the route accepts (64 KB). */
+  PAYLOAD_TOO_LARGE: 413,
+  /** The body is not sent as `application/json`. */
+  UNSUPPORTED_MEDIA_TYPE: 415,
   UNAUTHENTICATED: 401,
   INVALID_CREDENTIALS: 401,
   NOT_FOUND: 404,

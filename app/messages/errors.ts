@@ -6,6 +6,10 @@ import type { Language } from "../i18n/languages";
 export const errorMessages = defineMessages<Record<ErrorCode, string>>({
   en: {
     BAD_REQUEST: "Please check what you entered.",
+    REQUEST_TIMEOUT: "Your request did not arrive in full. Please try again.",
+    METHOD_NOT_ALLOWED: "That action is not available here.",
+    PAYLOAD_TOO_LARGE: "What you sent is too long. Please shorten it and try again.",
+    UNSUPPORTED_MEDIA_TYPE: "Paydesk could not read that request. Please reload the page and try again.",
     UNAUTHENTICATED: "Please sign in again.",
     INVALID_CREDENTIALS: "That handle and password do not match an account.",
     NOT_FOUND: "We could not find that.",
@@ -42,6 +46,10 @@ export const errorMessages = defineMessages<Record<ErrorCode, string>>({
   },
   "zh-CN": {
     BAD_REQUEST: "请检查你填写的内容。",
+    REQUEST_TIMEOUT: "请求未完整送达，请重试。",
+    METHOD_NOT_ALLOWED: "此处不支持该操作。",
+    PAYLOAD_TOO_LARGE: "提交的内容过长，请删减后重试。",
+    UNSUPPORTED_MEDIA_TYPE: "无法读取该请求，请刷新页面后重试。",
     UNAUTHENTICATED: "请重新登录。",
     INVALID_CREDENTIALS: "用户名和密码不匹配。",
     NOT_FOUND: "找不到该内容。",
@@ -88,6 +96,7 @@ export function messageFor(code: ErrorCode, language: Language, originMessage?: 
 }
 
 const retryableCodes = new Set<ErrorCode>([
+  "REQUEST_TIMEOUT",
   "ORIGIN_UNAVAILABLE",
   "ORIGIN_TIMEOUT",
   "INTERNAL_ERROR",

@@ -67,7 +67,9 @@ describe("paths named in the docs and comments", () => {
         .filter((dir) => dir !== "docs" && existsSync(path.join(root, dir)))
         .flatMap((dir) => filesUnder(dir, (file) => /\.(tsx?|js|css|sql|toml|md)$/.test(file))),
     );
-    const outside = texts.filter((file) => /PRODUCT\.md|STYLE\.md|\.\.\/shared\/|shared\/reference/.test(readFileSync(path.join(root, file), "utf8")));
+    const outside = texts.filter((file) =>
+      /PRODUCT\.md|STYLE\.md|\.\.\/shared\/|shared\/reference/.test(readFileSync(path.join(root, file), "utf8")),
+    );
     expect(outside.filter((file) => file !== path.relative(root, import.meta.filename))).toEqual([]);
   });
 

@@ -1,5 +1,6 @@
 import * as Sentry from "@sentry/cloudflare";
 import { errorAnswer } from "./api-answer";
+import { readApiBody } from "./request-body";
 
 /** How long the edge waits for the origin's response headers (issue #2). */
 export const originTimeoutMs = 10_000;
@@ -62,16 +63,21 @@ export async function proxyToOrigin(
   }
   const url = new URL(incoming.pathname + incoming.search, originBase);
 
-  // Only the wait for the response headers is bounded; a slow body keeps streaming.
+  // The body arrives in full before the origin is asked: a client's stalled, short or
+  // oversized body is answered here (408, 400, 413), never as the origin's time-out.
+  const body = await readApiBody(request);
+  if (!body.ok) {
+    body.answer.headers.set("X-Request-Id", requestId);
+    return body.answer;
+  }
+
+  // Only the wait for the response headers is bounded; a slow answer body keeps streaming.
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(new OriginTimeout(`No answer from the origin within ${timeoutMs} ms`)), timeoutMs);
-  // A declared empty body (the session call's) is not worth a stream between workers.
-  const hasBody =
-    request.method !== "GET" && request.method !== "HEAD" && request.body !== null && request.headers.get("Content-Length") !== "0";
   const forwarded = new Request(url, {
     method: request.method,
     headers: originRequestHeaders(request, requestId),
-    body: hasBody ? request.body : null,
+    body: body.bytes,
     redirect: "manual",
     signal: abort.signal,
   });

@@ -1,5 +1,6 @@
 import * as Sentry from "@sentry/cloudflare";
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { adminRoutes } from "./admin/admin-routes";
 import { accountRoutes } from "./auth/account-routes";
@@ -17,7 +18,9 @@ import { transferRoutes } from "./transfers/transfer-routes";
 import { userRoutes } from "./users/user-routes";
 import { walletRoutes } from "./ledger/wallet-routes";
 import { ApiError, failure, noRouteError } from "./http/answer";
+import { clientMistakeOf, maxBodyBytes } from "./http/client-mistakes";
 import { healthRoutes } from "./http/health-routes";
+import { methodGuard } from "./http/method-guard";
 import { validationHook } from "./http/validation";
 import { ReplayAnswer } from "./idempotency/idempotency";
 import type { Clock, OriginEnv } from "./origin-env";
@@ -42,6 +45,28 @@ export function createOriginApp({
   emulation?: boolean;
 } = {}) {
   const app = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
+  // A client's mistake is a clear 4xx in the envelope, never a 500 (docs/api-contract.md):
+  // a known path with another method is 405 with Allow, a body is read no further than the limit.
+  app.use(
+    "/api/*",
+    methodGuard(
+      () => app.routes,
+      (c, methods) =>
+        failure(
+          c,
+          new ApiError("METHOD_NOT_ALLOWED", `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(", ")}.`, undefined, {
+            Allow: methods.join(", "),
+          }),
+        ),
+    ),
+  );
+  app.use(
+    "/api/*",
+    bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: (c) => failure(c, new ApiError("PAYLOAD_TOO_LARGE", `The body is larger than ${maxBodyBytes / 1024} KB.`)),
+    }),
+  );
   const wechatPayOf = wechatPayFactory(clock, wechatPayTimeoutMs === undefined ? {} : { timeoutMs: wechatPayTimeoutMs });
   app.use(async (c, next) => {
     c.set("clock", clock);
@@ -80,9 +105,8 @@ export function createOriginApp({
   app.onError((error, c) => {
     if (error instanceof ApiError) return failure(c, error);
     if (error instanceof ReplayAnswer) return error.response;
-    if (error instanceof HTTPException && error.status === 400) {
-      return failure(c, new ApiError("BAD_REQUEST", "The request body is not valid JSON."));
-    }
+    const mistake = error instanceof HTTPException ? clientMistakeOf(error.status) : undefined;
+    if (mistake) return failure(c, mistake);
     // Anything else is a bug or an outage: log and report it, answer without details.
     console.error("Unhandled origin error", error);
     Sentry.captureException(error);

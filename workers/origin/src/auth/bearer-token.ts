@@ -5,7 +5,7 @@ import { ApiError } from "../http/answer";
  * a token taken from a cookie or the query string would make the API a CSRF target.
  */
 export function bearerToken(authorization: string | undefined | null): string | null {
-  const match = /^Bearer ([A-Za-z0-9_-]{16,128})$/.exec(authorization ?? "");
+  const match = /^Bearer +([A-Za-z0-9_-]{16,128})$/i.exec(authorization ?? "");
   return match?.[1] ?? null;
 }
 
