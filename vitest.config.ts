@@ -57,6 +57,7 @@ export default defineConfig({
           environment: "node",
           include: [
             "app/**/*.test.ts",
+            "contract/**/*.test.ts",
             "scripts/**/*.test.ts",
             "test/install/**/*.test.ts",
             "test/docs/**/*.test.ts",

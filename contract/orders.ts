@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { minorUnits } from "./money";
+import { userText } from "./text";
 
 /** docs/rules-and-limits.md: recharge online ¥1.00 – ¥5,000.00 per order; unpaid orders close after 30 minutes. */
 const rechargeLimits = { min: 100, max: 500_000 } as const;
@@ -11,7 +12,7 @@ export const orderStatuses = ["pending", "paid", "closed"] as const;
 export const createRechargeOrderBodySchema = z.strictObject({
   amount: minorUnits(rechargeLimits.min, rechargeLimits.max),
   /** The device's first-touch referrer (docs/start-up.md); "" for a direct first visit. */
-  referrer: z.string().max(2048).default(""),
+  referrer: userText({ min: 0, max: 2048, tooShort: "", tooLong: "The referrer has at most 2,048 characters." }).default(""),
 });
 
 export const orderSchema = z.strictObject({

@@ -5,7 +5,13 @@ import { userText } from "./text";
 export const ticketCategories = ["payment", "order", "transfer", "task", "account", "other"] as const;
 export const ticketStatuses = ["open", "answered", "closed"] as const;
 
-const message = userText({ min: 1, max: 4_000, tooShort: "Write your message.", tooLong: "A message has at most 4,000 characters." });
+const message = userText({
+  min: 1,
+  max: 4_000,
+  multiline: true,
+  tooShort: "Write your message.",
+  tooLong: "A message has at most 4,000 characters.",
+});
 const subject = userText({ min: 1, max: 120, tooShort: "Give your message a subject.", tooLong: "A subject has at most 120 characters." });
 
 export const openTicketBodySchema = z.strictObject({

@@ -21,6 +21,7 @@ export const postTaskBodySchema = z.strictObject({
   }),
   description: userText({
     min: 1,
+    multiline: true,
     max: taskLimits.descriptionLength,
     tooShort: "Describe what to do.",
     tooLong: "A description has at most 2,000 characters.",
@@ -77,7 +78,13 @@ export const claimSchema = z.strictObject({
 export type Claim = z.infer<typeof claimSchema>;
 
 export const submitProofBodySchema = z.strictObject({
-  text: userText({ min: 1, max: 2_000, tooShort: "Describe what you did.", tooLong: "Proof has at most 2,000 characters." }),
+  text: userText({
+    min: 1,
+    max: 2_000,
+    multiline: true,
+    tooShort: "Describe what you did.",
+    tooLong: "Proof has at most 2,000 characters.",
+  }),
   // The same rule as the column's CHECK: `https:x.com` parses as a URL but is not a link.
   url: z
     .url({ protocol: /^https$/, error: "A link must start with https://." })
@@ -87,7 +94,13 @@ export const submitProofBodySchema = z.strictObject({
 });
 
 export const rejectBodySchema = z.strictObject({
-  reason: userText({ min: 1, max: 500, tooShort: "Tell the worker why.", tooLong: "A reason has at most 500 characters." }),
+  reason: userText({
+    min: 1,
+    max: 500,
+    multiline: true,
+    tooShort: "Tell the worker why.",
+    tooLong: "A reason has at most 500 characters.",
+  }),
 });
 
 export const taskIdParamSchema = z.strictObject({ id: z.string().regex(/^tsk_[0-9a-f-]{36}$/, "Not a task id.") });

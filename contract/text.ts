@@ -1,15 +1,54 @@
 import { z } from "zod";
 
-// Control characters (tab and line breaks aside) have no place in what people type, and
-// U+0000 would end SQLite's length() early and fail a column CHECK as a 500.
-const controlCharacters = /[^\P{Cc}\t\n\r]/u;
+/*
+ * Text people type (docs/rules-and-limits.md, "Text people type"): well-formed Unicode, no
+ * control or format characters (Unicode Cc, Cf: bidi overrides, zero-width characters,
+ * BOM) except a newline in multi-line fields, lengths in code points. The published
+ * document states the same rules as JSON Schema `pattern`, `minLength` and `maxLength`
+ * (ECMA-262 patterns with Unicode semantics), built from the very expressions below.
+ */
 
-/** Text a person writes: trimmed, bounded, without control characters. */
-export function userText({ min, max, tooShort, tooLong }: { min: number; max: number; tooShort: string; tooLong: string }) {
+/** Any code point that is not a control, format or lone-surrogate character. */
+const allowedCharacter = String.raw`[^\p{Cc}\p{Cf}\p{Cs}]`;
+/** A character that shows: not white space and not default-ignorable (U+3164, U+115F, variation selectors…). */
+const visibleCharacter = String.raw`[^\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cc}\p{Cf}\p{Cs}]`;
+
+/** The `pattern` of a text field: its characters, and at least one visible one when it may not be empty. */
+export function textPattern({ multiline, visible }: { multiline: boolean; visible: boolean }): string {
+  const character = multiline ? `(?:${allowedCharacter}|\\n)` : allowedCharacter;
+  return `^${visible ? `(?=[\\s\\S]*${visibleCharacter})` : ""}${character}*$`;
+}
+
+const codePoints = (value: string) => [...value].length;
+
+type TextRule = { min: 0 | 1; max: number; multiline?: boolean; tooShort: string; tooLong: string };
+
+/**
+ * A text field people type. Checked as sent (the pattern, lengths in code points), then
+ * stored NFC-normalised and trimmed; the normalised text must fit too, since the database's
+ * own length checks count it. A field that may not be empty needs a visible character, so
+ * a name of spaces or invisible fillers is refused rather than trimmed to nothing.
+ */
+export function userText({ min, max, multiline = false, tooShort, tooLong }: TextRule) {
+  const pattern = textPattern({ multiline, visible: min > 0 });
+  const expression = new RegExp(pattern, "u");
   return z
     .string()
-    .trim()
-    .min(min, tooShort)
-    .max(max, tooLong)
-    .refine((value) => !controlCharacters.test(value), "Remove the control characters from this text.");
+    .refine((value) => codePoints(value) <= max && codePoints(value.normalize("NFC")) <= max, tooLong)
+    .refine((value) => codePoints(value) >= min, tooShort)
+    .refine((value) => expression.test(value), {
+      error: (issue) =>
+        min > 0 && typeof issue.input === "string" && /^[\p{White_Space}\p{Default_Ignorable_Code_Point}]*$/u.test(issue.input)
+          ? tooShort
+          : `Remove the control, format and invisible characters from this text${multiline ? " (line breaks are fine)" : ""}.`,
+    })
+    .transform((value) => value.normalize("NFC").trim())
+    .meta({
+      pattern,
+      minLength: min,
+      maxLength: max,
+      description: `${multiline ? "Multi-line text" : "Text"}: well-formed Unicode without control or format characters${
+        multiline ? " (line feeds allowed)" : ""
+      }${min > 0 ? ", with at least one visible character" : ""}; at most ${max} code points as sent and after NFC normalisation; stored NFC-normalised and trimmed.`,
+    });
 }

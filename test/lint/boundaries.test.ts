@@ -16,6 +16,7 @@ type Case = { file: string; source: string; refused: Rule | null };
 const cases: Case[] = [
   { file: "contract/imports-react.ts", source: `import { useState } from "react";`, refused: "noRestrictedImports" },
   { file: "contract/imports-hono.ts", source: `import { Hono } from "hono";`, refused: "noRestrictedImports" },
+  { file: "contract/tests-with-vitest.test.ts", source: `import { it } from "vitest";\nimport { x } from "./money";`, refused: null },
   { file: "contract/imports-zod.ts", source: `import { z } from "zod";\nimport { minorUnits } from "./money";`, refused: null },
   { file: "app/routes/imports-edge.ts", source: `import { x } from "../../workers/edge/page-cache";`, refused: "noRestrictedImports" },
   { file: "app/routes/imports-origin.ts", source: `import { x } from "#origin/app";`, refused: "noRestrictedImports" },
