@@ -12,13 +12,13 @@ import { appStartedGlobal, assetErrorEvent, assetErrorsGlobal, chunkTimeoutMs, p
 import type { Language } from "../i18n/languages";
 import { layoutMessages } from "../messages/layout";
 
-const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-
-/** The explanation, in the page's language, as a JS string literal safe inside <script>. */
-function bootFailureHtml(language: Language): string {
-  const text = layoutMessages[language];
-  const html = `<h1>${escapeHtml(text.bootTitle)}</h1><p>${escapeHtml(text.chunkBody)}</p><button type="button">${escapeHtml(text.reload)}</button>`;
-  return JSON.stringify(html).replace(/</g, "\\u003c");
+/**
+ * The explanation's words, in the page's language, as a JS literal safe inside <script>.
+ * The script sets them as text, never as HTML, so nothing needs escaping but the literal.
+ */
+function bootFailureText(language: Language): string {
+  const { bootTitle, chunkBody, reload } = layoutMessages[language];
+  return JSON.stringify({ title: bootTitle, body: chunkBody, reload }).replace(/</g, "\\u003c");
 }
 
 export const assetWatchSource = (language: Language) => `(function(){
@@ -33,10 +33,12 @@ function giveUp(url,reason){
   var main=document.createElement("main");
   main.setAttribute("role","alert");
   main.className="boot-failure";
-  main.innerHTML=${bootFailureHtml(language)};
-  main.querySelector("button").addEventListener("click",function(){location.reload();});
+  var text=${bootFailureText(language)}, title=document.createElement("h1"), body=document.createElement("p"), button=document.createElement("button");
+  title.textContent=text.title;body.textContent=text.body;button.type="button";button.textContent=text.reload;
+  button.addEventListener("click",function(){location.reload();});
+  main.append(title,body,button);
   document.body.replaceChildren(main);
-  main.querySelector("button").focus();
+  button.focus();
 }
 addEventListener("error",function(event){
   var el=event.target;

@@ -252,7 +252,7 @@ describe("control endpoints", () => {
     const prepayId = new URL(created.data.h5Url).searchParams.get("prepay_id");
     const page = await simulatorFetch(new Request(`${simulatorBaseUrl}/__simulator/checkmweb?prepay_id=${prepayId}`));
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain("Paydesk &#60;recharge&#62;");
+    expect(await page.text()).toContain("Paydesk &lt;recharge&gt;");
   });
 });
 

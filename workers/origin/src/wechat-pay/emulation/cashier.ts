@@ -5,7 +5,7 @@
  */
 import type { Context } from "hono";
 import { noRouteError } from "../../http/answer";
-import { escapeHtml } from "../../http/escape-html";
+import { html } from "hono/html";
 import type { OriginEnv } from "../../origin-env";
 
 /** A same-site path, or a loopback http(s) URL: where the stand-in cashier may send the browser back. */
@@ -47,13 +47,14 @@ export async function cashier(c: Context<OriginEnv>): Promise<Response> {
     const here = new URL(c.req.url);
     return c.redirect(back ?? `${here.pathname}${here.search}`, 303);
   }
+  // Hono's html template escapes every interpolated value.
   const body = order
-    ? `<h1>WeChat Pay (simulator)</h1><p>${escapeHtml(order.description)}</p><p><strong>¥${(order.total / 100).toFixed(2)}</strong> — ${escapeHtml(order.tradeState)}</p>
-<form method="post"><button type="submit"${order.tradeState === "NOTPAY" ? "" : " disabled"}>Pay (simulated)</button></form>
-${back ? `<p><a href="${escapeHtml(back)}">Back to Paydesk</a></p>` : ""}`
-    : "<h1>WeChat Pay (simulator)</h1><p>This payment link is unknown or has expired.</p>";
+    ? html`<h1>WeChat Pay (simulator)</h1><p>${order.description}</p><p><strong>¥${(order.total / 100).toFixed(2)}</strong> — ${order.tradeState}</p>
+<form method="post"><button type="submit" ${order.tradeState === "NOTPAY" ? "" : "disabled"}>Pay (simulated)</button></form>
+${back ? html`<p><a href="${back}">Back to Paydesk</a></p>` : ""}`
+    : html`<h1>WeChat Pay (simulator)</h1><p>This payment link is unknown or has expired.</p>`;
   return c.html(
-    `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>WeChat Pay (simulator)</title>${body}</html>`,
+    html`<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>WeChat Pay (simulator)</title>${body}</html>`,
     order ? 200 : 404,
   );
 }
