@@ -1,5 +1,6 @@
 import * as Sentry from "@sentry/cloudflare";
 import { closeExpiredOrders } from "./orders/order-rows";
+import { pruneExpired, type RetentionRun } from "./retention/retention";
 import { autoApprove, closeAtDeadline, lapseClaims, releaseUnneededEscrow } from "./tasks/task-rules";
 import type { WechatPay } from "./wechat-pay/config";
 import { runWechatRules, type WechatRun } from "./wechat-pay/reconcile/wechat-rules";
@@ -12,6 +13,8 @@ export type RulesRun = {
   releasedEscrow: number;
   /** Null when WeChat Pay is not configured. */
   wechat: WechatRun | null;
+  /** Expired rows deleted, per table; null when the pruning failed (it is reported). */
+  pruned: RetentionRun | null;
 };
 
 /**
@@ -40,5 +43,6 @@ export async function runTimeBasedRules(
   const closedTasks = await run("close-at-deadline", () => closeAtDeadline(db, now), 0);
   const releasedEscrow = await run("release-escrow", () => releaseUnneededEscrow(db, now), 0);
   const wechat = wechatPay ? await run("wechat-pay", () => runWechatRules(db, wechatPay, now), null) : null;
-  return { closedOrders, lapsedClaims, autoApproved, closedTasks, releasedEscrow, wechat };
+  const pruned = await run("prune-expired", () => pruneExpired(db, now), null);
+  return { closedOrders, lapsedClaims, autoApproved, closedTasks, releasedEscrow, wechat, pruned };
 }

@@ -1,6 +1,6 @@
 /** docs/rules-and-limits.md: 10 failed sign-ins per handle within 15 minutes lock it for 15 minutes. */
 const signInFailureLimit = 10;
-const signInWindowMs = 15 * 60 * 1000;
+export const signInWindowMs = 15 * 60 * 1000;
 const signInLockMs = 15 * 60 * 1000;
 
 /** When the handle is locked, the time it opens again; otherwise null. */

@@ -7,11 +7,10 @@ import { validationHook } from "../http/validation";
 import { idempotent } from "../idempotency/idempotency";
 import { journalStatements, walletAccountOf, worldAccount } from "../ledger/journal";
 import type { OriginEnv } from "../origin-env";
-import { codeHash } from "./code-values";
+import { codeHash, redeemWindowMs } from "./code-values";
 
 /** docs/rules-and-limits.md: 5 wrong tries in 10 minutes lock redeeming for that user for 10 minutes. */
 const redeemFailureLimit = 5;
-const redeemWindowMs = 10 * 60 * 1000;
 
 const redeem = createRoute({
   method: "post",

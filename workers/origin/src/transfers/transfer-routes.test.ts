@@ -10,7 +10,7 @@ import {
   testOrigin,
   type TestOrigin,
 } from "../../test/origin-client";
-import { chinaDay } from "./transfer-routes";
+import { chinaDay } from "./china-day";
 
 let origin: TestOrigin;
 let alice: Awaited<ReturnType<typeof seedUser>>;

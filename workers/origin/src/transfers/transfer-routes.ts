@@ -16,13 +16,7 @@ import {
 } from "../idempotency/idempotency";
 import { isOverdraft, journalStatements } from "../ledger/journal";
 import type { OriginEnv } from "../origin-env";
-
-const chinaStandardTimeMs = 8 * 60 * 60 * 1000;
-
-/** The calendar day in China Standard Time (UTC+8, no daylight saving), as YYYY-MM-DD. */
-export function chinaDay(at: number): string {
-  return new Date(at + chinaStandardTimeMs).toISOString().slice(0, 10);
-}
+import { chinaDay } from "./china-day";
 
 const send = createRoute({
   method: "post",

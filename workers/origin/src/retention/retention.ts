@@ -1,0 +1,45 @@
+import { signInWindowMs } from "../auth/sign-in-guard";
+import { sessionIdleLimitMs } from "../auth/sessions";
+import { redeemWindowMs } from "../codes/code-values";
+import { contactLimits } from "../support/contact-limits";
+import { chinaDay } from "../transfers/china-day";
+
+/** Rows deleted per table per cron run: small batches keep each run short and its locks brief. */
+export const retentionBatch = 500;
+
+const dayMs = 24 * 60 * 60 * 1000;
+
+/** A recorded answer replays a retried request for at least a day (docs/api-contract.md). */
+export const idempotencyRetentionMs = dayMs;
+
+/**
+ * What the cron may delete (docs/rules-and-limits.md, Retention): rows that no rule reads
+ * any more. Never the ledger, orders, payments, refunds, tickets or the audit trail.
+ * Each entry is a table and the condition that makes one of its rows expired.
+ */
+const expired: { table: string; where: string; bound: (now: number) => number | string }[] = [
+  { table: "idempotency", where: "created_at < ?1", bound: (now) => now - idempotencyRetentionMs },
+  // Ended, or idle past the limit that ends it anyway.
+  { table: "session", where: "ended_at IS NOT NULL OR last_used_at < ?1", bound: (now) => now - sessionIdleLimitMs },
+  { table: "sign_in_link", where: "expires_at < ?1", bound: (now) => now },
+  { table: "sign_in_failure", where: "at < ?1", bound: (now) => now - signInWindowMs },
+  { table: "sign_in_lock", where: "until < ?1", bound: (now) => now },
+  { table: "code_failure", where: "at < ?1", bound: (now) => now - redeemWindowMs },
+  { table: "contact_attempt", where: "at < ?1", bound: (now) => now - contactLimits.windowMs },
+  // Yesterday's total no longer limits anything; the day before is kept for a clock's slack.
+  { table: "transfer_daily", where: "day < ?1", bound: (now) => chinaDay(now - 2 * dayMs) },
+];
+
+export const prunedTables = expired.map(({ table }) => table);
+
+export type RetentionRun = Record<string, number>;
+
+/** Deletes up to `batch` expired rows of each table, in one D1 batch; answers how many went. */
+export async function pruneExpired(db: D1Database, now: number, batch = retentionBatch): Promise<RetentionRun> {
+  const results = await db.batch(
+    expired.map(({ table, where, bound }) =>
+      db.prepare(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE ${where} LIMIT ?2)`).bind(bound(now), batch),
+    ),
+  );
+  return Object.fromEntries(expired.map(({ table }, index) => [table, results[index]?.meta.changes ?? 0]));
+}
