@@ -10,8 +10,25 @@ export type ApiJson = { code?: string; data?: Record<string, unknown>; message?:
 
 export type Answer = { status: number; headers: Headers; body: string; json: ApiJson | null };
 
+/**
+ * An origin served on its own answers only the edge (workers/origin/src/http/edge-trust.ts):
+ * the bench presents the edge's credential to it, as the edge worker would.
+ */
+const edgeCredentials = new Map<string, Record<string, string>>();
+
+export function presentAsEdge(baseUrl: string, edgeSecret: string): void {
+  edgeCredentials.set(new URL(baseUrl).origin, { "X-Edge-Secret": edgeSecret });
+}
+
+/** The headers every request to `url` carries besides its own. */
+export function credentialFor(url: string): Record<string, string> {
+  return edgeCredentials.get(new URL(url).origin) ?? {};
+}
+
 export async function request(url: string, init: RequestInit = {}, timeoutMs = 10_000): Promise<Answer> {
-  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  const headers = new Headers(init.headers);
+  for (const [name, value] of Object.entries(credentialFor(url))) headers.set(name, value);
+  const response = await fetch(url, { ...init, headers, signal: AbortSignal.timeout(timeoutMs) });
   const body = await response.text();
   let json: ApiJson | null = null;
   try {

@@ -5,6 +5,7 @@
  * worker answering on loopback.
  */
 import autocannon, { type Request as AutocannonRequest, type Result as AutocannonResult } from "autocannon";
+import { credentialFor } from "./http.ts";
 
 /** A whole number from the environment (for quick runs), within bounds. */
 function setting(name: string, fallback: number, min: number, max: number): number {
@@ -69,7 +70,8 @@ export function load(baseUrl: string, spec: LoadSpec, durationS: number, maxRequ
     let started = performance.now();
     const requestOptions: AutocannonRequest & { onResponse?: LoadSpec["onResponse"] } = { method: spec.method, path: spec.path };
     // Only when given: a key set to undefined overrides autocannon's default for it.
-    if (spec.headers) requestOptions.headers = spec.headers;
+    const credential = credentialFor(baseUrl);
+    if (spec.headers || Object.keys(credential).length > 0) requestOptions.headers = { ...spec.headers, ...credential };
     if (spec.body !== undefined) requestOptions.body = spec.body;
     if (spec.setupRequest) requestOptions.setupRequest = spec.setupRequest;
     // autocannon calls onResponse(status, body, context, headers) for each answer.

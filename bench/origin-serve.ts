@@ -27,6 +27,7 @@ export type OriginBenchUser = { id: string; handle: string; token: string };
 export type OriginServerInfo = {
   url: string;
   adminToken: string;
+  edgeSecret: string;
   migrations: string[];
   worker: string;
   senders: OriginBenchUser[];
@@ -49,7 +50,9 @@ try {
   // wrangler dev reads a config's secrets from the .dev.vars beside it. The config is the
   // bench's private copy of the build, removed with it: the token lives for one run only.
   const adminToken = randomBytes(32).toString("base64url");
-  writeFileSync(path.join(path.dirname(config), ".dev.vars"), `ADMIN_TOKEN=${adminToken}\n`, { mode: 0o600 });
+  // Served alone, the origin is reached over HTTP, not the binding: the bench presents the edge's secret.
+  const edgeSecret = randomBytes(32).toString("base64url");
+  writeFileSync(path.join(path.dirname(config), ".dev.vars"), `ADMIN_TOKEN=${adminToken}\nEDGE_SECRET=${edgeSecret}\n`, { mode: 0o600 });
 
   const makeUser = (kind: "s" | "r", n: number): OriginBenchUser => {
     const handle = `bench_${kind}${String(n).padStart(2, "0")}`;
@@ -65,7 +68,7 @@ try {
   await server.ready;
 
   const worker = (JSON.parse(readFileSync(config, "utf8")) as { name: string }).name;
-  const info: OriginServerInfo = { url: server.url, adminToken, migrations, worker, senders, recipients };
+  const info: OriginServerInfo = { url: server.url, adminToken, edgeSecret, migrations, worker, senders, recipients };
   parent.ready(info, async (cmd) => {
     if (cmd !== "stats") throw new Error(`unknown command ${cmd}`);
     return readOriginStats(db);

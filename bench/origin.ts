@@ -25,7 +25,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { runBench } from "./harness.ts";
-import { request, waitUntilServing, type Answer } from "./http.ts";
+import { presentAsEdge, request, waitUntilServing, type Answer } from "./http.ts";
 import { DURATION_S, load, loadDescription, WARMUP_S, type LoadResult, type LoadSpec } from "./load.ts";
 import type { OriginBenchUser, OriginServerInfo } from "./origin-serve.ts";
 import type { OriginStats } from "./origin-stats.ts";
@@ -436,6 +436,7 @@ runBench(WATCHDOG_MS, async (run) => {
   const t0 = performance.now();
   const server: OriginServer = run.startServer<OriginServerInfo>("bench/origin-serve.ts", [snapshotDir]);
   const info = await server.ready;
+  presentAsEdge(info.url, info.edgeSecret);
   await waitUntilServing(`${info.url}/api/health`, 20_000);
   await fundWallets(info);
   const funding = fundingChecks(await serverStats(server), info);

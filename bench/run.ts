@@ -14,7 +14,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { runBench } from "./harness.ts";
-import { request, waitUntilServing } from "./http.ts";
+import { presentAsEdge, request, waitUntilServing } from "./http.ts";
 import { DURATION_S, load, loadDescription, WARMUP_S, type LoadResult, type LoadSpec } from "./load.ts";
 import {
   columns,
@@ -267,6 +267,7 @@ runBench(WATCHDOG_MS, async (run) => {
   console.log("Starting the built edge + origin workers with wrangler dev…");
   const t0 = performance.now();
   const info = await run.startServer<AppServerInfo>("bench/serve.ts", [snapshotDir]).ready;
+  presentAsEdge(info.originUrl, info.edgeSecret);
   await waitUntilServing(info.edgeUrl + staticAsset, 20_000);
   // The origin answers any request (a GET of the session route is its JSON 404); the session check comes later.
   await waitUntilServing(`${info.originUrl}/api/user/session`, 20_000, (status) => status < 500);

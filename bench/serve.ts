@@ -19,7 +19,7 @@
  * (the parent went away): see bench/server-process.ts.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { prepareLocalD1 } from "../test/support/local-d1.ts";
@@ -28,7 +28,14 @@ import { serveBench, servedRoot } from "./server-process.ts";
 import { startWranglerDev, type WranglerDev } from "./wrangler-dev.ts";
 
 /** What bench/run.ts learns from the READY line. */
-export type AppServerInfo = { edgeUrl: string; originUrl: string; token: string; migrations: string[]; workers: string[] };
+export type AppServerInfo = {
+  edgeUrl: string;
+  originUrl: string;
+  edgeSecret: string;
+  token: string;
+  migrations: string[];
+  workers: string[];
+};
 
 const root = servedRoot();
 const edgeConfig = path.join(root, "build/server/wrangler.json");
@@ -45,6 +52,12 @@ const parent = serveBench("bench/serve", async () => {
 try {
   const token = randomBytes(32).toString("base64url");
   const seed = seedUserSql({ id: "u_bench_0001", handle: "bench_user", displayName: "Bench User", token, available: 123_456 });
+  // The origin alone is reached over HTTP, not the binding: both workers share the edge's
+  // secret (wrangler dev reads each config's .dev.vars; the snapshot is the bench's own).
+  const edgeSecret = randomBytes(32).toString("base64url");
+  for (const config of [edgeConfig, originConfig]) {
+    writeFileSync(path.join(path.dirname(config), ".dev.vars"), `EDGE_SECRET=${edgeSecret}\n`, { mode: 0o600 });
+  }
   const proxied = { persistTo: path.join(state, "proxied"), registryDir: path.join(state, "proxied-registry") };
   const direct = { persistTo: path.join(state, "direct"), registryDir: path.join(state, "direct-registry") };
 
@@ -61,6 +74,7 @@ try {
   const info: AppServerInfo = {
     edgeUrl: edge.url,
     originUrl: origin.url,
+    edgeSecret,
     token,
     migrations: migrations ?? [],
     workers: [workerName(edgeConfig), workerName(originConfig)],

@@ -16,6 +16,8 @@ export const errorStatus = {
   INVALID_CREDENTIALS: 401,
   NOT_FOUND: 404,
   FORBIDDEN: 403,
+  /** The origin was called directly, not through the edge worker (and not by WeChat Pay's signed notifications). */
+  EDGE_REQUIRED: 403,
   HANDLE_TAKEN: 409,
   CODE_ALREADY_USED: 409,
   CODE_NOT_VALID: 422,

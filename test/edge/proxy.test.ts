@@ -96,6 +96,21 @@ describe("the /api/* proxy", () => {
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 
+  it("presents EDGE_SECRET to the origin, and never passes on a client's own X-Edge-Secret", async () => {
+    const forged = () =>
+      new Request("https://paydesk.test/api/echo", {
+        headers: { "X-Edge-Secret": "guessed-by-a-client", "CF-Connecting-IP": "203.0.113.7" },
+      });
+    const secret = "a-shared-secret-of-at-least-32-characters";
+    const withSecret = (await (await proxyToOrigin(forged(), { ORIGIN: env.ORIGIN, EDGE_SECRET: secret })).json()) as Echo;
+    expect(withSecret.headers["x-edge-secret"]).toBe(secret);
+    const without = (await (await proxyToOrigin(forged(), { ORIGIN: env.ORIGIN })).json()) as Echo;
+    expect(without.headers).not.toHaveProperty("x-edge-secret");
+    // Over the binding, nothing says "from the internet": the origin trusts it (workers/origin/src/http/edge-trust.ts).
+    expect(without.headers).not.toHaveProperty("cf-connecting-ip");
+    expect(without.headers["x-real-ip"]).toBe("203.0.113.7");
+  });
+
   it("waits 10 s for the origin by default", () => {
     expect(originTimeoutMs).toBe(10_000);
   });

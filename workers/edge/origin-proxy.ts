@@ -5,7 +5,15 @@ import { readApiBody } from "./request-body";
 /** How long the edge waits for the origin's response headers (issue #2). */
 export const originTimeoutMs = 10_000;
 
-export type OriginTarget = { ORIGIN?: Fetcher; ORIGIN_URL?: string };
+/**
+ * Where the origin is, and the credential the edge presents to it: `EDGE_SECRET`, a secret
+ * both workers share (docs/decisions/011-origin-trusts-the-edge.md). Unset, the origin
+ * trusts only requests that reach it over the service binding.
+ */
+export type OriginTarget = { ORIGIN?: Fetcher; ORIGIN_URL?: string; EDGE_SECRET?: string };
+
+/** The header the origin reads the edge's credential from (workers/origin/src/http/edge-trust.ts). */
+const edgeSecretHeader = "x-edge-secret";
 
 // RFC 9110 §7.6.1: connection-specific headers never cross a proxy.
 const hopByHopHeaders = [
@@ -20,7 +28,7 @@ const hopByHopHeaders = [
   "upgrade",
 ];
 // Set by us from Cloudflare's view of the client; a client's own values are not to be trusted.
-const clientSuppliedForwardingHeaders = ["x-forwarded-for", "x-real-ip", "x-request-id", "forwarded", "host"];
+const clientSuppliedForwardingHeaders = ["x-forwarded-for", "x-real-ip", "x-request-id", "forwarded", "host", edgeSecretHeader];
 
 function withoutHopByHop(source: Headers): Headers {
   const headers = new Headers(source);
@@ -29,7 +37,7 @@ function withoutHopByHop(source: Headers): Headers {
   return headers;
 }
 
-function originRequestHeaders(request: Request, requestId: string): Headers {
+function originRequestHeaders(request: Request, requestId: string, edgeSecret: string | undefined): Headers {
   const headers = withoutHopByHop(request.headers);
   for (const name of clientSuppliedForwardingHeaders) headers.delete(name);
   for (const name of [...headers.keys()]) if (name.startsWith("cf-")) headers.delete(name);
@@ -39,6 +47,7 @@ function originRequestHeaders(request: Request, requestId: string): Headers {
     headers.set("X-Real-IP", clientIp);
   }
   headers.set("X-Request-Id", requestId);
+  if (edgeSecret) headers.set(edgeSecretHeader, edgeSecret);
   return headers;
 }
 
@@ -76,7 +85,7 @@ export async function proxyToOrigin(
   const timer = setTimeout(() => abort.abort(new OriginTimeout(`No answer from the origin within ${timeoutMs} ms`)), timeoutMs);
   const forwarded = new Request(url, {
     method: request.method,
-    headers: originRequestHeaders(request, requestId),
+    headers: originRequestHeaders(request, requestId, target.EDGE_SECRET),
     body: body.bytes,
     redirect: "manual",
     signal: abort.signal,

@@ -19,6 +19,7 @@ import { userRoutes } from "./users/user-routes";
 import { walletRoutes } from "./ledger/wallet-routes";
 import { ApiError, failure, noRouteError } from "./http/answer";
 import { clientMistakeOf, maxBodyBytes } from "./http/client-mistakes";
+import { edgeOnly } from "./http/edge-trust";
 import { healthRoutes } from "./http/health-routes";
 import { methodGuard } from "./http/method-guard";
 import { validationHook } from "./http/validation";
@@ -45,6 +46,8 @@ export function createOriginApp({
   emulation?: boolean;
 } = {}) {
   const app = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
+  // Only the edge is answered, and only the edge is believed about the client's address.
+  app.use(edgeOnly);
   // A client's mistake is a clear 4xx in the envelope, never a 500 (docs/api-contract.md):
   // a known path with another method is 405 with Allow, a body is read no further than the limit.
   app.use(

@@ -8,5 +8,12 @@ export type Clock = { now(): number };
 export type OriginEnv = {
   Bindings: Env;
   /** `wechatPay()`: the WeChat Pay client for this environment, or null when it is not configured. */
-  Variables: { clock: Clock; idempotency: Idempotency; user: UserInfo; wechatPay: () => Promise<WechatPay | null> };
+  Variables: {
+    clock: Clock;
+    idempotency: Idempotency;
+    user: UserInfo;
+    wechatPay: () => Promise<WechatPay | null>;
+    /** The client's address as far as it can be believed (http/edge-trust.ts), or null. */
+    clientIp: string | null;
+  };
 };

@@ -15,7 +15,7 @@ const encoder = new TextEncoder();
 /** Operator routes: the ADMIN_TOKEN secret as the bearer token; none configured, none allowed. */
 export const operatorOnly = createMiddleware<OriginEnv>(async (c, next) => {
   const expected = c.env.ADMIN_TOKEN;
-  const given = /^Bearer (.+)$/.exec(c.req.header("Authorization") ?? "")?.[1] ?? "";
+  const given = /^Bearer +(.+)$/i.exec(c.req.header("Authorization") ?? "")?.[1] ?? "";
   const a = encoder.encode(given);
   const b = encoder.encode(expected ?? "");
   const allowed = expected !== undefined && expected.length >= 32 && a.byteLength === b.byteLength && crypto.subtle.timingSafeEqual(a, b);

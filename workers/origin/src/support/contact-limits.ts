@@ -30,13 +30,11 @@ function ipv6Network(address: string): string | null {
 }
 
 /**
- * The client's address: `CF-Connecting-IP` when Cloudflare set it (a request that reached
- * the origin from the internet; a client cannot forge it there), else `X-Real-IP`, which the
- * edge worker sets from its own `CF-Connecting-IP` and forwards over the service binding
- * (workers/edge/origin-proxy.ts). IPv6 addresses count by their /64.
+ * The client's address as a limit counts it, from the address the origin believes
+ * (`clientIp`, http/edge-trust.ts): IPv6 addresses count by their /64.
  */
-export function clientAddress(header: (name: string) => string | undefined): string {
-  const raw = (header("CF-Connecting-IP") ?? header("X-Real-IP") ?? "").trim();
+export function clientAddress(believed: string | null): string {
+  const raw = (believed ?? "").trim();
   if (raw === "") return "unknown";
   if (ipv4.test(raw)) return raw;
   return (raw.includes(":") && raw.length <= 45 ? ipv6Network(raw) : null) ?? "malformed";

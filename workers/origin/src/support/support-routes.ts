@@ -137,7 +137,7 @@ supportRoutes.openapi(contact, async (c) => {
   const body = c.req.valid("json");
   const db = c.env.DB;
   const at = c.var.clock.now();
-  const sender = { address: clientAddress((name) => c.req.header(name)), email: emailForLimit(body.email), at };
+  const sender = { address: clientAddress(c.var.clientIp), email: emailForLimit(body.email), at };
   const id = `tkt_${crypto.randomUUID()}`;
   try {
     return await c.var.idempotency.commit(

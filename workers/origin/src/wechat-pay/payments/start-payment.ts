@@ -63,7 +63,7 @@ export async function payWithWechat(c: Context<OriginEnv>, order: PayableOrder, 
 function wayOf(c: Context<OriginEnv>, wechat: WechatPay, body: WechatPayBody): Way {
   if (body.flow === "jsapi") return { flow: "jsapi", openid: body.openid };
   if (body.flow === "native") return { flow: "native" };
-  const clientIp = payerAddress((name) => c.req.header(name), wechat);
+  const clientIp = payerAddress(c.var.clientIp, wechat);
   if (!clientIp) {
     throw new ApiError(
       "BAD_REQUEST",

@@ -1,0 +1,55 @@
+import { createMiddleware } from "hono/factory";
+import type { OriginEnv } from "../origin-env";
+import { ApiError } from "./answer";
+
+// A secret, so `wrangler types` (which reads only wrangler.toml here) cannot know it.
+declare global {
+  interface Env {
+    /** Shared with the edge worker, which presents it on every request it forwards (32+ characters). */
+    EDGE_SECRET?: string;
+  }
+}
+
+/** The header the edge presents its credential in (workers/edge/origin-proxy.ts sets it). */
+export const edgeSecretHeader = "X-Edge-Secret";
+
+/** WeChat Pay calls these itself, and signs every call: they are checked by signature instead. */
+const signedByWechatPay = new Set(["/api/payments/wechat/notify", "/api/payments/wechat/refund-notify"]);
+
+const encoder = new TextEncoder();
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = encoder.encode(given);
+  const b = encoder.encode(expected);
+  return a.byteLength === b.byteLength && crypto.subtle.timingSafeEqual(a, b);
+}
+
+/** A secret shorter than this is treated as unset (docs/decisions/011-origin-trusts-the-edge.md). */
+const minimumSecretLength = 32;
+
+/**
+ * Whether a request came from the edge worker (docs/decisions/011-origin-trusts-the-edge.md):
+ * with `EDGE_SECRET` set, when it presents that secret; without it, when it did not come from
+ * the internet, which Cloudflare marks on every such request with `CF-Connecting-IP` (a
+ * client cannot set it; the edge drops every `cf-*` header before forwarding).
+ */
+function cameFromEdge(header: (name: string) => string | undefined, secret: string | undefined): boolean {
+  if (secret !== undefined && secret.length >= minimumSecretLength) return sameSecret(header(edgeSecretHeader) ?? "", secret);
+  return header("CF-Connecting-IP") === undefined;
+}
+
+/**
+ * The origin answers only the edge, except WeChat Pay's signed notifications. It believes a
+ * forwarded client address (`X-Real-IP`, which the edge sets from Cloudflare's view of the
+ * client) only from the edge; otherwise the address is Cloudflare's `CF-Connecting-IP`.
+ */
+export const edgeOnly = createMiddleware<OriginEnv>(async (c, next) => {
+  const header = (name: string) => c.req.header(name);
+  const fromEdge = cameFromEdge(header, c.env.EDGE_SECRET);
+  if (!fromEdge && !signedByWechatPay.has(c.req.path)) {
+    throw new ApiError("EDGE_REQUIRED", "This API answers only through Paydesk's own site.");
+  }
+  const address = (fromEdge ? (header("X-Real-IP") ?? header("CF-Connecting-IP")) : header("CF-Connecting-IP"))?.trim();
+  c.set("clientIp", address || null);
+  await next();
+});
