@@ -2,6 +2,7 @@ import { z } from "zod";
 import { minorUnits } from "./money";
 import { userText } from "./text";
 import { orderSchema } from "./orders";
+import { personSchema } from "./people";
 
 /** docs/rules-and-limits.md, tasks. */
 export const taskLimits = {
@@ -47,6 +48,8 @@ export const taskSchema = z.strictObject({
   deadline: z.iso.datetime(),
   status: z.enum(taskStatuses),
   orderId: z.string(),
+  /** Who posted it, and so who checks the work and pays the reward. */
+  poster: personSchema,
   /** What is still held for this task (the poster sees it). */
   escrowRemaining: z.number().int(),
   slotsLeft: z.number().int(),
@@ -67,6 +70,8 @@ const claimStatuses = ["claimed", "submitted", "approved", "rejected", "lapsed"]
 export const claimSchema = z.strictObject({
   id: z.string(),
   task: z.strictObject({ id: z.string(), title: z.string(), reward: z.number().int() }),
+  /** Who claimed it: the person a poster approves (pays) or rejects. */
+  worker: personSchema,
   status: z.enum(claimStatuses),
   expiresAt: z.iso.datetime(),
   proof: z.strictObject({ text: z.string(), url: z.string().nullable() }).nullable(),

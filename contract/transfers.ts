@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { handleSchema } from "./account";
 import { minorUnits } from "./money";
+import { type Person, personSchema } from "./people";
 import { userText } from "./text";
 
 /** docs/rules-and-limits.md: ¥0.01 – ¥50,000.00 each, ¥100,000.00 per day, a note of up to 140 characters. */
@@ -8,8 +9,8 @@ const transferLimits = { min: 1, max: 5_000_000, perDay: 10_000_000, noteLength:
 
 export const recipientQuerySchema = z.strictObject({ handle: handleSchema });
 
-export const recipientSchema = z.strictObject({ handle: z.string(), displayName: z.string() });
-export type Recipient = z.infer<typeof recipientSchema>;
+export const recipientSchema = personSchema;
+export type Recipient = Person;
 
 export const transferBodySchema = z.strictObject({
   toHandle: handleSchema,

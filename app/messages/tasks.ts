@@ -74,6 +74,8 @@ export const taskMessages = defineMessages({
     taskCancelled: "The task is cancelled; escrow no longer needed is back in your wallet.",
     proofSubmitted: "Your proof is submitted and waits for the poster's check.",
     places: "Places",
+    postedBy: "Posted by",
+    doneBy: "Done by",
   },
   "zh-CN": {
     title: "任务",
@@ -141,5 +143,7 @@ export const taskMessages = defineMessages({
     taskCancelled: "任务已取消，不再需要的托管资金已退回你的钱包。",
     proofSubmitted: "凭证已提交，等待发布者审核。",
     places: "名额",
+    postedBy: "发布者",
+    doneBy: "完成者",
   },
 });

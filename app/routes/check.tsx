@@ -4,6 +4,7 @@ import { rejectBodySchema, type Claim } from "#contract/tasks";
 import { approveClaim, listClaims, rejectClaim } from "../api/claims";
 import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime, Money } from "../components/money";
+import { PersonName } from "../components/person-name";
 import { Spinner } from "../components/spinner";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
 import { FormAlert, SubmitButton, TextAreaField } from "../forms/fields";
@@ -99,6 +100,9 @@ function Queue({ claims }: { claims: Claim[] }) {
       {claims.map((claim) => (
         <li key={claim.id} className="task-card">
           <h2 className="task-title">{claim.task.title}</h2>
+          <p className="task-worker">
+            {text.doneBy} <PersonName person={claim.worker} />
+          </p>
           <p>
             {text.reward} <Money amount={claim.task.reward} />
             {claim.submittedAt ? (

@@ -5,6 +5,7 @@ import { transferBodySchema, type Recipient, type TransferReceipt } from "#contr
 import { sendTransfer } from "../api/transfers";
 import { lookUpRecipient } from "../api/users";
 import { DateTime } from "../components/money";
+import { PersonName } from "../components/person-name";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
 import { Field, FormAlert, MoneyField, SubmitButton } from "../forms/fields";
 import { dispatchIntent } from "../forms/intent-dispatch";
@@ -133,7 +134,7 @@ function Confirm({ reviewed, onChange, onSent }: { reviewed: Reviewed; onChange:
       <dl className="summary">
         <dt>{text.confirmTo}</dt>
         <dd>
-          <strong>{recipient.displayName}</strong> (@{recipient.handle})
+          <PersonName person={recipient} />
         </dd>
         <dt>{text.confirmAmount}</dt>
         <dd className="amount-large">{formatMoney(draft.amount, language)}</dd>

@@ -1,4 +1,5 @@
 import type { Task } from "#contract/tasks";
+import { PersonName } from "../components/person-name";
 import { useMessages } from "../i18n/messages";
 import { taskMessages } from "../messages/tasks";
 import { ItemForm } from "./item-form";
@@ -13,6 +14,9 @@ export function AvailableTasks({ tasks }: { tasks: Task[] }) {
       {tasks.map((task) => (
         <li key={task.id} className="task-card">
           <h2 className="task-title">{task.title}</h2>
+          <p className="task-poster">
+            {text.postedBy} <PersonName person={task.poster} />
+          </p>
           <p className="task-description">{task.description}</p>
           <TaskFacts task={task} />
           <ItemForm intent="claim" id={task.id} label={text.claim} busyLabel={text.claiming} />

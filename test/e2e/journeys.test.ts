@@ -147,6 +147,8 @@ for (const viewport of viewports) {
       await open(workerPage, "/task");
       const card = workerPage.getByRole("listitem").filter({ hasText: title });
       await expect(card.getByText(text.slotsLeft(2, 2))).toBeVisible();
+      // Who will check the work and pay: the display name, and the handle that tells two Wang Fangs apart.
+      await expect(card.getByText(`${text.postedBy} Wang Fang (@${poster.handle})`)).toBeVisible();
       await expectAccessible(workerPage);
       await card.getByRole("button", { name: text.claim }).click();
       await expect(workerPage).toHaveURL(/\/task\?tab=mine/);
@@ -162,6 +164,7 @@ for (const viewport of viewports) {
       await open(page, "/check");
       const submission = page.getByRole("listitem").filter({ hasText: title });
       await expect(submission.getByText("Done: photo taken at 10:00.")).toBeVisible();
+      await expect(submission.getByText(`${text.doneBy} Liu Yang (@${worker.handle})`)).toBeVisible();
       await expectAccessible(page);
       await shot(page, "check-queue", viewport, language);
       await submission.getByRole("button", { name: text.approve }).click();

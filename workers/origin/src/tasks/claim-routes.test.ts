@@ -83,7 +83,10 @@ describe("submitting and checking", () => {
     });
 
     const queue = await origin.call("/api/claims?view=to_check", { method: "GET", headers: poster.auth });
-    expect(((await queue.json()) as { data: Claim[] }).data.map((item) => item.id)).toEqual([id]);
+    // The poster decides to pay a person: the queue names them by handle beside display name.
+    expect(((await queue.json()) as { data: Claim[] }).data).toMatchObject([
+      { id, worker: { handle: "worker_1", displayName: "Name of worker_1" } },
+    ]);
 
     const approved = await decide(id, "approve");
     expect(approved.status).toBe(200);

@@ -4,6 +4,8 @@ export type ClaimRow = {
   id: string;
   task_id: string;
   worker_id: string;
+  worker_handle: string;
+  worker_display_name: string;
   poster_id: string;
   title: string;
   reward: number;
@@ -17,9 +19,10 @@ export type ClaimRow = {
   decided_at: number | null;
 };
 
-export const claimSelect = `SELECT claim.id, claim.task_id, claim.worker_id, task.poster_id, task.title, task.reward, claim.status, claim.expires_at,
+export const claimSelect = `SELECT claim.id, claim.task_id, claim.worker_id, worker.handle AS worker_handle,
+  worker.display_name AS worker_display_name, task.poster_id, task.title, task.reward, claim.status, claim.expires_at,
   claim.proof_text, claim.proof_url, claim.reject_reason, claim.created_at, claim.submitted_at, claim.decided_at
-  FROM claim JOIN task ON task.id = claim.task_id`;
+  FROM claim JOIN task ON task.id = claim.task_id JOIN user AS worker ON worker.id = claim.worker_id`;
 
 const isoOrNull = (at: number | null) => (at === null ? null : new Date(at).toISOString());
 
@@ -27,6 +30,7 @@ export function claimFromRow(row: ClaimRow): Claim {
   return {
     id: row.id,
     task: { id: row.task_id, title: row.title, reward: row.reward },
+    worker: { handle: row.worker_handle, displayName: row.worker_display_name },
     status: row.status,
     expiresAt: new Date(row.expires_at).toISOString(),
     proof: row.proof_text === null ? null : { text: row.proof_text, url: row.proof_url },

@@ -49,7 +49,14 @@ beforeEach(async () => {
 describe("posting a task", () => {
   it("creates the task and a task-budget order of reward × slots to pay", async () => {
     const { task, order } = await posted();
-    expect(task).toMatchObject({ status: "awaiting_payment", reward: 1_500, slots: 3, escrowRemaining: 0, orderId: order.id });
+    expect(task).toMatchObject({
+      status: "awaiting_payment",
+      reward: 1_500,
+      slots: 3,
+      escrowRemaining: 0,
+      orderId: order.id,
+      poster: { handle: "poster", displayName: "Name of poster" },
+    });
     expect(order).toMatchObject({ kind: "task_budget", amount: 4_500, status: "pending" });
     expect(await tab("available", worker.auth)).toEqual([]);
     expect((await tab("posted", poster.auth)).map((item) => item.id)).toEqual([task.id]);
@@ -89,7 +96,13 @@ describe("paying a task budget from the wallet", () => {
 
     expect(await balanceOf(poster.id)).toEqual({ available: 5_500, held: 4_500 });
     const [open] = await tab("available", worker.auth);
-    expect(open).toMatchObject({ id: task.id, status: "open", escrowRemaining: 4_500 });
+    // Whoever claims sees who will check the work and pay: the handle beside the display name.
+    expect(open).toMatchObject({
+      id: task.id,
+      status: "open",
+      escrowRemaining: 4_500,
+      poster: { handle: "poster", displayName: "Name of poster" },
+    });
     const detail = (
       (await (await origin.call(`/api/orders/${order.id}`, { method: "GET", headers: poster.auth })).json()) as { data: OrderDetail }
     ).data;

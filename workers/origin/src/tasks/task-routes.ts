@@ -94,6 +94,8 @@ taskRoutes.openapi(post, async (c) => {
     deadline,
     status: "awaiting_payment",
     order_id: order.row.id,
+    poster_handle: c.var.user.handle,
+    poster_display_name: c.var.user.displayName,
     escrow_remaining: 0,
     slots_taken: 0,
     created_at: now,
