@@ -2,6 +2,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { build } from "esbuild";
 import { defineConfig } from "vitest/config";
 import { startSentrySink } from "./test/support/sentry-sink.ts";
+import { doors } from "./workers/origin/src/limits/doors.ts";
 
 process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
 process.env.WRANGLER_SEND_METRICS = "false";
@@ -11,6 +12,16 @@ const sentrySink = await startSentrySink();
 sentrySink.server.unref();
 
 const compatibilityDate = "2026-10-30";
+
+// The origin's tests send far more than a person would, from few users, within seconds: each
+// door's burst binding is wide open here, and limits.test.ts swaps in LIMIT_TEST_TIGHT (3 a
+// minute) to see a door refuse. The daily limits stay as configured (the counts reset per test).
+const openBurstLimits = Object.fromEntries(
+  Object.values(doors).map(({ burst }, index) => [
+    burst,
+    { namespace_id: String(1001 + index), simple: { limit: 1_000_000, period: 60 as const } },
+  ]),
+);
 
 // The WeChat Pay simulator as an auxiliary worker of the origin's tests: miniflare runs
 // JavaScript only, so it is bundled first (esbuild comes with wrangler).
@@ -79,6 +90,7 @@ export default defineConfig({
                 TEST_MIGRATIONS: await readD1Migrations("./workers/origin/migrations"),
                 ADMIN_TOKEN: "test-operator-token-0123456789abcdefghij",
               },
+              ratelimits: { ...openBurstLimits, LIMIT_TEST_TIGHT: { namespace_id: "1999", simple: { limit: 3, period: 60 } } },
               // WeChat Pay is reached through the simulator (the tests configure the merchant
               // per app); its notifications are recorded by the sink and replayed by the tests.
               serviceBindings: { WECHATPAY_SIMULATOR: "paydesk-wechatpay-simulator", WECHATPAY_NOTIFY_SINK: "wechatpay-notify-sink" },

@@ -18,6 +18,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { prepareLocalD1, type LocalD1 } from "../test/support/local-d1.ts";
+import { withOpenLimits } from "../test/support/open-limits.ts";
 import { seedUserSql } from "../test/support/seed-user.ts";
 import { readOriginStats } from "./origin-stats.ts";
 import { serveBench, servedRoot } from "./server-process.ts";
@@ -53,6 +54,8 @@ try {
   // Served alone, the origin is reached over HTTP, not the binding: the bench presents the edge's secret.
   const edgeSecret = randomBytes(32).toString("base64url");
   writeFileSync(path.join(path.dirname(config), ".dev.vars"), `ADMIN_TOKEN=${adminToken}\nEDGE_SECRET=${edgeSecret}\n`, { mode: 0o600 });
+  // A load from 20 accounts on one address: every limit open, its counting still done.
+  writeFileSync(config, JSON.stringify(withOpenLimits(JSON.parse(readFileSync(config, "utf8")))));
 
   const makeUser = (kind: "s" | "r", n: number): OriginBenchUser => {
     const handle = `bench_${kind}${String(n).padStart(2, "0")}`;

@@ -23,6 +23,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { prepareLocalD1 } from "../test/support/local-d1.ts";
+import { withOpenLimits } from "../test/support/open-limits.ts";
 import { seedUserSql } from "../test/support/seed-user.ts";
 import { serveBench, servedRoot } from "./server-process.ts";
 import { startWranglerDev, type WranglerDev } from "./wrangler-dev.ts";
@@ -58,6 +59,8 @@ try {
   for (const config of [edgeConfig, originConfig]) {
     writeFileSync(path.join(path.dirname(config), ".dev.vars"), `EDGE_SECRET=${edgeSecret}\n`, { mode: 0o600 });
   }
+  // A load from one address: every limit open, its counting still done.
+  writeFileSync(originConfig, JSON.stringify(withOpenLimits(JSON.parse(readFileSync(originConfig, "utf8")))));
   const proxied = { persistTo: path.join(state, "proxied"), registryDir: path.join(state, "proxied-registry") };
   const direct = { persistTo: path.join(state, "direct"), registryDir: path.join(state, "direct-registry") };
 

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { prepareLocalD1, wranglerBin, wranglerEnv } from "../support/local-d1.ts";
+import { withOpenLimits } from "../support/open-limits.ts";
 import { seedUserSql } from "../support/seed-user.ts";
 import { startSentrySink } from "../support/sentry-sink.ts";
 import { e2eAdminToken, e2ePort, seededUser, sentrySinkPort, shortLinkHost } from "./e2e-env.ts";
@@ -30,11 +31,13 @@ const builtOrigin = JSON.parse(readFileSync(join("dist", "paydesk_origin", "wran
 const originConfig = join("dist", "paydesk_origin", "wrangler.e2e.json");
 writeFileSync(
   originConfig,
-  JSON.stringify({
-    ...builtOrigin,
-    services: [...(builtOrigin.services ?? []), { binding: "WECHATPAY_SIMULATOR", service: "paydesk-wechatpay-simulator" }],
-    vars: { ...builtOrigin.vars, WECHATPAY_SIMULATOR_MERCHANT: "true" },
-  }),
+  JSON.stringify(
+    withOpenLimits({
+      ...builtOrigin,
+      services: [...(builtOrigin.services ?? []), { binding: "WECHATPAY_SIMULATOR", service: "paydesk-wechatpay-simulator" }],
+      vars: { ...builtOrigin.vars, WECHATPAY_SIMULATOR_MERCHANT: "true" },
+    }),
+  ),
 );
 const simulatorConfig = join(state, "wechatpay-simulator.json");
 writeFileSync(

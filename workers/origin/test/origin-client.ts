@@ -5,7 +5,7 @@ import { createOriginApp } from "../src/app";
 import { ledgerViolations } from "../src/ledger/invariants";
 import { walletAccountOf } from "../src/ledger/journal";
 
-type CallInit = { method?: string; body?: unknown; headers?: Record<string, string>; raw?: string; db?: D1Database };
+type CallInit = { method?: string; body?: unknown; headers?: Record<string, string>; raw?: string; db?: D1Database; env?: Partial<Env> };
 
 /** An origin app on a clock the test moves, and helpers to call it like a client. */
 export function testOrigin(start = Date.parse("2026-11-01T00:00:00Z")) {
@@ -19,7 +19,7 @@ export function testOrigin(start = Date.parse("2026-11-01T00:00:00Z")) {
         headers: { "Content-Type": "application/json", ...init.headers },
         body: init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
       },
-      init.db ? { ...env, DB: init.db } : env,
+      { ...env, ...init.env, ...(init.db ? { DB: init.db } : {}) },
     );
   return {
     app,
@@ -57,6 +57,7 @@ const tables = [
   "sign_in_failure",
   "sign_in_lock",
   "contact_attempt",
+  "limit_counter",
 ];
 
 /**

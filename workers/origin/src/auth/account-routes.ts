@@ -7,6 +7,7 @@ import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnv
 import { validationHook } from "../http/validation";
 import { idempotent } from "../idempotency/idempotency";
 import { walletAccountOf } from "../ledger/journal";
+import { doorLimit } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
 import { bearerToken, hashToken } from "./bearer-token";
 import { absentUserHash, hashPassword, verifyPassword } from "./passwords";
@@ -92,7 +93,9 @@ export const accountRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validatio
 accountRoutes.use(
   "/register",
   idempotent(() => "anonymous:register"),
+  doorLimit("signUp"),
 );
+accountRoutes.use("/login", doorLimit("signIn"));
 
 accountRoutes
   .openapi(register, async (c) => {
@@ -201,7 +204,7 @@ accountRoutes
     return c.json({ code: "SUCCESS" as const, data: { ...linked, replacementToken: replacement.token } }, 200);
   });
 
-accountRoutes.use("/sign-in-link", signedInUser);
+accountRoutes.use("/sign-in-link", signedInUser, doorLimit("signInLink"));
 accountRoutes.openapi(signInLink, async (c) => {
   const token = randomToken();
   const now = c.var.clock.now();

@@ -6,6 +6,7 @@ import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnv
 import { validationHook } from "../http/validation";
 import { idempotent } from "../idempotency/idempotency";
 import { journalStatements, walletAccountOf, worldAccount } from "../ledger/journal";
+import { doorLimit } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
 import { codeHash, redeemWindowMs } from "./code-values";
 
@@ -36,6 +37,7 @@ codeRoutes.use(
   "/redeem",
   signedInUser,
   idempotent((c) => c.var.user.id),
+  doorLimit("redeem"),
 );
 
 codeRoutes.openapi(redeem, async (c) => {

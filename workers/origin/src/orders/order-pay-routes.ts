@@ -11,6 +11,7 @@ import { ApiError } from "../http/answer";
 import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "#contract/openapi";
 import { validationHook } from "../http/validation";
 import { idempotent } from "../idempotency/idempotency";
+import { doorLimit } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
 import { payWithWechat } from "../wechat-pay/payments/start-payment";
 import { findPayableOrder, isPayable } from "./payable-order";
@@ -49,6 +50,7 @@ orderPayRoutes.use(
   "/:id/pay",
   signedInUser,
   idempotent((c) => c.var.user.id),
+  doorLimit("orders"),
 );
 
 orderPayRoutes.openapi(pay, async (c) => {

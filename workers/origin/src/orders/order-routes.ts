@@ -20,6 +20,7 @@ import {
 } from "#contract/openapi";
 import { validationHook } from "../http/validation";
 import { idempotent, idempotentWhenKeyed } from "../idempotency/idempotency";
+import { doorLimit } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
 import { afterAnswer } from "../http/after-answer";
 import { reconcileWechatPayments } from "../wechat-pay/reconcile/reconcile-payments";
@@ -102,6 +103,7 @@ orderRoutes.use("*", signedInUser);
 orderRoutes.use(
   "/recharge",
   idempotent((c) => c.var.user.id),
+  doorLimit("orders"),
 );
 orderRoutes.use(
   "/:id/cancel",

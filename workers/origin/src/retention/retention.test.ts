@@ -92,6 +92,8 @@ describe("retention", () => {
       contact_attempt: 0,
       // Yesterday's and today's totals in China Standard Time.
       transfer_daily: 2,
+      // Yesterday's and today's daily-limit counts of the two limited doors used (sign-in links, orders).
+      limit_counter: 4,
     };
     expect(sizes.at(-1)).toEqual(bound);
     // From the day the first sessions idle out, no table ever holds more than that.
@@ -171,6 +173,9 @@ describe("retention", () => {
       env.DB.prepare(
         "INSERT INTO transfer_daily (user_id, day, total) VALUES (?1, '2026-10-29', 1), (?1, '2026-10-30', 1), (?1, '2026-10-31', 1)",
       ).bind(user.id),
+      env.DB.prepare(
+        "INSERT INTO limit_counter (door, key, day, count) VALUES ('lookup', 'user:x', '2026-10-29', 1), ('lookup', 'user:x', '2026-10-30', 1), ('lookup', 'user:x', '2026-10-31', 1)",
+      ),
     ]);
 
     expect(await pruneExpired(env.DB, now)).toEqual({
@@ -182,6 +187,7 @@ describe("retention", () => {
       code_failure: 1,
       contact_attempt: 1,
       transfer_daily: 1,
+      limit_counter: 1,
     });
     const left = async (sql: string) => (await env.DB.prepare(sql).all()).results;
     expect(await left("SELECT token_hash FROM session ORDER BY last_used_at")).toEqual([

@@ -28,6 +28,7 @@ const expired: { table: string; where: string; bound: (now: number) => number | 
   { table: "contact_attempt", where: "at < ?1", bound: (now) => now - contactLimits.windowMs },
   // Yesterday's total no longer limits anything; the day before is kept for a clock's slack.
   { table: "transfer_daily", where: "day < ?1", bound: (now) => chinaDay(now - 2 * dayMs) },
+  { table: "limit_counter", where: "day < ?1", bound: (now) => chinaDay(now - 2 * dayMs) },
 ];
 
 export const prunedTables = expired.map(({ table }) => table);

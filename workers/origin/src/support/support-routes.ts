@@ -14,6 +14,7 @@ import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnv
 import { validationHook } from "../http/validation";
 import { isFailedAssertion } from "../idempotency/batch-assertion";
 import { idempotent, idempotentPosts, ReplayAnswer } from "../idempotency/idempotency";
+import { doorLimit, doorLimitOnPost } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
 import { clientAddress, contactAttemptStatements, contactRetryAfterMs, emailForLimit } from "./contact-limits";
 import { findThread, isTicketClosedError, openTicketStatements, ticketColumns, ticketFromRow } from "./tickets";
@@ -88,7 +89,9 @@ supportRoutes.use("/tickets/*", signedInUser);
 supportRoutes.use(
   "/tickets",
   idempotentPosts((c) => c.var.user.id),
+  doorLimitOnPost("tickets"),
 );
+supportRoutes.use("/tickets/:id/messages", doorLimit("messages"));
 supportRoutes.use(
   "/contact",
   idempotent(() => "anonymous:contact"),

@@ -14,6 +14,7 @@ import { ApiError } from "../http/answer";
 import { bearerAuth, errorContent, jsonContent, optionalIdempotencyKeyHeader, successEnvelope } from "#contract/openapi";
 import { validationHook } from "../http/validation";
 import { idempotentWhenKeyed } from "../idempotency/idempotency";
+import { doorLimit } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
 import { autoApproveAfterMs, captureStatements } from "./claim-capture";
 import { claimFromRow, claimSelect, findClaim, type ClaimRow } from "./claims";
@@ -93,7 +94,7 @@ const reject = createRoute({
 export const claimRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 claimRoutes.use("/claims", signedInUser);
 claimRoutes.use("/claims/*", signedInUser);
-claimRoutes.use("/tasks/:id/claims", signedInUser);
+claimRoutes.use("/tasks/:id/claims", signedInUser, doorLimit("claims"));
 claimRoutes.use(
   "/claims/:id/approve",
   idempotentWhenKeyed((c) => c.var.user.id),

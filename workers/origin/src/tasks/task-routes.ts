@@ -15,6 +15,7 @@ import { validationHook } from "../http/validation";
 import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
 import { idempotentPosts, idempotentWhenKeyed } from "../idempotency/idempotency";
 import { newPendingOrder, orderFromRow } from "../orders/order-rows";
+import { doorLimitOnPost } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
 import { taskColumns, taskFromRow, type TaskRow } from "./task-rows";
 import { escrowReleaseStatements, isEscrowChanged } from "./task-rules";
@@ -62,6 +63,7 @@ taskRoutes.use("*", signedInUser);
 taskRoutes.use(
   "/",
   idempotentPosts((c) => c.var.user.id),
+  doorLimitOnPost("tasks"),
 );
 taskRoutes.use(
   "/:id/cancel",

@@ -15,6 +15,7 @@ import {
   requireIdempotencyKey,
 } from "../idempotency/idempotency";
 import { isOverdraft, journalStatements } from "../ledger/journal";
+import { doorLimit } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
 import { chinaDay } from "./china-day";
 
@@ -38,11 +39,15 @@ const send = createRoute({
 
 export const transferRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 // Only what needs no database here: the session and the key are checked inside the handler's one batch.
-transferRoutes.use("/", async (c, next) => {
-  requiredBearerToken(c.req.header("Authorization"));
-  requireIdempotencyKey(c.req.header("Idempotency-Key"));
-  await next();
-});
+transferRoutes.use(
+  "/",
+  async (c, next) => {
+    requiredBearerToken(c.req.header("Authorization"));
+    requireIdempotencyKey(c.req.header("Idempotency-Key"));
+    await next();
+  },
+  doorLimit("transfers"),
+);
 
 type TransferAnswer = { code: "SUCCESS"; data: TransferReceipt };
 

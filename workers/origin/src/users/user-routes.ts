@@ -4,6 +4,7 @@ import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
 import { bearerAuth, errorContent, jsonContent, successEnvelope } from "#contract/openapi";
 import { validationHook } from "../http/validation";
+import { doorLimit } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
 
 const lookup = createRoute({
@@ -21,7 +22,7 @@ const lookup = createRoute({
 });
 
 export const userRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
-userRoutes.use("/lookup", signedInUser);
+userRoutes.use("/lookup", signedInUser, doorLimit("lookup"));
 
 userRoutes.openapi(lookup, async (c) => {
   const { handle } = c.req.valid("query");

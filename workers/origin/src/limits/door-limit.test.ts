@@ -1,0 +1,220 @@
+import { env } from "cloudflare:workers";
+import { beforeEach, describe, expect, it } from "vitest";
+import { resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
+import { secondsUntilNextChinaDay } from "./door-limit";
+import { type DoorName, doors, type RateLimitBinding } from "./doors";
+
+declare global {
+  namespace Cloudflare {
+    interface Env {
+      /** 3 requests a minute (vitest.config.ts): swapped in for a door's own binding to see it refuse. */
+      LIMIT_TEST_TIGHT: RateLimit;
+    }
+  }
+}
+
+let origin: TestOrigin;
+const unique = () => crypto.randomUUID().replaceAll("-", "").slice(0, 12);
+const randomAddress = () => `198.18.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 254) + 1}`;
+const keyed = (headers: Record<string, string> = {}) => ({ ...headers, "Idempotency-Key": `key-${crypto.randomUUID()}` });
+
+async function freshUser(): Promise<Awaited<ReturnType<typeof seedUser>>> {
+  return seedUser(`u_${unique()}`, origin.now());
+}
+
+type Sender = (env: Partial<Env>) => Promise<Response> | Response;
+
+/** One request through each door, as a person would send it (every one a new key). */
+async function senderFor(door: DoorName): Promise<Sender> {
+  const address = randomAddress();
+  const user = await freshUser();
+  const ticketId = "tkt_00000000-0000-4000-8000-000000000000";
+  const taskId = "tsk_00000000-0000-4000-8000-000000000000";
+  switch (door) {
+    case "signUp":
+      return (overrides) =>
+        origin.call("/api/user/register", {
+          body: { handle: `s_${unique()}`, password: "correct horse battery", displayName: "New" },
+          headers: keyed({ "X-Real-IP": address }),
+          env: overrides,
+        });
+    case "signIn":
+      return (overrides) =>
+        origin.call("/api/user/login", {
+          body: { handle: `n_${unique()}`, password: "not the password" },
+          headers: { "X-Real-IP": address },
+          env: overrides,
+        });
+    case "signInLink":
+      return (overrides) => origin.call("/api/user/sign-in-link", { headers: user.auth, env: overrides });
+    case "lookup":
+      return (overrides) => origin.call("/api/users/lookup?handle=somebody", { method: "GET", headers: user.auth, env: overrides });
+    case "redeem":
+      return (overrides) =>
+        origin.call("/api/codes/redeem", { body: { code: "AAAA-BBBB-CCCC-DDDD" }, headers: keyed(user.auth), env: overrides });
+    case "orders":
+      return (overrides) => origin.call("/api/orders/recharge", { body: { amount: 1_000 }, headers: keyed(user.auth), env: overrides });
+    case "transfers":
+      return (overrides) =>
+        origin.call("/api/transfers", { body: { toHandle: "somebody", amount: 1 }, headers: keyed(user.auth), env: overrides });
+    case "tasks":
+      return (overrides) =>
+        origin.call("/api/tasks", {
+          body: {
+            title: "A task",
+            description: "Do it.",
+            reward: 100,
+            slots: 1,
+            deadline: new Date(origin.now() + 48 * 3_600_000).toISOString(),
+          },
+          headers: keyed(user.auth),
+          env: overrides,
+        });
+    case "claims":
+      return (overrides) => origin.call(`/api/tasks/${taskId}/claims`, { headers: user.auth, env: overrides });
+    case "tickets":
+      return (overrides) =>
+        origin.call("/api/support/tickets", {
+          body: { subject: "Help", message: "A question." },
+          headers: keyed(user.auth),
+          env: overrides,
+        });
+    case "messages":
+      return (overrides) =>
+        origin.call(`/api/support/tickets/${ticketId}/messages`, { body: { message: "More." }, headers: keyed(user.auth), env: overrides });
+  }
+}
+
+/**
+ * The binding counts in windows of the wall clock's minutes: a burst that straddles one
+ * would see its count reset, so such a run is repeated (it takes milliseconds).
+ */
+async function withinOneMinute<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt += 1) {
+    const started = Math.floor(Date.now() / 60_000);
+    const result = await run();
+    if (Math.floor(Date.now() / 60_000) === started || attempt === 2) return result;
+  }
+}
+
+beforeEach(async () => {
+  await resetDatabase();
+  origin = testOrigin();
+});
+
+describe("a limit on every door", () => {
+  it.each(Object.keys(doors) as DoorName[])(
+    "%s: bursts past its binding's limit answer 429 RATE_LIMITED with Retry-After",
+    async (door) => {
+      const binding: RateLimitBinding = doors[door].burst;
+      const statuses = await withinOneMinute(async () => {
+        const send = await senderFor(door);
+        const tight = { [binding]: env.LIMIT_TEST_TIGHT } as Partial<Env>;
+        const answers: Response[] = [];
+        for (let n = 0; n < 4; n += 1) answers.push(await send(tight));
+        return answers;
+      });
+      expect(statuses.slice(0, 3).map((answer) => answer.status)).not.toContain(429);
+      const refused = statuses[3];
+      expect(refused?.status).toBe(429);
+      expect(refused?.headers.get("Retry-After")).toBe("60");
+      expect(await refused?.json()).toMatchObject({ code: "RATE_LIMITED", message: "Too many requests. Try again in 60 seconds." });
+    },
+  );
+
+  it("counts bursts per user: one user's limit leaves another's alone", async () => {
+    const tight = { LIMIT_LOOKUP: env.LIMIT_TEST_TIGHT } as Partial<Env>;
+    const [first, second] = await Promise.all([freshUser(), freshUser()]);
+    const lookUp = (user: typeof first) =>
+      origin.call("/api/users/lookup?handle=somebody", { method: "GET", headers: user?.auth ?? {}, env: tight });
+    const statuses = await withinOneMinute(async () => {
+      const mine = [];
+      for (let n = 0; n < 4; n += 1) mine.push((await lookUp(first)).status);
+      return { mine, theirs: (await lookUp(second)).status };
+    });
+    expect(statuses).toEqual({ mine: [404, 404, 404, 429], theirs: 404 });
+  });
+});
+
+describe("daily limits", () => {
+  const lookUp = (user: { auth: Record<string, string> }, headers: Record<string, string> = {}, overrides: Partial<Env> = {}) =>
+    origin.call("/api/users/lookup?handle=somebody", { method: "GET", headers: { ...user.auth, ...headers }, env: overrides });
+
+  it("make walking 10,000 guessed handles take more than a day, for one account and for one address", () => {
+    const { user, address } = doors.lookup.perDay;
+    expect(10_000 / user).toBeGreaterThan(1);
+    expect(10_000 / address).toBeGreaterThan(1);
+    // Accounts to walk with come from sign-ups, themselves limited per address per day.
+    expect(doors.signUp.perDay.address * user).toBeGreaterThan(address);
+  });
+
+  it("lets 200 look-ups a day through for one account, then 429 until midnight in China", async () => {
+    const user = await freshUser();
+    for (let n = 0; n < doors.lookup.perDay.user; n += 1) expect((await lookUp(user, { "X-Real-IP": randomAddress() })).status).toBe(404);
+    const refused = await lookUp(user, { "X-Real-IP": randomAddress() });
+    expect(refused.status).toBe(429);
+    // The test clock starts at 2026-11-01T00:00Z, 08:00 in China: 16 hours to go.
+    expect(refused.headers.get("Retry-After")).toBe(String(16 * 3600));
+    expect(await refused.json()).toMatchObject({ code: "RATE_LIMITED", message: "Too many requests. Try again in 16 hours." });
+    // The next day in China counts afresh.
+    origin.advance(16 * 3_600_000);
+    expect((await lookUp(user, { "X-Real-IP": randomAddress() })).status).toBe(404);
+  }, 60_000);
+
+  it("counts one address across accounts", async () => {
+    const address = randomAddress();
+    const overrides = { LIMITS_PER_DAY: JSON.stringify({ lookup: { address: 4 } }) };
+    const users = await Promise.all([freshUser(), freshUser()]);
+    const statuses = [];
+    for (let n = 0; n < 6; n += 1) statuses.push((await lookUp(users[n % 2] ?? users[0], { "X-Real-IP": address }, overrides)).status);
+    expect(statuses).toEqual([404, 404, 404, 404, 429, 429]);
+    expect((await lookUp(users[0], { "X-Real-IP": randomAddress() }, overrides)).status).toBe(404);
+  });
+
+  it("lets exactly the limit through when requests arrive at once", async () => {
+    const user = await freshUser();
+    const overrides = { LIMITS_PER_DAY: JSON.stringify({ orders: { user: 5 } }) };
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        origin.call("/api/orders/recharge", { body: { amount: 1_000 }, headers: keyed(user.auth), env: overrides }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([...Array(5).fill(201), ...Array(7).fill(429)]);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM orders").first("n")).toBe(5);
+  });
+
+  it("limit sign-ups per address per day by default, and may be raised by LIMITS_PER_DAY", async () => {
+    const address = randomAddress();
+    const signUp = (overrides: Partial<Env> = {}) =>
+      origin.call("/api/user/register", {
+        body: { handle: `s_${unique()}`, password: "correct horse battery", displayName: "New" },
+        headers: keyed({ "X-Real-IP": address }),
+        env: overrides,
+      });
+    for (let n = 0; n < doors.signUp.perDay.address; n += 1) expect((await signUp()).status).toBe(201);
+    expect((await signUp()).status).toBe(429);
+    expect((await signUp({ LIMITS_PER_DAY: JSON.stringify({ signUp: { address: 1_000 } }) })).status).toBe(201);
+    // Malformed configuration is ignored: the defaults hold.
+    expect((await signUp({ LIMITS_PER_DAY: "{not json" })).status).toBe(429);
+  }, 60_000);
+
+  it("does not count a retry that replays its first answer", async () => {
+    const user = await freshUser();
+    const overrides = { LIMITS_PER_DAY: JSON.stringify({ orders: { user: 1 } }) };
+    const headers = keyed(user.auth);
+    const first = await origin.call("/api/orders/recharge", { body: { amount: 1_000 }, headers, env: overrides });
+    const retry = await origin.call("/api/orders/recharge", { body: { amount: 1_000 }, headers, env: overrides });
+    expect([first.status, retry.status]).toEqual([201, 201]);
+    expect(retry.headers.get("Idempotent-Replayed")).toBe("true");
+  });
+});
+
+describe("the next day in China", () => {
+  it.each([
+    ["2026-11-01T00:00:00Z", 16 * 3600],
+    ["2026-11-01T15:59:59Z", 1],
+    ["2026-11-01T16:00:00Z", 24 * 3600],
+  ])("is %s + %i seconds away", (at, seconds) => {
+    expect(secondsUntilNextChinaDay(Date.parse(at))).toBe(seconds);
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * Every door's limit (docs/rules-and-limits.md, Limits on every door; the table in README).
+ * A burst limit is a Workers Rate Limiting binding (`[[ratelimits]]` in the origin's
+ * wrangler.toml: its count per 60 seconds lives there); a daily limit is a D1 counter per
+ * calendar day in China Standard Time (limit-counter.ts). Doors that move money or create
+ * something also keep the rules of their own domain (the daily transfer total, the
+ * sign-in and redeem locks, the contact form's hourly limits).
+ */
+export type LimitedBy = "user" | "address" | "session";
+
+export type Door = {
+  /** The Workers Rate Limiting binding that bounds bursts, keyed by `burstBy`. */
+  burst: RateLimitBinding;
+  burstBy: LimitedBy;
+  /** Most per day, by user and/or client address. */
+  perDay?: Partial<Record<"user" | "address", number>>;
+};
+
+/** The names of the origin's Rate Limiting bindings (each one door's burst limit). */
+export type RateLimitBinding =
+  | "LIMIT_SIGN_UP"
+  | "LIMIT_SIGN_IN"
+  | "LIMIT_SIGN_IN_LINK"
+  | "LIMIT_LOOKUP"
+  | "LIMIT_REDEEM"
+  | "LIMIT_ORDERS"
+  | "LIMIT_TRANSFERS"
+  | "LIMIT_TASKS"
+  | "LIMIT_CLAIMS"
+  | "LIMIT_TICKETS"
+  | "LIMIT_MESSAGES";
+
+export const doors = {
+  signUp: { burst: "LIMIT_SIGN_UP", burstBy: "address", perDay: { address: 20 } },
+  signIn: { burst: "LIMIT_SIGN_IN", burstBy: "address" },
+  signInLink: { burst: "LIMIT_SIGN_IN_LINK", burstBy: "user", perDay: { user: 20 } },
+  // 10,000 guessed handles take 50 days for one account and 20 for one address (lookup-walk test).
+  lookup: { burst: "LIMIT_LOOKUP", burstBy: "user", perDay: { user: 200, address: 500 } },
+  redeem: { burst: "LIMIT_REDEEM", burstBy: "user" },
+  orders: { burst: "LIMIT_ORDERS", burstBy: "user", perDay: { user: 200 } },
+  // The session, not the user: a transfer checks its session inside its one batch (decision 007).
+  transfers: { burst: "LIMIT_TRANSFERS", burstBy: "session" },
+  tasks: { burst: "LIMIT_TASKS", burstBy: "user", perDay: { user: 50 } },
+  claims: { burst: "LIMIT_CLAIMS", burstBy: "user", perDay: { user: 200 } },
+  tickets: { burst: "LIMIT_TICKETS", burstBy: "user", perDay: { user: 20 } },
+  messages: { burst: "LIMIT_MESSAGES", burstBy: "user", perDay: { user: 200 } },
+} as const satisfies Record<string, Door>;
+
+export type DoorName = keyof typeof doors;
+
+/** Every burst binding counts over this window (the binding's `period`). */
+export const burstPeriodSeconds = 60;
