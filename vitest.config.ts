@@ -73,7 +73,18 @@ export default defineConfig({
             "test/install/**/*.test.ts",
             "test/docs/**/*.test.ts",
             "test/lint/**/*.test.ts",
+            "test/contract/published-document.test.ts",
           ],
+        },
+      },
+      // The published contract against the built origin in workerd (wrangler dev), from Node.
+      {
+        test: {
+          name: "contract",
+          environment: "node",
+          include: ["test/contract/contract.test.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
       // The built edge worker (`npm test` builds first), as `wrangler deploy` ships it.

@@ -3,7 +3,6 @@
  * polls. Each has a time-out, so that a server that hangs fails the bench instead of
  * stalling it until the watchdog.
  */
-import { setTimeout as sleep } from "node:timers/promises";
 
 /** The app's API envelope, when the body is JSON. */
 export type ApiJson = { code?: string; data?: Record<string, unknown>; message?: string };
@@ -37,22 +36,4 @@ export async function request(url: string, init: RequestInit = {}, timeoutMs = 1
     // not JSON: left null, the checks say so
   }
   return { status: response.status, headers: response.headers, body, json };
-}
-
-/** Polls `url` until it answers with an accepted status (by default 200). */
-export async function waitUntilServing(url: string, timeoutMs: number, accept?: (status: number) => boolean): Promise<void> {
-  const accepted = accept ?? ((status: number) => status === 200);
-  const deadline = Date.now() + timeoutMs;
-  let last = "";
-  while (Date.now() < deadline) {
-    try {
-      const { status } = await request(url, {}, 2_000);
-      if (accepted(status)) return;
-      last = `status ${status}`;
-    } catch (error) {
-      last = String(error);
-    }
-    await sleep(200);
-  }
-  throw new Error(`${url} did not answer ${accept ? "as expected" : "200"} within ${timeoutMs} ms (${last})`);
 }

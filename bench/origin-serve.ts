@@ -22,7 +22,7 @@ import { withOpenLimits } from "../test/support/open-limits.ts";
 import { seedUserSql } from "../test/support/seed-user.ts";
 import { readOriginStats } from "./origin-stats.ts";
 import { serveBench, servedRoot } from "./server-process.ts";
-import { startWranglerDev, type WranglerDev } from "./wrangler-dev.ts";
+import { startWranglerDev, type WranglerDev } from "../test/support/wrangler-dev.ts";
 
 export type OriginBenchUser = { id: string; handle: string; token: string };
 export type OriginServerInfo = {

@@ -25,7 +25,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { runBench } from "./harness.ts";
-import { presentAsEdge, request, waitUntilServing, type Answer } from "./http.ts";
+import { waitUntilServing } from "../test/support/wrangler-dev.ts";
+import { presentAsEdge, request, type Answer } from "./http.ts";
 import { DURATION_S, load, loadDescription, WARMUP_S, type LoadResult, type LoadSpec } from "./load.ts";
 import type { OriginBenchUser, OriginServerInfo } from "./origin-serve.ts";
 import type { OriginStats } from "./origin-stats.ts";

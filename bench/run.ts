@@ -14,7 +14,8 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { runBench } from "./harness.ts";
-import { presentAsEdge, request, waitUntilServing } from "./http.ts";
+import { waitUntilServing } from "../test/support/wrangler-dev.ts";
+import { presentAsEdge, request } from "./http.ts";
 import { DURATION_S, load, loadDescription, WARMUP_S, type LoadResult, type LoadSpec } from "./load.ts";
 import {
   columns,

@@ -26,7 +26,7 @@ import { prepareLocalD1 } from "../test/support/local-d1.ts";
 import { withOpenLimits } from "../test/support/open-limits.ts";
 import { seedUserSql } from "../test/support/seed-user.ts";
 import { serveBench, servedRoot } from "./server-process.ts";
-import { startWranglerDev, type WranglerDev } from "./wrangler-dev.ts";
+import { startWranglerDev, type WranglerDev } from "../test/support/wrangler-dev.ts";
 
 /** What bench/run.ts learns from the READY line. */
 export type AppServerInfo = {

@@ -16,11 +16,14 @@ export function formatCode(plain: string): string {
   return plain.match(/.{4}/g)?.join("-") ?? plain;
 }
 
+/**
+ * What `normalizeCode` accepts, as a pattern the published schema can state: 16 of Crockford's
+ * symbols in either case (I, L and O too, read as 1, 1 and 0; never U), spaces and dashes anywhere.
+ */
+const typedCodePattern = /^[\s-]*(?:[0-9A-TV-Za-tv-z][\s-]*){16}$/;
+
 export const redeemCodeBodySchema = z.strictObject({
-  code: z
-    .string()
-    .max(40)
-    .refine((value) => normalizeCode(value) !== null, "A code has 16 letters and digits, like ABCD-EFGH-JKMN-PQRS."),
+  code: z.string().max(40).regex(typedCodePattern, "A code has 16 letters and digits, like ABCD-EFGH-JKMN-PQRS."),
 });
 
 /** What the redemption did; balances are read afresh from the session call. */

@@ -1,3 +1,4 @@
+import { pageCursorSchema } from "./openapi";
 import { z } from "zod";
 import { minorUnits } from "./money";
 import { userText } from "./text";
@@ -53,7 +54,7 @@ export const orderListQuerySchema = z.strictObject({
   status: z.enum(orderStatuses).optional(),
   limit: z.coerce.number().int().min(1).max(50).default(20),
   /** Opaque: the `nextCursor` of the previous page. */
-  cursor: z.string().max(200).optional(),
+  cursor: pageCursorSchema.optional(),
 });
 
 export const orderPageSchema = z.strictObject({

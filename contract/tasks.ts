@@ -95,6 +95,8 @@ export const submitProofBodySchema = z.strictObject({
     .url({ protocol: /^https$/, error: "A link must start with https://." })
     .regex(/^https:\/\/[^/\\]/, "A link must start with https://.")
     .max(2_048)
+    // Stated in the published schema too: the pattern alone would let any text after https:// pass.
+    .meta({ format: "uri" })
     .optional(),
 });
 

@@ -1,3 +1,4 @@
+import { pageCursorSchema } from "./openapi";
 import { z } from "zod";
 
 /**
@@ -53,7 +54,7 @@ export type WalletEntry = z.infer<typeof walletEntrySchema>;
 export const walletEntriesQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(50).default(20),
   /** Opaque: the `nextCursor` of the previous page. */
-  cursor: z.string().max(200).optional(),
+  cursor: pageCursorSchema.optional(),
 });
 
 export const walletEntryPageSchema = z.strictObject({

@@ -13,7 +13,12 @@ type OriginConfig = { ratelimits?: RateLimitConfig[]; vars?: Record<string, stri
 const unreachable = 1_000_000_000;
 
 export function withOpenLimits<T extends OriginConfig>(config: T): T {
-  const perDay = Object.fromEntries(Object.keys(doors).map((door) => [door, { user: unreachable, address: unreachable }]));
+  const perDay = Object.fromEntries(
+    Object.entries(doors).map(([name, door]) => [
+      name,
+      Object.fromEntries(Object.keys("perDay" in door ? door.perDay : {}).map((by) => [by, unreachable])),
+    ]),
+  );
   return {
     ...config,
     ratelimits: (config.ratelimits ?? []).map((binding) => ({ ...binding, simple: { ...binding.simple, limit: unreachable } })),

@@ -24,6 +24,7 @@ import { healthRoutes } from "./http/health-routes";
 import { methodGuard } from "./http/method-guard";
 import { validationHook } from "./http/validation";
 import { ReplayAnswer } from "./idempotency/idempotency";
+import { publishedDocument } from "./openapi/published-document";
 import type { Clock, OriginEnv } from "./origin-env";
 
 const systemClock: Clock = { now: () => Date.now() };
@@ -98,10 +99,25 @@ export function createOriginApp({
     scheme: "bearer",
     description: "The ADMIN_TOKEN secret",
   });
-  // The contract, generated from the schemas the routes validate with (docs/api-contract.md).
-  app.doc31(openApiPath, {
-    openapi: "3.1.0",
-    info: { title: "Paydesk origin API", version: "1" },
+  // The contract, generated from the schemas the routes validate with and completed with what
+  // every operation shares (docs/api-contract.md). Built once: the routes do not change.
+  let published: ReturnType<typeof publishedDocument> | undefined;
+  app.get(openApiPath, (c) => {
+    published ??= publishedDocument(
+      app.getOpenAPI31Document({
+        openapi: "3.1.0",
+        info: {
+          title: "Paydesk origin API",
+          version: "1",
+          license: { name: "Proprietary" },
+          description:
+            "The API the Paydesk edge worker proxies under /api/*. Every answer is the envelope {code, data?, message?, field?}. " +
+            "A method a path does not list is answered 405 METHOD_NOT_ALLOWED with an Allow header naming those it does.",
+        },
+        servers: [{ url: "/", description: "The edge worker's host: it forwards /api/* to this origin unchanged" }],
+      }),
+    );
+    return c.json(published);
   });
 
   app.notFound((c) => failure(c, noRouteError(c)));

@@ -132,7 +132,8 @@ describe("sign in, session, sign out", () => {
     }
     const locked = await signIn();
     expect(locked.status).toBe(429);
-    expect(await locked.json()).toMatchObject({ code: "SIGN_IN_LOCKED" });
+    expect(await locked.json()).toMatchObject({ code: "SIGN_IN_LOCKED", message: "Too many failed sign-ins. Try again in 14 minutes." });
+    expect(locked.headers.get("Retry-After")).toBe(String(14 * 60));
     origin.advance(15 * 60_000 - 60_000 - 1);
     expect((await signIn()).status).toBe(429);
     origin.advance(60_000 + 1);

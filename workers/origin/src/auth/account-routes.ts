@@ -137,8 +137,16 @@ accountRoutes
     const now = c.var.clock.now();
     if ((await reserveSignInAttempt(db, handle, now)) === null) {
       const lockedUntil = (await signInLockedUntil(db, handle, now)) ?? now + 60_000;
-      const minutes = Math.max(1, Math.ceil((lockedUntil - now) / 60_000));
-      throw new ApiError("SIGN_IN_LOCKED", `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`);
+      const seconds = Math.max(1, Math.ceil((lockedUntil - now) / 1000));
+      const minutes = Math.ceil(seconds / 60);
+      throw new ApiError(
+        "SIGN_IN_LOCKED",
+        `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+        undefined,
+        {
+          "Retry-After": String(seconds),
+        },
+      );
     }
     const row = await db
       .prepare("SELECT id, password_hash, password_salt, password_iterations FROM user WHERE handle = ?1")

@@ -108,7 +108,8 @@ describe("redeeming a code", () => {
     }
     const locked = await redeem(code);
     expect(locked.status).toBe(429);
-    expect(await locked.json()).toMatchObject({ code: "REDEEM_LOCKED" });
+    expect(await locked.json()).toMatchObject({ code: "REDEEM_LOCKED", message: "Too many wrong codes. Try again in 5 minutes." });
+    expect(locked.headers.get("Retry-After")).toBe("300");
     // The lock lasts until the first of the five wrong tries is 10 minutes old.
     origin.advance(5 * 60_000 + 1);
     expect((await redeem(code)).status).toBe(201);

@@ -53,7 +53,19 @@ codeRoutes.openapi(redeem, async (c) => {
     )
     .bind(user.id, now, redeemWindowMs, redeemFailureLimit)
     .first<{ rowid: number }>();
-  if (!attempt) throw new ApiError("REDEEM_LOCKED", "Too many wrong codes. Try again in 10 minutes.");
+  if (!attempt) {
+    // Exactly the limit's number of failures are in the window (no more are inserted): it opens
+    // when the oldest of them leaves it.
+    const oldest = await db
+      .prepare("SELECT min(at) AS at FROM code_failure WHERE user_id = ?1 AND at > ?2 - ?3")
+      .bind(user.id, now, redeemWindowMs)
+      .first<number>("at");
+    const seconds = Math.max(1, Math.ceil(((oldest ?? now) + redeemWindowMs - now) / 1000));
+    const minutes = Math.ceil(seconds / 60);
+    throw new ApiError("REDEEM_LOCKED", `Too many wrong codes. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`, undefined, {
+      "Retry-After": String(seconds),
+    });
+  }
 
   const plain = normalizeCode(c.req.valid("json").code);
   const hash = await codeHash(plain ?? "");

@@ -1,5 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import type { OriginEnv } from "../origin-env";
+import { signedByWechatPay } from "../wechat-pay/notify/notify-paths";
 import { ApiError } from "./answer";
 
 // A secret, so `wrangler types` (which reads only wrangler.toml here) cannot know it.
@@ -12,9 +13,6 @@ declare global {
 
 /** The header the edge presents its credential in (workers/edge/origin-proxy.ts sets it). */
 export const edgeSecretHeader = "X-Edge-Secret";
-
-/** WeChat Pay calls these itself, and signs every call: they are checked by signature instead. */
-const signedByWechatPay = new Set(["/api/payments/wechat/notify", "/api/payments/wechat/refund-notify"]);
 
 const encoder = new TextEncoder();
 

@@ -1,9 +1,8 @@
 import type { Context, TypedResponse } from "hono";
 import { createMiddleware } from "hono/factory";
+import { idempotencyKeyPattern } from "#contract/openapi";
 import type { OriginEnv } from "../origin-env";
 import { ApiError, errorBody, errorStatusOf } from "../http/answer";
-
-const keyFormat = /^[A-Za-z0-9_.:-]{8,128}$/;
 
 export type Idempotency = {
   /**
@@ -44,7 +43,7 @@ function isIdempotencyConflict(error: unknown): boolean {
 
 /** The request's Idempotency-Key, or a 400 naming the header when it is missing or malformed. */
 export function requireIdempotencyKey(key: string | undefined): string {
-  if (!key || !keyFormat.test(key)) {
+  if (!key || !idempotencyKeyPattern.test(key)) {
     throw new ApiError(
       "BAD_REQUEST",
       "Send an Idempotency-Key header of 8 to 128 letters, digits or _.:- with this request.",

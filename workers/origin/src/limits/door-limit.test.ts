@@ -194,8 +194,9 @@ describe("daily limits", () => {
     for (let n = 0; n < doors.signUp.perDay.address; n += 1) expect((await signUp()).status).toBe(201);
     expect((await signUp()).status).toBe(429);
     expect((await signUp({ LIMITS_PER_DAY: JSON.stringify({ signUp: { address: 1_000 } }) })).status).toBe(201);
-    // Malformed configuration is ignored: the defaults hold.
+    // Malformed configuration is ignored: the defaults hold. So is a count the door does not keep.
     expect((await signUp({ LIMITS_PER_DAY: "{not json" })).status).toBe(429);
+    expect((await signUp({ LIMITS_PER_DAY: JSON.stringify({ signUp: { user: 1_000 } }) })).status).toBe(429);
   }, 60_000);
 
   it("does not count a retry that replays its first answer", async () => {

@@ -29,7 +29,8 @@ function tooMany(seconds: number): ApiError {
 }
 
 // Operators may change a door's daily limits without a deploy of code: LIMITS_PER_DAY is JSON
-// such as {"signUp":{"address":50}} (README, Limits). Anything else in it is ignored.
+// such as {"signUp":{"address":50}} (README, Limits). It changes the counts a door keeps and
+// adds none (a signed-out door has no user to count); anything else in it is ignored.
 const perDayOverrides = z.record(
   z.string(),
   z.object({ user: z.number().int().positive(), address: z.number().int().positive() }).partial(),
@@ -43,7 +44,8 @@ function perDayOf(env: Env, name: DoorName): Partial<Record<"user" | "address", 
   } catch {
     override = undefined;
   }
-  return { ...door.perDay, ...override };
+  const kept = Object.entries(door.perDay ?? {}).map(([by, limit]) => [by, override?.[by as "user" | "address"] ?? limit]);
+  return Object.fromEntries(kept);
 }
 
 /**

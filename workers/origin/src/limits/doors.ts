@@ -14,6 +14,8 @@ export type Door = {
   burstBy: LimitedBy;
   /** Most per day, by user and/or client address. */
   perDay?: Partial<Record<"user" | "address", number>>;
+  /** The operations it guards, as the published document names them (it documents their 429). */
+  routes: readonly `${"GET" | "POST"} /api/${string}`[];
 };
 
 /** The names of the origin's Rate Limiting bindings (each one door's burst limit). */
@@ -31,19 +33,24 @@ export type RateLimitBinding =
   | "LIMIT_MESSAGES";
 
 export const doors = {
-  signUp: { burst: "LIMIT_SIGN_UP", burstBy: "address", perDay: { address: 20 } },
-  signIn: { burst: "LIMIT_SIGN_IN", burstBy: "address" },
-  signInLink: { burst: "LIMIT_SIGN_IN_LINK", burstBy: "user", perDay: { user: 20 } },
+  signUp: { burst: "LIMIT_SIGN_UP", burstBy: "address", routes: ["POST /api/user/register"], perDay: { address: 20 } },
+  signIn: { burst: "LIMIT_SIGN_IN", burstBy: "address", routes: ["POST /api/user/login"] },
+  signInLink: { burst: "LIMIT_SIGN_IN_LINK", burstBy: "user", routes: ["POST /api/user/sign-in-link"], perDay: { user: 20 } },
   // 10,000 guessed handles take 50 days for one account and 20 for one address (lookup-walk test).
-  lookup: { burst: "LIMIT_LOOKUP", burstBy: "user", perDay: { user: 200, address: 500 } },
-  redeem: { burst: "LIMIT_REDEEM", burstBy: "user" },
-  orders: { burst: "LIMIT_ORDERS", burstBy: "user", perDay: { user: 200 } },
+  lookup: { burst: "LIMIT_LOOKUP", burstBy: "user", routes: ["GET /api/users/lookup"], perDay: { user: 200, address: 500 } },
+  redeem: { burst: "LIMIT_REDEEM", burstBy: "user", routes: ["POST /api/codes/redeem"] },
+  orders: {
+    burst: "LIMIT_ORDERS",
+    burstBy: "user",
+    routes: ["POST /api/orders/recharge", "POST /api/orders/{id}/pay"],
+    perDay: { user: 200 },
+  },
   // The session, not the user: a transfer checks its session inside its one batch (decision 007).
-  transfers: { burst: "LIMIT_TRANSFERS", burstBy: "session" },
-  tasks: { burst: "LIMIT_TASKS", burstBy: "user", perDay: { user: 50 } },
-  claims: { burst: "LIMIT_CLAIMS", burstBy: "user", perDay: { user: 200 } },
-  tickets: { burst: "LIMIT_TICKETS", burstBy: "user", perDay: { user: 20 } },
-  messages: { burst: "LIMIT_MESSAGES", burstBy: "user", perDay: { user: 200 } },
+  transfers: { burst: "LIMIT_TRANSFERS", burstBy: "session", routes: ["POST /api/transfers"] },
+  tasks: { burst: "LIMIT_TASKS", burstBy: "user", routes: ["POST /api/tasks"], perDay: { user: 50 } },
+  claims: { burst: "LIMIT_CLAIMS", burstBy: "user", routes: ["POST /api/tasks/{id}/claims"], perDay: { user: 200 } },
+  tickets: { burst: "LIMIT_TICKETS", burstBy: "user", routes: ["POST /api/support/tickets"], perDay: { user: 20 } },
+  messages: { burst: "LIMIT_MESSAGES", burstBy: "user", routes: ["POST /api/support/tickets/{id}/messages"], perDay: { user: 200 } },
 } as const satisfies Record<string, Door>;
 
 export type DoorName = keyof typeof doors;

@@ -52,10 +52,9 @@ for (const [path, what] of [
     responses: {
       204: { description: "Received" },
       401: jsonContent(failAnswer, "Signature, timestamp or resource not valid (probe signatures too)"),
-      404: jsonContent(failAnswer, "An order or refund Paydesk does not know"),
+      404: jsonContent(failAnswer, "An order or refund Paydesk does not know, or WeChat Pay is not configured here"),
       422: jsonContent(failAnswer, "The amount is not the order's"),
       500: jsonContent(failAnswer, "Not stored; send again"),
-      503: jsonContent(failAnswer, "WeChat Pay is not configured here"),
     },
   });
 }

@@ -10,7 +10,7 @@ import { applyRefundResult, findRefund, requestRefund } from "../payments/refund
 import { settleWechatSuccess } from "../payments/settle-success";
 
 /** Not received: WeChat Pay sends it again (15 s, 15 s, 30 s, 3 min … for about a day). */
-export function notReceived(status: 400 | 401 | 404 | 422 | 500 | 503, message = "失败"): Response {
+export function notReceived(status: 400 | 401 | 404 | 422 | 500, message = "失败"): Response {
   return Response.json({ code: "FAIL", message }, { status });
 }
 
@@ -43,7 +43,8 @@ async function recordOutcome(db: D1Database, id: string, outcome: Outcome): Prom
  */
 export async function receiveNotification(c: Context<OriginEnv>): Promise<Response> {
   const wechat = await c.var.wechatPay();
-  if (!wechat) return notReceived(503, "WeChat Pay is not configured");
+  // Nobody here gave WeChat Pay this address: a 4xx, which WeChat Pay would also send again.
+  if (!wechat) return notReceived(404, "WeChat Pay is not configured here");
   const raw = await c.req.text();
   const read = await wechat.client
     .readNotification(c.req.raw.headers, raw)

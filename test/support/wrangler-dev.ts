@@ -1,17 +1,34 @@
 /**
- * `wrangler dev` as the bench servers run it: the built configs as they are (as
- * test/e2e/serve.ts serves them), on a free loopback port, with a local state directory
- * of the server's own. Started by the bench server (bench/serve.ts, bench/origin-serve.ts)
- * in that server's process group, so that the bench stopping the group stops wrangler and
- * its workerd too.
+ * `wrangler dev` as the bench servers and the contract test run it: the built configs as
+ * they are (as test/e2e/serve.ts serves them), on a free loopback port, with a local state
+ * directory of the server's own. A bench server starts it in its own process group, so that
+ * the bench stopping the group stops wrangler and its workerd too.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { wranglerBin, wranglerEnv } from "../test/support/local-d1.ts";
-import { waitUntilServing } from "./http.ts";
+import { wranglerBin, wranglerEnv } from "./local-d1.ts";
+
+/** Polls `url` until it answers with an accepted status (by default 200). */
+export async function waitUntilServing(url: string, timeoutMs: number, accept?: (status: number) => boolean): Promise<void> {
+  const accepted = accept ?? ((status: number) => status === 200);
+  const deadline = Date.now() + timeoutMs;
+  let last = "";
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      await response.arrayBuffer();
+      if (accepted(response.status)) return;
+      last = `status ${response.status}`;
+    } catch (error) {
+      last = String(error);
+    }
+    await sleep(200);
+  }
+  throw new Error(`${url} did not answer ${accept ? "as expected" : "200"} within ${timeoutMs} ms (${last})`);
+}
 
 export type WranglerDev = {
   url: string;
