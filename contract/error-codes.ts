@@ -19,6 +19,8 @@ export const errorStatus = {
   /** The origin was called directly, not through the edge worker (and not by WeChat Pay's signed notifications). */
   EDGE_REQUIRED: 403,
   HANDLE_TAKEN: 409,
+  /** The change would leave Paydesk without an admin operator. */
+  LAST_ADMIN: 409,
   CODE_ALREADY_USED: 409,
   CODE_NOT_VALID: 422,
   CODE_EXPIRED: 422,

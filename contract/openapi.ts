@@ -14,6 +14,9 @@ export const errorContent = (description: string) => jsonContent(errorEnvelopeSc
 
 export const bearerAuth = [{ bearerAuth: [] }];
 
+/** The back office: a session of an account holding an operator role (anyone else hears 404). */
+export const operatorSession = [{ operatorSession: [] }];
+
 /**
  * A page cursor: opaque, the `nextCursor` of the previous page (base64 without padding). One
  * this API did not give is refused with 400 naming `cursor`.

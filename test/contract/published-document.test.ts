@@ -57,3 +57,17 @@ describe("the published document", () => {
     }
   });
 });
+
+describe("operator roles", () => {
+  it("are the same in the published contract as in the origin's rules", async () => {
+    const { operatorRoles } = await import("#origin/ops/roles");
+    const document = (await (await createOriginApp().request(openApiPath, {}, {} as Env)).json()) as {
+      paths: Record<
+        string,
+        { post?: { requestBody?: { content: Record<string, { schema: { properties: { role: { enum: string[] } } } }> } } }
+      >;
+    };
+    const roleEnum = document.paths["/api/ops/operators"]?.post?.requestBody?.content["application/json"]?.schema.properties.role.enum;
+    expect(roleEnum).toEqual([...operatorRoles]);
+  });
+});

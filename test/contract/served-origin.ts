@@ -19,6 +19,8 @@ export type ServedOrigin = {
   adminToken: string;
   /** Bearer tokens of signed-in users, each with ¥1,000.00 in the wallet. */
   userTokens: string[];
+  /** The bearer token of a signed-in admin operator. */
+  operatorToken: string;
   stop(): Promise<void>;
 };
 
@@ -46,10 +48,10 @@ export async function serveOrigin(): Promise<ServedOrigin> {
     available: 100_000,
   }));
   const persistTo = path.join(dir, "state");
-  await prepareLocalD1(
-    { config, persistTo },
-    users.flatMap((user) => seedUserSql(user)),
-  );
+  const [admin] = users.splice(2, 1);
+  if (!admin) throw new Error("no operator to seed");
+  const operatorSql = `INSERT INTO operator_role (user_id, role, granted_by, granted_at) VALUES ('${admin.id}', 'admin', 'cli', ${Date.now()})`;
+  await prepareLocalD1({ config, persistTo }, [...[...users, admin].flatMap((user) => seedUserSql(user)), operatorSql]);
   const server = await startWranglerDev({ configs: [config], persistTo, registryDir: path.join(dir, "registry") });
   try {
     await server.ready;
@@ -62,6 +64,7 @@ export async function serveOrigin(): Promise<ServedOrigin> {
     edge: { "X-Edge-Secret": edgeSecret },
     adminToken,
     userTokens: users.map((user) => user.token),
+    operatorToken: admin.token,
     async stop() {
       await server.stop();
       rmSync(dir, { recursive: true, force: true });

@@ -3,6 +3,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { adminRoutes } from "./admin/admin-routes";
+import { opsRoutes } from "./ops/ops-routes";
 import { accountRoutes } from "./auth/account-routes";
 import { codeRoutes } from "./codes/code-routes";
 import { orderPayRoutes } from "./orders/order-pay-routes";
@@ -92,8 +93,14 @@ export function createOriginApp({
   app.route("/api/tasks", taskRoutes);
   app.route("/api/support", supportRoutes);
   app.route("/api/admin", adminRoutes);
+  app.route("/api/ops", opsRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer" });
+  app.openAPIRegistry.registerComponent("securitySchemes", "operatorSession", {
+    type: "http",
+    scheme: "bearer",
+    description: "The session token of an account holding an operator role; anyone else hears 404, as for an unknown path",
+  });
   app.openAPIRegistry.registerComponent("securitySchemes", "operatorAuth", {
     type: "http",
     scheme: "bearer",

@@ -1,5 +1,6 @@
 import type { UserInfo } from "#contract/user-info";
 import type { Idempotency } from "./idempotency/idempotency";
+import type { SignedInOperator } from "./ops/operator-access";
 import type { WechatPay } from "./wechat-pay/config";
 
 /** What every origin handler can reach: the bindings, the injected clock, and per-request state. */
@@ -15,5 +16,7 @@ export type OriginEnv = {
     wechatPay: () => Promise<WechatPay | null>;
     /** The client's address as far as it can be believed (http/edge-trust.ts), or null. */
     clientIp: string | null;
+    /** Behind `operatorWith` (ops/operator-access.ts): the operator and their role. */
+    operator: SignedInOperator;
   };
 };

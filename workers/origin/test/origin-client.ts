@@ -58,6 +58,7 @@ const tables = [
   "sign_in_lock",
   "contact_attempt",
   "limit_counter",
+  "operator_role",
 ];
 
 /**
@@ -81,6 +82,12 @@ export async function resetDatabase(): Promise<void> {
     ),
     env.DB.prepare(
       "CREATE TRIGGER seal_immutable_delete BEFORE DELETE ON tx_seal BEGIN SELECT RAISE(ABORT, 'ledger: seals are immutable'); END",
+    ),
+    // The audit trail is append-only too: rebuilt the same way.
+    env.DB.prepare("DROP TRIGGER IF EXISTS audit_log_no_delete"),
+    env.DB.prepare("DELETE FROM audit_log"),
+    env.DB.prepare(
+      "CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log BEGIN SELECT RAISE(ABORT, 'audit: rows are append-only'); END",
     ),
     env.DB.prepare("DELETE FROM account WHERE kind <> 'world'"),
     env.DB.prepare("UPDATE account SET available = 0, held = 0 WHERE kind = 'world'"),

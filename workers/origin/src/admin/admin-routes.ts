@@ -8,6 +8,7 @@ import { ledgerViolations } from "../ledger/invariants";
 import { replyBodySchema, ticketIdParamSchema, ticketSchema, ticketStatuses, ticketThreadSchema } from "#contract/support";
 import { findThread, isTicketClosedError, ticketColumns, ticketFromRow } from "../support/tickets";
 import { ApiError } from "../http/answer";
+import { type AuditActor, auditStatement } from "../ops/audit";
 import type { OriginEnv } from "../origin-env";
 import { operatorOnly } from "./operator";
 
@@ -66,6 +67,9 @@ const supportReply = createRoute({
   },
 });
 
+/** ADMIN_TOKEN is for automation only: its actions are audited as such (docs/decisions/012-operators-and-audit.md). */
+const automation: AuditActor = { kind: "automation" };
+
 export const adminRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 adminRoutes.use("*", operatorOnly);
 
@@ -76,11 +80,19 @@ adminRoutes.openapi(issueCodes, async (c) => {
   const codes = Array.from({ length: count }, newCode);
   const db = c.env.DB;
   const rows = await Promise.all(codes.map(async (code) => [await codeHash(code), value, Date.parse(expiresAt), now, batch] as const));
-  await db.batch(
-    rows.map((row) =>
+  await db.batch([
+    ...rows.map((row) =>
       db.prepare("INSERT INTO prepaid_code (code_hash, value, expires_at, created_at, batch) VALUES (?1, ?2, ?3, ?4, ?5)").bind(...row),
     ),
-  );
+    auditStatement(db, {
+      actor: automation,
+      action: "codes.issue",
+      object: { type: "code_batch", id: batch },
+      after: { value, count, expiresAt },
+      requestId: c.req.header("X-Request-Id") ?? null,
+      at: now,
+    }),
+  ]);
   return c.json({ code: "SUCCESS" as const, data: { batch, codes: codes.map(formatCode), value, expiresAt } }, 201);
 });
 
@@ -98,10 +110,21 @@ adminRoutes.openapi(supportQueue, async (c) => {
 adminRoutes.openapi(supportReply, async (c) => {
   const { id } = c.req.valid("param");
   if (!(await findThread(c.env.DB, id, null))) throw new ApiError("NOT_FOUND", "There is no such ticket.");
+  const db = c.env.DB;
+  const now = c.var.clock.now();
+  const { message } = c.req.valid("json");
   try {
-    await c.env.DB.prepare("INSERT INTO ticket_message (ticket_id, author, body, created_at) VALUES (?1, 'operator', ?2, ?3)")
-      .bind(id, c.req.valid("json").message, c.var.clock.now())
-      .run();
+    await db.batch([
+      db.prepare("INSERT INTO ticket_message (ticket_id, author, body, created_at) VALUES (?1, 'operator', ?2, ?3)").bind(id, message, now),
+      auditStatement(db, {
+        actor: automation,
+        action: "ticket.reply",
+        object: { type: "ticket", id },
+        after: { characters: [...message].length },
+        requestId: c.req.header("X-Request-Id") ?? null,
+        at: now,
+      }),
+    ]);
   } catch (error) {
     if (isTicketClosedError(error)) throw new ApiError("TICKET_CLOSED", "This ticket is closed.");
     throw error;

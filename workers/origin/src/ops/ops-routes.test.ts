@@ -1,0 +1,197 @@
+import { env } from "cloudflare:workers";
+import { beforeEach, describe, expect, it } from "vitest";
+import { issueCodes, resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
+import type { OperatorRole } from "./roles";
+
+let origin: TestOrigin;
+type Person = Awaited<ReturnType<typeof seedUser>>;
+
+async function operator(handle: string, role: OperatorRole): Promise<Person> {
+  const person = await seedUser(handle, origin.now());
+  await env.DB.prepare("INSERT INTO operator_role (user_id, role, granted_by, granted_at) VALUES (?1, ?2, 'test', ?3)")
+    .bind(person.id, role, origin.now())
+    .run();
+  return person;
+}
+
+const keyed = (auth: Record<string, string>, key = `ops-${crypto.randomUUID()}`) => ({
+  ...auth,
+  "Idempotency-Key": key,
+  "X-Request-Id": "req-test-1",
+});
+const grant = (by: Person, body: object, key?: string) => origin.call("/api/ops/operators", { body, headers: keyed(by.auth, key) });
+const revoke = (by: Person, handle: string, key?: string) =>
+  origin.call(`/api/ops/operators/${handle}/revoke`, { body: { reason: "Left the team." }, headers: keyed(by.auth, key) });
+const roleOf = (person: Person) =>
+  env.DB.prepare("SELECT role FROM operator_role WHERE user_id = ?1").bind(person.id).first<string>("role");
+const auditRows = () =>
+  env.DB.prepare("SELECT * FROM audit_log ORDER BY id")
+    .all()
+    .then((result) => result.results);
+
+beforeEach(async () => {
+  await resetDatabase();
+  origin = testOrigin();
+});
+
+describe("the back office's door", () => {
+  it("answers 404 to anyone who is not an operator, signed out or in, exactly as an unknown path", async () => {
+    const person = await seedUser("plain_person", origin.now());
+    const unknown = await origin.call("/api/ops/nothing-here", { method: "GET", headers: person.auth });
+    for (const headers of [{}, person.auth, { Authorization: "Bearer not-a-real-token-at-all" }]) {
+      for (const [method, path] of [
+        ["GET", "/api/ops/me"],
+        ["GET", "/api/ops/operators"],
+        ["POST", "/api/ops/operators"],
+        ["POST", "/api/ops/operators/plain_person/revoke"],
+      ] as const) {
+        const answer = await origin.call(path, { method, headers: keyed(headers), body: method === "POST" ? {} : undefined });
+        expect(answer.status, `${method} ${path}`).toBe(404);
+        expect(((await answer.json()) as { code: string }).code).toBe(((await unknown.clone().json()) as { code: string }).code);
+      }
+    }
+  });
+
+  it("lets each role through exactly the doors its rights open (the route × role matrix)", async () => {
+    const people = {
+      none: await seedUser("no_role", origin.now()),
+      support: await operator("op_support", "support"),
+      finance: await operator("op_finance", "finance"),
+      admin: await operator("op_admin", "admin"),
+    };
+    const target = await seedUser("target_person", origin.now());
+    const expected = {
+      "GET /api/ops/me": { none: 404, support: 200, finance: 200, admin: 200 },
+      "GET /api/ops/operators": { none: 404, support: 403, finance: 403, admin: 200 },
+      "POST /api/ops/operators": { none: 404, support: 403, finance: 403, admin: 200 },
+      "POST /api/ops/operators/target_person/revoke": { none: 404, support: 403, finance: 403, admin: 200 },
+    };
+    for (const [door, byRole] of Object.entries(expected)) {
+      for (const [who, status] of Object.entries(byRole)) {
+        const [method, path] = door.split(" ") as [string, string];
+        // The revoke needs a role to take away: granted afresh before each try.
+        if (path.endsWith("/revoke")) {
+          await env.DB.prepare(
+            "INSERT OR REPLACE INTO operator_role (user_id, role, granted_by, granted_at) VALUES (?1, 'support', 'test', 0)",
+          )
+            .bind(target.id)
+            .run();
+        }
+        const body =
+          path === "/api/ops/operators" && method === "POST"
+            ? { handle: "target_person", role: "support", reason: "Joins support." }
+            : { reason: "Left." };
+        const answer = await origin.call(path, {
+          method,
+          headers: keyed(people[who as keyof typeof people].auth),
+          body: method === "POST" ? body : undefined,
+        });
+        expect(answer.status, `${door} as ${who}`).toBe(status);
+      }
+    }
+  });
+
+  it("tells an operator who they are and what their role allows", async () => {
+    const finance = await operator("op_finance", "finance");
+    const answer = await origin.call("/api/ops/me", { method: "GET", headers: finance.auth });
+    expect(await answer.json()).toEqual({
+      code: "SUCCESS",
+      data: {
+        handle: "op_finance",
+        displayName: "Name of op_finance",
+        role: "finance",
+        rights: ["readPeople", "workTickets", "refund", "codes", "ledger"],
+      },
+    });
+  });
+});
+
+describe("granting and revoking roles", () => {
+  it("grants a role with its audit row written in the same batch: who, role, action, object, before and after, reason, request id", async () => {
+    const admin = await operator("op_admin", "admin");
+    const person = await seedUser("new_support", origin.now());
+    const answer = await grant(admin, { handle: "new_support", role: "support", reason: "Joins the support team." });
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ data: { handle: "new_support", role: "support", grantedBy: "op_admin" } });
+    expect(await roleOf(person)).toBe("support");
+    expect(await auditRows()).toEqual([
+      expect.objectContaining({
+        actor_kind: "operator",
+        actor_id: admin.id,
+        actor_role: "admin",
+        action: "operator.grant",
+        object_type: "user",
+        object_id: person.id,
+        before: '{"role":null}',
+        after: '{"role":"support"}',
+        reason: "Joins the support team.",
+        request_id: "req-test-1",
+        at: origin.now(),
+      }),
+    ]);
+  });
+
+  it("replays a retried grant without a second change or audit row", async () => {
+    const admin = await operator("op_admin", "admin");
+    await seedUser("new_support", origin.now());
+    const body = { handle: "new_support", role: "finance", reason: "Moves to finance." };
+    const first = await grant(admin, body, "grant-key-0001");
+    const retry = await grant(admin, body, "grant-key-0001");
+    expect(retry.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await retry.json()).toEqual(await first.json());
+    expect(await auditRows()).toHaveLength(1);
+  });
+
+  it("refuses an unknown handle (404, field handle) and a missing reason (400)", async () => {
+    const admin = await operator("op_admin", "admin");
+    const unknown = await grant(admin, { handle: "nobody_here", role: "support", reason: "Why not." });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ code: "NOT_FOUND", field: "handle" });
+    const noReason = await grant(admin, { handle: "op_admin", role: "support" });
+    expect(noReason.status).toBe(400);
+    expect(await noReason.json()).toMatchObject({ field: "reason" });
+    expect(await auditRows()).toEqual([]);
+  });
+
+  it("never leaves Paydesk without an admin, even when two admins demote each other at once", async () => {
+    const alone = await operator("op_alone", "admin");
+    const selfRevoke = await revoke(alone, "op_alone");
+    expect(selfRevoke.status).toBe(409);
+    expect(await selfRevoke.json()).toMatchObject({ code: "LAST_ADMIN" });
+    const selfDemote = await grant(alone, { handle: "op_alone", role: "finance", reason: "Stepping back." });
+    expect(selfDemote.status).toBe(409);
+    expect(await roleOf(alone)).toBe("admin");
+    expect(await auditRows()).toEqual([]);
+
+    const other = await operator("op_other", "admin");
+    const answers = await Promise.all([revoke(alone, "op_other"), revoke(other, "op_alone")]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    const admins = await env.DB.prepare("SELECT count(*) AS n FROM operator_role WHERE role = 'admin'").first<number>("n");
+    expect(admins).toBe(1);
+    expect(await auditRows()).toHaveLength(1);
+  });
+});
+
+describe("the audit trail", () => {
+  it("cannot be edited or deleted", async () => {
+    const admin = await operator("op_admin", "admin");
+    await seedUser("new_support", origin.now());
+    await grant(admin, { handle: "new_support", role: "support", reason: "Joins." });
+    await expect(env.DB.prepare("UPDATE audit_log SET reason = 'changed'").run()).rejects.toThrow(/append-only/);
+    await expect(env.DB.prepare("DELETE FROM audit_log").run()).rejects.toThrow(/append-only/);
+    expect(await auditRows()).toHaveLength(1);
+  });
+
+  it("records what ADMIN_TOKEN does as automation, in the batch of its effect", async () => {
+    await issueCodes(origin, 500, 3);
+    const [row] = (await auditRows()) as {
+      actor_kind: string;
+      actor_id: string | null;
+      action: string;
+      object_type: string;
+      after: string;
+    }[];
+    expect(row).toMatchObject({ actor_kind: "automation", actor_id: null, action: "codes.issue", object_type: "code_batch" });
+    expect(JSON.parse(row?.after ?? "{}")).toMatchObject({ value: 500, count: 3 });
+  });
+});

@@ -1,0 +1,207 @@
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { errorContent, jsonContent, operatorSession, successEnvelope } from "#contract/openapi";
+import {
+  grantRoleBodySchema,
+  type Operator,
+  operatorHandleParamSchema,
+  operatorSchema,
+  operatorSelfSchema,
+  revokeRoleBodySchema,
+} from "#contract/ops";
+import { z } from "zod";
+import { ApiError } from "../http/answer";
+import { validationHook } from "../http/validation";
+import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
+import { idempotentPosts } from "../idempotency/idempotency";
+import type { OriginEnv } from "../origin-env";
+import { type AuditActor, auditStatement } from "./audit";
+import { operatorWith } from "./operator-access";
+import { type OperatorRole, rightsOf } from "./roles";
+
+const notAnOperator = errorContent("NOT_FOUND: not signed in as an operator (the same answer as an unknown path)");
+
+const me = createRoute({
+  method: "get",
+  path: "/me",
+  summary: "The signed-in operator, their role and what it allows",
+  security: operatorSession,
+  responses: { 200: jsonContent(successEnvelope(operatorSelfSchema), "The operator"), 404: notAnOperator },
+});
+
+const listOperators = createRoute({
+  method: "get",
+  path: "/operators",
+  summary: "Everyone holding an operator role (admin)",
+  security: operatorSession,
+  responses: {
+    200: jsonContent(successEnvelope(z.array(operatorSchema)), "The operators, admins first"),
+    403: errorContent("FORBIDDEN: only an admin"),
+    404: notAnOperator,
+  },
+});
+
+const grant = createRoute({
+  method: "post",
+  path: "/operators",
+  summary: "Grant a person a role, or change theirs (admin; audited)",
+  security: operatorSession,
+  request: { body: { content: { "application/json": { schema: grantRoleBodySchema } }, required: true } },
+  responses: {
+    200: jsonContent(successEnvelope(operatorSchema), "The person's role as it now is"),
+    403: errorContent("FORBIDDEN: only an admin"),
+    404: errorContent("NOT_FOUND: no such person (field handle), or not signed in as an operator"),
+    409: errorContent("LAST_ADMIN: the change would leave no admin"),
+  },
+});
+
+const revoke = createRoute({
+  method: "post",
+  path: "/operators/{handle}/revoke",
+  summary: "Take a person's operator role away (admin; audited)",
+  security: operatorSession,
+  request: {
+    params: operatorHandleParamSchema,
+    body: { content: { "application/json": { schema: revokeRoleBodySchema } }, required: true },
+  },
+  responses: {
+    200: jsonContent(successEnvelope(z.null()), "Revoked"),
+    403: errorContent("FORBIDDEN: only an admin"),
+    404: errorContent("NOT_FOUND: that person holds no role, or not signed in as an operator"),
+    409: errorContent("LAST_ADMIN: the last admin's role cannot be taken away"),
+  },
+});
+
+type OperatorRow = { handle: string; display_name: string; role: OperatorRole; granted_at: number; granted_by: string };
+
+const operatorOf = (row: OperatorRow): Operator => ({
+  handle: row.handle,
+  displayName: row.display_name,
+  role: row.role,
+  grantedAt: new Date(row.granted_at).toISOString(),
+  grantedBy: row.granted_by,
+});
+
+/** Some admin remains: stated in every batch that changes roles, so two at once cannot both remove the last. */
+const anAdminRemains = (db: D1Database) =>
+  assertInBatch(db, "an admin remains", "(SELECT count(*) FROM operator_role WHERE role = 'admin') >= 1");
+
+export const opsRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
+opsRoutes.use("/me", operatorWith("readPeople"));
+opsRoutes.use("/operators", operatorWith("grantRoles"));
+opsRoutes.use("/operators/*", operatorWith("grantRoles"));
+opsRoutes.use(
+  "/operators",
+  idempotentPosts((c) => `ops:${c.var.operator.userId}`),
+);
+opsRoutes.use(
+  "/operators/*",
+  idempotentPosts((c) => `ops:${c.var.operator.userId}`),
+);
+
+const actorOf = (operator: OriginEnv["Variables"]["operator"]): AuditActor => ({
+  kind: "operator",
+  userId: operator.userId,
+  role: operator.role,
+});
+
+opsRoutes.openapi(me, (c) => {
+  const { handle, displayName, role } = c.var.operator;
+  return c.json({ code: "SUCCESS" as const, data: { handle, displayName, role, rights: rightsOf(role) } }, 200);
+});
+
+opsRoutes.openapi(listOperators, async (c) => {
+  const rows = await c.env.DB.prepare(
+    `SELECT user.handle, user.display_name, operator_role.role, operator_role.granted_at, operator_role.granted_by
+     FROM operator_role JOIN user ON user.id = operator_role.user_id
+     ORDER BY CASE operator_role.role WHEN 'admin' THEN 0 WHEN 'finance' THEN 1 ELSE 2 END, user.handle`,
+  ).all<OperatorRow>();
+  return c.json({ code: "SUCCESS" as const, data: rows.results.map(operatorOf) }, 200);
+});
+
+opsRoutes.openapi(grant, async (c) => {
+  const { handle, role, reason } = c.req.valid("json");
+  const db = c.env.DB;
+  const now = c.var.clock.now();
+  const target = await db
+    .prepare(
+      "SELECT id, handle, display_name, (SELECT role FROM operator_role WHERE user_id = user.id) AS role FROM user WHERE handle = ?1",
+    )
+    .bind(handle)
+    .first<{ id: string; handle: string; display_name: string; role: OperatorRole | null }>();
+  // Not lasting: the handle may be registered later.
+  if (!target)
+    return c.var.idempotency.refuse(new ApiError("NOT_FOUND", "No Paydesk account has that handle.", "handle"), { lasting: false });
+  const granted: OperatorRow = {
+    handle: target.handle,
+    display_name: target.display_name,
+    role,
+    granted_at: now,
+    granted_by: c.var.operator.handle,
+  };
+  try {
+    return await c.var.idempotency.commit(
+      [
+        db
+          .prepare(
+            `INSERT INTO operator_role (user_id, role, granted_by, granted_at) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (user_id) DO UPDATE SET role = excluded.role, granted_by = excluded.granted_by, granted_at = excluded.granted_at`,
+          )
+          .bind(target.id, role, granted.granted_by, now),
+        anAdminRemains(db),
+        auditStatement(db, {
+          actor: actorOf(c.var.operator),
+          action: "operator.grant",
+          object: { type: "user", id: target.id },
+          before: { role: target.role },
+          after: { role },
+          reason,
+          requestId: c.req.header("X-Request-Id") ?? null,
+          at: now,
+        }),
+      ],
+      200,
+      { code: "SUCCESS" as const, data: operatorOf(granted) },
+    );
+  } catch (error) {
+    if (!isFailedAssertion(error)) throw error;
+    return c.var.idempotency.refuse(new ApiError("LAST_ADMIN", "Paydesk needs at least one admin: grant the role to someone else first."), {
+      lasting: false,
+    });
+  }
+});
+
+opsRoutes.openapi(revoke, async (c) => {
+  const { handle } = c.req.valid("param");
+  const { reason } = c.req.valid("json");
+  const db = c.env.DB;
+  const now = c.var.clock.now();
+  const target = await db
+    .prepare("SELECT user.id, operator_role.role FROM user JOIN operator_role ON operator_role.user_id = user.id WHERE user.handle = ?1")
+    .bind(handle)
+    .first<{ id: string; role: OperatorRole }>();
+  if (!target)
+    return c.var.idempotency.refuse(new ApiError("NOT_FOUND", "That person holds no operator role.", "handle"), { lasting: false });
+  try {
+    return await c.var.idempotency.commit(
+      [
+        db.prepare("DELETE FROM operator_role WHERE user_id = ?1").bind(target.id),
+        anAdminRemains(db),
+        auditStatement(db, {
+          actor: actorOf(c.var.operator),
+          action: "operator.revoke",
+          object: { type: "user", id: target.id },
+          before: { role: target.role },
+          after: { role: null },
+          reason,
+          requestId: c.req.header("X-Request-Id") ?? null,
+          at: now,
+        }),
+      ],
+      200,
+      { code: "SUCCESS" as const, data: null },
+    );
+  } catch (error) {
+    if (!isFailedAssertion(error)) throw error;
+    return c.var.idempotency.refuse(new ApiError("LAST_ADMIN", "The last admin's role cannot be taken away."), { lasting: false });
+  }
+});
