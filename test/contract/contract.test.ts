@@ -74,6 +74,7 @@ function responseSchemaValidator(route: string, method: string, status: string):
 function authFor(operation: Operation): Record<string, string> {
   const schemes = operation.security.flatMap((requirement) => Object.keys(requirement));
   if (schemes.includes("operatorAuth")) return { Authorization: `Bearer ${origin.adminToken}` };
+  if (schemes.includes("operatorSession")) return { Authorization: `Bearer ${origin.operatorToken}` };
   if (schemes.includes("bearerAuth")) return { Authorization: `Bearer ${origin.userTokens[0]}` };
   return {};
 }

@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
-import { errorContent, jsonContent, operatorSession, successEnvelope } from "#contract/openapi";
+import { errorContent, idempotencyKeyHeader, jsonContent, operatorSession, successEnvelope } from "#contract/openapi";
 import {
   grantRoleBodySchema,
   type Operator,
@@ -45,7 +45,7 @@ const grant = createRoute({
   path: "/operators",
   summary: "Grant a person a role, or change theirs (admin; audited)",
   security: operatorSession,
-  request: { body: { content: { "application/json": { schema: grantRoleBodySchema } }, required: true } },
+  request: { headers: idempotencyKeyHeader, body: { content: { "application/json": { schema: grantRoleBodySchema } }, required: true } },
   responses: {
     200: jsonContent(successEnvelope(operatorSchema), "The person's role as it now is"),
     403: errorContent("FORBIDDEN: only an admin"),
@@ -60,6 +60,7 @@ const revoke = createRoute({
   summary: "Take a person's operator role away (admin; audited)",
   security: operatorSession,
   request: {
+    headers: idempotencyKeyHeader,
     params: operatorHandleParamSchema,
     body: { content: { "application/json": { schema: revokeRoleBodySchema } }, required: true },
   },
