@@ -26,7 +26,7 @@
 import { randomBytes } from "node:crypto";
 import { runBench } from "./harness.ts";
 import { waitUntilServing } from "../test/support/wrangler-dev.ts";
-import { presentAsEdge, request, type Answer } from "./http.ts";
+import { credentialFor, presentAsEdge, request, type Answer } from "./http.ts";
 import { DURATION_S, load, loadDescription, WARMUP_S, type LoadResult, type LoadSpec } from "./load.ts";
 import type { OriginBenchUser, OriginServerInfo } from "./origin-serve.ts";
 import type { OriginStats } from "./origin-stats.ts";
@@ -438,7 +438,7 @@ runBench(WATCHDOG_MS, async (run) => {
   const server: OriginServer = run.startServer<OriginServerInfo>("bench/origin-serve.ts", [snapshotDir]);
   const info = await server.ready;
   presentAsEdge(info.url, info.edgeSecret);
-  await waitUntilServing(`${info.url}/api/health`, 20_000);
+  await waitUntilServing(`${info.url}/api/health`, 20_000, undefined, credentialFor(info.url));
   await fundWallets(info);
   const funding = fundingChecks(await serverStats(server), info);
   const fundingFailed = funding.filter((c) => !c.ok);

@@ -15,7 +15,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { runBench } from "./harness.ts";
 import { waitUntilServing } from "../test/support/wrangler-dev.ts";
-import { presentAsEdge, request } from "./http.ts";
+import { credentialFor, presentAsEdge, request } from "./http.ts";
 import { DURATION_S, load, loadDescription, WARMUP_S, type LoadResult, type LoadSpec } from "./load.ts";
 import {
   columns,
@@ -271,7 +271,7 @@ runBench(WATCHDOG_MS, async (run) => {
   presentAsEdge(info.originUrl, info.edgeSecret);
   await waitUntilServing(info.edgeUrl + staticAsset, 20_000);
   // The origin answers any request (a GET of the session route is its JSON 404); the session check comes later.
-  await waitUntilServing(`${info.originUrl}/api/user/session`, 20_000, (status) => status < 500);
+  await waitUntilServing(`${info.originUrl}/api/user/session`, 20_000, (status) => status < 500, credentialFor(info.originUrl));
   console.log(
     `  edge ${info.edgeUrl} (workers ${info.workers.join(" → ")}), origin direct ${info.originUrl}; migrations: ${info.migrations.join(", ")}; ready in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
   );

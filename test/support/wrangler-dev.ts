@@ -11,14 +11,19 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { wranglerBin, wranglerEnv } from "./local-d1.ts";
 
-/** Polls `url` until it answers with an accepted status (by default 200). */
-export async function waitUntilServing(url: string, timeoutMs: number, accept?: (status: number) => boolean): Promise<void> {
+/** Polls `url` until it answers with an accepted status (by default 200); `headers` go with each poll. */
+export async function waitUntilServing(
+  url: string,
+  timeoutMs: number,
+  accept?: (status: number) => boolean,
+  headers: Record<string, string> = {},
+): Promise<void> {
   const accepted = accept ?? ((status: number) => status === 200);
   const deadline = Date.now() + timeoutMs;
   let last = "";
   while (Date.now() < deadline) {
     try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      const response = await fetch(url, { headers, signal: AbortSignal.timeout(2_000) });
       await response.arrayBuffer();
       if (accepted(response.status)) return;
       last = `status ${response.status}`;
