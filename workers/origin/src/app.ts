@@ -3,6 +3,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { adminRoutes } from "./admin/admin-routes";
+import { type AccessKeys, accessCheck } from "./ops/access-check";
 import { opsRoutes } from "./ops/ops-routes";
 import { accountRoutes } from "./auth/account-routes";
 import { codeRoutes } from "./codes/code-routes";
@@ -42,10 +43,13 @@ export function createOriginApp({
   clock = systemClock,
   wechatPayTimeoutMs,
   emulation = false,
+  accessKeys,
 }: {
   clock?: Clock;
   wechatPayTimeoutMs?: number;
   emulation?: boolean;
+  /** Where Cloudflare Access's signing keys come from; tests pass a local key set. */
+  accessKeys?: AccessKeys;
 } = {}) {
   const app = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
   // Only the edge is answered, and only the edge is believed about the client's address.
@@ -93,6 +97,7 @@ export function createOriginApp({
   app.route("/api/tasks", taskRoutes);
   app.route("/api/support", supportRoutes);
   app.route("/api/admin", adminRoutes);
+  app.use("/api/ops/*", accessCheck(accessKeys));
   app.route("/api/ops", opsRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer" });
