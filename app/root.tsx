@@ -8,6 +8,7 @@ import { ChunkFailure } from "./components/chunk-failure";
 import { NavigationProgress } from "./components/navigation-progress";
 import { useServerDocument } from "./components/server-document";
 import { NotFound } from "./components/not-found";
+import { LockedAccountNotice } from "./components/locked-account-notice";
 import { SignInLinkNotice } from "./components/sign-in-link-notice";
 import { pageCacheControl, publicConfig } from "./config.server";
 import { isChunkError, CssChunkLoadError } from "./startup/chunk-errors";
@@ -105,6 +106,7 @@ function Shell({ children }: { children: ReactNode }) {
       <main id="main" className="app-main">
         <UnreachableNotice />
         <SignInLinkNotice />
+        <LockedAccountNotice />
         {children}
       </main>
       <AppFooter />

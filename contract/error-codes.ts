@@ -18,9 +18,14 @@ export const errorStatus = {
   FORBIDDEN: 403,
   /** The origin was called directly, not through the edge worker (and not by WeChat Pay's signed notifications). */
   EDGE_REQUIRED: 403,
+  /** An operator has locked this account: it may read and talk to support, nothing else. */
+  ACCOUNT_LOCKED: 403,
   HANDLE_TAKEN: 409,
   /** The change would leave Paydesk without an admin operator. */
   LAST_ADMIN: 409,
+  /** The account an admin would lock is locked already (or one they would unlock is not locked). */
+  ALREADY_LOCKED: 409,
+  NOT_LOCKED: 409,
   CODE_ALREADY_USED: 409,
   CODE_NOT_VALID: 422,
   CODE_EXPIRED: 422,
@@ -28,6 +33,8 @@ export const errorStatus = {
   TRANSFER_TO_SELF: 422,
   DAILY_LIMIT_EXCEEDED: 422,
   RECIPIENT_NOT_FOUND: 404,
+  /** The recipient's account is locked: it cannot receive money now. */
+  RECIPIENT_UNAVAILABLE: 409,
   ORDER_NOT_PENDING: 409,
   WALLET_NOT_ALLOWED: 422,
   DEADLINE_OUT_OF_RANGE: 422,

@@ -28,3 +28,18 @@ export type Operator = z.infer<typeof operatorSchema>;
 export const grantRoleBodySchema = z.strictObject({ handle: handleSchema, role: operatorRoleSchema, reason: reasonSchema });
 export const revokeRoleBodySchema = z.strictObject({ reason: reasonSchema });
 export const operatorHandleParamSchema = z.strictObject({ handle: handleSchema });
+
+/** A person as the back office names them in a path: their account id. */
+export const personIdParamSchema = z.strictObject({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "An account id.") });
+
+/** Why an admin locks, unlocks or signs out a person: kept in the audit trail. */
+export const accountActionBodySchema = z.strictObject({ reason: reasonSchema });
+
+export const accountControlSchema = z.strictObject({
+  id: z.string(),
+  handle: z.string(),
+  locked: z.boolean(),
+  lockedAt: z.iso.datetime().nullable(),
+  /** Sessions ended by this action (sign out everywhere; zero otherwise). */
+  sessionsEnded: z.number().int().nonnegative(),
+});

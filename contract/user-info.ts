@@ -11,6 +11,11 @@ export const userInfoSchema = z.strictObject({
   }),
   currency: z.literal("CNY"),
   createdAt: z.iso.datetime(),
+  /**
+   * Present when an operator has locked the account (docs/decisions/013-account-locks.md):
+   * it may read and talk to support, and nothing else until it is unlocked.
+   */
+  locked: z.literal(true).optional(),
 });
 
 export type UserInfo = z.infer<typeof userInfoSchema>;

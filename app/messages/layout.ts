@@ -46,6 +46,10 @@ export const layoutMessages = defineMessages({
     switchNo: (name: string) => `Stay signed in as ${name}`,
     linkSignedIn: (name: string) => `You were signed in with a link as ${name}. Not you?`,
     colon: ": ",
+    lockedTitle: "Your account is locked",
+    lockedBody:
+      "An operator has locked this account. Your money is safe and stays where it is, but it cannot move until the account is unlocked. You can still read your records.",
+    lockedContact: "Contact support",
   },
   "zh-CN": {
     description: "Paydesk：用于订单、转账和有偿任务的钱包。",
@@ -88,5 +92,8 @@ export const layoutMessages = defineMessages({
     switchNo: (name: string) => `继续使用 ${name}`,
     linkSignedIn: (name: string) => `你已通过链接以 ${name} 的身份登录。不是你本人？`,
     colon: "：",
+    lockedTitle: "你的账户已被锁定",
+    lockedBody: "运营人员已锁定此账户。你的资金安全，仍保留在账户中，但在解锁前无法转动。你仍可查看自己的记录。",
+    lockedContact: "联系客服",
   },
 });

@@ -203,9 +203,20 @@ async function send(route: string, method: string, operation: Operation, request
   return problems.length > 0 ? { request, status, problem: `${method} ${request.path}: ${problems.join("; ")}` } : { request, status };
 }
 
+/**
+ * Every operation's requests, made before the first is sent: generating some (a pattern's
+ * strings) takes seconds, and a pause that long between requests outlives the server's
+ * keep-alive, so the next request would meet a closed connection.
+ */
+const planned = new Map<(typeof operations)[number], Request[]>();
+
 beforeAll(async () => {
   origin = await serveOrigin();
-}, 120_000);
+  for (const entry of operations) {
+    const valid = validRequests(entry.route, entry.method, entry.operation);
+    planned.set(entry, [...valid, ...invalidRequests(entry.route, entry.operation, valid)]);
+  }
+}, 240_000);
 
 afterAll(async () => {
   await origin?.stop();
@@ -224,16 +235,16 @@ describe("the published contract, against the origin in workerd", () => {
     expect(await answer.json()).toEqual(published);
   });
 
-  it.each(operations.map((entry) => [`${entry.method} ${entry.route}`, entry] as const))("%s", async (_, { route, method, operation }) => {
-    const valid = validRequests(route, method, operation);
-    const invalid = invalidRequests(route, operation, valid);
+  it.each(operations.map((entry) => [`${entry.method} ${entry.route}`, entry] as const))("%s", async (_, entry) => {
+    const { route, method, operation } = entry;
+    const requests = planned.get(entry) ?? [];
     const problems: string[] = [];
-    for (const request of [...valid, ...invalid]) {
+    for (const request of requests) {
       const outcome = await send(route, method, operation, request);
       outcomes.push(outcome);
       if (outcome.problem) problems.push(outcome.problem);
     }
-    expect(invalid.length + valid.length).toBeGreaterThan(0);
+    expect(requests.length).toBeGreaterThan(0);
     expect(problems).toEqual([]);
   });
 

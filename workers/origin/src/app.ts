@@ -4,8 +4,10 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { adminRoutes } from "./admin/admin-routes";
 import { type AccessKeys, accessCheck } from "./ops/access-check";
+import { accountControlRoutes } from "./ops/account-control-routes";
 import { opsRoutes } from "./ops/ops-routes";
 import { accountRoutes } from "./auth/account-routes";
+import { accountLocked, isLockRefusal } from "./auth/signed-in-user";
 import { codeRoutes } from "./codes/code-routes";
 import { orderPayRoutes } from "./orders/order-pay-routes";
 import { orderRoutes } from "./orders/order-routes";
@@ -99,6 +101,7 @@ export function createOriginApp({
   app.route("/api/admin", adminRoutes);
   app.use("/api/ops/*", accessCheck(accessKeys));
   app.route("/api/ops", opsRoutes);
+  app.route("/api/ops/people", accountControlRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer" });
   app.openAPIRegistry.registerComponent("securitySchemes", "operatorSession", {
@@ -136,6 +139,8 @@ export function createOriginApp({
   app.onError((error, c) => {
     if (error instanceof ApiError) return failure(c, error);
     if (error instanceof ReplayAnswer) return error.response;
+    // A lock that committed while the request was under way (migration 0017's triggers).
+    if (isLockRefusal(error)) return failure(c, accountLocked());
     const mistake = error instanceof HTTPException ? clientMistakeOf(error.status) : undefined;
     if (mistake) return failure(c, mistake);
     // Anything else is a bug or an outage: log and report it, answer without details.

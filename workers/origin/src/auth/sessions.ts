@@ -10,6 +10,7 @@ type SessionRow = {
   created_at: number;
   available: number | null;
   held: number | null;
+  locked_at: number | null;
 };
 
 /**
@@ -27,7 +28,8 @@ export async function findSessionUser(db: D1Database, tokenHash: string, now: nu
          (SELECT display_name FROM user WHERE id = session.user_id) AS display_name,
          (SELECT created_at FROM user WHERE id = session.user_id) AS created_at,
          (SELECT available FROM account WHERE owner_id = session.user_id AND kind = 'user') AS available,
-         (SELECT held FROM account WHERE owner_id = session.user_id AND kind = 'user') AS held`,
+         (SELECT held FROM account WHERE owner_id = session.user_id AND kind = 'user') AS held,
+         (SELECT locked_at FROM user WHERE id = session.user_id) AS locked_at`,
     )
     .bind(now, tokenHash, now - sessionIdleLimitMs)
     .first<SessionRow>();
@@ -40,6 +42,7 @@ export async function findSessionUser(db: D1Database, tokenHash: string, now: nu
     balances: { available: row.available ?? 0, held: row.held ?? 0 },
     currency: "CNY",
     createdAt: new Date(row.created_at).toISOString(),
+    ...(row.locked_at === null ? {} : { locked: true as const }),
   };
 }
 

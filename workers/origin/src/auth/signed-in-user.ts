@@ -4,12 +4,29 @@ import type { OriginEnv } from "../origin-env";
 import { bearerToken, hashToken } from "./bearer-token";
 import { findSessionUser } from "./sessions";
 
+/**
+ * What a locked account may still do (docs/decisions/013-account-locks.md): read its records
+ * and talk to support. Every other request it makes is refused before it begins; the ledger's
+ * triggers refuse the rest, should a lock commit while a request is under way.
+ */
+export const lockedMay = (method: string, path: string) => method === "GET" || path.startsWith("/api/support/");
+
+/** The signed-in operations that do not pass through `signedInUser`: a locked account still signs out and learns it is locked. */
+export const sessionOwnPaths = new Set(["/api/user/session", "/api/user/logout"]);
+
 /** Routes behind this reach `c.var.user`; without a live session they answer 401. */
 export const signedInUser = createMiddleware<OriginEnv>(async (c, next) => {
   const token = bearerToken(c.req.header("Authorization"));
   if (!token) throw new ApiError("UNAUTHENTICATED", "Sign in to continue.");
   const user = await findSessionUser(c.env.DB, await hashToken(token), c.var.clock.now());
   if (!user) throw new ApiError("UNAUTHENTICATED", "Your session has ended. Sign in again.");
+  if (user.locked && !lockedMay(c.req.method, c.req.path)) throw accountLocked();
   c.set("user", user);
   await next();
 });
+
+export const accountLocked = () =>
+  new ApiError("ACCOUNT_LOCKED", "Your account is locked, so money cannot move. Contact support to find out why.");
+
+/** A batch refused by a lock trigger of migration 0017. */
+export const isLockRefusal = (error: unknown) => error instanceof Error && error.message.includes("account_locked");

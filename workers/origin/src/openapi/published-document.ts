@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { errorEnvelopeSchema } from "#contract/envelope";
+import { lockedMay, sessionOwnPaths } from "../auth/signed-in-user";
 import { doors } from "../limits/doors";
 import { signedByWechatPay } from "../wechat-pay/notify/notify-paths";
 
@@ -19,6 +20,7 @@ const sharedResponses = {
   PayloadTooLarge: "PAYLOAD_TOO_LARGE: the body is larger than 64 KB",
   UnsupportedMediaType: "UNSUPPORTED_MEDIA_TYPE: the body is not sent as application/json",
   RateLimited: "RATE_LIMITED: over this door's limit (README, Limits); Retry-After says when to try again",
+  AccountLocked: "ACCOUNT_LOCKED: an operator has locked this account; it may read and talk to support, nothing else",
   KeyReused: "IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was already used for a different request",
 } as const;
 
@@ -99,7 +101,11 @@ export function publishedDocument(generated: OpenApiDocument): OpenApiDocument {
       }
       // Public operations say so: an empty requirement, not an absent one.
       operation.security ??= [];
-      if (operation.security.some((requirement) => "bearerAuth" in requirement)) addResponse(operation, "401", "Unauthenticated");
+      if (operation.security.some((requirement) => "bearerAuth" in requirement)) {
+        addResponse(operation, "401", "Unauthenticated");
+        const upper = method.toUpperCase();
+        if (!sessionOwnPaths.has(path) && !lockedMay(upper, path)) addResponse(operation, "403", "AccountLocked");
+      }
       if ((operation.parameters ?? []).length > 0 || operation.requestBody) addResponse(operation, "400", "BadRequest");
       if (operation.requestBody) {
         addResponse(operation, "413", "PayloadTooLarge");

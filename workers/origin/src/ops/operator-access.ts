@@ -21,7 +21,8 @@ export const operatorWith = (right: OperatorRight) =>
     const role = user
       ? await db.prepare("SELECT role FROM operator_role WHERE user_id = ?1").bind(user.id).first<OperatorRole>("role")
       : null;
-    if (!user || !role) throw noRouteError(c);
+    // A locked operator is no operator until unlocked (docs/decisions/013-account-locks.md).
+    if (!user || !role || user.locked) throw noRouteError(c);
     if (!may(role, right)) throw new ApiError("FORBIDDEN", `A ${role} operator may not do this.`);
     c.set("operator", { userId: user.id, handle: user.handle, displayName: user.displayName, role });
     await next();

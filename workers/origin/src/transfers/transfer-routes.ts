@@ -3,6 +3,7 @@ import type { Context, TypedResponse } from "hono";
 import { transferBodySchema, transferReceiptSchema, type TransferReceipt } from "#contract/transfers";
 import { hashToken, requiredBearerToken } from "../auth/bearer-token";
 import { findSessionUser, liveSessionUserSql, renewSessionStatement } from "../auth/sessions";
+import { accountLocked, isLockRefusal } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
 import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "#contract/openapi";
 import { validationHook } from "../http/validation";
@@ -32,7 +33,9 @@ const send = createRoute({
     201: jsonContent(successEnvelope(transferReceiptSchema), "Sent"),
     400: errorContent("A field is not valid"),
     401: errorContent("UNAUTHENTICATED"),
+    403: errorContent("ACCOUNT_LOCKED: the sender's account is locked"),
     404: errorContent("RECIPIENT_NOT_FOUND"),
+    409: errorContent("RECIPIENT_UNAVAILABLE: the recipient's account is locked"),
     422: errorContent("INSUFFICIENT_FUNDS, TRANSFER_TO_SELF, DAILY_LIMIT_EXCEEDED or IDEMPOTENCY_KEY_REUSED"),
   },
 });
@@ -121,7 +124,7 @@ function transferStatements(
 }
 
 const refusalCauses =
-  /transfer\.from_user|transfer\.to_user|transfer_not_to_self|transfer_daily_limit|account_not_negative|UNIQUE constraint failed: idempotency/;
+  /transfer\.from_user|transfer\.to_user|transfer_not_to_self|transfer_daily_limit|account_not_negative|account_locked|UNIQUE constraint failed: idempotency/;
 
 transferRoutes.openapi(send, async (c) => {
   const { toHandle, amount, note } = c.req.valid("json");
@@ -157,6 +160,12 @@ async function refusal(
   const twin = await idempotency.twinAnswer();
   if (twin) throw new ReplayAnswer(twin);
   const { message } = error;
+  if (isLockRefusal(error)) {
+    if (user.locked) return idempotency.refuse(accountLocked(), { lasting: false });
+    return idempotency.refuse(new ApiError("RECIPIENT_UNAVAILABLE", "That person cannot receive money right now.", "toHandle"), {
+      lasting: false,
+    });
+  }
   if (message.includes("transfer_not_to_self")) {
     return idempotency.refuse(new ApiError("TRANSFER_TO_SELF", "You cannot send money to yourself.", "toHandle"));
   }
