@@ -57,6 +57,16 @@ export const errorStatus = {
   WECHAT_PAY_REFUSED: 502,
   /** WeChat Pay did not answer clearly; the same request may be sent again (the same WeChat order is reused). */
   WECHAT_PAY_UNAVAILABLE: 503,
+  /** More than is left to refund of the payment (what was paid, less refunds made or awaiting approval). */
+  REFUND_EXCEEDS_PAYMENT: 422,
+  /** The order has nothing to refund: not paid, or a wallet-paid task budget already back in the wallet. */
+  NOT_REFUNDABLE: 409,
+  /** A still-open task refunds whole unclaimed slots only. */
+  REFUND_NOT_WHOLE_SLOTS: 422,
+  /** Maker-checker: the operator who asked for a refund cannot decide on it. */
+  SECOND_OPERATOR_REQUIRED: 403,
+  /** The refund was approved or rejected already. */
+  REFUND_DECIDED: 409,
   INTERNAL_ERROR: 500,
   ORIGIN_UNAVAILABLE: 502,
   ORIGIN_TIMEOUT: 504,

@@ -47,6 +47,20 @@ export const orderDetailSchema = orderSchema.extend({
       refund: z.strictObject({ status: z.enum(["pending", "succeeded", "failed"]), amount: z.number().int() }).optional(),
     }),
   ),
+  /**
+   * Refunds Paydesk's operators made, full or partial: back into the wallet at once (a wallet
+   * payment), or to WeChat Pay — `pending` until WeChat Pay confirms it, `failed` when it
+   * could not and an operator follows up.
+   */
+  refunds: z.array(
+    z.strictObject({
+      id: z.string(),
+      method: z.enum(["wallet", "wechat"]),
+      amount: z.number().int().positive(),
+      status: z.enum(["pending", "succeeded", "failed"]),
+      createdAt: z.iso.datetime(),
+    }),
+  ),
 });
 export type OrderDetail = z.infer<typeof orderDetailSchema>;
 

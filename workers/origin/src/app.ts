@@ -6,6 +6,7 @@ import { adminRoutes } from "./admin/admin-routes";
 import { type AccessKeys, accessCheck } from "./ops/access-check";
 import { accountControlRoutes } from "./ops/account-control-routes";
 import { opsRoutes } from "./ops/ops-routes";
+import { refundRoutes } from "./refunds/refund-routes";
 import { accountRoutes } from "./auth/account-routes";
 import { accountLocked, isLockRefusal } from "./auth/signed-in-user";
 import { codeRoutes } from "./codes/code-routes";
@@ -102,6 +103,7 @@ export function createOriginApp({
   app.use("/api/ops/*", accessCheck(accessKeys));
   app.route("/api/ops", opsRoutes);
   app.route("/api/ops/people", accountControlRoutes);
+  app.route("/api/ops", refundRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer" });
   app.openAPIRegistry.registerComponent("securitySchemes", "operatorSession", {

@@ -67,6 +67,13 @@ const tables = [
  */
 export async function resetDatabase(): Promise<void> {
   await env.DB.batch([
+    // Operators' refunds are kept too (no deletes); WeChat Pay's refunds refer to them.
+    env.DB.prepare("DELETE FROM wechat_refund"),
+    env.DB.prepare("DROP TRIGGER IF EXISTS refund_request_kept"),
+    env.DB.prepare("DELETE FROM refund_request"),
+    env.DB.prepare(
+      "CREATE TRIGGER refund_request_kept BEFORE DELETE ON refund_request BEGIN SELECT RAISE(ABORT, 'refund: refunds are kept'); END",
+    ),
     ...tables.map((table) => env.DB.prepare(`DELETE FROM ${table}`)),
     env.DB.prepare("DROP TRIGGER IF EXISTS entry_immutable_delete"),
     env.DB.prepare("DROP TRIGGER IF EXISTS tx_immutable_delete"),

@@ -73,12 +73,12 @@ const checks: { invariant: string; sql: string }[] = [
   {
     invariant: "a WeChat Pay payment is refunded exactly when it has an automatic refund",
     sql: `SELECT payment.id, payment.status, count(wechat_refund.payment_id) AS refunds FROM payment
-          LEFT JOIN wechat_refund ON wechat_refund.payment_id = payment.id
+          LEFT JOIN wechat_refund ON wechat_refund.payment_id = payment.id AND wechat_refund.reason <> 'operator'
           WHERE payment.method = 'wechat'
           GROUP BY payment.id HAVING (payment.status = 'refunded') <> (refunds = 1)`,
   },
   {
-    invariant: "each automatic refund moved its amount in once, and out once when it succeeded",
+    invariant: "each WeChat Pay refund moved its amount in once, and out once when it succeeded",
     sql: `SELECT wechat_refund.out_refund_no FROM wechat_refund
           WHERE (SELECT coalesce(sum(amount), 0) FROM entry WHERE entry.tx_id = wechat_refund.in_tx_id AND amount > 0) <> wechat_refund.amount
              OR (wechat_refund.status = 'succeeded'
@@ -90,6 +90,22 @@ const checks: { invariant: string; sql: string }[] = [
             SELECT (SELECT coalesce(sum(available + held), 0) FROM account WHERE id = 'acc_wechat_clearing') AS held_money,
                    (SELECT coalesce(sum(amount), 0) FROM wechat_refund WHERE status <> 'succeeded') AS owed)
           WHERE held_money <> owed`,
+  },
+  {
+    invariant: "refunds of a payment never add up to more than it",
+    sql: `SELECT refund_request.payment_id, sum(refund_request.amount) AS refunded, max(payment.amount) AS paid
+          FROM refund_request JOIN payment ON payment.id = refund_request.payment_id
+          WHERE refund_request.status <> 'rejected'
+          GROUP BY refund_request.payment_id HAVING refunded > paid`,
+  },
+  {
+    invariant: "each approved refund moved exactly its amount, once; a WeChat Pay one through its WeChat Pay refund",
+    sql: `SELECT refund_request.id FROM refund_request
+          WHERE refund_request.status = 'approved'
+            AND ((SELECT coalesce(sum(amount), 0) FROM entry WHERE entry.tx_id = refund_request.tx_id AND amount > 0) <> refund_request.amount
+              OR (refund_request.method = 'wechat'
+                  AND NOT EXISTS (SELECT 1 FROM wechat_refund WHERE request_id = refund_request.id AND in_tx_id = refund_request.tx_id
+                                  AND amount = refund_request.amount)))`,
   },
 ];
 

@@ -40,7 +40,8 @@ page AS (
 ),
 detail AS (
   SELECT page.*, journal_tx.kind, journal_tx.created_at, transfer.note,
-    (SELECT order_id FROM payment WHERE payment.tx_id = page.tx_id LIMIT 1) AS order_id,
+    coalesce((SELECT order_id FROM payment WHERE payment.tx_id = page.tx_id LIMIT 1),
+      (SELECT order_id FROM refund_request WHERE refund_request.tx_id = page.tx_id)) AS order_id,
     coalesce(claim.task_id, escrow_release.task_id,
       (SELECT task.id FROM payment JOIN task ON task.order_id = payment.order_id WHERE payment.tx_id = page.tx_id LIMIT 1)) AS task_id,
     CASE

@@ -43,6 +43,15 @@ type PaymentRow = {
   refund_amount: number | null;
 };
 
+type RefundRow = {
+  id: string;
+  method: "wallet" | "wechat";
+  amount: number;
+  decided_at: number | null;
+  requested_at: number;
+  wechat_status: string | null;
+};
+
 /** A WeChat Pay refund as the payer sees it: on its way, done, or stuck (an operator follows up). */
 function refundStatusOf(status: string): "pending" | "succeeded" | "failed" {
   if (status === "succeeded") return "succeeded";
@@ -51,14 +60,23 @@ function refundStatusOf(status: string): "pending" | "succeeded" | "failed" {
 
 /** One of the user's orders with its history and payments, or null (another's is not found either). */
 export async function findOrderDetail(db: D1Database, userId: string, orderId: string): Promise<OrderDetail | null> {
-  const [order, events, payments] = await db.batch([
+  const [order, events, payments, refunds] = await db.batch([
     db.prepare(`SELECT ${orderColumns} FROM orders WHERE id = ?1 AND user_id = ?2`).bind(orderId, userId),
     db.prepare("SELECT status, reason, at FROM order_event WHERE order_id = ?1 ORDER BY id").bind(orderId),
     db
       .prepare(
         `SELECT payment.id, payment.method, payment.status, payment.amount, payment.created_at, wechat_refund.status AS refund_status, wechat_refund.amount AS refund_amount
-         FROM payment LEFT JOIN wechat_refund ON wechat_refund.payment_id = payment.id
+         FROM payment LEFT JOIN wechat_refund ON wechat_refund.payment_id = payment.id AND wechat_refund.reason <> 'operator'
          WHERE payment.order_id = ?1 ORDER BY payment.created_at, payment.id`,
+      )
+      .bind(orderId),
+    // Refunds an operator made (refund_request_order); a WeChat Pay one is pending until WeChat Pay confirms it.
+    db
+      .prepare(
+        `SELECT refund_request.id, refund_request.method, refund_request.amount, refund_request.decided_at, refund_request.requested_at,
+                wechat_refund.status AS wechat_status
+         FROM refund_request LEFT JOIN wechat_refund ON wechat_refund.request_id = refund_request.id
+         WHERE refund_request.order_id = ?1 AND refund_request.status = 'approved' ORDER BY refund_request.requested_at, refund_request.id`,
       )
       .bind(orderId),
   ]);
@@ -80,6 +98,13 @@ export async function findOrderDetail(db: D1Database, userId: string, orderId: s
       ...(payment.refund_status === null || payment.refund_amount === null
         ? {}
         : { refund: { status: refundStatusOf(payment.refund_status), amount: payment.refund_amount } }),
+    })),
+    refunds: ((refunds?.results ?? []) as RefundRow[]).map((refund) => ({
+      id: refund.id,
+      method: refund.method,
+      amount: refund.amount,
+      status: refund.wechat_status === null ? "succeeded" : refundStatusOf(refund.wechat_status),
+      createdAt: iso(refund.decided_at ?? refund.requested_at),
     })),
   };
 }

@@ -11,6 +11,13 @@ import { wechatCall } from "./wechat-call";
 /** Where a payment no order can take waits for its refund (an escrow account: never negative). */
 export const wechatClearingAccount = "acc_wechat_clearing";
 
+/** The clearing account, made if missing (migration 0013 makes it; a batch that pays into it does not rely on that). */
+export function ensureClearingAccount(db: D1Database): D1PreparedStatement {
+  return db
+    .prepare("INSERT INTO account (id, owner_id, kind) VALUES (?1, NULL, 'escrow') ON CONFLICT (id) DO NOTHING")
+    .bind(wechatClearingAccount);
+}
+
 export type RefundStatus = "due" | "processing" | "succeeded" | "abnormal" | "closed" | "refused";
 
 export type RefundRow = {
@@ -20,6 +27,10 @@ export type RefundRow = {
   out_trade_no: string;
   transaction_id: string | null;
   amount: number;
+  /** The payment's whole amount: WeChat Pay checks a refund against the order's total. */
+  total: number;
+  /** `operator` for an operator's refund (docs/decisions/015-operator-refunds.md), else why it is automatic. */
+  reason: "order_closed" | "order_already_paid" | "operator";
   status: RefundStatus;
   attempts: number;
   in_tx_id: string;
@@ -32,7 +43,7 @@ export function outRefundNoOf(outTradeNo: string): string {
 
 const refundSelect = `
 SELECT wechat_refund.out_refund_no, wechat_refund.payment_id, wechat_refund.order_id, payment.out_trade_no, payment.transaction_id,
-       wechat_refund.amount, wechat_refund.status, wechat_refund.attempts, wechat_refund.in_tx_id
+       wechat_refund.amount, payment.amount AS total, wechat_refund.reason, wechat_refund.status, wechat_refund.attempts, wechat_refund.in_tx_id
 FROM wechat_refund JOIN payment ON payment.id = wechat_refund.payment_id`;
 
 export function findRefund(db: D1Database, outRefundNo: string): Promise<RefundRow | null> {
@@ -56,7 +67,8 @@ function refundDelayMs(attempts: number): number {
 /** After this many refused requests an operator decides (the refund stays `refused`, its money in the clearing account). */
 const refundRequestLimit = 12;
 
-const refundReason = "订单已关闭或已支付，自动退款";
+/** What the payer reads in WeChat beside the refund (at most 80 characters). */
+const refundReasons = { automatic: "订单已关闭或已支付，自动退款", operator: "Paydesk 客服退款" } as const;
 
 /**
  * Asks WeChat Pay to refund (re-entrant: the same out_refund_no refunds once). Accepted →
@@ -68,8 +80,8 @@ export async function requestRefund(db: D1Database, client: WechatPayClient, ref
       outTradeNo: refund.out_trade_no,
       outRefundNo: refund.out_refund_no,
       refund: refund.amount,
-      total: refund.amount,
-      reason: refundReason,
+      total: refund.total,
+      reason: refund.reason === "operator" ? refundReasons.operator : refundReasons.automatic,
     }),
   );
   if (answer.outcome === "ok") return applyRefundResult(db, refund.out_refund_no, answer.data, now);

@@ -8,7 +8,7 @@ import { assertInBatch } from "../../idempotency/batch-assertion";
 import { journalStatements, walletAccountOf, worldAccount, type Posting } from "../../ledger/journal";
 import type { Transaction } from "../client/wire";
 import { findWechatPayment, type WechatPaymentRow } from "./payment-rows";
-import { outRefundNoOf, wechatClearingAccount, type RefundRow } from "./refunds";
+import { ensureClearingAccount, outRefundNoOf, wechatClearingAccount, type RefundRow } from "./refunds";
 
 export type Settlement =
   | { outcome: "settled"; payment: WechatPaymentRow }
@@ -106,6 +106,9 @@ function newRefund(payment: WechatPaymentRow, transaction: Transaction, now: num
     out_trade_no: payment.out_trade_no,
     transaction_id: transaction.transaction_id ?? null,
     amount: payment.amount,
+    total: payment.amount,
+    // Which of the two automatic reasons is decided in SQL when the refund is stored; WeChat Pay is told the same for both.
+    reason: "order_closed",
     status: "due",
     attempts: 0,
     in_tx_id: `tx_${crypto.randomUUID()}`,
@@ -121,9 +124,7 @@ function lateSuccessStatements(
   now: number,
 ): D1PreparedStatement[] {
   return [
-    db
-      .prepare("INSERT INTO account (id, owner_id, kind) VALUES (?1, NULL, 'escrow') ON CONFLICT (id) DO NOTHING")
-      .bind(wechatClearingAccount),
+    ensureClearingAccount(db),
     // Decided on a read: if the order is pending again by now (it cannot be), settle instead.
     assertInBatch(
       db,

@@ -1,0 +1,59 @@
+/** Refunds an operator makes (docs/decisions/015-operator-refunds.md). */
+import { z } from "zod";
+import { minorUnits } from "./money";
+import { orderIdSchema } from "./orders";
+import { reasonSchema } from "./ops";
+import { userText } from "./text";
+
+/** A refund's amount in fen: at most what was paid, which the origin checks against the payment. */
+export const refundBodySchema = z.strictObject({ amount: minorUnits(1, 100_000_000), reason: reasonSchema });
+
+export const refundDecisionBodySchema = z.strictObject({
+  note: userText({ min: 0, max: 500, multiline: true, tooShort: "", tooLong: "A note has at most 500 characters." }).optional(),
+});
+export const refundRejectionBodySchema = z.strictObject({ reason: reasonSchema });
+
+const refundIdSchema = z.string().regex(/^rfd_[0-9a-f-]{36}$/, "Not a refund id.");
+export const refundIdParamSchema = z.strictObject({ id: refundIdSchema });
+
+const operatorNameSchema = z.strictObject({ handle: z.string(), displayName: z.string() });
+
+export const refundRequestSchema = z.strictObject({
+  id: refundIdSchema,
+  orderId: orderIdSchema,
+  paymentId: z.string(),
+  method: z.enum(["wallet", "wechat"]),
+  amount: z.number().int().positive(),
+  reason: z.string(),
+  /** `approved`: the money moved (a WeChat Pay refund then goes its way: see `wechat`). */
+  status: z.enum(["awaiting_approval", "approved", "rejected"]),
+  /** Where the money came from: the wallet's balance, or the escrow of a still-open task's unclaimed slots. */
+  source: z.enum(["wallet", "task_escrow"]).nullable(),
+  requestedBy: operatorNameSchema,
+  requestedAt: z.iso.datetime(),
+  decidedBy: operatorNameSchema.nullable(),
+  decidedAt: z.iso.datetime().nullable(),
+  decisionNote: z.string().nullable(),
+  /** WeChat Pay's side: its refund number and state, for a WeChat Pay payment once approved. */
+  wechat: z
+    .strictObject({
+      outRefundNo: z.string(),
+      status: z.enum(["due", "processing", "succeeded", "abnormal", "closed", "refused"]),
+    })
+    .nullable(),
+});
+export type RefundRequest = z.infer<typeof refundRequestSchema>;
+
+export const refundQueueQuerySchema = z.strictObject({
+  status: z.enum(["awaiting_approval", "approved", "rejected"]).default("awaiting_approval"),
+});
+
+/** What an order still allows: each succeeded payment, what was refunded of it and what is left. */
+export const orderRefundsSchema = z.strictObject({
+  refunds: z.array(refundRequestSchema),
+  payments: z.array(
+    z.strictObject({ id: z.string(), method: z.enum(["wallet", "wechat"]), paid: z.number().int(), refundable: z.number().int() }),
+  ),
+  /** Refunds above this amount (fen) wait for a second operator. */
+  approvalThreshold: z.number().int(),
+});
