@@ -29,6 +29,10 @@ export const orderMessages = defineMessages({
     paymentStatus: { pending: "pending", succeeded: "succeeded", failed: "failed", refunded: "refunded" },
     // A WeChat Pay payment that arrived after the order closed goes back automatically.
     refund: { pending: "Refund on its way:", succeeded: "Refunded:", failed: "Refund needs our support team; we will contact you:" },
+    // Refunds Paydesk's support team made on request.
+    refunds: "Refunds",
+    refundTo: { wallet: "Back to your wallet", wechat: "Back to WeChat Pay" },
+    refundStatus: { pending: "on its way", succeeded: "refunded", failed: "needs our support team" },
     pay: "Pay this order",
     cancel: "Cancel this order",
     cancelling: "Cancelling…",
@@ -61,6 +65,9 @@ export const orderMessages = defineMessages({
     method: { wallet: "钱包余额", wechat: "微信支付" },
     paymentStatus: { pending: "处理中", succeeded: "成功", failed: "失败", refunded: "已退款" },
     refund: { pending: "退款处理中：", succeeded: "已退款：", failed: "退款需人工处理，客服会联系你：" },
+    refunds: "退款记录",
+    refundTo: { wallet: "退回钱包", wechat: "退回微信支付" },
+    refundStatus: { pending: "处理中", succeeded: "已退款", failed: "需客服处理" },
     pay: "支付此订单",
     cancel: "取消此订单",
     cancelling: "正在取消…",

@@ -209,6 +209,26 @@ function OrderDetailView({ order }: { order: OrderDetail }) {
           ))}
         </ul>
       )}
+      {order.refunds.length > 0 ? (
+        <>
+          <h3>{text.refunds}</h3>
+          <ul className="item-list" data-testid="order-refunds">
+            {order.refunds.map((refund) => (
+              <li key={refund.id} className="item">
+                <span className="item-main">
+                  <span className="item-title">{text.refundTo[refund.method]}</span>
+                  <span className="item-meta">
+                    <DateTime iso={refund.createdAt} />
+                  </span>
+                </span>
+                <span className="item-side">
+                  <Money amount={refund.amount} /> <span className="badge">{text.refundStatus[refund.status]}</span>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
     </article>
   );
 }

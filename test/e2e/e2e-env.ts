@@ -16,5 +16,17 @@ export const seededUser = {
   held: 0,
 };
 
+/** Two operators of the browser tests' origin, signed in (their tokens are test-only): an admin, and a finance checker. */
+export const seededOperators = [
+  { token: "e2e_ops_admin_token_0123456789abcdef", id: "u_e2e_ops_admin", handle: "ops_admin", displayName: "Ops Admin", role: "admin" },
+  {
+    token: "e2e_ops_finance_token_0123456789abcd",
+    id: "u_e2e_ops_finance",
+    handle: "ops_finance",
+    displayName: "Ops Finance",
+    role: "finance",
+  },
+] as const;
+
 /** The operator token of the browser tests' origin only (never a real secret). */
 export const e2eAdminToken = "e2e-operator-token-0123456789abcdefghij";

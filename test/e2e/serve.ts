@@ -11,11 +11,17 @@ import { prepareLocalD1, wranglerBin, wranglerEnv } from "../support/local-d1.ts
 import { withOpenLimits } from "../support/open-limits.ts";
 import { seedUserSql } from "../support/seed-user.ts";
 import { startSentrySink } from "../support/sentry-sink.ts";
-import { e2eAdminToken, e2ePort, seededUser, sentrySinkPort, shortLinkHost } from "./e2e-env.ts";
+import { e2eAdminToken, e2ePort, seededOperators, seededUser, sentrySinkPort, shortLinkHost } from "./e2e-env.ts";
 
 const state = mkdtempSync(join(tmpdir(), "paydesk-e2e-"));
 
-await prepareLocalD1({ config: "workers/origin/wrangler.toml", persistTo: state }, seedUserSql(seededUser));
+await prepareLocalD1({ config: "workers/origin/wrangler.toml", persistTo: state }, [
+  ...seedUserSql(seededUser),
+  ...seededOperators.flatMap((operator) => [
+    ...seedUserSql(operator),
+    `INSERT INTO operator_role (user_id, role, granted_by, granted_at) VALUES ('${operator.id}', '${operator.role}', 'cli', ${Date.now()})`,
+  ]),
+]);
 
 // The operator's token for the journeys (issuing codes, answering tickets). `--var`
 // reaches only the first worker, so the origin's test secret goes in its build's .dev.vars.

@@ -1,0 +1,124 @@
+/**
+ * What a person sees of the back office's actions (docs/decisions/013-account-locks.md,
+ * 015-operator-refunds.md): an admin locks and unlocks them; a finance operator refunds a
+ * wallet payment, and one above the threshold waits for a second operator.
+ */
+import type { Page } from "@playwright/test";
+import type { Language } from "#app/i18n/languages";
+import { formatMoney } from "#app/i18n/format";
+import { errorMessages } from "#app/messages/errors";
+import { homeMessages } from "#app/messages/home";
+import { layoutMessages } from "#app/messages/layout";
+import { orderMessages } from "#app/messages/orders";
+import { transferMessages } from "#app/messages/transfer";
+import { seededOperators, seededUser } from "./e2e-env.ts";
+import { expect, test } from "./fixtures.ts";
+import { api, balances, contextFor, expectAccessible, fund, newPerson, open, type Person, shot, viewports } from "./journey-kit.ts";
+
+const [admin, finance] = seededOperators;
+const headerBalance = (page: Page) => page.getByTestId("header-balance");
+const idOf = async (person: Person) => (await api<{ id: string }>("POST", "/api/user/session", { token: person.token })).id;
+const reason = { reason: "The person asked on ticket 42." };
+
+/** A task budget of `slots` × `reward` fen paid from the person's wallet; its order's id. */
+async function walletPaidTaskOrder(person: Person, reward: number, slots: number): Promise<string> {
+  await fund(person, reward * slots);
+  const { order } = await api<{ order: { id: string } }>("POST", "/api/tasks", {
+    token: person.token,
+    body: {
+      title: "Photograph a shop front",
+      description: "Take one clear photo of the shop's front.",
+      reward,
+      slots,
+      deadline: new Date(Date.now() + 48 * 3600_000).toISOString(),
+    },
+  });
+  await api("POST", `/api/orders/${order.id}/pay`, { token: person.token, body: { method: "wallet" } });
+  return order.id;
+}
+
+// Both sizes, one language each: together they cover both languages.
+const runs = [
+  { viewport: viewports[0], language: "zh-CN" },
+  { viewport: viewports[1], language: "en" },
+] as const satisfies { viewport: (typeof viewports)[number]; language: Language }[];
+
+for (const { viewport, language } of runs) {
+  test.describe(`back office actions at ${viewport.name} [${language}]`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+    const money = (fen: number) => formatMoney(fen, language);
+
+    test("an admin locks a person: every page says so and no money moves; unlocked, it moves again", async ({ page, problems }) => {
+      problems.allow(/status of 403/);
+      const person = await newPerson("locked", "Guo Lin");
+      await fund(person, 5_000);
+      const id = await idOf(person);
+      await api("POST", `/api/ops/people/${id}/lock`, { token: admin.token, body: reason });
+
+      await contextFor(page.context(), person, language);
+      await open(page, "/");
+      const notice = page.getByTestId("locked-notice");
+      await expect(notice.getByRole("heading", { name: layoutMessages[language].lockedTitle })).toBeVisible();
+      await expect(notice.getByRole("link", { name: layoutMessages[language].lockedContact })).toHaveAttribute("href", "/support");
+      await expectAccessible(page);
+      await shot(page, "locked-home", viewport, language);
+
+      const transfer = transferMessages[language];
+      await open(page, "/transfer");
+      await page.getByLabel(transfer.recipient, { exact: true }).fill(seededUser.handle);
+      await page.getByLabel(transfer.amount, { exact: true }).fill("10");
+      await page.getByRole("button", { name: transfer.review }).click();
+      await page.getByRole("button", { name: transfer.send }).click();
+      await expect(page.getByText(errorMessages[language].ACCOUNT_LOCKED)).toBeVisible();
+      await shot(page, "locked-transfer", viewport, language);
+      expect(await balances(person)).toEqual({ available: 5_000, held: 0 });
+
+      await api("POST", `/api/ops/people/${id}/unlock`, { token: admin.token, body: reason });
+      await open(page, "/");
+      await expect(page.getByTestId("locked-notice")).toHaveCount(0);
+      await expect(headerBalance(page)).toHaveText(money(5_000));
+    });
+
+    test("a finance operator refunds a wallet payment; above the threshold a second operator approves first", async ({ page }) => {
+      const person = await newPerson("refunded", "Song Jia");
+      // Three slots of ¥1,000.00: one slot is at the threshold, two are above it.
+      const orderId = await walletPaidTaskOrder(person, 100_000, 3);
+      const made = await api<{ status: string }>("POST", `/api/ops/orders/${orderId}/refunds`, {
+        token: finance.token,
+        body: { amount: 100_000, ...reason },
+      });
+      expect(made.status).toBe("approved");
+      const waiting = await api<{ id: string; status: string }>("POST", `/api/ops/orders/${orderId}/refunds`, {
+        token: finance.token,
+        body: { amount: 200_000, ...reason },
+      });
+      expect(waiting.status).toBe("awaiting_approval");
+      expect(await balances(person)).toEqual({ available: 100_000, held: 200_000 });
+
+      await contextFor(page.context(), person, language);
+      const orders = orderMessages[language];
+      await open(page, `/order?id=${orderId}`);
+      const refunds = page.getByTestId("order-refunds");
+      await expect(refunds.getByRole("listitem")).toHaveCount(1);
+      await expect(refunds).toContainText(money(100_000));
+      await expect(refunds).toContainText(orders.refundStatus.succeeded);
+      await expect(headerBalance(page)).toHaveText(money(100_000));
+
+      // The asker cannot approve their own; the second operator does, and the money moves.
+      await expect(api("POST", `/api/ops/refunds/${waiting.id}/approve`, { token: finance.token, body: {} })).rejects.toThrow(
+        /SECOND_OPERATOR_REQUIRED/,
+      );
+      await api("POST", `/api/ops/refunds/${waiting.id}/approve`, { token: admin.token, body: {} });
+      await page.reload();
+      await expect(refunds.getByRole("listitem")).toHaveCount(2);
+      await expect(refunds).toContainText(money(200_000));
+      await expect(headerBalance(page)).toHaveText(money(300_000));
+      await expectAccessible(page);
+      await shot(page, "order-refunded", viewport, language);
+
+      await open(page, "/");
+      await expect(page.getByText(homeMessages[language].entryKind.refund ?? "Refund").first()).toBeVisible();
+      await shot(page, "home-refunded", viewport, language);
+    });
+  });
+}
