@@ -5,6 +5,8 @@ import { HTTPException } from "hono/http-exception";
 import { adminRoutes } from "./admin/admin-routes";
 import { type AccessKeys, accessCheck } from "./ops/access-check";
 import { opsRoutes } from "./ops/ops-routes";
+import { orderDeskRoutes } from "./ops/order-desk-routes";
+import { peopleRoutes } from "./ops/people-routes";
 import { accountRoutes } from "./auth/account-routes";
 import { codeRoutes } from "./codes/code-routes";
 import { orderPayRoutes } from "./orders/order-pay-routes";
@@ -99,6 +101,8 @@ export function createOriginApp({
   app.route("/api/admin", adminRoutes);
   app.use("/api/ops/*", accessCheck(accessKeys));
   app.route("/api/ops", opsRoutes);
+  app.route("/api/ops/people", peopleRoutes);
+  app.route("/api/ops/orders", orderDeskRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer" });
   app.openAPIRegistry.registerComponent("securitySchemes", "operatorSession", {
