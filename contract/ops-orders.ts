@@ -10,7 +10,7 @@ export const personRefSchema = z.strictObject({ id: z.string(), handle: z.string
 export type PersonRef = z.infer<typeof personRefSchema>;
 
 /** A moment a filter starts (inclusive) or ends (exclusive): ISO 8601 with a zone (`Z` or `+08:00`). */
-const filterMomentSchema = z.iso.datetime({
+export const filterMomentSchema = z.iso.datetime({
   offset: true,
   error: "Enter a date and time with its zone, e.g. 2026-11-01T00:00:00+08:00.",
 });

@@ -5,6 +5,7 @@ import { HTTPException } from "hono/http-exception";
 import { adminRoutes } from "./admin/admin-routes";
 import { type AccessKeys, accessCheck } from "./ops/access-check";
 import { opsRoutes } from "./ops/ops-routes";
+import { auditRoutes } from "./ops/audit-routes";
 import { orderDeskRoutes } from "./ops/order-desk-routes";
 import { peopleRoutes } from "./ops/people-routes";
 import { accountRoutes } from "./auth/account-routes";
@@ -103,6 +104,7 @@ export function createOriginApp({
   app.route("/api/ops", opsRoutes);
   app.route("/api/ops/people", peopleRoutes);
   app.route("/api/ops/orders", orderDeskRoutes);
+  app.route("/api/ops", auditRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer" });
   app.openAPIRegistry.registerComponent("securitySchemes", "operatorSession", {

@@ -29,13 +29,16 @@ beforeEach(async () => {
 });
 
 describe("the desks' doors", () => {
-  it("let each role through exactly the doors its rights open (readPeople: support and up)", async () => {
+  it("let each role through exactly the doors its rights open (readPeople: support and up; readAudit: finance and up)", async () => {
     const everyone = { none: 404, support: 200, finance: 200, admin: 200 };
+    const auditors = { none: 404, support: 403, finance: 200, admin: 200 };
     const expected: Record<string, Record<keyof typeof people, number>> = {
       "/api/ops/people?q=target": everyone,
       [`/api/ops/people/${target.id}`]: everyone,
       "/api/ops/orders?person=target_person": everyone,
       [`/api/ops/orders/${orderId}`]: everyone,
+      "/api/ops/audit": auditors,
+      "/api/ops/audit.csv": auditors,
     };
     for (const [path, byRole] of Object.entries(expected)) {
       for (const [who, status] of Object.entries(byRole)) {
@@ -51,7 +54,7 @@ describe("the desks' doors", () => {
     for (const path of [
       "/api/ops/people?q=%E2%80%AE",
       "/api/ops/orders?status=nope",
-      "/api/ops/orders?cursor=!!",
+      "/api/ops/audit?cursor=!!",
       "/api/ops/people/not-an-id",
     ]) {
       expect((await get(path, people.none)).status, path).toBe(404);
@@ -80,6 +83,15 @@ describe("a query that is not valid", () => {
     ["/api/ops/orders?cursor=%00", "cursor"],
     [`/api/ops/orders?cursor=${encodeURIComponent(cursorOf("orders", ["not-a-time", "ord_x"]))}`, "cursor"],
     ["/api/ops/orders/ord_1", "id"],
+    ["/api/ops/audit?actor=x", "actor"],
+    ["/api/ops/audit?action=Grant%20All", "action"],
+    ["/api/ops/audit?objectType=User", "objectType"],
+    ["/api/ops/audit?objectId=a%20b", "objectId"],
+    ["/api/ops/audit?from=soon", "from"],
+    ["/api/ops/audit?to=2026-13-01T00:00:00Z", "to"],
+    [`/api/ops/audit?cursor=${encodeURIComponent(cursorOf("audit", [1.5]))}`, "cursor"],
+    ["/api/ops/audit.csv?cursor=abc", "cursor"],
+    ["/api/ops/audit.csv?action=%3D1%2B2", "action"],
   ])("%s is 400 naming %s, never a 5xx", async (path, field) => {
     const answer = await get(path, people.admin);
     expect(answer.status).toBe(400);
@@ -89,6 +101,8 @@ describe("a query that is not valid", () => {
   it("an unknown handle in a filter is 404 naming it; an unknown id is 404", async () => {
     for (const [path, field] of [
       ["/api/ops/orders?person=nobody_here", "person"],
+      ["/api/ops/audit?actor=nobody_here", "actor"],
+      ["/api/ops/audit.csv?actor=nobody_here", "actor"],
       ["/api/ops/people/usr_nobody_here", "id"],
       ["/api/ops/orders/ord_00000000-0000-4000-8000-000000000000", "id"],
     ] as const) {
@@ -105,7 +119,7 @@ describe("a query that is not valid", () => {
   });
 
   it("other methods are 405 with Allow, for operators and everyone else alike", async () => {
-    for (const path of ["/api/ops/people", `/api/ops/people/${target.id}`, "/api/ops/orders"]) {
+    for (const path of ["/api/ops/people", `/api/ops/people/${target.id}`, "/api/ops/orders", "/api/ops/audit", "/api/ops/audit.csv"]) {
       const answer = await origin.call(path, { method: "POST", body: {}, headers: people.admin.auth });
       expect(answer.status, path).toBe(405);
       expect(answer.headers.get("Allow")).toBe("GET, HEAD");

@@ -94,7 +94,7 @@ describe("the back office's door", () => {
         handle: "op_finance",
         displayName: "Name of op_finance",
         role: "finance",
-        rights: ["readPeople", "workTickets", "refund", "codes", "ledger"],
+        rights: ["readPeople", "workTickets", "refund", "codes", "ledger", "readAudit"],
       },
     });
   });

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { auditPageQuery } from "./audit-trail";
 import { orderSearchQuery } from "./order-search";
 import { peopleSearchQuery } from "./people-search";
 import type { SqlQuery } from "./sql-conditions";
@@ -52,11 +53,34 @@ describe("the back office's search plans", () => {
         "SEARCH payment USING INDEX payment_transaction_id (transaction_id=?)",
       ],
     ],
+    [
+      "the audit trail after a cursor",
+      auditPageQuery({}, { before: 100, limit: 51 }),
+      ["SEARCH audit_log USING INTEGER PRIMARY KEY (rowid<?)"],
+    ],
+    [
+      "an operator's audit rows",
+      auditPageQuery({ actor: "op_admin" }, { before: 100, limit: 51 }),
+      [
+        "SEARCH user USING INDEX sqlite_autoindex_user_2 (handle=?)",
+        "SEARCH audit_log USING INDEX audit_log_actor_newest (actor_id=? AND id<?)",
+      ],
+    ],
+    [
+      "one action's audit rows",
+      auditPageQuery({ action: "operator.grant" }, { before: null, limit: 51 }),
+      ["SEARCH audit_log USING INDEX audit_log_action (action=?)"],
+    ],
+    [
+      "one object's audit rows",
+      auditPageQuery({ objectType: "user", objectId: "usr_li_wei" }, { before: 100, limit: 51 }),
+      ["SEARCH audit_log USING INDEX audit_log_object (object_type=? AND object_id=? AND rowid<?)"],
+    ],
   ] as const)("%s", async (_, query, steps) => {
     const plan = await planOf(query);
     for (const step of steps) expect(plan).toContain(step);
     // Never a whole table read without an index, nor (where an index gives the order) a sort.
-    expect(plan).not.toMatch(/SCAN (orders|payment)(?! USING INDEX)/);
+    expect(plan).not.toMatch(/SCAN (orders|payment|audit_log)(?! USING INDEX)/);
     if (!query.sql.includes("SELECT ? UNION ALL")) expect(plan).not.toContain("TEMP B-TREE");
   });
 });
