@@ -3,7 +3,7 @@ import { z } from "zod";
 import { handleSchema } from "./account";
 import { userText } from "./text";
 
-const operatorRoleSchema = z.enum(["support", "finance", "admin"]);
+export const operatorRoleSchema = z.enum(["support", "finance", "admin"]);
 
 /** Why an operator did something: kept in the audit trail beside what was done. */
 export const reasonSchema = userText({

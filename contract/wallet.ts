@@ -31,7 +31,7 @@ export type WalletEntryKind = (typeof walletEntryKinds)[number];
 
 const fen = z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
 
-const walletEntrySchema = z.strictObject({
+export const walletEntrySchema = z.strictObject({
   /** The journal transaction's id. */
   id: z.string().max(64),
   kind: z.enum(walletEntryKinds),

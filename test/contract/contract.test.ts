@@ -52,15 +52,17 @@ const validators = new Map<string, ValidateFunction>();
 
 const pointer = (...keys: string[]) => keys.map((key) => key.replaceAll("~", "~0").replaceAll("/", "~1")).join("/");
 
-function responseSchemaValidator(route: string, method: string, status: string): ValidateFunction | null {
+/** The documented answer of an operation for a status, its shared response followed, and where it is in the document. */
+function documentedResponse(route: string, method: string, status: string): { response?: ResponseObject; base: string } {
   const operation = published.paths[route]?.[method.toLowerCase()];
-  let response = operation?.responses[status];
-  let base = pointer("paths", route, method.toLowerCase(), "responses", status);
-  if (response?.$ref) {
-    const name = response.$ref.split("/").at(-1) ?? "";
-    response = published.components.responses[name];
-    base = pointer("components", "responses", name);
-  }
+  const response = operation?.responses[status];
+  if (!response?.$ref) return { response, base: pointer("paths", route, method.toLowerCase(), "responses", status) };
+  const name = response.$ref.split("/").at(-1) ?? "";
+  return { response: published.components.responses[name], base: pointer("components", "responses", name) };
+}
+
+function responseSchemaValidator(route: string, method: string, status: string): ValidateFunction | null {
+  const { response, base } = documentedResponse(route, method, status);
   if (!response?.content?.["application/json"]?.schema) return null;
   const ref = `openapi.json#/${base}/content/application~1json/schema`;
   let validate = validators.get(ref);
@@ -190,6 +192,11 @@ async function send(route: string, method: string, operation: Operation, request
   if (request.kind === "valid" && [400, 413, 415].includes(status))
     problems.push(`a valid request refused as malformed: ${text.slice(0, 200)}`);
   if (request.kind === "invalid" && status < 300) problems.push(`an invalid request (${request.what}) accepted`);
+  // An answer is of a media type its status documents: JSON, or another (text/csv) where the document says so.
+  const mediaTypes = Object.keys(documentedResponse(route, method, String(status)).response?.content ?? {});
+  const mediaType = response.headers.get("Content-Type")?.split(";")[0]?.trim().toLowerCase() ?? "";
+  if (documented && mediaTypes.length > 0 && !mediaTypes.includes(mediaType))
+    problems.push(`answered ${mediaType || "no Content-Type"} where the document says ${mediaTypes.join(" or ")}`);
   const validate = documented ? responseSchemaValidator(route, method, String(status)) : null;
   if (validate) {
     let body: unknown;

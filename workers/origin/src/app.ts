@@ -6,6 +6,9 @@ import { adminRoutes } from "./admin/admin-routes";
 import { type AccessKeys, accessCheck } from "./ops/access-check";
 import { accountControlRoutes } from "./ops/account-control-routes";
 import { opsRoutes } from "./ops/ops-routes";
+import { auditRoutes } from "./ops/audit-routes";
+import { orderDeskRoutes } from "./ops/order-desk-routes";
+import { peopleRoutes } from "./ops/people-routes";
 import { refundRoutes } from "./refunds/refund-routes";
 import { accountRoutes } from "./auth/account-routes";
 import { accountLocked, isLockRefusal } from "./auth/signed-in-user";
@@ -102,6 +105,9 @@ export function createOriginApp({
   app.route("/api/admin", adminRoutes);
   app.use("/api/ops/*", accessCheck(accessKeys));
   app.route("/api/ops", opsRoutes);
+  app.route("/api/ops/people", peopleRoutes);
+  app.route("/api/ops/orders", orderDeskRoutes);
+  app.route("/api/ops", auditRoutes);
   app.route("/api/ops/people", accountControlRoutes);
   app.route("/api/ops", refundRoutes);
 

@@ -123,6 +123,19 @@ export async function seedUser(handle: string, now = Date.now()): Promise<{ id: 
   return { id, token, auth: { Authorization: `Bearer ${token}` } };
 }
 
+/** A user holding an operator role (docs/decisions/012-operators-and-audit.md), granted directly. */
+export async function seedOperator(
+  handle: string,
+  role: "support" | "finance" | "admin",
+  now = Date.now(),
+): Promise<Awaited<ReturnType<typeof seedUser>>> {
+  const person = await seedUser(handle, now);
+  await env.DB.prepare("INSERT INTO operator_role (user_id, role, granted_by, granted_at) VALUES (?1, ?2, 'test', ?3)")
+    .bind(person.id, role, now)
+    .run();
+  return person;
+}
+
 export const operatorAuth = { Authorization: `Bearer ${env.ADMIN_TOKEN}` };
 
 /** Issues codes through the operator API and answers them as typed. */

@@ -115,23 +115,37 @@ function decodeCursor(cursor: string): number {
   }
 }
 
-/** A page of a wallet's history, newest first, and the cursor of the next page (or null). */
-export async function walletEntryPage(
+type EntryPageArgs = { userId: string; account: string; limit: number; cursor?: string | undefined };
+type EntryPage = { entries: WalletEntry[]; nextCursor: string | null };
+
+/**
+ * A page of a wallet's history as a statement, to run alone or in a batch with others (the
+ * back office's person page), and how to read its rows.
+ */
+export function walletEntryPageQuery(
   db: D1Database,
-  { userId, account, limit, cursor }: { userId: string; account: string; limit: number; cursor?: string | undefined },
-): Promise<{ entries: WalletEntry[]; nextCursor: string | null }> {
+  { userId, account, limit, cursor }: EntryPageArgs,
+): { statement: D1PreparedStatement; pageOf: (rows: unknown[]) => EntryPage } {
   const before = cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(cursor);
   const window = 2 * (limit + 1);
-  const { results } = await db
-    .prepare(pageSql)
-    .bind(account, before, window, limit + 1, userId)
-    .all<EntryRow>();
-  const page = results.slice(0, limit);
-  const last = page.at(-1);
-  // More lines exist when this answer had one line more than the page, or when the window
-  // was full (a transaction with more entries in one wallet than today's could short it).
-  const more = results.length > limit || (results[0]?.window_rows ?? 0) >= window;
-  return { entries: page.map(entryFromRow), nextCursor: more && last ? encodeCursor(last.seq) : null };
+  const statement = db.prepare(pageSql).bind(account, before, window, limit + 1, userId);
+  const pageOf = (rows: unknown[]): EntryPage => {
+    const results = rows as EntryRow[];
+    const page = results.slice(0, limit);
+    const last = page.at(-1);
+    // More lines exist when this answer had one line more than the page, or when the window
+    // was full (a transaction with more entries in one wallet than today's could short it).
+    const more = results.length > limit || (results[0]?.window_rows ?? 0) >= window;
+    return { entries: page.map(entryFromRow), nextCursor: more && last ? encodeCursor(last.seq) : null };
+  };
+  return { statement, pageOf };
+}
+
+/** A page of a wallet's history, newest first, and the cursor of the next page (or null). */
+export async function walletEntryPage(db: D1Database, args: EntryPageArgs): Promise<EntryPage> {
+  const { statement, pageOf } = walletEntryPageQuery(db, args);
+  const { results } = await statement.all<EntryRow>();
+  return pageOf(results);
 }
 
 /** The counts the home screen shows: claims still to submit, and submissions to check. */

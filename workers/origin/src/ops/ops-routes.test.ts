@@ -1,18 +1,12 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { issueCodes, resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
+import { issueCodes, resetDatabase, seedOperator, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
 import type { OperatorRole } from "./roles";
 
 let origin: TestOrigin;
 type Person = Awaited<ReturnType<typeof seedUser>>;
 
-async function operator(handle: string, role: OperatorRole): Promise<Person> {
-  const person = await seedUser(handle, origin.now());
-  await env.DB.prepare("INSERT INTO operator_role (user_id, role, granted_by, granted_at) VALUES (?1, ?2, 'test', ?3)")
-    .bind(person.id, role, origin.now())
-    .run();
-  return person;
-}
+const operator = (handle: string, role: OperatorRole): Promise<Person> => seedOperator(handle, role, origin.now());
 
 const keyed = (auth: Record<string, string>, key = `ops-${crypto.randomUUID()}`) => ({
   ...auth,
@@ -100,7 +94,7 @@ describe("the back office's door", () => {
         handle: "op_finance",
         displayName: "Name of op_finance",
         role: "finance",
-        rights: ["readPeople", "workTickets", "refund", "codes", "ledger"],
+        rights: ["readPeople", "workTickets", "refund", "codes", "ledger", "readAudit"],
       },
     });
   });

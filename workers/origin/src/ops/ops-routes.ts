@@ -16,9 +16,8 @@ import { idempotentPosts } from "../idempotency/idempotency";
 import type { OriginEnv } from "../origin-env";
 import { type AuditActor, auditStatement } from "./audit";
 import { operatorWith } from "./operator-access";
+import { notAnOperator } from "./route-answers";
 import { type OperatorRole, rightsOf } from "./roles";
-
-const notAnOperator = errorContent("NOT_FOUND: not signed in as an operator (the same answer as an unknown path)");
 
 const me = createRoute({
   method: "get",

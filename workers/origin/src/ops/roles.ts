@@ -12,6 +12,8 @@ const rightsFrom = {
   refund: "finance",
   codes: "finance",
   ledger: "finance",
+  // The audit trail names every operator and what they did: finance and admins, not support.
+  readAudit: "finance",
   grantRoles: "admin",
   lockAccounts: "admin",
   recoveryLink: "admin",

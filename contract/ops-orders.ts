@@ -1,0 +1,101 @@
+/** The back office's order desk (docs/decisions/014-back-office-desks.md): read-only. */
+import { z } from "zod";
+import { pageCursorSchema } from "./openapi";
+import { handleSchema } from "./account";
+import { orderIdSchema, orderSchema, orderStatuses } from "./orders";
+import { wechatPayFlows } from "./payments";
+
+/** A person as the back office names them: the id beside the handle and the display name. */
+export const personRefSchema = z.strictObject({ id: z.string(), handle: z.string(), displayName: z.string() });
+export type PersonRef = z.infer<typeof personRefSchema>;
+
+/** A moment a filter starts (inclusive) or ends (exclusive): ISO 8601 with a zone (`Z` or `+08:00`). */
+export const filterMomentSchema = z.iso.datetime({
+  offset: true,
+  error: "Enter a date and time with its zone, e.g. 2026-11-01T00:00:00+08:00.",
+});
+
+/**
+ * What is known of a payment attempt: WeChat Pay's merchant order number (`outTradeNo`),
+ * its own transaction id once paid, and the state of the order at WeChat Pay as last seen
+ * (`remoteState`: creating, open, paid, closed, absent, refused, mismatch).
+ */
+export const opsPaymentSchema = z.strictObject({
+  id: z.string(),
+  method: z.enum(["wallet", "wechat"]),
+  flow: z.enum(wechatPayFlows).nullable(),
+  status: z.enum(["pending", "succeeded", "failed", "refunded"]),
+  amount: z.number().int(),
+  outTradeNo: z.string().nullable(),
+  transactionId: z.string().nullable(),
+  remoteState: z.enum(["creating", "open", "paid", "closed", "absent", "refused", "mismatch"]).nullable(),
+  /** How often the cron asked WeChat Pay about it. */
+  checks: z.number().int(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type OpsPayment = z.infer<typeof opsPaymentSchema>;
+
+const opsOrderSchema = orderSchema.extend({ person: personRefSchema });
+export type OpsOrder = z.infer<typeof opsOrderSchema>;
+
+/** What WeChat Pay sent about one of the order's payments: never the resource itself. */
+const wechatNotificationSchema = z.strictObject({
+  id: z.string(),
+  eventType: z.string(),
+  outTradeNo: z.string().nullable(),
+  outRefundNo: z.string().nullable(),
+  /** What the origin made of it: settled, refund_due, already_settled, ignored, unknown_order, amount_mismatch, refund_recorded, … */
+  outcome: z.string(),
+  deliveries: z.number().int(),
+  firstReceivedAt: z.iso.datetime(),
+  lastReceivedAt: z.iso.datetime(),
+});
+
+/** The automatic refund of a WeChat Pay payment no order could take. */
+const wechatRefundSchema = z.strictObject({
+  outRefundNo: z.string(),
+  paymentId: z.string(),
+  amount: z.number().int(),
+  reason: z.enum(["order_closed", "order_already_paid"]),
+  status: z.enum(["due", "processing", "succeeded", "abnormal", "closed", "refused"]),
+  refundId: z.string().nullable(),
+  attempts: z.number().int(),
+  lastError: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+
+/** An order's whole story, in one answer. */
+export const orderStorySchema = z.strictObject({
+  order: opsOrderSchema,
+  history: z.array(z.strictObject({ status: z.string(), reason: z.string().nullable(), at: z.iso.datetime() })),
+  payments: z.array(opsPaymentSchema),
+  notifications: z.array(wechatNotificationSchema),
+  refunds: z.array(wechatRefundSchema),
+});
+export type OrderStory = z.infer<typeof orderStorySchema>;
+
+export const orderSearchQuerySchema = z.strictObject({
+  /** An order id, a WeChat Pay `out_trade_no`, or WeChat Pay's `transaction_id`: matched exactly. */
+  q: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, "Search by an order id, an out_trade_no or a WeChat Pay transaction id.")
+    .optional(),
+  status: z.enum(orderStatuses).optional(),
+  kind: z.enum(["recharge", "task_budget"]).optional(),
+  /** The handle of the person whose orders to list; an unknown handle is 404 (field person). */
+  person: handleSchema.optional(),
+  /** Created at or after. */
+  from: filterMomentSchema.optional(),
+  /** Created before. */
+  to: filterMomentSchema.optional(),
+  cursor: pageCursorSchema.optional(),
+});
+
+export const orderSearchPageSchema = z.strictObject({
+  orders: z.array(opsOrderSchema).max(50),
+  nextCursor: z.string().nullable(),
+});
+
+export const opsOrderIdParamSchema = z.strictObject({ id: orderIdSchema });
