@@ -27,7 +27,7 @@ export const peopleSearchQuerySchema = z.strictObject({
 
 const minorUnitsHeld = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 
-/** A person as the back office lists them. Lock fields come with account locking (migration 0017). */
+/** A person as the back office lists them. */
 const opsPersonSchema = z.strictObject({
   id: z.string(),
   handle: z.string(),
@@ -37,6 +37,8 @@ const opsPersonSchema = z.strictObject({
   balances: z.strictObject({ available: minorUnitsHeld, held: minorUnitsHeld }),
   /** The back office role the person holds, if any. */
   operatorRole: operatorRoleSchema.nullable(),
+  /** When an admin locked the account (docs/decisions/013-account-locks.md); null when it is not locked. */
+  lockedAt: z.iso.datetime().nullable(),
 });
 export type OpsPerson = z.infer<typeof opsPersonSchema>;
 

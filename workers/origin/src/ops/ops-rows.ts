@@ -15,7 +15,7 @@ export const ordersColumns = orderColumns
 
 /** A person with their wallet's balances and their operator role: `FROM user` then `personJoins`. */
 export const personColumns = `user.id, user.handle, user.display_name, user.created_at,
-  coalesce(account.available, 0) AS available, coalesce(account.held, 0) AS held, operator_role.role`;
+  coalesce(account.available, 0) AS available, coalesce(account.held, 0) AS held, operator_role.role, user.locked_at`;
 export const personJoins = `LEFT JOIN account ON account.owner_id = user.id AND account.kind = 'user'
   LEFT JOIN operator_role ON operator_role.user_id = user.id`;
 
@@ -27,6 +27,7 @@ export type PersonRow = {
   available: number;
   held: number;
   role: OperatorRole | null;
+  locked_at: number | null;
 };
 
 export function opsPersonOf(row: PersonRow): OpsPerson {
@@ -37,6 +38,7 @@ export function opsPersonOf(row: PersonRow): OpsPerson {
     createdAt: iso(row.created_at),
     balances: { available: row.available, held: row.held },
     operatorRole: row.role,
+    lockedAt: isoOrNull(row.locked_at),
   };
 }
 

@@ -33,6 +33,7 @@ type Found = {
   displayName: string;
   balances: { available: number; held: number };
   operatorRole: string | null;
+  lockedAt: string | null;
 };
 
 async function search(query: Record<string, string>): Promise<{ people: Found[]; nextCursor: string | null }> {
@@ -102,7 +103,7 @@ describe("finding people", () => {
     expect(await handlesFound("\\")).toEqual([]);
   });
 
-  it("shows each person's balances, operator role and when they joined", async () => {
+  it("shows each person's balances, operator role, lock and when they joined", async () => {
     const alice = await person("alice", "Alice");
     await fundWallet(origin, alice, 2_500);
     const [found] = (await search({ q: "alice" })).people;
@@ -113,8 +114,11 @@ describe("finding people", () => {
       createdAt: new Date(origin.now()).toISOString(),
       balances: { available: 2_500, held: 0 },
       operatorRole: null,
+      lockedAt: null,
     });
     expect((await search({ q: "op_support" })).people[0]).toMatchObject({ operatorRole: "support" });
+    await env.DB.prepare("UPDATE user SET locked_at = ?1 WHERE id = ?2").bind(origin.now(), alice.id).run();
+    expect((await search({ q: "alice" })).people[0]).toMatchObject({ lockedAt: new Date(origin.now()).toISOString() });
   });
 
   it("pages 20 at a time by handle, and the cursors give every person exactly once", async () => {
