@@ -57,7 +57,8 @@ const wechatRefundSchema = z.strictObject({
   outRefundNo: z.string(),
   paymentId: z.string(),
   amount: z.number().int(),
-  reason: z.enum(["order_closed", "order_already_paid"]),
+  /** Why: automatic (the order could not take the payment), or `operator` (docs/decisions/015-operator-refunds.md). */
+  reason: z.enum(["order_closed", "order_already_paid", "operator"]),
   status: z.enum(["due", "processing", "succeeded", "abnormal", "closed", "refused"]),
   refundId: z.string().nullable(),
   attempts: z.number().int(),
