@@ -6,7 +6,13 @@ import { userText } from "./text";
 const operatorRoleSchema = z.enum(["support", "finance", "admin"]);
 
 /** Why an operator did something: kept in the audit trail beside what was done. */
-const reasonSchema = userText({ min: 1, max: 500, multiline: true, tooShort: "Say why.", tooLong: "A reason has at most 500 characters." });
+export const reasonSchema = userText({
+  min: 1,
+  max: 500,
+  multiline: true,
+  tooShort: "Say why.",
+  tooLong: "A reason has at most 500 characters.",
+});
 
 export const operatorSelfSchema = z.strictObject({
   handle: z.string(),

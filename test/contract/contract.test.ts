@@ -177,8 +177,25 @@ function invalidRequests(route: string, operation: Operation, valid: Request[]):
   });
 }
 
+/**
+ * Generating some operations' requests keeps Node busy for seconds (the typed-code pattern
+ * takes about 20 s on 2 cores) while the server closes connections left idle; the client's
+ * keep-alive timers wait behind the generation, so its first request may go out on a
+ * connection the server has already closed ("other side closed", before any answer). That
+ * request is sent once more on a new connection; its Idempotency-Key, if any, stays the same.
+ */
+async function fetchOnLiveConnection(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, { ...init, signal: AbortSignal.timeout(15_000) });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause;
+    if (cause?.code !== "UND_ERR_SOCKET") throw error;
+    return fetch(url, { ...init, signal: AbortSignal.timeout(15_000) });
+  }
+}
+
 async function send(route: string, method: string, operation: Operation, request: Request): Promise<Outcome> {
-  const response = await fetch(origin.url + request.path, { ...request.init, signal: AbortSignal.timeout(15_000) });
+  const response = await fetchOnLiveConnection(origin.url + request.path, request.init);
   const status = response.status;
   const text = await response.text();
   const problems: string[] = [];

@@ -4,7 +4,9 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { adminRoutes } from "./admin/admin-routes";
 import { type AccessKeys, accessCheck } from "./ops/access-check";
+import { codeBatchRoutes } from "./ops/code-batch-routes";
 import { opsRoutes } from "./ops/ops-routes";
+import { ticketDeskRoutes } from "./ops/ticket-desk-routes";
 import { accountRoutes } from "./auth/account-routes";
 import { codeRoutes } from "./codes/code-routes";
 import { orderPayRoutes } from "./orders/order-pay-routes";
@@ -99,6 +101,8 @@ export function createOriginApp({
   app.route("/api/admin", adminRoutes);
   app.use("/api/ops/*", accessCheck(accessKeys));
   app.route("/api/ops", opsRoutes);
+  app.route("/api/ops/tickets", ticketDeskRoutes);
+  app.route("/api/ops/code-batches", codeBatchRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer" });
   app.openAPIRegistry.registerComponent("securitySchemes", "operatorSession", {
