@@ -29,6 +29,14 @@ export const errorStatus = {
   CODE_ALREADY_USED: 409,
   CODE_NOT_VALID: 422,
   CODE_EXPIRED: 422,
+  /** The code's batch was voided by an operator: it can no longer be redeemed. */
+  CODE_VOIDED: 422,
+  /** The codes of a batch are shown once, in the first answer; a retry of that request hears this instead. */
+  CODES_ALREADY_SHOWN: 409,
+  /** The code batch is voided already. */
+  CODE_BATCH_VOIDED: 409,
+  /** Every code of the batch has been redeemed: there is nothing left to void. */
+  CODE_BATCH_SPENT: 409,
   INSUFFICIENT_FUNDS: 422,
   TRANSFER_TO_SELF: 422,
   DAILY_LIMIT_EXCEEDED: 422,
@@ -44,6 +52,8 @@ export const errorStatus = {
   CLAIM_NOT_SUBMITTED: 409,
   TASK_NOT_CANCELLABLE: 409,
   TICKET_CLOSED: 409,
+  /** Someone else changed the ticket while this change was being made: reload it and decide again. */
+  TICKET_CHANGED: 409,
   IDEMPOTENCY_KEY_REUSED: 422,
   IDEMPOTENCY_KEY_IN_USE: 409,
   SIGN_IN_LOCKED: 429,

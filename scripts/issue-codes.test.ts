@@ -39,5 +39,17 @@ describe("npm run codes", () => {
     expect(codes).toHaveLength(3);
     const stored = wrangler("d1", "execute", "DB", "--json", "--command", "SELECT value, count(*) AS n FROM prepaid_code GROUP BY value");
     expect(JSON.parse(stored.stdout)[0].results).toEqual([{ value: 150, n: 3 }]);
+    // The batch's row, which the back office lists, and the command line's audit row.
+    const batch = wrangler(
+      "d1",
+      "execute",
+      "DB",
+      "--json",
+      "--command",
+      "SELECT code_batch.value, code_batch.count, code_batch.issued_by, audit_log.actor_kind, audit_log.action FROM code_batch JOIN audit_log ON audit_log.object_id = code_batch.id",
+    );
+    expect(JSON.parse(batch.stdout)[0].results).toEqual([
+      { value: 150, count: 3, issued_by: null, actor_kind: "cli", action: "codes.issue" },
+    ]);
   }, 60_000);
 });

@@ -2,7 +2,8 @@
  * `npm run codes -- --value 100.00 --count 10 [--days 365] [--persist-to DIR]`
  * Issues prepaid codes into the local D1 that `npm run dev` uses, and prints them.
  * Only their hashes are stored; this is the only time the codes are shown.
- * (Deployed origins issue codes through POST /api/admin/codes with ADMIN_TOKEN.)
+ * (Deployed origins issue codes in the back office, POST /api/ops/code-batches, or through
+ * POST /api/admin/codes with ADMIN_TOKEN.)
  */
 import { spawnSync } from "node:child_process";
 import { parseArgs } from "node:util";
@@ -42,7 +43,14 @@ async function main() {
   const batch = `batch_${crypto.randomUUID()}`;
   const codes = Array.from({ length: count }, newCode);
   const rows = await Promise.all(codes.map(async (code) => `('${await codeHash(code)}', ${value}, ${expiresAt}, ${now}, '${batch}')`));
-  const sql = `INSERT INTO prepaid_code (code_hash, value, expires_at, created_at, batch) VALUES ${rows.join(", ")}`;
+  // The batch's row first (migration 0018 refuses codes without one), and the audit row of
+  // the command line (docs/decisions/012-operators-and-audit.md), in one command.
+  const sql = [
+    `INSERT INTO code_batch (id, value, count, note, expires_at, issued_by, issued_at) VALUES ('${batch}', ${value}, ${count}, NULL, ${expiresAt}, NULL, ${now})`,
+    `INSERT INTO prepaid_code (code_hash, value, expires_at, created_at, batch) VALUES ${rows.join(", ")}`,
+    `INSERT INTO audit_log (at, actor_kind, action, object_type, object_id, after, reason)
+     VALUES (${now}, 'cli', 'codes.issue', 'code_batch', '${batch}', json_object('value', ${value}, 'count', ${count}, 'expiresAt', '${new Date(expiresAt).toISOString()}'), 'npm run codes')`,
+  ].join(";\n");
   const result = spawnSync(
     process.platform === "win32" ? "npx.cmd" : "npx",
     [

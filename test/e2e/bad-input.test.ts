@@ -37,11 +37,20 @@ const sampleIds: Record<string, string> = {
   tsk: "tsk_00000000-0000-4000-8000-000000000000",
   clm: "clm_00000000-0000-4000-8000-000000000000",
   tkt: "tkt_00000000-0000-4000-8000-000000000000",
+  batch: "batch_00000000-0000-4000-8000-000000000000",
 };
 /** A path of the document with its parameters filled by well-formed ids that name nothing. */
 const concrete = (route: string) =>
   route.replace(/\{id\}/g, () => {
-    const kind = route.includes("/orders/") ? "ord" : route.includes("/claims/") ? "clm" : route.includes("/support/") ? "tkt" : "tsk";
+    const kind = route.includes("/orders/")
+      ? "ord"
+      : route.includes("/claims/")
+        ? "clm"
+        : route.includes("/tickets/")
+          ? "tkt"
+          : route.includes("/code-batches/")
+            ? "batch"
+            : "tsk";
     return sampleIds[kind] ?? "x";
   });
 

@@ -5,11 +5,13 @@ import { HTTPException } from "hono/http-exception";
 import { adminRoutes } from "./admin/admin-routes";
 import { type AccessKeys, accessCheck } from "./ops/access-check";
 import { accountControlRoutes } from "./ops/account-control-routes";
-import { opsRoutes } from "./ops/ops-routes";
 import { auditRoutes } from "./ops/audit-routes";
 import { orderDeskRoutes } from "./ops/order-desk-routes";
 import { peopleRoutes } from "./ops/people-routes";
 import { refundRoutes } from "./refunds/refund-routes";
+import { codeBatchRoutes } from "./ops/code-batch-routes";
+import { opsRoutes } from "./ops/ops-routes";
+import { ticketDeskRoutes } from "./ops/ticket-desk-routes";
 import { accountRoutes } from "./auth/account-routes";
 import { accountLocked, isLockRefusal } from "./auth/signed-in-user";
 import { codeRoutes } from "./codes/code-routes";
@@ -110,6 +112,8 @@ export function createOriginApp({
   app.route("/api/ops", auditRoutes);
   app.route("/api/ops/people", accountControlRoutes);
   app.route("/api/ops", refundRoutes);
+  app.route("/api/ops/tickets", ticketDeskRoutes);
+  app.route("/api/ops/code-batches", codeBatchRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer" });
   app.openAPIRegistry.registerComponent("securitySchemes", "operatorSession", {

@@ -51,6 +51,7 @@ const tables = [
   "code_failure",
   "code_redemption",
   "prepaid_code",
+  "code_batch",
   "transfer_daily",
   "transfer",
   "session",
@@ -210,6 +211,24 @@ export function answerLostAfterCommit(db: D1Database = env.DB): D1Database {
         const results = await target.batch(statements);
         if (results.some((result) => result.meta.changed_db)) throw new Error("D1_ERROR: Network connection lost.");
         return results;
+      };
+    },
+  });
+}
+
+/**
+ * The database with something of the test's done just before its `nth` batch (1 is the
+ * first): another request's write landing between a handler's read and its own batch.
+ */
+export function beforeBatch(nth: number, happen: () => unknown, db: D1Database = env.DB): D1Database {
+  let batches = 0;
+  return new Proxy(db, {
+    get(target, property, receiver) {
+      if (property !== "batch") return Reflect.get(target, property, receiver);
+      return async (statements: D1PreparedStatement[]) => {
+        batches += 1;
+        if (batches === nth) await happen();
+        return target.batch(statements);
       };
     },
   });

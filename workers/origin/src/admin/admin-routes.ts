@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { formatCode, issueCodesBodySchema, issuedCodesSchema } from "#contract/codes";
-import { codeHash, newCode } from "../codes/code-values";
+import { issueBatchStatements, newCodeBatch } from "../codes/code-batches";
 import { errorContent, jsonContent, successEnvelope } from "#contract/openapi";
 import { validationHook } from "../http/validation";
 import { ledgerViolations } from "../ledger/invariants";
@@ -75,25 +75,21 @@ adminRoutes.use("*", operatorOnly);
 
 adminRoutes.openapi(issueCodes, async (c) => {
   const { value, count, expiresAt } = c.req.valid("json");
-  const batch = `batch_${crypto.randomUUID()}`;
   const now = c.var.clock.now();
-  const codes = Array.from({ length: count }, newCode);
   const db = c.env.DB;
-  const rows = await Promise.all(codes.map(async (code) => [await codeHash(code), value, Date.parse(expiresAt), now, batch] as const));
+  const batch = newCodeBatch({ value, count, expiresAt: Date.parse(expiresAt), issuedAt: now, note: null, issuedBy: null });
   await db.batch([
-    ...rows.map((row) =>
-      db.prepare("INSERT INTO prepaid_code (code_hash, value, expires_at, created_at, batch) VALUES (?1, ?2, ?3, ?4, ?5)").bind(...row),
-    ),
+    ...(await issueBatchStatements(db, batch)),
     auditStatement(db, {
       actor: automation,
       action: "codes.issue",
-      object: { type: "code_batch", id: batch },
+      object: { type: "code_batch", id: batch.id },
       after: { value, count, expiresAt },
       requestId: c.req.header("X-Request-Id") ?? null,
       at: now,
     }),
   ]);
-  return c.json({ code: "SUCCESS" as const, data: { batch, codes: codes.map(formatCode), value, expiresAt } }, 201);
+  return c.json({ code: "SUCCESS" as const, data: { batch: batch.id, codes: batch.codes.map(formatCode), value, expiresAt } }, 201);
 });
 
 adminRoutes.openapi(checkLedger, async (c) => {

@@ -27,10 +27,13 @@ const redeem = createRoute({
     400: errorContent("A field is not valid"),
     401: errorContent("UNAUTHENTICATED"),
     409: errorContent("CODE_ALREADY_USED"),
-    422: errorContent("CODE_NOT_VALID, CODE_EXPIRED or IDEMPOTENCY_KEY_REUSED"),
+    422: errorContent("CODE_NOT_VALID, CODE_EXPIRED, CODE_VOIDED (its batch was voided) or IDEMPOTENCY_KEY_REUSED"),
     429: errorContent("REDEEM_LOCKED"),
   },
 });
+
+/** An operator voided the code's batch (docs/decisions/016-ticket-desk-and-code-batches.md). */
+const codeVoided = () => new ApiError("CODE_VOIDED", "This code has been withdrawn and can no longer be used.", "code");
 
 export const codeRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 codeRoutes.use(
@@ -71,19 +74,22 @@ codeRoutes.openapi(redeem, async (c) => {
   const hash = await codeHash(plain ?? "");
   const code = await db
     .prepare(
-      `SELECT prepaid_code.value, prepaid_code.expires_at, code_redemption.user_id AS redeemed_by
-       FROM prepaid_code LEFT JOIN code_redemption USING (code_hash) WHERE prepaid_code.code_hash = ?1`,
+      `SELECT prepaid_code.value, prepaid_code.expires_at, code_redemption.user_id AS redeemed_by, code_batch.voided_at
+       FROM prepaid_code LEFT JOIN code_redemption USING (code_hash) LEFT JOIN code_batch ON code_batch.id = prepaid_code.batch
+       WHERE prepaid_code.code_hash = ?1`,
     )
     .bind(hash)
-    .first<{ value: number; expires_at: number; redeemed_by: string | null }>();
+    .first<{ value: number; expires_at: number; redeemed_by: string | null; voided_at: number | null }>();
 
   const refusal = !code
     ? new ApiError("CODE_NOT_VALID", "That is not a valid code.", "code")
     : code.redeemed_by !== null
       ? new ApiError("CODE_ALREADY_USED", "This code has already been used.", "code")
-      : code.expires_at <= now
-        ? new ApiError("CODE_EXPIRED", "This code has expired.", "code")
-        : null;
+      : code.voided_at !== null
+        ? codeVoided()
+        : code.expires_at <= now
+          ? new ApiError("CODE_EXPIRED", "This code has expired.", "code")
+          : null;
   if (refusal || !code) {
     return c.var.idempotency.refuse(refusal ?? new ApiError("CODE_NOT_VALID", "That is not a valid code.", "code"));
   }
@@ -110,6 +116,10 @@ codeRoutes.openapi(redeem, async (c) => {
       { code: "SUCCESS" as const, data: { value: code.value, redeemedAt: new Date(now).toISOString() } },
     );
   } catch (error) {
+    // Voided while this request ran: the trigger of migration 0018 refused it (decision 014).
+    if (error instanceof Error && error.message.includes("the code was voided")) {
+      return c.var.idempotency.refuse(codeVoided());
+    }
     if (error instanceof Error && error.message.includes("the code has expired")) {
       return c.var.idempotency.refuse(new ApiError("CODE_EXPIRED", "This code has expired.", "code"));
     }

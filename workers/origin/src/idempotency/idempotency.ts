@@ -8,8 +8,15 @@ export type Idempotency = {
   /**
    * Commits the effect and the answer in one batch, and answers. A concurrent twin that
    * committed first wins: its answer is given instead, and this effect rolls back.
+   * `replayAs` is for an answer that may be given once only (codes in clear): the refusal
+   * recorded in its place, which a retry with the key hears instead.
    */
-  commit<T, S extends 200 | 201>(effect: D1PreparedStatement[], status: S, body: T): Promise<Response & TypedResponse<T, S, "json">>;
+  commit<T, S extends 200 | 201>(
+    effect: D1PreparedStatement[],
+    status: S,
+    body: T,
+    options?: { replayAs?: ApiError },
+  ): Promise<Response & TypedResponse<T, S, "json">>;
   /**
    * Refuses. A lasting refusal (one this request will always get) is recorded, so a
    * retry hears it again; one that can change (funds, limits, a handle not yet taken)
@@ -85,9 +92,10 @@ export function keyedIdempotency(
     return answerFor(twin);
   };
   return {
-    async commit<T, S extends 200 | 201>(effect: D1PreparedStatement[], status: S, body: T) {
+    async commit<T, S extends 200 | 201>(effect: D1PreparedStatement[], status: S, body: T, options?: { replayAs?: ApiError }) {
+      const recorded = options?.replayAs ? record(errorStatusOf(options.replayAs), errorBody(options.replayAs)) : record(status, body);
       try {
-        await db.batch([...effect, record(status, body)]);
+        await db.batch([...effect, recorded]);
       } catch (error) {
         // The twin's answer was produced from the same request by the same code.
         return (await afterConflict(error)) as Response & TypedResponse<T, S, "json">;

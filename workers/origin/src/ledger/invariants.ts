@@ -38,6 +38,18 @@ const checks: { invariant: string; sql: string }[] = [
           GROUP BY code_redemption.code_hash HAVING coalesce(sum(entry.amount), 0) <> max(prepaid_code.value)`,
   },
   {
+    invariant: "each code batch holds exactly its count of codes",
+    sql: `SELECT code_batch.id, code_batch.count, (SELECT count(*) FROM prepaid_code WHERE prepaid_code.batch = code_batch.id) AS codes
+          FROM code_batch WHERE codes <> code_batch.count`,
+  },
+  {
+    invariant: "no code of a voided batch was redeemed after the void (its voided codes are exactly those not redeemed)",
+    sql: `SELECT code_batch.id, code_batch.voided_count,
+                 (SELECT count(*) FROM prepaid_code WHERE prepaid_code.batch = code_batch.id
+                    AND NOT EXISTS (SELECT 1 FROM code_redemption WHERE code_redemption.code_hash = prepaid_code.code_hash)) AS not_redeemed
+          FROM code_batch WHERE code_batch.voided_at IS NOT NULL AND not_redeemed <> code_batch.voided_count`,
+  },
+  {
     invariant: "each user's held money equals the escrow their tasks still hold",
     sql: `SELECT account.owner_id, account.held, coalesce(sum(task.escrow_remaining), 0) AS escrow
           FROM account LEFT JOIN task ON task.poster_id = account.owner_id

@@ -8,6 +8,10 @@ type Person = Awaited<ReturnType<typeof seedUser>>;
 
 const operator = (handle: string, role: OperatorRole): Promise<Person> => seedOperator(handle, role, origin.now());
 
+/** Well-formed ids that name nothing: the door answers before anything is looked up. */
+const sampleTicket = "tkt_00000000-0000-4000-8000-000000000000";
+const sampleBatch = "batch_00000000-0000-4000-8000-000000000000";
+
 const keyed = (auth: Record<string, string>, key = `ops-${crypto.randomUUID()}`) => ({
   ...auth,
   "Idempotency-Key": key,
@@ -38,6 +42,14 @@ describe("the back office's door", () => {
         ["GET", "/api/ops/operators"],
         ["POST", "/api/ops/operators"],
         ["POST", "/api/ops/operators/plain_person/revoke"],
+        ["GET", "/api/ops/tickets"],
+        ["GET", `/api/ops/tickets/${sampleTicket}`],
+        ["POST", `/api/ops/tickets/${sampleTicket}/assign`],
+        ["POST", `/api/ops/tickets/${sampleTicket}/messages`],
+        ["POST", `/api/ops/tickets/${sampleTicket}/close`],
+        ["GET", "/api/ops/code-batches"],
+        ["POST", "/api/ops/code-batches"],
+        ["POST", `/api/ops/code-batches/${sampleBatch}/void`],
       ] as const) {
         const answer = await origin.call(path, { method, headers: keyed(headers), body: method === "POST" ? {} : undefined });
         expect(answer.status, `${method} ${path}`).toBe(404);
@@ -59,6 +71,10 @@ describe("the back office's door", () => {
       "GET /api/ops/operators": { none: 404, support: 403, finance: 403, admin: 200 },
       "POST /api/ops/operators": { none: 404, support: 403, finance: 403, admin: 200 },
       "POST /api/ops/operators/target_person/revoke": { none: 404, support: 403, finance: 403, admin: 200 },
+      // The desk's and the code batches' own files test their doors on a ticket and a batch.
+      "GET /api/ops/tickets": { none: 404, support: 200, finance: 200, admin: 200 },
+      "GET /api/ops/code-batches": { none: 404, support: 403, finance: 200, admin: 200 },
+      "POST /api/ops/code-batches": { none: 404, support: 403, finance: 201, admin: 201 },
     };
     for (const [door, byRole] of Object.entries(expected)) {
       for (const [who, status] of Object.entries(byRole)) {
@@ -74,7 +90,9 @@ describe("the back office's door", () => {
         const body =
           path === "/api/ops/operators" && method === "POST"
             ? { handle: "target_person", role: "support", reason: "Joins support." }
-            : { reason: "Left." };
+            : path === "/api/ops/code-batches"
+              ? { value: 100, count: 1, expiresAt: new Date(origin.now() + 86_400_000).toISOString(), note: "Matrix." }
+              : { reason: "Left." };
         const answer = await origin.call(path, {
           method,
           headers: keyed(people[who as keyof typeof people].auth),

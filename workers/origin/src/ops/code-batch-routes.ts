@@ -1,0 +1,219 @@
+/**
+ * Code batches in the back office (docs/decisions/016-ticket-desk-and-code-batches.md):
+ * finance operators and up issue prepaid codes with a note, list the batches with where
+ * their codes are, and void what is left of one. Audited in the batch of each effect
+ * (decision 012); the codes themselves never reach the audit trail nor the database.
+ */
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { formatCode } from "#contract/codes";
+import { errorContent, idempotencyKeyHeader, jsonContent, operatorSession, successEnvelope } from "#contract/openapi";
+import {
+  codeBatchIdParamSchema,
+  codeBatchListQuerySchema,
+  codeBatchPageSchema,
+  codeBatchSchema,
+  issueCodeBatchBodySchema,
+  issuedCodeBatchSchema,
+  voidCodeBatchBodySchema,
+} from "#contract/ops-codes";
+import { issueBatchStatements, newCodeBatch } from "../codes/code-batches";
+import { ApiError } from "../http/answer";
+import { validationHook } from "../http/validation";
+import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
+import { idempotentPosts } from "../idempotency/idempotency";
+import type { OriginEnv } from "../origin-env";
+import { auditStatement } from "./audit";
+import { codeBatchCsv } from "./code-batch-csv";
+import { codeBatchFromRow, codeBatchPage, findCodeBatch, unredeemedCodesSql } from "./code-batch-list";
+import { operatorActor, requestIdOf } from "./operator-actor";
+import { operatorWith } from "./operator-access";
+
+const forbidden = errorContent("FORBIDDEN: only finance operators and admins handle codes");
+const notAnOperator = errorContent("NOT_FOUND: not signed in as an operator (the same answer as an unknown path)");
+const badRequest = errorContent("BAD_REQUEST: a path parameter, query, header or body field is not valid; `field` names it");
+const keyReused = errorContent("IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was already used for a different request");
+
+const issue = createRoute({
+  method: "post",
+  path: "/",
+  summary: "Issue a batch of prepaid codes with a note: the codes are in this answer only (finance and up; audited)",
+  security: operatorSession,
+  request: {
+    headers: idempotencyKeyHeader,
+    body: { content: { "application/json": { schema: issueCodeBatchBodySchema } }, required: true },
+  },
+  responses: {
+    201: jsonContent(successEnvelope(issuedCodeBatchSchema), "The batch, its codes and the same as CSV: shown this once"),
+    400: errorContent("BAD_REQUEST: a field is not valid (an expiry must be in the future); `field` names it"),
+    403: forbidden,
+    404: notAnOperator,
+    409: errorContent("CODES_ALREADY_SHOWN: a retry of a request whose answer carried the codes; they are never shown again"),
+    422: keyReused,
+  },
+});
+
+const list = createRoute({
+  method: "get",
+  path: "/",
+  summary: "Code batches, newest first, 50 a page, with where their codes are (finance and up)",
+  security: operatorSession,
+  request: { query: codeBatchListQuerySchema },
+  responses: {
+    200: jsonContent(successEnvelope(codeBatchPageSchema), "A page of batches"),
+    400: badRequest,
+    403: forbidden,
+    404: notAnOperator,
+  },
+});
+
+const voidBatch = createRoute({
+  method: "post",
+  path: "/{id}/void",
+  summary: "Void a batch: its codes not yet redeemed can never be (finance and up; a reason; audited)",
+  security: operatorSession,
+  request: {
+    headers: idempotencyKeyHeader,
+    params: codeBatchIdParamSchema,
+    body: { content: { "application/json": { schema: voidCodeBatchBodySchema } }, required: true },
+  },
+  responses: {
+    200: jsonContent(successEnvelope(codeBatchSchema), "The batch, voided"),
+    400: badRequest,
+    403: forbidden,
+    404: errorContent("NOT_FOUND: no such batch, or not signed in as an operator"),
+    409: errorContent("CODE_BATCH_VOIDED: voided already; or CODE_BATCH_SPENT: every code was redeemed, there is nothing to void"),
+    422: keyReused,
+  },
+});
+
+export const codeBatchRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
+codeBatchRoutes.use("*", operatorWith("codes"));
+codeBatchRoutes.use(
+  "*",
+  idempotentPosts((c) => `ops:${c.var.operator.userId}`),
+);
+
+codeBatchRoutes.openapi(issue, async (c) => {
+  const { value, count, expiresAt, note } = c.req.valid("json");
+  const db = c.env.DB;
+  const now = c.var.clock.now();
+  const expires = Date.parse(expiresAt);
+  if (expires <= now) throw new ApiError("BAD_REQUEST", "The expiry must be in the future.", "expiresAt");
+  const operator = c.var.operator;
+  const batch = newCodeBatch({ value, count, expiresAt: expires, issuedAt: now, note, issuedBy: operator.userId });
+  const codes = batch.codes.map(formatCode);
+  const expiry = new Date(expires).toISOString();
+  const issued = codeBatchFromRow(
+    {
+      id: batch.id,
+      value,
+      count,
+      note,
+      expires_at: expires,
+      issued_at: now,
+      voided_at: null,
+      voided_count: null,
+      issuer_handle: operator.handle,
+      issuer_display_name: operator.displayName,
+      voider_handle: null,
+      voider_display_name: null,
+      redeemed: 0,
+      not_redeemed: count,
+    },
+    now,
+  );
+  return c.var.idempotency.commit(
+    [
+      ...(await issueBatchStatements(db, batch)),
+      auditStatement(db, {
+        actor: operatorActor(c),
+        action: "codes.issue",
+        object: { type: "code_batch", id: batch.id },
+        // Never the codes: they are bearer value.
+        after: { value, count, expiresAt: expiry, note },
+        requestId: requestIdOf(c),
+        at: now,
+      }),
+    ],
+    201,
+    { code: "SUCCESS" as const, data: { batch: issued, codes, csv: codeBatchCsv(codes, value, expiry) } },
+    {
+      // Shown once (decision 014): the key's record is this refusal, not the codes, which
+      // would otherwise sit in clear in the idempotency table and answer every retry. A
+      // client that lost the answer learns the batch's id here, voids it and issues anew.
+      replayAs: new ApiError(
+        "CODES_ALREADY_SHOWN",
+        `The codes of ${batch.id} were shown once, in the first answer to this request, and are never shown again. If that answer was lost, void the batch and issue a new one.`,
+      ),
+    },
+  );
+});
+
+codeBatchRoutes.openapi(list, async (c) => {
+  const page = await codeBatchPage(c.env.DB, { cursor: c.req.valid("query").cursor, now: c.var.clock.now() });
+  return c.json({ code: "SUCCESS" as const, data: page }, 200);
+});
+
+codeBatchRoutes.openapi(voidBatch, async (c) => {
+  const { id } = c.req.valid("param");
+  const { reason } = c.req.valid("json");
+  const db = c.env.DB;
+  const now = c.var.clock.now();
+  const operator = c.var.operator;
+  // The batch states the count it read, so the audit row and the answer say exactly what
+  // the void took out of use. A redemption landing between the read and the batch fails
+  // that statement and the batch rolls back: read again. Each round that fails leaves one
+  // code fewer to redeem (or finds the batch voided), so this ends.
+  let lastRead: number | null = null;
+  for (;;) {
+    const row = await findCodeBatch(db, id);
+    // Not lasting: a missing batch is not a state a retry must keep hearing.
+    if (!row) return c.var.idempotency.refuse(new ApiError("NOT_FOUND", "There is no such code batch."), { lasting: false });
+    if (row.voided_at !== null) return c.var.idempotency.refuse(new ApiError("CODE_BATCH_VOIDED", "This batch has already been voided."));
+    const unredeemed = row.not_redeemed;
+    if (unredeemed === 0) {
+      return c.var.idempotency.refuse(
+        new ApiError("CODE_BATCH_SPENT", "Every code of this batch has been redeemed: there is nothing to void."),
+      );
+    }
+    if (lastRead !== null && unredeemed >= lastRead)
+      throw new Error("code batch void: the batch failed its statement, yet nothing changed");
+    lastRead = unredeemed;
+    const voided = codeBatchFromRow(
+      { ...row, voided_at: now, voided_count: unredeemed, voider_handle: operator.handle, voider_display_name: operator.displayName },
+      now,
+    );
+    try {
+      return await c.var.idempotency.commit(
+        [
+          assertInBatch(
+            db,
+            "the batch is not voided and its unredeemed codes are as read",
+            `coalesce((SELECT voided_at IS NULL FROM code_batch WHERE id = ?), 0) AND ${unredeemedCodesSql} = ?`,
+            id,
+            id,
+            unredeemed,
+          ),
+          // From here on the redemption trigger (migration 0018) refuses every code of the batch.
+          db
+            .prepare(`UPDATE code_batch SET voided_at = ?, voided_by = ?, voided_count = ${unredeemedCodesSql} WHERE id = ?`)
+            .bind(now, operator.userId, id, id),
+          auditStatement(db, {
+            actor: operatorActor(c),
+            action: "codes.void",
+            object: { type: "code_batch", id },
+            before: { unredeemed },
+            after: { unredeemed: 0, voided: unredeemed },
+            reason,
+            requestId: requestIdOf(c),
+            at: now,
+          }),
+        ],
+        200,
+        { code: "SUCCESS" as const, data: voided },
+      );
+    } catch (error) {
+      if (!isFailedAssertion(error)) throw error;
+    }
+  }
+});
