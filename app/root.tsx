@@ -1,5 +1,15 @@
 import { useEffect, type ReactNode } from "react";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "react-router";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useLocation,
+  useRouteError,
+  useRouteLoaderData,
+} from "react-router";
 import type { Route } from "./+types/root";
 import { Announcer, useFocusOnNavigation } from "./components/announcer";
 import { AppFooter } from "./components/app-footer";
@@ -91,7 +101,11 @@ function UnreachableNotice() {
   );
 }
 
-function Shell({ children }: { children: ReactNode }) {
+/**
+ * The page frame. The back office (`bare`) draws its own (app/routes/ops/ops-layout.tsx); its
+ * errors, and the 404 a non-operator meets there, are drawn in the ordinary frame.
+ */
+function Shell({ children, bare = false }: { children: ReactNode; bare?: boolean }) {
   const { ready, isMobile } = useStartup();
   useFocusOnNavigation();
   useEffect(() => {
@@ -99,6 +113,15 @@ function Shell({ children }: { children: ReactNode }) {
     window.paydesk.hydrated = true;
     document.documentElement.dataset.hydrated = "true";
   }, []);
+  if (bare) {
+    return (
+      <div className="app-shell" data-device={ready ? (isMobile ? "mobile" : "desktop") : undefined}>
+        <NavigationProgress />
+        {children}
+        <Announcer />
+      </div>
+    );
+  }
   return (
     <div className="app-shell" data-device={ready ? (isMobile ? "mobile" : "desktop") : undefined}>
       <AppHeader />
@@ -117,7 +140,11 @@ function Shell({ children }: { children: ReactNode }) {
 
 export default function App() {
   const { chunkFailure } = useStartup();
-  return <Shell>{chunkFailure ? <ChunkFailure stylesheet={chunkFailure instanceof CssChunkLoadError} /> : <Outlet />}</Shell>;
+  const { pathname } = useLocation();
+  const backOffice = !chunkFailure && (pathname === "/ops" || pathname.startsWith("/ops/"));
+  return (
+    <Shell bare={backOffice}>{chunkFailure ? <ChunkFailure stylesheet={chunkFailure instanceof CssChunkLoadError} /> : <Outlet />}</Shell>
+  );
 }
 
 export function ErrorBoundary() {

@@ -19,5 +19,13 @@ export default [
   route("tos", "routes/tos.tsx", { id: "tos" }),
   route("contact", "routes/contact.tsx", { id: "contact" }),
   route("support", "routes/support.tsx", { id: "support" }),
+  // The back office (docs/decisions/012-operators-and-audit.md): its own layout and chunks.
+  route("ops", "routes/ops/ops-layout.tsx", { id: "ops" }, [
+    index("routes/ops/ops-index.tsx", { id: "ops_index" }),
+    route("people", "routes/ops/ops-people.tsx", { id: "ops_people" }),
+    route("people/:id", "routes/ops/ops-person.tsx", { id: "ops_person" }),
+    route("orders/:id", "routes/ops/ops-order.tsx", { id: "ops_order" }),
+    route("refunds", "routes/ops/ops-refunds.tsx", { id: "ops_refunds" }),
+  ]),
   route("*", "routes/not-found.tsx", { id: "not-found" }),
 ] satisfies RouteConfig;

@@ -49,3 +49,4 @@ export const accountControlSchema = z.strictObject({
   /** Sessions ended by this action (sign out everywhere; zero otherwise). */
   sessionsEnded: z.number().int().nonnegative(),
 });
+export type OperatorSelf = z.infer<typeof operatorSelfSchema>;

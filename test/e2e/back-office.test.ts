@@ -9,6 +9,7 @@ import { formatMoney } from "#app/i18n/format";
 import { errorMessages } from "#app/messages/errors";
 import { homeMessages } from "#app/messages/home";
 import { layoutMessages } from "#app/messages/layout";
+import { opsMessages } from "#app/messages/ops";
 import { orderMessages } from "#app/messages/orders";
 import { transferMessages } from "#app/messages/transfer";
 import { seededOperators, seededUser } from "./e2e-env.ts";
@@ -119,6 +120,91 @@ for (const { viewport, language } of runs) {
       await open(page, "/");
       await expect(page.getByText(homeMessages[language].entryKind.refund ?? "Refund").first()).toBeVisible();
       await shot(page, "home-refunded", viewport, language);
+    });
+  });
+}
+
+for (const { viewport, language } of runs) {
+  test.describe(`the back office console at ${viewport.name} [${language}]`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+    const money = (fen: number) => formatMoney(fen, language);
+    const ops = opsMessages[language];
+
+    test("a signed-in person without a role meets the ordinary 404 page at /ops", async ({ page, problems }) => {
+      problems.allow(/status of 404/);
+      const person = await newPerson("no_role", "Wu Fang");
+      await contextFor(page.context(), person, language);
+      for (const path of ["/ops", "/ops/people", "/ops/refunds"]) {
+        await open(page, path);
+        await expect(page.getByRole("heading", { level: 1, name: layoutMessages[language].notFoundTitle })).toBeVisible();
+        await expect(page.getByRole("navigation", { name: ops.navigation })).toHaveCount(0);
+      }
+      await expectAccessible(page);
+      await shot(page, "ops-not-an-operator", viewport, language);
+    });
+
+    test("an admin finds a person, locks and unlocks them from the console", async ({ page }) => {
+      const person = await newPerson("console_lock", "Lin Xia");
+      await fund(person, 2_500);
+      await contextFor(page.context(), { ...admin, displayName: admin.displayName }, language);
+      await open(page, `/ops/people?q=${person.handle}`);
+      await expect(page.getByTestId("ops-operator")).toContainText(admin.displayName);
+      await expectAccessible(page);
+      await shot(page, "ops-people", viewport, language);
+      await page.getByRole("link", { name: `Lin Xia (@${person.handle})` }).click();
+      await expect(page.getByRole("heading", { level: 1, name: `Lin Xia (@${person.handle})` })).toBeVisible();
+      await expect(page.getByTestId("ops-person-facts")).toContainText(money(2_500));
+
+      await page.getByLabel(ops.reason).fill("The person reported a stolen phone.");
+      await page.getByRole("button", { name: ops.lock }).click();
+      await expect(page.getByText(ops.done.lock)).toBeVisible();
+      await expect(page.getByTestId("ops-lock-state")).toContainText(ops.locked);
+      await expectAccessible(page);
+      await shot(page, "ops-person-locked", viewport, language);
+      expect((await api<{ locked?: boolean }>("POST", "/api/user/session", { token: person.token })).locked).toBe(true);
+
+      await page.getByLabel(ops.reason).fill("The phone was found.");
+      await page.getByRole("button", { name: ops.unlock }).click();
+      await expect(page.getByText(ops.done.unlock)).toBeVisible();
+      await expect(page.getByTestId("ops-lock-state")).toHaveText(ops.notLocked);
+      expect((await api<{ locked?: boolean }>("POST", "/api/user/session", { token: person.token })).locked).toBeUndefined();
+    });
+
+    test("a finance operator refunds from the console; above the threshold a second operator approves it there", async ({
+      page,
+      browser,
+    }) => {
+      const person = await newPerson("console_refund", "He Jun");
+      const orderId = await walletPaidTaskOrder(person, 100_000, 3);
+      await contextFor(page.context(), { ...finance, displayName: finance.displayName }, language);
+      await open(page, `/ops/orders/${orderId}`);
+      await expect(page.getByTestId("ops-refundable")).toContainText(money(300_000));
+      await page.getByLabel(ops.refundAmount).fill("1000");
+      await page.getByLabel(ops.refundReason).fill("One slot was never needed.");
+      await page.getByRole("button", { name: ops.refund, exact: true }).click();
+      await expect(page.getByTestId("ops-refund-made")).toHaveText(ops.refundMade);
+      await page.getByLabel(ops.refundAmount).fill("2000");
+      await page.getByLabel(ops.refundReason).fill("The rest of the task is cancelled.");
+      await page.getByRole("button", { name: ops.refund, exact: true }).click();
+      await expect(page.getByTestId("ops-refund-made")).toHaveText(ops.refundWaiting);
+      await expect(page.getByTestId("ops-order-refunds").getByRole("listitem")).toHaveCount(2);
+      await expectAccessible(page);
+      await shot(page, "ops-order", viewport, language);
+      expect(await balances(person)).toEqual({ available: 100_000, held: 200_000 });
+
+      // The second operator approves it on the refunds page.
+      const second = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
+      await contextFor(second, { ...admin, displayName: admin.displayName }, language);
+      const checker = await second.newPage();
+      await open(checker, "/ops/refunds");
+      const waiting = checker.getByTestId("ops-approvals").getByRole("listitem").filter({ hasText: "The rest of the task is cancelled." });
+      await expect(waiting).toHaveCount(1);
+      await expectAccessible(checker);
+      await shot(checker, "ops-refunds", viewport, language);
+      await waiting.getByRole("button", { name: ops.approve }).click();
+      await expect(checker.getByText(ops.approved)).toBeVisible();
+      expect(await balances(person)).toEqual({ available: 300_000, held: 0 });
+      await second.close();
     });
   });
 }

@@ -37,6 +37,21 @@ describe("the edge page cache (the built worker)", () => {
     expect((await edgeSettled(path)).response.headers.get("X-Edge-Cache")).toBe("HIT");
   });
 
+  it("never keeps the back office's pages, and tells robots not to index them", async () => {
+    for (const path of ["/ops", "/ops/people", `/ops/orders/ord_x?visit=${crypto.randomUUID()}`]) {
+      for (const attempt of [1, 2]) {
+        const { response, body } = await edgeSettled(path);
+        expect(response.status, `${path} #${attempt}`).toBe(200);
+        expect(response.headers.get("X-Edge-Cache"), path).toBe("BYPASS");
+        expect(response.headers.get("Cache-Control"), path).toBe("no-store");
+        expect(response.headers.get("X-Robots-Tag"), path).toBe("noindex, nofollow");
+        expect(body, path).toContain('<meta name="robots" content="noindex, nofollow"/>');
+      }
+    }
+    // The people's pages stay cacheable and indexable.
+    expect((await edgeSettled(`/help?visit=${crypto.randomUUID()}`)).response.headers.get("X-Robots-Tag")).toBeNull();
+  });
+
   it("keeps 404 pages and API answers out of the cache", async () => {
     const missing = await edgeSettled("/no-such-page");
     expect(missing.response.status).toBe(404);

@@ -65,8 +65,10 @@ export function createEdgeHandler({ build, render, cache = createPageCache(), or
         [languageContext, language],
       ]),
     );
-    // A sign-in link (`?token=`) is personal: its page is rendered for this visit only.
-    const cacheable = request.method === "GET" && !url.searchParams.has("token");
+    // A sign-in link (`?token=`) is personal: its page is rendered for this visit only. The
+    // back office's pages are never kept at the edge, nor indexed (docs/decisions/012-operators-and-audit.md).
+    const backOffice = url.pathname === "/ops" || url.pathname.startsWith("/ops/");
+    const cacheable = request.method === "GET" && !url.searchParams.has("token") && !backOffice;
     const key = cacheable ? pageCacheKey(request, deployVersion(env, build), language) : null;
 
     let response: Response | null = null;
@@ -90,6 +92,7 @@ export function createEdgeHandler({ build, render, cache = createPageCache(), or
 
     response = new Response(response.body, response);
     if (!cacheable) response.headers.set("Cache-Control", "no-store");
+    if (backOffice) response.headers.set("X-Robots-Tag", "noindex, nofollow");
     response.headers.set("X-Edge-Cache", cacheStatus);
     // Each language is its own rendering (and cache entry); tell any cache downstream.
     response.headers.set("Content-Language", language);

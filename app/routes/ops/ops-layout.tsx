@@ -1,0 +1,77 @@
+import { data, Link, NavLink, Outlet } from "react-router";
+import type { Route } from "./+types/ops-layout";
+import { ApiFailure, signedInApi } from "../../api/client";
+import { getOperator } from "../../api/ops";
+import { Spinner } from "../../components/spinner";
+import { metaLanguage, useMessages } from "../../i18n/messages";
+import { opsMessages } from "../../messages/ops";
+import { currentToken } from "../../session/account-session";
+import "../../styles/ops.css";
+
+// Never indexed: the edge also says so in X-Robots-Tag and never caches these pages.
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: `${opsMessages[metaLanguage(matches)].title} · Paydesk` }, { name: "robots", content: "noindex, nofollow" }];
+}
+
+/**
+ * The back office's door for pages, as /api/ops/* has it: anyone who is not an operator —
+ * signed out, or signed in without a role — gets the ordinary 404 page, so the page does not
+ * say that a back office is here.
+ */
+export async function clientLoader() {
+  const token = currentToken();
+  if (!token) throw data(null, { status: 404 });
+  try {
+    return { operator: await getOperator(signedInApi(token)) };
+  } catch (error) {
+    if (error instanceof ApiFailure && (error.code === "NOT_FOUND" || error.code === "UNAUTHENTICATED")) throw data(null, { status: 404 });
+    throw error;
+  }
+}
+clientLoader.hydrate = true as const;
+
+export function HydrateFallback() {
+  return (
+    <main id="main" className="ops-main">
+      <Spinner />
+    </main>
+  );
+}
+
+export default function OpsLayout({ loaderData }: Route.ComponentProps) {
+  const text = useMessages(opsMessages);
+  const { operator } = loaderData;
+  return (
+    <div className="ops">
+      <header className="ops-header">
+        <a className="skip-link" href="#main">
+          {text.title}
+        </a>
+        <div className="ops-header-bar">
+          <Link className="brand" to="/ops">
+            {text.title}
+          </Link>
+          <span className="ops-operator" data-testid="ops-operator">
+            {text.signedInAs(operator.displayName, text.role[operator.role])}
+          </span>
+          <Link to="/">{text.backToApp}</Link>
+        </div>
+        <nav aria-label={text.navigation}>
+          <ul className="app-nav">
+            <li>
+              <NavLink to="/ops/people">{text.nav.people}</NavLink>
+            </li>
+            {operator.rights.includes("refund") ? (
+              <li>
+                <NavLink to="/ops/refunds">{text.nav.refunds}</NavLink>
+              </li>
+            ) : null}
+          </ul>
+        </nav>
+      </header>
+      <main id="main" className="ops-main">
+        <Outlet context={operator} />
+      </main>
+    </div>
+  );
+}

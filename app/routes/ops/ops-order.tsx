@@ -1,0 +1,195 @@
+import { Link, useFetcher } from "react-router";
+import type { Route } from "./+types/ops-order";
+import { refundBodySchema, type RefundRequest } from "#contract/ops-refunds";
+import { makeRefund, type OrderRefunds } from "../../api/ops";
+import { useAnnounceSuccess } from "../../components/announcer";
+import { DateTime, Money } from "../../components/money";
+import { checked, formText, runAction, type ActionResult } from "../../forms/action-result";
+import { FormAlert, MoneyField, SubmitButton, TextAreaField } from "../../forms/fields";
+import { dispatchIntent } from "../../forms/intent-dispatch";
+import { fieldError, useFormInstance } from "../../forms/use-form-instance";
+import { formatMoney, parseYuan } from "../../i18n/format";
+import { currentLanguage, useLanguage, useMessages } from "../../i18n/messages";
+import { opsMessages } from "../../messages/ops";
+import { orderMessages } from "../../messages/orders";
+import { mayDo, useOperator } from "../../ops/ops-context";
+import { getOrder } from "../../ops/ops-loaders";
+import { OpsView } from "../../ops/ops-view";
+import type { OrderStory } from "#contract/ops-orders";
+
+export async function clientLoader({ params }: Route.ClientLoaderArgs) {
+  return getOrder(params.id);
+}
+
+export async function clientAction({ request, params }: Route.ClientActionArgs): Promise<ActionResult> {
+  return dispatchIntent(await request.formData(), {
+    refund: (form) =>
+      runAction("refund", (api) => {
+        const text = opsMessages[currentLanguage()];
+        const body = checked(
+          refundBodySchema,
+          { amount: parseYuan(formText(form, "amount")), reason: formText(form, "reason") },
+          { amount: text.amountInvalid, reason: text.reasonMissing },
+        );
+        return makeRefund(api, params.id, body, formText(form, "idempotencyKey"));
+      }),
+  });
+}
+
+function RefundForm({ refunds }: { refunds: OrderRefunds }) {
+  const text = useMessages(opsMessages);
+  const language = useLanguage();
+  const fetcher = useFetcher<ActionResult<RefundRequest>>();
+  const { formRef, idempotencyKey } = useFormInstance(fetcher.data);
+  const made = fetcher.data?.ok ? (fetcher.data.data.status === "approved" ? text.refundMade : text.refundWaiting) : "";
+  useAnnounceSuccess(fetcher.data, made);
+  // An order has at most one payment that succeeded: the one refunded.
+  if (!refunds.payments.some((payment) => payment.refundable > 0)) return null;
+  return (
+    <fetcher.Form method="post" ref={formRef} className="ops-actions" aria-labelledby="ops-refund-title">
+      <h3 id="ops-refund-title">{text.refund}</h3>
+      <p className="hint">{text.threshold(formatMoney(refunds.approvalThreshold, language))}</p>
+      <FormAlert result={fetcher.data} fields={["amount", "reason"]} />
+      {made ? (
+        <p className="notice" role="status" data-testid="ops-refund-made">
+          {made}
+        </p>
+      ) : null}
+      <input type="hidden" name="intent" value="refund" />
+      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+      <MoneyField id="ops-refund-amount" name="amount" label={text.refundAmount} error={fieldError(fetcher.data, "amount")} />
+      <TextAreaField
+        id="ops-refund-reason"
+        name="reason"
+        label={text.refundReason}
+        required
+        maxLength={500}
+        rows={2}
+        error={fieldError(fetcher.data, "reason")}
+      />
+      <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.refund}>
+        {text.refund}
+      </SubmitButton>
+    </fetcher.Form>
+  );
+}
+
+function RefundLine({ refund }: { refund: RefundRequest }) {
+  const text = useMessages(opsMessages);
+  return (
+    <li className="item">
+      <span className="item-main">
+        <span className="item-title">{refund.reason}</span>
+        <span className="item-meta">
+          <DateTime iso={refund.requestedAt} /> · {text.requestedBy(refund.requestedBy.displayName)}
+          {refund.decidedBy ? ` · ${text.decidedBy(refund.decidedBy.displayName)}` : ""}
+          {refund.wechat ? ` · ${refund.wechat.outRefundNo} ${refund.wechat.status}` : ""}
+        </span>
+      </span>
+      <span className="item-side">
+        <Money amount={refund.amount} /> <span className="badge">{text.refundStatus[refund.status]}</span>
+      </span>
+    </li>
+  );
+}
+
+function OrderView({ story, refunds }: { story: OrderStory; refunds: OrderRefunds }) {
+  const text = useMessages(opsMessages);
+  const language = useLanguage();
+  const operator = useOperator();
+  const orders = useMessages(orderMessages);
+  const { order } = story;
+  return (
+    <section aria-labelledby="ops-order-title">
+      <h1 id="ops-order-title">
+        {text.orderTitle} {order.id}
+      </h1>
+      <dl className="ops-facts">
+        <dt>{text.person}</dt>
+        <dd>
+          <Link to={`/ops/people/${encodeURIComponent(order.person.id)}`}>
+            {order.person.displayName} (@{order.person.handle})
+          </Link>
+        </dd>
+        <dt>{orders.kindLabel}</dt>
+        <dd>
+          {orders.kind[order.kind]}: {order.description}
+        </dd>
+        <dt>{orders.statusLabel}</dt>
+        <dd>
+          {orders.status[order.status]} · <Money amount={order.amount} />
+        </dd>
+      </dl>
+      <h2>{text.history}</h2>
+      <ol>
+        {story.history.map((event) => (
+          <li key={`${event.status}-${event.at}`}>
+            <DateTime iso={event.at} /> — {orders.historyStatus[event.status] ?? event.status}
+            {event.reason ? ` (${event.reason})` : ""}
+          </li>
+        ))}
+      </ol>
+      <h2>{text.payments}</h2>
+      <ul className="item-list">
+        {story.payments.map((payment) => {
+          const left = refunds.payments.find((candidate) => candidate.id === payment.id);
+          return (
+            <li key={payment.id} className="item">
+              <span className="item-main">
+                <span className="item-title">
+                  {orders.method[payment.method]}
+                  {payment.flow ? ` · ${payment.flow}` : ""} · {orders.paymentStatus[payment.status]}
+                </span>
+                <span className="item-meta">
+                  {payment.id}
+                  {payment.outTradeNo ? ` · ${payment.outTradeNo}` : ""}
+                  {payment.transactionId ? ` · ${payment.transactionId}` : ""}
+                </span>
+                {left ? (
+                  <span className="item-meta" data-testid="ops-refundable">
+                    {text.refundable(formatMoney(left.refundable, language), formatMoney(left.paid, language))}
+                  </span>
+                ) : null}
+              </span>
+              <span className="item-side">
+                <Money amount={payment.amount} />
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+      {story.notifications.length > 0 ? (
+        <>
+          <h2>{text.notifications}</h2>
+          <ul className="item-list">
+            {story.notifications.map((notification) => (
+              <li key={notification.id} className="item">
+                <span className="item-main">
+                  <span className="item-title">{notification.eventType}</span>
+                  <span className="item-meta">
+                    <DateTime iso={notification.firstReceivedAt} /> · {notification.outcome} × {notification.deliveries}
+                  </span>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      <h2>{text.refundsTitle}</h2>
+      {refunds.refunds.length === 0 ? (
+        <p>{text.none}</p>
+      ) : (
+        <ul className="item-list" data-testid="ops-order-refunds">
+          {refunds.refunds.map((refund) => (
+            <RefundLine key={refund.id} refund={refund} />
+          ))}
+        </ul>
+      )}
+      {mayDo(operator, "refund") ? <RefundForm refunds={refunds} /> : null}
+    </section>
+  );
+}
+
+export default function OpsOrder({ loaderData }: Route.ComponentProps) {
+  return <OpsView result={loaderData}>{({ story, refunds }) => <OrderView story={story} refunds={refunds} />}</OpsView>;
+}
