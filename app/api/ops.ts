@@ -1,6 +1,7 @@
 /** The back office's calls (docs/decisions/012-operators-and-audit.md and after), as the signed-in operator. */
 import type { z } from "zod";
 import type { OperatorSelf } from "#contract/ops";
+import type { Overview } from "#contract/ops-overview";
 import type { OrderStory } from "#contract/ops-orders";
 import type { PersonPage, peoplePageSchema } from "#contract/ops-people";
 import type { orderRefundsSchema, RefundRequest } from "#contract/ops-refunds";
@@ -41,3 +42,5 @@ export function decideRefund(api: SignedInApi, id: string, decision: "approve" |
     ? api.post<RefundRequest>(apiPath`/api/ops/refunds/${id}/approve`, note ? { note } : {}, idempotencyKey)
     : api.post<RefundRequest>(apiPath`/api/ops/refunds/${id}/reject`, { reason: note }, idempotencyKey);
 }
+
+export const getOverview = (api: SignedInApi) => api.get<Overview>("/api/ops/overview");

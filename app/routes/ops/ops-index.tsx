@@ -1,10 +1,100 @@
-import { redirect } from "react-router";
+import type { Route } from "./+types/ops-index";
+import type { Overview } from "#contract/ops-overview";
+import { getOverview } from "../../api/ops";
+import { Money } from "../../components/money";
+import { useMessages } from "../../i18n/messages";
+import { opsMessages } from "../../messages/ops";
+import { OpsView } from "../../ops/ops-view";
+import { VolumeChart } from "../../ops/volume-chart";
+import { loadPersonal } from "../../personal/load-personal";
 
-/** The back office opens on its people search (the overview comes with issue #10's next part). */
-export function clientLoader() {
-  return redirect("/ops/people");
+export async function clientLoader() {
+  return loadPersonal(getOverview);
 }
 
-export default function OpsIndex() {
-  return null;
+function byKind(volume: Overview["dailyVolume"]): [string, number][] {
+  const totals = new Map<string, number>();
+  for (const row of volume) totals.set(row.kind, (totals.get(row.kind) ?? 0) + row.amount);
+  return [...totals.entries()].sort(([a], [b]) => a.localeCompare(b));
+}
+
+function OverviewView({ overview }: { overview: Overview }) {
+  const text = useMessages(opsMessages);
+  const moneyKeys = ["walletsAvailable", "walletsHeld", "taskEscrow", "wechatClearing", "world"] as const;
+  const pendingKeys = ["wechatPayments", "wechatRefunds", "wechatRefundsStuck", "refundApprovals"] as const;
+  const ticketKeys = ["underADay", "oneToThreeDays", "olderThanThreeDays"] as const;
+  return (
+    <div className="ops-grid">
+      <section aria-labelledby="ops-money-title" className="card">
+        <h2 id="ops-money-title">{text.moneyNow}</h2>
+        <dl className="ops-facts" data-testid="ops-money">
+          {moneyKeys.map((key) => (
+            <div key={key} className="ops-fact">
+              <dt>{text.money[key]}</dt>
+              <dd>
+                <Money amount={overview.money[key]} />
+              </dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+      <section aria-labelledby="ops-ledger-title" className="card">
+        <h2 id="ops-ledger-title">{text.ledgerCheck}</h2>
+        <p role="status" data-testid="ops-ledger" className={overview.ledger.violations > 0 ? "form-error" : undefined}>
+          {overview.ledger.violations === 0 ? text.ledgerWhole : text.ledgerBroken(overview.ledger.violations)}
+        </p>
+        <h2>{text.pendingTitle}</h2>
+        <dl className="ops-facts">
+          {pendingKeys.map((key) => (
+            <div key={key} className="ops-fact">
+              <dt>{text.pending[key]}</dt>
+              <dd>{overview.pending[key]}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+      <section aria-labelledby="ops-volume-title" className="card">
+        <h2 id="ops-volume-title">{text.volumeTitle}</h2>
+        {overview.dailyVolume.length === 0 ? (
+          <p>{text.noVolume}</p>
+        ) : (
+          <>
+            <VolumeChart volume={overview.dailyVolume} />
+            <h3>{text.volumeByKind}</h3>
+            <dl className="ops-facts">
+              {byKind(overview.dailyVolume).map(([kind, amount]) => (
+                <div key={kind} className="ops-fact">
+                  <dt>{kind}</dt>
+                  <dd>
+                    <Money amount={amount} />
+                  </dd>
+                </div>
+              ))}
+            </dl>
+          </>
+        )}
+      </section>
+      <section aria-labelledby="ops-tickets-title" className="card">
+        <h2 id="ops-tickets-title">{text.ticketsTitle}</h2>
+        <dl className="ops-facts">
+          {ticketKeys.map((key) => (
+            <div key={key} className="ops-fact">
+              <dt>{text.tickets[key]}</dt>
+              <dd>{overview.openTickets[key]}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+    </div>
+  );
+}
+
+export default function OpsIndex({ loaderData }: Route.ComponentProps) {
+  const text = useMessages(opsMessages);
+  return (
+    <section aria-labelledby="ops-overview-title">
+      <h1 id="ops-overview-title">{text.overviewTitle}</h1>
+      <OpsView result={loaderData}>{(overview) => <OverviewView overview={overview} />}</OpsView>
+    </section>
+  );
 }

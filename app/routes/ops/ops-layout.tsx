@@ -59,6 +59,11 @@ export default function OpsLayout({ loaderData }: Route.ComponentProps) {
         <nav aria-label={text.navigation}>
           <ul className="app-nav">
             <li>
+              <NavLink to="/ops" end>
+                {text.nav.overview}
+              </NavLink>
+            </li>
+            <li>
               <NavLink to="/ops/people">{text.nav.people}</NavLink>
             </li>
             {operator.rights.includes("refund") ? (

@@ -43,8 +43,10 @@ function RefundForm({ refunds }: { refunds: OrderRefunds }) {
   const { formRef, idempotencyKey } = useFormInstance(fetcher.data);
   const made = fetcher.data?.ok ? (fetcher.data.data.status === "approved" ? text.refundMade : text.refundWaiting) : "";
   useAnnounceSuccess(fetcher.data, made);
-  // An order has at most one payment that succeeded: the one refunded.
-  if (!refunds.payments.some((payment) => payment.refundable > 0)) return null;
+  // An order has at most one payment that succeeded: the one refunded. Once nothing is left,
+  // the form stays for its last answer, without fields.
+  const open = refunds.payments.some((payment) => payment.refundable > 0);
+  if (!open && !made) return null;
   return (
     <fetcher.Form method="post" ref={formRef} className="ops-actions" aria-labelledby="ops-refund-title">
       <h3 id="ops-refund-title">{text.refund}</h3>
@@ -55,21 +57,25 @@ function RefundForm({ refunds }: { refunds: OrderRefunds }) {
           {made}
         </p>
       ) : null}
-      <input type="hidden" name="intent" value="refund" />
-      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-      <MoneyField id="ops-refund-amount" name="amount" label={text.refundAmount} error={fieldError(fetcher.data, "amount")} />
-      <TextAreaField
-        id="ops-refund-reason"
-        name="reason"
-        label={text.refundReason}
-        required
-        maxLength={500}
-        rows={2}
-        error={fieldError(fetcher.data, "reason")}
-      />
-      <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.refund}>
-        {text.refund}
-      </SubmitButton>
+      {open ? (
+        <>
+          <input type="hidden" name="intent" value="refund" />
+          <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+          <MoneyField id="ops-refund-amount" name="amount" label={text.refundAmount} error={fieldError(fetcher.data, "amount")} />
+          <TextAreaField
+            id="ops-refund-reason"
+            name="reason"
+            label={text.refundReason}
+            required
+            maxLength={500}
+            rows={2}
+            error={fieldError(fetcher.data, "reason")}
+          />
+          <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.refund}>
+            {text.refund}
+          </SubmitButton>
+        </>
+      ) : null}
     </fetcher.Form>
   );
 }

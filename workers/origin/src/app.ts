@@ -7,6 +7,7 @@ import { type AccessKeys, accessCheck } from "./ops/access-check";
 import { accountControlRoutes } from "./ops/account-control-routes";
 import { auditRoutes } from "./ops/audit-routes";
 import { orderDeskRoutes } from "./ops/order-desk-routes";
+import { overviewRoutes } from "./ops/overview-routes";
 import { peopleRoutes } from "./ops/people-routes";
 import { refundRoutes } from "./refunds/refund-routes";
 import { codeBatchRoutes } from "./ops/code-batch-routes";
@@ -107,6 +108,7 @@ export function createOriginApp({
   app.route("/api/admin", adminRoutes);
   app.use("/api/ops/*", accessCheck(accessKeys));
   app.route("/api/ops", opsRoutes);
+  app.route("/api/ops/overview", overviewRoutes);
   app.route("/api/ops/people", peopleRoutes);
   app.route("/api/ops/orders", orderDeskRoutes);
   app.route("/api/ops", auditRoutes);

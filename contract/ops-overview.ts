@@ -1,0 +1,33 @@
+/** The back office's overview (docs/decisions/017-back-office-overview.md). */
+import { z } from "zod";
+
+const fen = z.number().int();
+const count = z.number().int().nonnegative();
+
+export const overviewSchema = z.strictObject({
+  /** Money right now, in fen. */
+  money: z.strictObject({
+    walletsAvailable: fen,
+    walletsHeld: fen,
+    /** What tasks still hold for their rewards (part of `walletsHeld`). */
+    taskEscrow: fen,
+    /** In the WeChat Pay clearing account: refunds on their way back to payers. */
+    wechatClearing: fen,
+    /** The world account: minus everything that ever came in, plus what went out. */
+    world: fen,
+  }),
+  /** The ledger's invariants, checked now: how many rows break one (0 when all is well). */
+  ledger: z.strictObject({ violations: count, checkedAt: z.iso.datetime() }),
+  /** Money moved per day (China time) and kind of journal transaction, the last 30 days. */
+  dailyVolume: z.array(z.strictObject({ day: z.iso.date(), kind: z.string(), amount: fen, transactions: count })),
+  /** Tickets waiting for an operator, by how long since they last moved. */
+  openTickets: z.strictObject({ underADay: count, oneToThreeDays: count, olderThanThreeDays: count }),
+  pending: z.strictObject({
+    wechatPayments: count,
+    wechatRefunds: count,
+    /** WeChat Pay refunds that failed (abnormal, closed, refused): an operator settles them. */
+    wechatRefundsStuck: count,
+    refundApprovals: count,
+  }),
+});
+export type Overview = z.infer<typeof overviewSchema>;

@@ -1,0 +1,109 @@
+/**
+ * The back office's overview (docs/decisions/017-back-office-overview.md): money right now,
+ * the ledger's check, 30 days of volume, tickets by age, what is pending. One D1 batch of
+ * reads, then the ledger's invariants (another batch).
+ */
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { jsonContent, operatorSession, successEnvelope } from "#contract/openapi";
+import { overviewSchema } from "#contract/ops-overview";
+import { validationHook } from "../http/validation";
+import { ledgerViolations } from "../ledger/invariants";
+import type { OriginEnv } from "../origin-env";
+import { operatorWith } from "./operator-access";
+import { forbiddenUnless, notAnOperator } from "./route-answers";
+
+const overview = createRoute({
+  method: "get",
+  path: "/",
+  summary: "Money right now, the ledger's check, 30 days of volume, tickets by age and what is pending (support and up)",
+  security: operatorSession,
+  responses: {
+    200: jsonContent(successEnvelope(overviewSchema), "The overview"),
+    403: forbiddenUnless("readPeople: support and up"),
+    404: notAnOperator,
+  },
+});
+
+const dayMs = 24 * 60 * 60 * 1000;
+/** Days are China's (UTC+8), as the daily transfer limit's are. */
+const chinaOffsetSeconds = 8 * 60 * 60;
+
+export const overviewRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
+overviewRoutes.use("*", operatorWith("readPeople"));
+
+overviewRoutes.openapi(overview, async (c) => {
+  const db = c.env.DB;
+  const now = c.var.clock.now();
+  const [money, volume, tickets, pending] = await db.batch([
+    // account_user_wallet and the primary key; a sum over every wallet (one row each).
+    db.prepare(
+      `SELECT
+         (SELECT coalesce(sum(available), 0) FROM account WHERE kind = 'user') AS wallets_available,
+         (SELECT coalesce(sum(held), 0) FROM account WHERE kind = 'user') AS wallets_held,
+         (SELECT coalesce(sum(escrow_remaining), 0) FROM task) AS task_escrow,
+         (SELECT coalesce(sum(available + held), 0) FROM account WHERE id = 'acc_wechat_clearing') AS wechat_clearing,
+         (SELECT coalesce(sum(available + held), 0) FROM account WHERE kind = 'world') AS world`,
+    ),
+    // journal_tx_created_at finds the 30 days; entry_tx their entries.
+    db
+      .prepare(
+        `SELECT date(journal_tx.created_at / 1000 + ?2, 'unixepoch') AS day, journal_tx.kind,
+                sum(entry.amount) AS amount, count(DISTINCT journal_tx.id) AS transactions
+         FROM journal_tx JOIN entry ON entry.tx_id = journal_tx.id AND entry.amount > 0
+         WHERE journal_tx.created_at >= ?1
+         GROUP BY day, journal_tx.kind ORDER BY day, journal_tx.kind`,
+      )
+      .bind(now - 30 * dayMs, chinaOffsetSeconds),
+    // ticket_status (status, updated_at).
+    db
+      .prepare(
+        `SELECT
+           count(CASE WHEN updated_at > ?1 - ?2 THEN 1 END) AS under_a_day,
+           count(CASE WHEN updated_at <= ?1 - ?2 AND updated_at > ?1 - 3 * ?2 THEN 1 END) AS one_to_three_days,
+           count(CASE WHEN updated_at <= ?1 - 3 * ?2 THEN 1 END) AS older
+         FROM ticket WHERE status = 'open'`,
+      )
+      .bind(now, dayMs),
+    // payment_wechat_due, wechat_refund_due and refund_request_waiting serve the first three.
+    db.prepare(
+      `SELECT
+         (SELECT count(*) FROM payment WHERE method = 'wechat' AND status = 'pending') AS wechat_payments,
+         (SELECT count(*) FROM wechat_refund WHERE status IN ('due', 'processing')) AS wechat_refunds,
+         (SELECT count(*) FROM wechat_refund WHERE status IN ('abnormal', 'closed', 'refused')) AS wechat_refunds_stuck,
+         (SELECT count(*) FROM refund_request WHERE status = 'awaiting_approval') AS refund_approvals`,
+    ),
+  ]);
+  const violations = await ledgerViolations(db);
+  const m = money?.results[0] as Record<string, number>;
+  const t = tickets?.results[0] as Record<string, number>;
+  const p = pending?.results[0] as Record<string, number>;
+  return c.json(
+    {
+      code: "SUCCESS" as const,
+      data: {
+        money: {
+          walletsAvailable: m.wallets_available ?? 0,
+          walletsHeld: m.wallets_held ?? 0,
+          taskEscrow: m.task_escrow ?? 0,
+          wechatClearing: m.wechat_clearing ?? 0,
+          world: m.world ?? 0,
+        },
+        ledger: { violations: violations.length, checkedAt: new Date(now).toISOString() },
+        dailyVolume: ((volume?.results ?? []) as { day: string; kind: string; amount: number; transactions: number }[]).map((row) => ({
+          day: row.day,
+          kind: row.kind,
+          amount: row.amount,
+          transactions: row.transactions,
+        })),
+        openTickets: { underADay: t.under_a_day ?? 0, oneToThreeDays: t.one_to_three_days ?? 0, olderThanThreeDays: t.older ?? 0 },
+        pending: {
+          wechatPayments: p.wechat_payments ?? 0,
+          wechatRefunds: p.wechat_refunds ?? 0,
+          wechatRefundsStuck: p.wechat_refunds_stuck ?? 0,
+          refundApprovals: p.refund_approvals ?? 0,
+        },
+      },
+    },
+    200,
+  );
+});
