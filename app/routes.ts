@@ -26,6 +26,10 @@ export default [
     route("people/:id", "routes/ops/ops-person.tsx", { id: "ops_person" }),
     route("orders/:id", "routes/ops/ops-order.tsx", { id: "ops_order" }),
     route("refunds", "routes/ops/ops-refunds.tsx", { id: "ops_refunds" }),
+    route("tickets", "routes/ops/ops-tickets.tsx", { id: "ops_tickets" }),
+    route("tickets/:id", "routes/ops/ops-ticket.tsx", { id: "ops_ticket" }),
+    route("codes", "routes/ops/ops-codes.tsx", { id: "ops_codes" }),
+    route("audit", "routes/ops/ops-audit.tsx", { id: "ops_audit" }),
   ]),
   route("*", "routes/not-found.tsx", { id: "not-found" }),
 ] satisfies RouteConfig;

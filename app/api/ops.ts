@@ -1,6 +1,9 @@
 /** The back office's calls (docs/decisions/012-operators-and-audit.md and after), as the signed-in operator. */
 import type { z } from "zod";
 import type { OperatorSelf } from "#contract/ops";
+import type { auditPageSchema } from "#contract/ops-audit";
+import type { codeBatchPageSchema, issuedCodeBatchSchema } from "#contract/ops-codes";
+import type { DeskThread, deskQueuePageSchema } from "#contract/ops-desk";
 import type { Overview } from "#contract/ops-overview";
 import type { OrderStory } from "#contract/ops-orders";
 import type { PersonPage, peoplePageSchema } from "#contract/ops-people";
@@ -44,3 +47,38 @@ export function decideRefund(api: SignedInApi, id: string, decision: "approve" |
 }
 
 export const getOverview = (api: SignedInApi) => api.get<Overview>("/api/ops/overview");
+
+export type DeskQueue = z.infer<typeof deskQueuePageSchema>;
+export type CodeBatchPage = z.infer<typeof codeBatchPageSchema>;
+export type IssuedCodeBatch = z.infer<typeof issuedCodeBatchSchema>;
+export type AuditPage = z.infer<typeof auditPageSchema>;
+
+export const ticketQueue = (api: SignedInApi, query: { status?: string; assignee?: string; cursor?: string }) =>
+  api.get<DeskQueue>(withQuery("/api/ops/tickets", query));
+
+export const getDeskThread = (api: SignedInApi, id: string) => api.get<DeskThread>(apiPath`/api/ops/tickets/${id}`);
+
+export function workTicket(
+  api: SignedInApi,
+  id: string,
+  work: { assign: true } | { reply: string } | { close: string },
+  idempotencyKey: string,
+) {
+  if ("assign" in work) return api.post<DeskThread>(apiPath`/api/ops/tickets/${id}/assign`, {}, idempotencyKey);
+  if ("reply" in work) return api.post<DeskThread>(apiPath`/api/ops/tickets/${id}/messages`, { message: work.reply }, idempotencyKey);
+  return api.post<DeskThread>(apiPath`/api/ops/tickets/${id}/close`, work.close ? { reason: work.close } : {}, idempotencyKey);
+}
+
+export const codeBatches = (api: SignedInApi, cursor?: string) => api.get<CodeBatchPage>(withQuery("/api/ops/code-batches", { cursor }));
+
+export const issueCodeBatch = (
+  api: SignedInApi,
+  body: { value: number; count: number; expiresAt: string; note: string },
+  idempotencyKey: string,
+) => api.post<IssuedCodeBatch>("/api/ops/code-batches", body, idempotencyKey);
+
+export const voidCodeBatch = (api: SignedInApi, id: string, reason: string, idempotencyKey: string) =>
+  api.post<unknown>(apiPath`/api/ops/code-batches/${id}/void`, { reason }, idempotencyKey);
+
+export const auditTrail = (api: SignedInApi, query: Record<string, string | undefined>) =>
+  api.get<AuditPage>(withQuery("/api/ops/audit", query));

@@ -16,7 +16,7 @@ import { seededOperators, seededUser } from "./e2e-env.ts";
 import { expect, test } from "./fixtures.ts";
 import { api, balances, contextFor, expectAccessible, fund, newPerson, open, type Person, shot, viewports } from "./journey-kit.ts";
 
-const [admin, finance] = seededOperators;
+const [admin, finance, support] = seededOperators;
 const headerBalance = (page: Page) => page.getByTestId("header-balance");
 const idOf = async (person: Person) => (await api<{ id: string }>("POST", "/api/user/session", { token: person.token })).id;
 const reason = { reason: "The person asked on ticket 42." };
@@ -213,6 +213,109 @@ for (const { viewport, language } of runs) {
       await expect(waiting).toHaveCount(0);
       expect(await balances(person)).toEqual({ available: 300_000, held: 0 });
       await second.close();
+    });
+  });
+}
+
+for (const { viewport, language } of runs) {
+  test.describe(`the back office desks at ${viewport.name} [${language}]`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+    const ops = opsMessages[language];
+
+    test("a support agent takes a ticket and answers it; the person sees the reply", async ({ page, browser }) => {
+      const person = await newPerson("asks_help", "Qian Yu");
+      const subject = `Where is my refund ${Date.now().toString(36)}`;
+      const ticket = await api<{ id: string }>("POST", "/api/support/tickets", {
+        token: person.token,
+        body: { category: "payment", subject, message: "I was promised a refund." },
+      });
+      await contextFor(page.context(), support, language);
+      await open(page, "/ops/tickets");
+      await expect(page.getByTestId("ops-tickets").getByRole("link", { name: subject })).toBeVisible();
+      await expectAccessible(page);
+      await shot(page, "ops-tickets", viewport, language);
+      await page.getByTestId("ops-tickets").getByRole("link", { name: subject }).click();
+      await expect(page.getByRole("heading", { level: 1, name: subject })).toBeVisible();
+      await page.getByRole("button", { name: ops.assignToMe }).click();
+      await expect(page.getByText(ops.assignedTo(support.displayName))).toBeVisible();
+      await page.getByLabel(ops.replyLabel).fill("Your refund is on its way: two working days.");
+      await page.getByRole("button", { name: ops.reply, exact: true }).click();
+      await expect(page.getByTestId("ops-thread").getByRole("listitem")).toHaveCount(2);
+      await expect(page.getByText(ops.ticketStatus.answered)).toBeVisible();
+      await expectAccessible(page);
+      await shot(page, "ops-ticket", viewport, language);
+
+      const own = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
+      await contextFor(own, person, language);
+      const personPage = await own.newPage();
+      await open(personPage, `/support?id=${ticket.id}`);
+      await expect(personPage.getByText("Your refund is on its way: two working days.")).toBeVisible();
+      await own.close();
+    });
+
+    test("a finance operator issues a batch, downloads its codes once, and voids what was not redeemed", async ({ page }) => {
+      const note = `Spring fair ${Date.now().toString(36)}`;
+      await contextFor(page.context(), finance, language);
+      await open(page, "/ops/codes");
+      await page.getByLabel(ops.codeValue).fill("20");
+      await page.getByLabel(ops.codeCount).fill("2");
+      await page.getByLabel(ops.codeExpiry).fill(new Date(Date.now() + 14 * 24 * 3600_000).toISOString().slice(0, 10));
+      await page.getByLabel(ops.codeNote).fill(note);
+      await page.getByRole("button", { name: ops.issue, exact: true }).click();
+      const issued = page.getByTestId("ops-issued-codes");
+      await expect(issued.getByRole("listitem")).toHaveCount(2);
+      const codes = await issued.getByRole("listitem").allTextContents();
+      const downloading = page.waitForEvent("download");
+      await issued.getByRole("button", { name: ops.downloadCsv }).click();
+      const csv = await (await downloading).createReadStream().then(async (stream) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of stream) chunks.push(chunk as Buffer);
+        return Buffer.concat(chunks).toString("utf8");
+      });
+      expect(csv.split("\r\n").filter(Boolean)).toEqual([
+        "code,value,expires_at",
+        ...codes.map((code) => expect.stringContaining(`${code},2000,`)),
+      ]);
+      await expectAccessible(page);
+      await shot(page, "ops-codes-issued", viewport, language);
+
+      // One is redeemed; the void takes the other out of use.
+      const person = await newPerson("redeems", "Sun Li");
+      await api("POST", "/api/codes/redeem", { token: person.token, body: { code: codes[0] } });
+      await page.reload();
+      const batch = page.getByTestId("ops-batches").getByRole("listitem").filter({ hasText: note });
+      await batch.getByLabel(ops.voidReason).fill("The fair was cancelled.");
+      await batch.getByRole("button", { name: ops.voidBatch }).click();
+      await expect(batch).toContainText(ops.batchLine(1, 0, 1, 0));
+      await expect(api("POST", "/api/codes/redeem", { token: person.token, body: { code: codes[1] } })).rejects.toThrow(/CODE_VOIDED/);
+      await shot(page, "ops-codes", viewport, language);
+    });
+
+    test("an admin filters the audit trail and downloads it as CSV", async ({ page }) => {
+      const person = await newPerson("audited", "Zhao Ming");
+      const id = await idOf(person);
+      await api("POST", `/api/ops/people/${id}/lock`, { token: admin.token, body: { reason: "Audit trail test." } });
+      await api("POST", `/api/ops/people/${id}/unlock`, { token: admin.token, body: { reason: "Audit trail test." } });
+      await contextFor(page.context(), admin, language);
+      await open(page, `/ops/audit?objectId=${id}`);
+      const rows = page.getByTestId("ops-audit").getByRole("listitem");
+      await expect(rows).toHaveCount(2);
+      await expect(rows.first()).toContainText("person.unlock");
+      await expectAccessible(page);
+      await shot(page, "ops-audit", viewport, language);
+      const downloading = page.waitForEvent("download");
+      await page.getByRole("button", { name: ops.downloadCsv }).click();
+      const csv = await (await downloading).createReadStream().then(async (stream) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of stream) chunks.push(chunk as Buffer);
+        return Buffer.concat(chunks).toString("utf8");
+      });
+      const lines = csv
+        .replace(/^\uFEFF/, "")
+        .split("\r\n")
+        .filter(Boolean);
+      expect(lines).toHaveLength(3);
+      expect(lines.slice(1).join("\n")).toContain("person.lock");
     });
   });
 }

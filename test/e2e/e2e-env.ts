@@ -16,7 +16,7 @@ export const seededUser = {
   held: 0,
 };
 
-/** Two operators of the browser tests' origin, signed in (their tokens are test-only): an admin, and a finance checker. */
+/** Operators of the browser tests' origin, signed in (their tokens are test-only): an admin, a finance checker, a support agent. */
 export const seededOperators = [
   { token: "e2e_ops_admin_token_0123456789abcdef", id: "u_e2e_ops_admin", handle: "ops_admin", displayName: "Ops Admin", role: "admin" },
   {
@@ -25,6 +25,13 @@ export const seededOperators = [
     handle: "ops_finance",
     displayName: "Ops Finance",
     role: "finance",
+  },
+  {
+    token: "e2e_ops_support_token_0123456789abcd",
+    id: "u_e2e_ops_support",
+    handle: "ops_support",
+    displayName: "Ops Support",
+    role: "support",
   },
 ] as const;
 

@@ -66,9 +66,22 @@ export default function OpsLayout({ loaderData }: Route.ComponentProps) {
             <li>
               <NavLink to="/ops/people">{text.nav.people}</NavLink>
             </li>
+            <li>
+              <NavLink to="/ops/tickets">{text.nav.tickets}</NavLink>
+            </li>
             {operator.rights.includes("refund") ? (
               <li>
                 <NavLink to="/ops/refunds">{text.nav.refunds}</NavLink>
+              </li>
+            ) : null}
+            {operator.rights.includes("codes") ? (
+              <li>
+                <NavLink to="/ops/codes">{text.nav.codes}</NavLink>
+              </li>
+            ) : null}
+            {operator.rights.includes("readAudit") ? (
+              <li>
+                <NavLink to="/ops/audit">{text.nav.audit}</NavLink>
               </li>
             ) : null}
           </ul>

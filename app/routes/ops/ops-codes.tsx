@@ -1,0 +1,177 @@
+import { useFetcher } from "react-router";
+import type { Route } from "./+types/ops-codes";
+import { issueCodeBatchBodySchema, type CodeBatch } from "#contract/ops-codes";
+import { codeBatches, issueCodeBatch, type IssuedCodeBatch, voidCodeBatch } from "../../api/ops";
+import { useAnnounceSuccess } from "../../components/announcer";
+import { DateTime, Money } from "../../components/money";
+import { checked, formText, runAction, type ActionResult } from "../../forms/action-result";
+import { Field, FormAlert, MoneyField, SubmitButton, TextAreaField } from "../../forms/fields";
+import { dispatchIntent } from "../../forms/intent-dispatch";
+import { fieldError, useFormInstance } from "../../forms/use-form-instance";
+import { parseYuan } from "../../i18n/format";
+import { currentLanguage, useMessages } from "../../i18n/messages";
+import { opsMessages } from "../../messages/ops";
+import { saveFile } from "../../ops/download";
+import { OpsView } from "../../ops/ops-view";
+import { loadPersonal } from "../../personal/load-personal";
+
+export async function clientLoader({ request }: Route.ClientLoaderArgs) {
+  const cursor = new URL(request.url).searchParams.get("cursor") ?? undefined;
+  return loadPersonal((api) => codeBatches(api, cursor));
+}
+
+/** The end of the chosen day, in China (UTC+8), as the expiry. */
+function expiryOf(day: string): string | null {
+  return /^\d{4}-\d{2}-\d{2}$/.test(day) ? new Date(`${day}T23:59:59+08:00`).toISOString() : null;
+}
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
+  return dispatchIntent(await request.formData(), {
+    issue: (form) =>
+      runAction("issue", (api) => {
+        const text = opsMessages[currentLanguage()];
+        const body = checked(
+          issueCodeBatchBodySchema,
+          {
+            value: parseYuan(formText(form, "value")),
+            count: Number(formText(form, "count")),
+            expiresAt: expiryOf(formText(form, "expiresOn")),
+            note: formText(form, "note"),
+          },
+          { value: text.amountInvalid, count: text.codeCount, expiresAt: text.codeExpiry, note: text.reasonMissing },
+        );
+        return issueCodeBatch(api, body, formText(form, "idempotencyKey"));
+      }),
+    void: (form) =>
+      runAction("void", (api) => voidCodeBatch(api, formText(form, "batchId"), formText(form, "reason"), formText(form, "idempotencyKey"))),
+  });
+}
+
+/** The codes of a new batch: on this page only, once (docs/decisions/016-ticket-desk-and-code-batches.md). */
+function IssuedCodes({ issued }: { issued: IssuedCodeBatch }) {
+  const text = useMessages(opsMessages);
+  return (
+    <div className="notice" data-testid="ops-issued-codes">
+      <p>{text.issuedLead(issued.codes.length)}</p>
+      <button
+        type="button"
+        className="button"
+        onClick={() => saveFile(new Blob([issued.csv], { type: "text/csv;charset=utf-8" }), `${issued.batch.id}.csv`)}
+      >
+        {text.downloadCsv}
+      </button>
+      <ul>
+        {issued.codes.map((code) => (
+          <li key={code}>
+            <code>{code}</code>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function IssueForm() {
+  const text = useMessages(opsMessages);
+  const fetcher = useFetcher<ActionResult<IssuedCodeBatch>>();
+  const { formRef, idempotencyKey } = useFormInstance(fetcher.data);
+  useAnnounceSuccess(fetcher.data, fetcher.data?.ok ? text.issuedLead(fetcher.data.data.codes.length) : "");
+  return (
+    <fetcher.Form method="post" ref={formRef} className="card ops-actions" aria-labelledby="ops-issue-title">
+      <h2 id="ops-issue-title">{text.issueTitle}</h2>
+      <FormAlert result={fetcher.data} fields={["value", "count", "expiresAt", "note"]} />
+      <input type="hidden" name="intent" value="issue" />
+      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+      <MoneyField id="ops-code-value" name="value" label={text.codeValue} error={fieldError(fetcher.data, "value")} />
+      <Field
+        id="ops-code-count"
+        name="count"
+        label={text.codeCount}
+        type="number"
+        min={1}
+        max={1000}
+        required
+        error={fieldError(fetcher.data, "count")}
+      />
+      <Field
+        id="ops-code-expiry"
+        name="expiresOn"
+        label={text.codeExpiry}
+        type="date"
+        required
+        error={fieldError(fetcher.data, "expiresAt")}
+      />
+      <TextAreaField
+        id="ops-code-note"
+        name="note"
+        label={text.codeNote}
+        required
+        maxLength={200}
+        rows={2}
+        error={fieldError(fetcher.data, "note")}
+      />
+      <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.issue}>
+        {text.issue}
+      </SubmitButton>
+      {fetcher.data?.ok ? <IssuedCodes issued={fetcher.data.data} /> : null}
+    </fetcher.Form>
+  );
+}
+
+function VoidForm({ batch }: { batch: CodeBatch }) {
+  const text = useMessages(opsMessages);
+  const fetcher = useFetcher<ActionResult>();
+  const { formRef, idempotencyKey } = useFormInstance(fetcher.data);
+  useAnnounceSuccess(fetcher.data, text.voidedDone);
+  return (
+    <fetcher.Form method="post" ref={formRef} className="ops-actions">
+      <FormAlert result={fetcher.data} fields={["reason"]} />
+      <input type="hidden" name="intent" value="void" />
+      <input type="hidden" name="batchId" value={batch.id} />
+      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+      <Field
+        id={`ops-void-${batch.id}`}
+        name="reason"
+        label={text.voidReason}
+        required
+        maxLength={500}
+        error={fieldError(fetcher.data, "reason")}
+      />
+      <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.voidBatch} className="button button-secondary">
+        {text.voidBatch}
+      </SubmitButton>
+    </fetcher.Form>
+  );
+}
+
+export default function OpsCodes({ loaderData }: Route.ComponentProps) {
+  const text = useMessages(opsMessages);
+  return (
+    <section aria-labelledby="ops-codes-title">
+      <h1 id="ops-codes-title">{text.codesTitle}</h1>
+      <IssueForm />
+      <OpsView result={loaderData}>
+        {(page) =>
+          page.batches.length === 0 ? (
+            <p>{text.noBatches}</p>
+          ) : (
+            <ul className="item-list" data-testid="ops-batches">
+              {page.batches.map((batch) => (
+                <li key={batch.id} className="card">
+                  <p>
+                    <strong>{batch.note ?? batch.id}</strong> · <Money amount={batch.value} /> × {batch.count}
+                  </p>
+                  <p className="item-meta">
+                    <DateTime iso={batch.issuedAt} /> → <DateTime iso={batch.expiresAt} /> ·{" "}
+                    {text.batchLine(batch.redeemed, batch.unredeemed, batch.voided, batch.expired)}
+                  </p>
+                  {batch.voidedAt === null && batch.unredeemed > 0 ? <VoidForm batch={batch} /> : null}
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </OpsView>
+    </section>
+  );
+}
