@@ -6,11 +6,13 @@ import { proxyToOrigin, type OriginTarget } from "./origin-proxy";
 import { createPageCache, isShareable, matchPage, pageCacheKey, storePage, type PageCacheTiers } from "./page-cache";
 import { routeLoaderDataPath, serveRouteLoaderData } from "./route-loader-data";
 import { applySecurityHeaders, createNonce } from "./security-headers";
+import { type AccessEnv, type AccessKeys, accessAllows } from "./access-gate";
 
-export type EdgeEnv = OriginTarget & {
-  SENTRY_DSN?: string;
-  CF_VERSION_METADATA?: { id: string };
-};
+export type EdgeEnv = OriginTarget &
+  AccessEnv & {
+    SENTRY_DSN?: string;
+    CF_VERSION_METADATA?: { id: string };
+  };
 
 type RenderPage = (request: Request, context: RouterContextProvider) => Promise<Response>;
 
@@ -19,6 +21,8 @@ export type EdgeHandlerOptions = {
   render: RenderPage;
   cache?: PageCacheTiers;
   originTimeoutMs?: number;
+  /** Where Cloudflare Access's signing keys come from; tests pass a local key set. */
+  accessKeys?: AccessKeys;
 };
 
 const isHtml = (response: Response) => response.headers.get("Content-Type")?.startsWith("text/html") ?? false;
@@ -32,7 +36,7 @@ function deployVersion(env: EdgeEnv, build: ServerBuild): string {
  * The edge worker's request handling: `/api/*` to the origin, `/assets/*` misses as
  * plain 404s, route data, and pages through the edge cache.
  */
-export function createEdgeHandler({ build, render, cache = createPageCache(), originTimeoutMs }: EdgeHandlerOptions) {
+export function createEdgeHandler({ build, render, cache = createPageCache(), originTimeoutMs, accessKeys }: EdgeHandlerOptions) {
   return async function handle(request: Request, env: EdgeEnv, ctx: ExecutionContext): Promise<Response> {
     const url = new URL(request.url);
     const https = url.protocol === "https:";
@@ -80,6 +84,11 @@ export function createEdgeHandler({ build, render, cache = createPageCache(), or
         cacheStatus = "HIT";
         if (hit.pending) ctx.waitUntil(hit.pending);
       }
+    }
+    if (!response && backOffice && !(await accessAllows(request, env, accessKeys))) {
+      // Without Cloudflare Access's pass the back office is not there: the ordinary 404 page.
+      const notFound = await render(new Request(new URL("/ops-not-here", url), { headers: request.headers }), context);
+      response = new Response(notFound.body, { status: 404, headers: notFound.headers });
     }
     if (!response) {
       response =

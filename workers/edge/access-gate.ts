@@ -1,0 +1,36 @@
+/**
+ * Cloudflare Access in front of the back office's pages, as the origin has it in front of
+ * /api/ops/* (docs/decisions/012-operators-and-audit.md): with ACCESS_TEAM_DOMAIN and
+ * ACCESS_AUD set, a page under /ops is served only with a Cf-Access-Jwt-Assertion that the
+ * team's keys signed, issued by the team, for this application and unexpired. jose is
+ * loaded only when the check is configured, so a deploy without it does not pay for it.
+ */
+import type { JWTVerifyGetKey } from "jose";
+
+/** Where a team publishes its signing keys; tests pass a local key set. */
+export type AccessKeys = (teamDomain: string) => JWTVerifyGetKey;
+
+export type AccessEnv = { ACCESS_TEAM_DOMAIN?: string; ACCESS_AUD?: string };
+
+// One key set per team per isolate: jose caches the keys it fetched and refetches on a new kid.
+const remoteKeySets = new Map<string, JWTVerifyGetKey>();
+
+export async function accessAllows(request: Request, env: AccessEnv, keysOf?: AccessKeys): Promise<boolean> {
+  const teamDomain = env.ACCESS_TEAM_DOMAIN;
+  const audience = env.ACCESS_AUD;
+  if (!teamDomain || !audience) return true;
+  const token = request.headers.get("Cf-Access-Jwt-Assertion");
+  if (!token) return false;
+  const { createRemoteJWKSet, jwtVerify } = await import("jose");
+  let keys = keysOf?.(teamDomain) ?? remoteKeySets.get(teamDomain);
+  if (!keys) {
+    keys = createRemoteJWKSet(new URL(`https://${teamDomain}/cdn-cgi/access/certs`));
+    remoteKeySets.set(teamDomain, keys);
+  }
+  try {
+    await jwtVerify(token, keys, { issuer: `https://${teamDomain}`, audience, algorithms: ["RS256"] });
+    return true;
+  } catch {
+    return false;
+  }
+}
