@@ -85,9 +85,12 @@ export function referencedAssets(html: string, pageUrl: string): { js: string[];
   return { js: [...js], css: [...css] };
 }
 
-type Manifest = { routes: Record<string, { id: string; module: string; imports?: string[]; css?: string[] }> };
+type Manifest = {
+  entry?: { module: string; imports?: string[] };
+  routes: Record<string, { id: string; module: string; imports?: string[]; css?: string[] }>;
+};
 
-function readManifest(clientDir: string, referenced: string[]): Manifest {
+export function readManifest(clientDir: string, referenced: string[] = []): Manifest {
   const assetsDir = path.join(clientDir, "assets");
   const candidates = referenced.filter((file) => /\/manifest-[^/]*\.js$/.test(file));
   const file =
