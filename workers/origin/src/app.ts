@@ -6,6 +6,7 @@ import { adminRoutes } from "./admin/admin-routes";
 import { type AccessKeys, accessCheck } from "./ops/access-check";
 import { accountControlRoutes } from "./ops/account-control-routes";
 import { auditRoutes } from "./ops/audit-routes";
+import { ledgerDeskRoutes } from "./ops/ledger-desk-routes";
 import { orderDeskRoutes } from "./ops/order-desk-routes";
 import { overviewRoutes } from "./ops/overview-routes";
 import { peopleRoutes } from "./ops/people-routes";
@@ -116,6 +117,7 @@ export function createOriginApp({
   app.route("/api/ops", refundRoutes);
   app.route("/api/ops/tickets", ticketDeskRoutes);
   app.route("/api/ops/code-batches", codeBatchRoutes);
+  app.route("/api/ops/ledger", ledgerDeskRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer" });
   app.openAPIRegistry.registerComponent("securitySchemes", "operatorSession", {
