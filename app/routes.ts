@@ -30,6 +30,7 @@ export default [
     route("tickets/:id", "routes/ops/ops-ticket.tsx", { id: "ops_ticket" }),
     route("codes", "routes/ops/ops-codes.tsx", { id: "ops_codes" }),
     route("audit", "routes/ops/ops-audit.tsx", { id: "ops_audit" }),
+    route("ledger", "routes/ops/ops-ledger.tsx", { id: "ops_ledger" }),
   ]),
   route("*", "routes/not-found.tsx", { id: "not-found" }),
 ] satisfies RouteConfig;

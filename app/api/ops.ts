@@ -4,6 +4,7 @@ import type { OperatorSelf } from "#contract/ops";
 import type { auditPageSchema } from "#contract/ops-audit";
 import type { codeBatchPageSchema, issuedCodeBatchSchema } from "#contract/ops-codes";
 import type { DeskThread, deskQueuePageSchema } from "#contract/ops-desk";
+import type { JournalTx, ledgerCheckSchema } from "#contract/ops-ledger";
 import type { Overview } from "#contract/ops-overview";
 import type { OrderStory } from "#contract/ops-orders";
 import type { PersonPage, peoplePageSchema } from "#contract/ops-people";
@@ -82,3 +83,9 @@ export const voidCodeBatch = (api: SignedInApi, id: string, reason: string, idem
 
 export const auditTrail = (api: SignedInApi, query: Record<string, string | undefined>) =>
   api.get<AuditPage>(withQuery("/api/ops/audit", query));
+
+export type LedgerCheck = z.infer<typeof ledgerCheckSchema>;
+
+export const checkLedger = (api: SignedInApi) => api.get<LedgerCheck>("/api/ops/ledger/check");
+
+export const getJournalTx = (api: SignedInApi, id: string) => api.get<JournalTx>(apiPath`/api/ops/ledger/transactions/${id}`);

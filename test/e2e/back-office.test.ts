@@ -291,6 +291,39 @@ for (const { viewport, language } of runs) {
       await shot(page, "ops-codes", viewport, language);
     });
 
+    test("a finance operator checks the ledger, looks up a transaction and exports the day's entries", async ({ page }) => {
+      const person = await newPerson("ledgered", "Ma Rui");
+      await fund(person, 1_234);
+      const { entries } = await api<{ entries: { id: string }[] }>("GET", "/api/wallet/entries", { token: person.token });
+      const txId = entries[0]?.id ?? "";
+      await contextFor(page.context(), finance, language);
+      await open(page, `/ops/ledger?tx=${txId}`);
+      await expect(page.getByTestId("ops-ledger-check")).toContainText(ops.ledgerWhole);
+      const tx = page.getByTestId("ops-tx");
+      await expect(tx).toContainText(txId);
+      await expect(tx.getByRole("listitem")).toHaveCount(2);
+      await expect(tx).toContainText(`Ma Rui (@${person.handle})`);
+      await expectAccessible(page);
+      await shot(page, "ops-ledger", viewport, language);
+      // Today and tomorrow in China: the range holds the funding's entries.
+      const day = (offset: number) => new Date(Date.now() + 8 * 3600_000 + offset * 24 * 3600_000).toISOString().slice(0, 10);
+      await page.getByLabel(ops.exportFrom).fill(day(0));
+      await page.getByLabel(ops.exportTo).fill(day(1));
+      const downloading = page.waitForEvent("download");
+      await page.getByRole("button", { name: ops.downloadCsv }).click();
+      const csv = await (await downloading).createReadStream().then(async (stream) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of stream) chunks.push(chunk as Buffer);
+        return Buffer.concat(chunks).toString("utf8");
+      });
+      const lines = csv
+        .replace(/^\uFEFF/, "")
+        .split("\r\n")
+        .filter(Boolean);
+      expect(lines[0]).toContain("tx_id");
+      expect(lines.filter((line) => line.includes(txId))).toHaveLength(2);
+    });
+
     test("an admin filters the audit trail and downloads it as CSV", async ({ page }) => {
       const person = await newPerson("audited", "Zhao Ming");
       const id = await idOf(person);

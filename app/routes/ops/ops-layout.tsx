@@ -79,6 +79,11 @@ export default function OpsLayout({ loaderData }: Route.ComponentProps) {
                 <NavLink to="/ops/codes">{text.nav.codes}</NavLink>
               </li>
             ) : null}
+            {operator.rights.includes("ledger") ? (
+              <li>
+                <NavLink to="/ops/ledger">{text.nav.ledger}</NavLink>
+              </li>
+            ) : null}
             {operator.rights.includes("readAudit") ? (
               <li>
                 <NavLink to="/ops/audit">{text.nav.audit}</NavLink>
