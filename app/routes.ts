@@ -31,6 +31,8 @@ export default [
     route("codes", "routes/ops/ops-codes.tsx", { id: "ops_codes" }),
     route("audit", "routes/ops/ops-audit.tsx", { id: "ops_audit" }),
     route("ledger", "routes/ops/ops-ledger.tsx", { id: "ops_ledger" }),
+    route("orders", "routes/ops/ops-orders.tsx", { id: "ops_orders" }),
+    route("operators", "routes/ops/ops-operators.tsx", { id: "ops_operators" }),
   ]),
   route("*", "routes/not-found.tsx", { id: "not-found" }),
 ] satisfies RouteConfig;

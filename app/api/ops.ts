@@ -1,12 +1,12 @@
 /** The back office's calls (docs/decisions/012-operators-and-audit.md and after), as the signed-in operator. */
 import type { z } from "zod";
-import type { OperatorSelf } from "#contract/ops";
+import type { Operator, OperatorSelf } from "#contract/ops";
 import type { auditPageSchema } from "#contract/ops-audit";
 import type { codeBatchPageSchema, issuedCodeBatchSchema } from "#contract/ops-codes";
 import type { DeskThread, deskQueuePageSchema } from "#contract/ops-desk";
 import type { JournalTx, ledgerCheckSchema } from "#contract/ops-ledger";
 import type { Overview } from "#contract/ops-overview";
-import type { OrderStory } from "#contract/ops-orders";
+import type { OrderStory, orderSearchPageSchema } from "#contract/ops-orders";
 import type { PersonPage, peoplePageSchema } from "#contract/ops-people";
 import type { orderRefundsSchema, RefundRequest } from "#contract/ops-refunds";
 import { apiPath, withQuery } from "./api-path";
@@ -89,3 +89,16 @@ export type LedgerCheck = z.infer<typeof ledgerCheckSchema>;
 export const checkLedger = (api: SignedInApi) => api.get<LedgerCheck>("/api/ops/ledger/check");
 
 export const getJournalTx = (api: SignedInApi, id: string) => api.get<JournalTx>(apiPath`/api/ops/ledger/transactions/${id}`);
+
+export type OrderSearchPage = z.infer<typeof orderSearchPageSchema>;
+
+export const searchOrders = (api: SignedInApi, query: Record<string, string | undefined>) =>
+  api.get<OrderSearchPage>(withQuery("/api/ops/orders", query));
+
+export const listOperators = (api: SignedInApi) => api.get<Operator[]>("/api/ops/operators");
+
+export const grantRole = (api: SignedInApi, body: { handle: string; role: string; reason: string }, idempotencyKey: string) =>
+  api.post<Operator>("/api/ops/operators", body, idempotencyKey);
+
+export const revokeRole = (api: SignedInApi, handle: string, reason: string, idempotencyKey: string) =>
+  api.post<null>(apiPath`/api/ops/operators/${handle}/revoke`, { reason }, idempotencyKey);

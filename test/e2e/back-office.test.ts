@@ -324,6 +324,50 @@ for (const { viewport, language } of runs) {
       expect(lines.filter((line) => line.includes(txId))).toHaveLength(2);
     });
 
+    test("a support agent finds a person's orders and opens one", async ({ page }) => {
+      const person = await newPerson("orders_of", "Tang Ning");
+      const orderId = await walletPaidTaskOrder(person, 500, 2);
+      await contextFor(page.context(), support, language);
+      await open(page, `/ops/orders?person=${person.handle}`);
+      const found = page.getByTestId("ops-orders").getByRole("listitem");
+      await expect(found).toHaveCount(1);
+      await expectAccessible(page);
+      await shot(page, "ops-orders", viewport, language);
+      await found.getByRole("link").click();
+      await expect(page.getByRole("heading", { level: 1 })).toContainText(orderId);
+    });
+
+    test("an admin grants a role in the console, and takes it away again", async ({ page, browser }) => {
+      const colleague = await newPerson("new_agent", "Xu Wen");
+      await contextFor(page.context(), admin, language);
+      await open(page, "/ops/operators");
+      const grantForm = page.getByRole("form", { name: ops.grantTitle });
+      await grantForm.getByLabel(ops.handle, { exact: true }).fill(colleague.handle);
+      await grantForm.getByLabel(ops.roleLabel, { exact: true }).selectOption("support");
+      await grantForm.getByLabel(ops.reason, { exact: true }).fill("Joins the support team.");
+      await grantForm.getByRole("button", { name: ops.grant, exact: true }).click();
+      const card = page
+        .getByTestId("ops-operators")
+        .getByRole("listitem")
+        .filter({ hasText: `@${colleague.handle}` });
+      await expect(card).toContainText(ops.role.support);
+      await expectAccessible(page);
+      await shot(page, "ops-operators", viewport, language);
+
+      const theirs = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
+      await contextFor(theirs, colleague, language);
+      const colleaguePage = await theirs.newPage();
+      await open(colleaguePage, "/ops");
+      await expect(colleaguePage.getByTestId("ops-operator")).toContainText(colleague.displayName);
+
+      await card.getByLabel(ops.reason, { exact: true }).fill("Moved to another team.");
+      await card.getByRole("button", { name: ops.revoke }).click();
+      await expect(card).toHaveCount(0);
+      await open(colleaguePage, "/ops");
+      await expect(colleaguePage.getByRole("heading", { level: 1, name: layoutMessages[language].notFoundTitle })).toBeVisible();
+      await theirs.close();
+    });
+
     test("an admin filters the audit trail and downloads it as CSV", async ({ page }) => {
       const person = await newPerson("audited", "Zhao Ming");
       const id = await idOf(person);

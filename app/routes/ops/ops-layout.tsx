@@ -67,6 +67,9 @@ export default function OpsLayout({ loaderData }: Route.ComponentProps) {
               <NavLink to="/ops/people">{text.nav.people}</NavLink>
             </li>
             <li>
+              <NavLink to="/ops/orders">{text.nav.orders}</NavLink>
+            </li>
+            <li>
               <NavLink to="/ops/tickets">{text.nav.tickets}</NavLink>
             </li>
             {operator.rights.includes("refund") ? (
@@ -82,6 +85,11 @@ export default function OpsLayout({ loaderData }: Route.ComponentProps) {
             {operator.rights.includes("ledger") ? (
               <li>
                 <NavLink to="/ops/ledger">{text.nav.ledger}</NavLink>
+              </li>
+            ) : null}
+            {operator.rights.includes("grantRoles") ? (
+              <li>
+                <NavLink to="/ops/operators">{text.nav.operators}</NavLink>
               </li>
             ) : null}
             {operator.rights.includes("readAudit") ? (
