@@ -14,7 +14,19 @@ import { orderMessages } from "#app/messages/orders";
 import { transferMessages } from "#app/messages/transfer";
 import { seededOperators, seededUser } from "./e2e-env.ts";
 import { expect, test } from "./fixtures.ts";
-import { api, balances, contextFor, expectAccessible, fund, newPerson, open, type Person, shot, viewports } from "./journey-kit.ts";
+import {
+  api,
+  balances,
+  downloadedText,
+  contextFor,
+  expectAccessible,
+  fund,
+  newPerson,
+  open,
+  type Person,
+  shot,
+  viewports,
+} from "./journey-kit.ts";
 
 const [admin, finance, support] = seededOperators;
 const headerBalance = (page: Page) => page.getByTestId("header-balance");
@@ -267,11 +279,7 @@ for (const { viewport, language } of runs) {
       const codes = await issued.getByRole("listitem").allTextContents();
       const downloading = page.waitForEvent("download");
       await issued.getByRole("button", { name: ops.downloadCsv }).click();
-      const csv = await (await downloading).createReadStream().then(async (stream) => {
-        const chunks: Buffer[] = [];
-        for await (const chunk of stream) chunks.push(chunk as Buffer);
-        return Buffer.concat(chunks).toString("utf8");
-      });
+      const csv = await downloadedText(await downloading);
       expect(csv.split("\r\n").filter(Boolean)).toEqual([
         "code,value,expires_at",
         ...codes.map((code) => expect.stringContaining(`${code},2000,`)),
@@ -311,11 +319,7 @@ for (const { viewport, language } of runs) {
       await page.getByLabel(ops.exportTo).fill(day(1));
       const downloading = page.waitForEvent("download");
       await page.getByRole("button", { name: ops.downloadCsv }).click();
-      const csv = await (await downloading).createReadStream().then(async (stream) => {
-        const chunks: Buffer[] = [];
-        for await (const chunk of stream) chunks.push(chunk as Buffer);
-        return Buffer.concat(chunks).toString("utf8");
-      });
+      const csv = await downloadedText(await downloading);
       const lines = csv
         .replace(/^\uFEFF/, "")
         .split("\r\n")
@@ -382,11 +386,7 @@ for (const { viewport, language } of runs) {
       await shot(page, "ops-audit", viewport, language);
       const downloading = page.waitForEvent("download");
       await page.getByRole("button", { name: ops.downloadCsv }).click();
-      const csv = await (await downloading).createReadStream().then(async (stream) => {
-        const chunks: Buffer[] = [];
-        for await (const chunk of stream) chunks.push(chunk as Buffer);
-        return Buffer.concat(chunks).toString("utf8");
-      });
+      const csv = await downloadedText(await downloading);
       const lines = csv
         .replace(/^\uFEFF/, "")
         .split("\r\n")

@@ -4,7 +4,7 @@
  * and screenshots under test-results/journeys/.
  */
 import AxeBuilder from "@axe-core/playwright";
-import type { BrowserContext, Page } from "@playwright/test";
+import type { BrowserContext, Download, Page } from "@playwright/test";
 import type { Language } from "#app/i18n/languages";
 import { e2eAdminToken, e2eBaseUrl } from "./e2e-env.ts";
 import { expect, waitForHydration } from "./fixtures.ts";
@@ -104,4 +104,11 @@ export function localDateTime(hoursFromNow: number): string {
   const at = new Date(Date.now() + hoursFromNow * 3600 * 1000);
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}`;
+}
+
+/** A file the page downloaded, read back as text. */
+export async function downloadedText(download: Download): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
 }

@@ -1,18 +1,21 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { balanceOf, expectLedgerWhole, fundWallet, resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
+import {
+  balanceOf,
+  expectLedgerWhole,
+  fundWallet,
+  resetDatabase,
+  seedOperator,
+  seedUser,
+  testOrigin,
+  type TestOrigin,
+} from "../../test/origin-client";
 import type { OperatorRole } from "./roles";
 
 let origin: TestOrigin;
 type Person = Awaited<ReturnType<typeof seedUser>>;
 
-async function operator(handle: string, role: OperatorRole): Promise<Person> {
-  const person = await seedUser(handle, origin.now());
-  await env.DB.prepare("INSERT INTO operator_role (user_id, role, granted_by, granted_at) VALUES (?1, ?2, 'test', ?3)")
-    .bind(person.id, role, origin.now())
-    .run();
-  return person;
-}
+const operator = (handle: string, role: OperatorRole) => seedOperator(handle, role, origin.now());
 
 const keyed = (auth: Record<string, string>, key = `acc-${crypto.randomUUID()}`) => ({ ...auth, "Idempotency-Key": key });
 const act = (by: Person, person: Person, action: "lock" | "unlock" | "sign-out-everywhere", key?: string) =>

@@ -12,6 +12,7 @@ import { idempotentPosts } from "../idempotency/idempotency";
 import type { OriginEnv } from "../origin-env";
 import { auditStatement } from "./audit";
 import { operatorWith } from "./operator-access";
+import { operatorActor, requestIdOf } from "./operator-actor";
 
 const accountAction = (path: string, summary: string, conflicts: string) =>
   createRoute({
@@ -75,13 +76,13 @@ accountControlRoutes.openapi(lock, async (c) => {
   const person = await personOf(db, c.req.valid("param").id);
   const now = c.var.clock.now();
   const audit = auditStatement(db, {
-    actor: { kind: "operator", userId: c.var.operator.userId, role: c.var.operator.role },
+    actor: operatorActor(c),
     action: "person.lock",
     object: { type: "user", id: person.id },
     before: { locked: false },
     after: { locked: true },
     reason: c.req.valid("json").reason,
-    requestId: c.req.header("X-Request-Id") ?? null,
+    requestId: requestIdOf(c),
     at: now,
   });
   try {
@@ -123,13 +124,13 @@ accountControlRoutes.openapi(unlock, async (c) => {
         assertInBatch(db, "the account is locked", "(SELECT locked_at IS NOT NULL FROM user WHERE id = ?)", person.id),
         db.prepare("UPDATE user SET locked_at = NULL WHERE id = ?1").bind(person.id),
         auditStatement(db, {
-          actor: { kind: "operator", userId: c.var.operator.userId, role: c.var.operator.role },
+          actor: operatorActor(c),
           action: "person.unlock",
           object: { type: "user", id: person.id },
           before: { locked: true },
           after: { locked: false },
           reason: c.req.valid("json").reason,
-          requestId: c.req.header("X-Request-Id") ?? null,
+          requestId: requestIdOf(c),
           at: now,
         }),
       ],
@@ -156,13 +157,13 @@ accountControlRoutes.openapi(signOutEverywhere, async (c) => {
       // A link made before would otherwise open a new session afterwards.
       db.prepare("UPDATE sign_in_link SET used_at = ?1 WHERE user_id = ?2 AND used_at IS NULL").bind(now, person.id),
       auditStatement(db, {
-        actor: { kind: "operator", userId: c.var.operator.userId, role: c.var.operator.role },
+        actor: operatorActor(c),
         action: "person.sign_out_everywhere",
         object: { type: "user", id: person.id },
         before: { liveSessions: live ?? 0 },
         after: { liveSessions: 0 },
         reason: c.req.valid("json").reason,
-        requestId: c.req.header("X-Request-Id") ?? null,
+        requestId: requestIdOf(c),
         at: now,
       }),
     ],

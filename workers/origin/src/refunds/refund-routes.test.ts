@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { RefundRequest } from "#contract/ops-refunds";
-import { balanceOf, expectLedgerWhole, seedUser } from "../../test/origin-client";
+import { balanceOf, expectLedgerWhole, seedOperator, seedUser } from "../../test/origin-client";
 import { recordedNotification, wechatRequests, wechatScene, type SceneUser } from "../../test/wechat-scene";
 import { clearingBalance, control, deliverNotifications, payerPays, replay, type WechatOrigin } from "../../test/wechat-support";
 import type { OperatorRole } from "../ops/roles";
@@ -13,13 +13,7 @@ let checker: SceneUser;
 
 const { rechargeOrder, taskBudgetOrder, payRequest, startWechat, orderDetail, cancel } = wechatRequests(() => ({ origin, alice }));
 
-async function operator(handle: string, role: OperatorRole): Promise<SceneUser> {
-  const person = await seedUser(handle, origin.now());
-  await env.DB.prepare("INSERT INTO operator_role (user_id, role, granted_by, granted_at) VALUES (?1, ?2, 'test', ?3)")
-    .bind(person.id, role, origin.now())
-    .run();
-  return person;
-}
+const operator = (handle: string, role: OperatorRole) => seedOperator(handle, role, origin.now());
 
 beforeEach(async () => {
   ({ origin, alice } = await wechatScene());

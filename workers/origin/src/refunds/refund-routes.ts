@@ -26,6 +26,7 @@ import { idempotentPosts } from "../idempotency/idempotency";
 import { isOverdraft } from "../ledger/journal";
 import { auditStatement } from "../ops/audit";
 import { operatorWith } from "../ops/operator-access";
+import { operatorActor, requestIdOf } from "../ops/operator-actor";
 import type { OriginEnv } from "../origin-env";
 import { findRefund, requestRefund } from "../wechat-pay/payments/refunds";
 import { type RefundablePayment, type RefundSource, refundablePayment, refundMoneyStatements, refundSourceOf } from "./refund-money";
@@ -134,7 +135,6 @@ for (const path of ["/orders/:id/refunds", "/refunds/*"]) {
 
 type OpsContext = Context<OriginEnv>;
 
-const actorOf = (c: OpsContext) => ({ kind: "operator" as const, userId: c.var.operator.userId, role: c.var.operator.role });
 const me = (c: OpsContext) => ({ handle: c.var.operator.handle, displayName: c.var.operator.displayName });
 
 /** The WeChat Pay refund an approved refund of a WeChat Pay payment starts, due at once. */
@@ -258,12 +258,12 @@ refundRoutes.openapi(makeRefund, async (c) => {
         ...money.moving,
         ...(wechat ? [wechat.statement] : []),
         auditStatement(db, {
-          actor: actorOf(c),
+          actor: operatorActor(c),
           action: waits ? "refund.request" : "refund.make",
           object: { type: "order", id: payment.order_id },
           after: { refund: id, payment: payment.payment_id, method: payment.method, amount, source: answer.source, status: answer.status },
           reason,
-          requestId: c.req.header("X-Request-Id") ?? null,
+          requestId: requestIdOf(c),
           at: now,
         }),
       ],
@@ -343,13 +343,13 @@ refundRoutes.openapi(approve, async (c) => {
       ...money.moving,
       ...(wechat ? [wechat.statement] : []),
       auditStatement(db, {
-        actor: actorOf(c),
+        actor: operatorActor(c),
         action: "refund.approve",
         object: { type: "order", id: request.order_id },
         before: { refund: id, status: "awaiting_approval" },
         after: { refund: id, status: "approved", amount: request.amount, source },
         reason: note ?? undefined,
-        requestId: c.req.header("X-Request-Id") ?? null,
+        requestId: requestIdOf(c),
         at: now,
       }),
     ];
@@ -379,13 +379,13 @@ refundRoutes.openapi(reject, async (c) => {
         .prepare("UPDATE refund_request SET status = 'rejected', decided_by = ?1, decided_at = ?2, decision_note = ?3 WHERE id = ?4")
         .bind(c.var.operator.userId, now, reason, id),
       auditStatement(db, {
-        actor: actorOf(c),
+        actor: operatorActor(c),
         action: "refund.reject",
         object: { type: "order", id: request.order_id },
         before: { refund: id, status: "awaiting_approval" },
         after: { refund: id, status: "rejected" },
         reason,
-        requestId: c.req.header("X-Request-Id") ?? null,
+        requestId: requestIdOf(c),
         at: now,
       }),
     ];
