@@ -100,3 +100,30 @@ export const orderSearchPageSchema = z.strictObject({
 });
 
 export const opsOrderIdParamSchema = z.strictObject({ id: orderIdSchema });
+
+const paymentStatusSchema = opsPaymentSchema.shape.status;
+const refundStatusSchema = wechatRefundSchema.shape.status;
+
+/**
+ * What asking WeChat Pay now did (docs/decisions/015-operator-refunds.md). A pending payment's
+ * `outcome` is the cron's: settled, refund_due (paid, but the order could not take it),
+ * closed, later (not paid yet, or no clear answer), mismatch (WeChat Pay reports another
+ * amount or a refund made elsewhere). A payment decided already is only asked about:
+ * answered (with WeChat Pay's `tradeState`) or unanswered.
+ */
+const opsWechatAskSchema = z.strictObject({
+  payments: z.array(
+    z.strictObject({
+      outTradeNo: z.string(),
+      before: paymentStatusSchema,
+      after: paymentStatusSchema,
+      outcome: z.enum(["settled", "refund_due", "closed", "later", "mismatch", "answered", "unanswered"]),
+      tradeState: z.string().nullable(),
+    }),
+  ),
+  refunds: z.array(z.strictObject({ outRefundNo: z.string(), before: refundStatusSchema, after: refundStatusSchema })),
+});
+export type OpsWechatAsk = z.infer<typeof opsWechatAskSchema>;
+
+/** The answer of "ask WeChat Pay now": what was asked, and the order's story afterwards. */
+export const opsWechatAskAnswerSchema = z.strictObject({ asked: opsWechatAskSchema, story: orderStorySchema });

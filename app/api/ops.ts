@@ -6,7 +6,7 @@ import type { codeBatchPageSchema, issuedCodeBatchSchema } from "#contract/ops-c
 import type { DeskThread, deskQueuePageSchema } from "#contract/ops-desk";
 import type { JournalTx, ledgerCheckSchema } from "#contract/ops-ledger";
 import type { Overview } from "#contract/ops-overview";
-import type { OrderStory, orderSearchPageSchema } from "#contract/ops-orders";
+import type { OpsWechatAsk, OrderStory, orderSearchPageSchema } from "#contract/ops-orders";
 import type { PersonPage, peoplePageSchema } from "#contract/ops-people";
 import type { orderRefundsSchema, RefundRequest } from "#contract/ops-refunds";
 import { apiPath, withQuery } from "./api-path";
@@ -33,6 +33,10 @@ export function actOnAccount(api: SignedInApi, id: string, action: AccountAction
 }
 
 export const getOrderStory = (api: SignedInApi, id: string) => api.get<OrderStory>(apiPath`/api/ops/orders/${id}`);
+
+/** Asks WeChat Pay now about the order's payments and open refunds (no key: asking twice is harmless, and throttled). */
+export const askWechatPay = (api: SignedInApi, id: string) =>
+  api.post<{ asked: OpsWechatAsk; story: OrderStory }>(apiPath`/api/ops/orders/${id}/ask-wechat-pay`, {});
 
 export const getOrderRefunds = (api: SignedInApi, id: string) => api.get<OrderRefunds>(apiPath`/api/ops/orders/${id}/refunds`);
 

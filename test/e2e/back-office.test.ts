@@ -137,6 +137,58 @@ for (const { viewport, language } of runs) {
 }
 
 for (const { viewport, language } of runs) {
+  test.describe(`WeChat Pay refunds from the console at ${viewport.name} [${language}]`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+    const ops = opsMessages[language];
+    const money = (fen: number) => formatMoney(fen, language);
+
+    test("a finance operator refunds a WeChat Pay payment through the simulator; asking WeChat Pay finds it done; the person sees it", async ({
+      page,
+      browser,
+    }) => {
+      const person = await newPerson("wx_refunded", "Lu Fang");
+      const order = await api<{ id: string }>("POST", "/api/orders/recharge", { token: person.token, body: { amount: 3_000 } });
+      await api("POST", `/api/orders/${order.id}/pay`, { token: person.token, body: { method: "wechat", flow: "native" } });
+      await api("POST", "/api/payments/wechat/simulator/pay", { token: person.token, body: { orderId: order.id } });
+      // WeChat Pay's notification credits the wallet.
+      await expect.poll(() => balances(person), { timeout: 15_000 }).toEqual({ available: 3_000, held: 0 });
+
+      await contextFor(page.context(), finance, language);
+      await open(page, `/ops/orders/${order.id}`);
+      await expect(page.getByTestId("ops-refundable")).toContainText(money(3_000));
+      await page.getByLabel(ops.refundAmount).fill("12");
+      await page.getByLabel(ops.refundReason).fill("Charged twice for one thing.");
+      await page.getByRole("button", { name: ops.refund, exact: true }).click();
+      await expect(page.getByTestId("ops-refund-made")).toHaveText(ops.refundMade);
+      expect(await balances(person)).toEqual({ available: 1_800, held: 0 });
+      await expect(page.getByTestId("ops-refundable")).toContainText(money(1_800));
+
+      // The simulator finishes the refund a few seconds later; asking WeChat Pay sees it
+      // (its notification may have told the origin already: then it is simply succeeded).
+      await page.waitForTimeout(3_500);
+      await page.getByRole("button", { name: ops.askWechatPay }).click();
+      const asked = page.getByTestId("ops-asked");
+      await expect(asked).toContainText(ops.askOutcome.answered ?? "");
+      await expect(page.getByTestId("ops-order-refunds")).toContainText(/RO[0-9a-f]{32} succeeded/);
+      await expectAccessible(page);
+      await shot(page, "ops-order-wechat-refund", viewport, language);
+
+      // The person sees the refund on the order page and the balance.
+      const personContext = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
+      await contextFor(personContext, person, language);
+      const personPage = await personContext.newPage();
+      await open(personPage, `/order?id=${order.id}`);
+      const refunds = personPage.getByTestId("order-refunds");
+      await expect(refunds.getByRole("listitem")).toHaveCount(1);
+      await expect(refunds).toContainText(money(1_200));
+      await expect(refunds).toContainText(orderMessages[language].refundStatus.succeeded);
+      await expect(headerBalance(personPage)).toHaveText(money(1_800));
+      await personContext.close();
+    });
+  });
+}
+
+for (const { viewport, language } of runs) {
   test.describe(`the back office console at ${viewport.name} [${language}]`, () => {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
     const money = (fen: number) => formatMoney(fen, language);
@@ -158,6 +210,11 @@ for (const { viewport, language } of runs) {
     test("an admin finds a person, locks and unlocks them from the console", async ({ page }) => {
       const person = await newPerson("console_lock", "Lin Xia");
       await fund(person, 2_500);
+      await api("POST", "/api/support/tickets", {
+        token: person.token,
+        body: { category: "account", subject: "My phone was stolen", message: "Please stop my account." },
+      });
+      const taskOrder = await walletPaidTaskOrder(person, 300, 2);
       await contextFor(page.context(), admin, language);
       await open(page, "/ops");
       await expect(page.getByRole("heading", { level: 1, name: ops.overviewTitle })).toBeVisible();
@@ -172,6 +229,9 @@ for (const { viewport, language } of runs) {
       await page.getByRole("link", { name: `Lin Xia (@${person.handle})` }).click();
       await expect(page.getByRole("heading", { level: 1, name: `Lin Xia (@${person.handle})` })).toBeVisible();
       await expect(page.getByTestId("ops-person-facts")).toContainText(money(2_500));
+      await expect(page.getByTestId("ops-person-tickets")).toContainText("My phone was stolen");
+      await expect(page.getByTestId("ops-tasks-posted")).toContainText("Photograph a shop front");
+      await expect(page.getByTestId("ops-tasks-posted").getByRole("link", { name: taskOrder })).toBeVisible();
 
       await page.getByLabel(ops.reason).fill("The person reported a stolen phone.");
       await page.getByRole("button", { name: ops.lock }).click();

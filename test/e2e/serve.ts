@@ -54,7 +54,7 @@ writeFileSync(
     compatibility_date: "2026-10-30",
     durable_objects: { bindings: [{ name: "SIMULATOR", class_name: "WechatPaySimulatorObject" }] },
     migrations: [{ tag: "v1", new_sqlite_classes: ["WechatPaySimulatorObject"] }],
-    vars: { NOTIFY_AUTOMATICALLY: "true", H5_URL_BASE: "", REFUND_SETTLE_SECONDS: "60" },
+    vars: { NOTIFY_AUTOMATICALLY: "true", H5_URL_BASE: "", REFUND_SETTLE_SECONDS: "3" },
     services: [{ binding: "NOTIFY", service: "paydesk-origin" }],
   }),
 );

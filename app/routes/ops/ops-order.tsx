@@ -1,7 +1,7 @@
 import { Link, useFetcher } from "react-router";
 import type { Route } from "./+types/ops-order";
 import { refundBodySchema, type RefundRequest } from "#contract/ops-refunds";
-import { makeRefund, type OrderRefunds } from "../../api/ops";
+import { askWechatPay, makeRefund, type OrderRefunds } from "../../api/ops";
 import { useAnnounceSuccess } from "../../components/announcer";
 import { DateTime, Money } from "../../components/money";
 import { checked, formText, runAction, type ActionResult } from "../../forms/action-result";
@@ -15,7 +15,7 @@ import { orderMessages } from "../../messages/orders";
 import { mayDo, useOperator } from "../../ops/ops-context";
 import { getOrder } from "../../ops/ops-loaders";
 import { OpsView } from "../../ops/ops-view";
-import type { OrderStory } from "#contract/ops-orders";
+import type { OpsWechatAsk, OrderStory } from "#contract/ops-orders";
 
 export async function clientLoader({ params }: Route.ClientLoaderArgs) {
   return getOrder(params.id);
@@ -33,6 +33,7 @@ export async function clientAction({ request, params }: Route.ClientActionArgs):
         );
         return makeRefund(api, params.id, body, formText(form, "idempotencyKey"));
       }),
+    ask: () => runAction("ask", (api) => askWechatPay(api, params.id)),
   });
 }
 
@@ -75,6 +76,40 @@ function RefundForm({ refunds }: { refunds: OrderRefunds }) {
             {text.refund}
           </SubmitButton>
         </>
+      ) : null}
+    </fetcher.Form>
+  );
+}
+
+/** "Ask WeChat Pay now": what the cron would ask, at once; the page reloads the story after it. */
+function AskWechatPay() {
+  const text = useMessages(opsMessages);
+  const fetcher = useFetcher<ActionResult<{ asked: OpsWechatAsk }>>();
+  useAnnounceSuccess(fetcher.data, text.askedWechatPay);
+  const asked = fetcher.data?.ok ? fetcher.data.data.asked : null;
+  return (
+    <fetcher.Form method="post" className="ops-actions" aria-labelledby="ops-ask-title">
+      <h3 id="ops-ask-title">{text.askWechatPay}</h3>
+      <p className="hint">{text.askWechatPayHint}</p>
+      <FormAlert result={fetcher.data} fields={[]} />
+      <input type="hidden" name="intent" value="ask" />
+      <SubmitButton busy={fetcher.state !== "idle"} busyLabel={text.askWechatPay}>
+        {text.askWechatPay}
+      </SubmitButton>
+      {asked ? (
+        <ul className="item-list" data-testid="ops-asked">
+          {asked.payments.map((payment) => (
+            <li key={payment.outTradeNo} className="item">
+              {payment.outTradeNo}: {text.askOutcome[payment.outcome] ?? payment.outcome}
+              {payment.tradeState ? ` (${payment.tradeState})` : ""}
+            </li>
+          ))}
+          {asked.refunds.map((refund) => (
+            <li key={refund.outRefundNo} className="item">
+              {refund.outRefundNo}: {refund.before} → {refund.after}
+            </li>
+          ))}
+        </ul>
       ) : null}
     </fetcher.Form>
   );
@@ -191,6 +226,7 @@ function OrderView({ story, refunds }: { story: OrderStory; refunds: OrderRefund
           ))}
         </ul>
       )}
+      {story.payments.some((payment) => payment.method === "wechat") && mayDo(operator, "askWechatPay") ? <AskWechatPay /> : null}
       {mayDo(operator, "refund") ? <RefundForm refunds={refunds} /> : null}
     </section>
   );

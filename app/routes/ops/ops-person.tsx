@@ -10,6 +10,8 @@ import { dispatchIntent } from "../../forms/intent-dispatch";
 import { fieldError, useFormInstance } from "../../forms/use-form-instance";
 import { useMessages } from "../../i18n/messages";
 import { homeMessages } from "../../messages/home";
+import { supportMessages } from "../../messages/support";
+import { taskMessages } from "../../messages/tasks";
 import { opsMessages } from "../../messages/ops";
 import { orderMessages } from "../../messages/orders";
 import { mayDo, useOperator } from "../../ops/ops-context";
@@ -78,6 +80,8 @@ function PersonView({ page }: { page: PersonPage }) {
   const operator = useOperator();
   const orders = useMessages(orderMessages);
   const home = useMessages(homeMessages);
+  const tasks = useMessages(taskMessages);
+  const support = useMessages(supportMessages);
   const { person } = page;
   return (
     <section aria-labelledby="ops-person-title">
@@ -178,6 +182,70 @@ function PersonView({ page }: { page: PersonPage }) {
               </span>
               <span className="item-side">
                 <Money amount={transfer.amount} />
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <h2>{text.tasksPosted}</h2>
+      {page.tasksPosted.length === 0 ? (
+        <p>{text.none}</p>
+      ) : (
+        <ul className="item-list" data-testid="ops-tasks-posted">
+          {page.tasksPosted.map((task) => (
+            <li key={task.id} className="item">
+              <span className="item-main">
+                <span className="item-title">{task.title}</span>
+                <span className="item-meta">
+                  <DateTime iso={task.createdAt} /> · {text.slotsTaken(task.slotsTaken, task.slots)} ·{" "}
+                  <Link to={`/ops/orders/${task.orderId}`}>{task.orderId}</Link>
+                </span>
+              </span>
+              <span className="item-side">
+                <Money amount={task.reward} /> <span className="badge">{tasks.taskStatus[task.status]}</span>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <h2>{text.claims}</h2>
+      {page.claims.length === 0 ? (
+        <p>{text.none}</p>
+      ) : (
+        <ul className="item-list" data-testid="ops-claims">
+          {page.claims.map((claim) => (
+            <li key={claim.id} className="item">
+              <span className="item-main">
+                <span className="item-title">{claim.task.title}</span>
+                <span className="item-meta">
+                  <DateTime iso={claim.createdAt} /> ·{" "}
+                  <Link to={`/ops/people/${encodeURIComponent(claim.task.poster.id)}`}>@{claim.task.poster.handle}</Link>
+                </span>
+              </span>
+              <span className="item-side">
+                <Money amount={claim.task.reward} /> <span className="badge">{tasks.claimStatus[claim.status]}</span>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <h2>{text.personTickets}</h2>
+      {page.tickets.length === 0 ? (
+        <p>{text.none}</p>
+      ) : (
+        <ul className="item-list" data-testid="ops-person-tickets">
+          {page.tickets.map((ticket) => (
+            <li key={ticket.id} className="item">
+              <span className="item-main">
+                <Link className="item-title" to={`/ops/tickets/${ticket.id}`}>
+                  {ticket.subject}
+                </Link>
+                <span className="item-meta">
+                  <DateTime iso={ticket.updatedAt} /> · {support.categories[ticket.category]}
+                </span>
+              </span>
+              <span className="item-side">
+                <span className="badge">{support.status[ticket.status]}</span>
               </span>
             </li>
           ))}

@@ -8,6 +8,7 @@ import { accountControlRoutes } from "./ops/account-control-routes";
 import { auditRoutes } from "./ops/audit-routes";
 import { ledgerDeskRoutes } from "./ops/ledger-desk-routes";
 import { orderDeskRoutes } from "./ops/order-desk-routes";
+import { wechatAskRoutes } from "./ops/wechat-ask-routes";
 import { overviewRoutes } from "./ops/overview-routes";
 import { peopleRoutes } from "./ops/people-routes";
 import { refundRoutes } from "./refunds/refund-routes";
@@ -112,6 +113,7 @@ export function createOriginApp({
   app.route("/api/ops/overview", overviewRoutes);
   app.route("/api/ops/people", peopleRoutes);
   app.route("/api/ops/orders", orderDeskRoutes);
+  app.route("/api/ops/orders", wechatAskRoutes);
   app.route("/api/ops", auditRoutes);
   app.route("/api/ops/people", accountControlRoutes);
   app.route("/api/ops", refundRoutes);

@@ -112,7 +112,7 @@ describe("the back office's door", () => {
         handle: "op_finance",
         displayName: "Name of op_finance",
         role: "finance",
-        rights: ["readPeople", "workTickets", "refund", "codes", "ledger", "readAudit"],
+        rights: ["readPeople", "workTickets", "askWechatPay", "refund", "codes", "ledger", "readAudit"],
       },
     });
   });
