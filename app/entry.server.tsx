@@ -4,6 +4,7 @@ import { renderToReadableStream } from "react-dom/server";
 import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
 import { ServerDocumentProvider } from "./components/server-document";
 import { assetWatchSource } from "./startup/asset-watch.server";
+import { tokenMarkSource } from "./startup/token-mark.server";
 import { cspNonceContext, languageContext } from "./server-context";
 
 export const streamTimeout = 5_000;
@@ -23,7 +24,7 @@ export default async function handleRequest(
   const nonce = loadContext.get(cspNonceContext);
   let shellRendered = false;
   const body = await renderToReadableStream(
-    <ServerDocumentProvider value={{ nonce, assetWatchSource: assetWatchSource(loadContext.get(languageContext)) }}>
+    <ServerDocumentProvider value={{ nonce, assetWatchSource: tokenMarkSource + assetWatchSource(loadContext.get(languageContext)) }}>
       <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
     </ServerDocumentProvider>,
     {

@@ -60,7 +60,8 @@ export function Layout({ children }: { children: ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
   const config = root?.config;
   return (
-    <html lang={root?.language ?? defaultLanguage}>
+    // The head's token mark sets an attribute before hydration (app/startup/token-mark.server.ts).
+    <html lang={root?.language ?? defaultLanguage} suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -33,6 +33,7 @@ export const layoutMessages = defineMessages({
     chunkBody:
       "Part of the app did not arrive. This happens on a weak connection or just after we released an update. Your money and data are safe; reloading usually fixes it.",
     notFoundTitle: "Page not found",
+    notFoundDescription: "This page does not exist on Paydesk.",
     notFoundBody: "There is no page at this address. It may have moved, or the link may be mistyped.",
     goHome: "Go to the home page",
     or: "or",
@@ -80,6 +81,7 @@ export const layoutMessages = defineMessages({
     cssChunkTitle: "此页面的样式未能加载",
     chunkBody: "应用的一部分没有加载成功。网络不佳或我们刚发布更新时可能出现这种情况。你的资金和数据都是安全的，刷新通常即可解决。",
     notFoundTitle: "页面不存在",
+    notFoundDescription: "Paydesk 上没有这个页面。",
     notFoundBody: "此地址没有页面。它可能已被移动，或链接有误。",
     goHome: "返回首页",
     or: "或",

@@ -3,6 +3,7 @@ import { defineMessages } from "../i18n/messages";
 export const loginMessages = defineMessages({
   en: {
     signInTitle: "Sign in",
+    description: "Sign in to Paydesk or create an account to pay, send money and earn from tasks.",
     registerTitle: "Create your account",
     signedInAs: "You are signed in as",
     continue: "Continue",
@@ -25,6 +26,7 @@ export const loginMessages = defineMessages({
   },
   "zh-CN": {
     signInTitle: "登录",
+    description: "登录 Paydesk 或注册账户，用于付款、转账和完成任务赚取报酬。",
     registerTitle: "注册账户",
     signedInAs: "当前登录账户：",
     continue: "继续",

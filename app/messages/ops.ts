@@ -4,6 +4,7 @@ import { defineMessages } from "../i18n/messages";
 export const opsMessages = defineMessages({
   en: {
     title: "Back office",
+    description: "Paydesk's back office for operators.",
     navigation: "Back office",
     nav: {
       overview: "Overview",
@@ -197,6 +198,7 @@ export const opsMessages = defineMessages({
   },
   "zh-CN": {
     title: "运营后台",
+    description: "Paydesk 运营后台。",
     navigation: "运营后台",
     nav: {
       overview: "概览",

@@ -4,6 +4,7 @@ import { defineMessages } from "../i18n/messages";
 export const orderMessages = defineMessages({
   en: {
     title: "Orders",
+    description: "Your Paydesk orders: what you paid, what is waiting, and any refunds.",
     purpose: "Sign in to see your orders.",
     filter: "Show",
     filterAll: "All orders",
@@ -41,6 +42,7 @@ export const orderMessages = defineMessages({
   },
   "zh-CN": {
     title: "订单",
+    description: "你的 Paydesk 订单：已支付、待支付以及退款。",
     purpose: "登录后查看你的订单。",
     filter: "显示",
     filterAll: "全部订单",

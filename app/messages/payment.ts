@@ -4,6 +4,7 @@ import { defineMessages } from "../i18n/messages";
 export const paymentMessages = defineMessages({
   en: {
     payTitle: "Checkout",
+    payDescription: "Choose how to pay your Paydesk order: from your wallet or with WeChat Pay.",
     payPurpose: "Sign in to pay this order.",
     forWhat: "For",
     amount: "Amount",
@@ -19,6 +20,7 @@ export const paymentMessages = defineMessages({
     notPayable: "This order cannot be paid any more.",
     seeOrder: "See the order",
     resultTitle: "Payment result",
+    resultDescription: "The result of your Paydesk payment.",
     resultPurpose: "Sign in to see this payment.",
     paid: "Payment complete",
     paidRecharge: (amount: string) => `${amount} was added to your wallet.`,
@@ -31,6 +33,7 @@ export const paymentMessages = defineMessages({
     goTasks: "See my tasks",
     goOrders: "See my orders",
     wechatTitle: "Pay with WeChat Pay",
+    wechatDescription: "Pay your Paydesk order with WeChat Pay: scan the code or continue in WeChat.",
     wechatPurpose: "Sign in to pay with WeChat Pay.",
     wechatNotConfigured: "WeChat Pay is not configured on this Paydesk yet, so this order cannot be paid with it here.",
     wechatOther: "Choose another way to pay",
@@ -54,6 +57,7 @@ export const paymentMessages = defineMessages({
   },
   "zh-CN": {
     payTitle: "收银台",
+    payDescription: "选择 Paydesk 订单的支付方式：钱包余额或微信支付。",
     payPurpose: "登录后支付此订单。",
     forWhat: "订单内容",
     amount: "金额",
@@ -69,6 +73,7 @@ export const paymentMessages = defineMessages({
     notPayable: "此订单已无法支付。",
     seeOrder: "查看订单",
     resultTitle: "支付结果",
+    resultDescription: "你的 Paydesk 支付结果。",
     resultPurpose: "登录后查看此笔支付。",
     paid: "支付成功",
     paidRecharge: (amount: string) => `${amount} 已存入你的钱包。`,
@@ -81,6 +86,7 @@ export const paymentMessages = defineMessages({
     goTasks: "查看我的任务",
     goOrders: "查看我的订单",
     wechatTitle: "微信支付",
+    wechatDescription: "使用微信支付完成 Paydesk 订单：扫码或在微信中继续。",
     wechatPurpose: "登录后使用微信支付。",
     wechatNotConfigured: "此 Paydesk 尚未配置微信支付，因此无法在这里用微信支付此订单。",
     wechatOther: "选择其他支付方式",

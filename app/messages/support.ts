@@ -4,6 +4,7 @@ import { defineMessages } from "../i18n/messages";
 export const supportMessages = defineMessages({
   en: {
     title: "Support",
+    description: "Your Paydesk support tickets: ask for help and read our answers.",
     purpose: "Sign in to see your support tickets and write to us.",
     tickets: "Your tickets",
     noTickets: "You have no support tickets. Open one below if you need help.",
@@ -41,6 +42,7 @@ export const supportMessages = defineMessages({
     replied: "Your reply is sent.",
     ticketClosed: "The ticket is closed.",
     contactTitle: "Contact us",
+    contactDescription: "Write to Paydesk's support team, with or without an account.",
     contactLead:
       "For questions about an order or a payment, a support ticket reaches us fastest: it keeps the whole conversation in one place.",
     email: "Email",
@@ -61,6 +63,7 @@ export const supportMessages = defineMessages({
   },
   "zh-CN": {
     title: "客服",
+    description: "你的 Paydesk 客服工单：寻求帮助并查看回复。",
     purpose: "登录后查看你的客服工单并联系我们。",
     tickets: "你的工单",
     noTickets: "你还没有客服工单。如需帮助，请在下方新建。",
@@ -91,6 +94,7 @@ export const supportMessages = defineMessages({
     replied: "回复已发送。",
     ticketClosed: "工单已关闭。",
     contactTitle: "联系我们",
+    contactDescription: "无论是否有账户，都可以给 Paydesk 客服团队留言。",
     contactLead: "关于订单或支付的问题，提交客服工单最快：整个对话都会保存在一处。",
     email: "邮箱",
     phone: "电话",

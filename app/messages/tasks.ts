@@ -4,6 +4,7 @@ import { defineMessages } from "../i18n/messages";
 export const taskMessages = defineMessages({
   en: {
     title: "Tasks",
+    pageDescription: "Find paid tasks, take one and earn its reward, or post a task with its budget held safely.",
     purpose: "Sign in to claim tasks, submit your work and post tasks of your own.",
     tabs: { available: "Available", mine: "My work", posted: "Posted" },
     tabsLabel: "Task lists",
@@ -60,6 +61,7 @@ export const taskMessages = defineMessages({
       reason: "Tell the worker why, in up to 500 characters.",
     },
     checkTitle: "Check submissions",
+    checkDescription: "Review the work submitted for your tasks and approve it to pay the reward.",
     checkPurpose: "Sign in to check the work submitted for your tasks.",
     checkEmpty: "Nothing to check. Submissions for your tasks appear here.",
     checkQueue: "Submissions waiting for your check",
@@ -79,6 +81,7 @@ export const taskMessages = defineMessages({
   },
   "zh-CN": {
     title: "任务",
+    pageDescription: "查找有偿任务并领取赚取报酬，或发布任务，预算由平台托管。",
     purpose: "登录后即可领取任务、提交成果并发布自己的任务。",
     tabs: { available: "可领取", mine: "我领取的", posted: "我发布的" },
     tabsLabel: "任务列表",
@@ -129,6 +132,7 @@ export const taskMessages = defineMessages({
       reason: "请告诉接单者原因，最多 500 个字符。",
     },
     checkTitle: "审核提交",
+    checkDescription: "审核他人为你的任务提交的成果，通过后支付报酬。",
     checkPurpose: "登录后审核别人为你的任务提交的成果。",
     checkEmpty: "暂无待审核内容。别人为你的任务提交的成果会显示在这里。",
     checkQueue: "等待你审核的提交",

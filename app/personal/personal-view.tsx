@@ -8,7 +8,7 @@ import { useStartup } from "../startup/startup-state";
 import type { Personal } from "./load-personal";
 import { Spinner } from "../components/spinner";
 
-function SignedOutPrompt({ purpose }: { purpose: string }) {
+export function SignedOutPrompt({ purpose }: { purpose: string }) {
   const { session } = useSession();
   const text = useMessages(layoutMessages);
   const location = useLocation();
@@ -53,12 +53,35 @@ export function PersonalView<T>({ result, purpose, children }: { result: Persona
   return <>{children(result.data)}</>;
 }
 
+/**
+ * Before start-up has said who is there: the server's HTML, the same for everyone, holds
+ * both the loading state and what a signed-out visitor sees, and CSS shows one by the
+ * head's token mark (app/startup/token-mark.server.ts): a visitor without a token sees the
+ * signed-out content at the first paint, not after hydration and the session call.
+ */
+export function UntilSessionKnown({ signedOut, label }: { signedOut: ReactNode; label?: string }) {
+  return (
+    <>
+      <div className="if-token">
+        <Spinner label={label} />
+      </div>
+      <div className="if-no-token">{signedOut}</div>
+    </>
+  );
+}
+
+/** A personal screen's fallback before hydration: its loading state, or the signed-out prompt. */
+export function PersonalFallback({ purpose }: { purpose: string }) {
+  return <UntilSessionKnown signedOut={<SignedOutPrompt purpose={purpose} />} />;
+}
+
 /** A screen that needs only to know who is there (its data comes with its forms). */
 export function RequireUser({ purpose, children }: { purpose: string; children: ReactNode }) {
   const { ready } = useStartup();
   const { session, user } = useSession();
   const text = useMessages(layoutMessages);
-  if (!ready || session === "unknown") return <Spinner label={text.checkingSession} />;
+  if (!ready) return <UntilSessionKnown label={text.checkingSession} signedOut={<SignedOutPrompt purpose={purpose} />} />;
+  if (session === "unknown") return <Spinner label={text.checkingSession} />;
   if (!user) return <SignedOutPrompt purpose={purpose} />;
   return <>{children}</>;
 }

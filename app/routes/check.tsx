@@ -5,19 +5,20 @@ import { approveClaim, listClaims, rejectClaim } from "../api/claims";
 import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime, Money } from "../components/money";
 import { PersonName } from "../components/person-name";
-import { Spinner } from "../components/spinner";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
 import { FormAlert, SubmitButton, TextAreaField } from "../forms/fields";
 import { dispatchIntent } from "../forms/intent-dispatch";
 import { fieldError, useFormInstance } from "../forms/use-form-instance";
 import { currentLanguage, metaLanguage, useMessages } from "../i18n/messages";
+import { pageMeta } from "../i18n/page-meta";
 import { taskMessages } from "../messages/tasks";
 import { loadPersonal } from "../personal/load-personal";
-import { PersonalView } from "../personal/personal-view";
+import { PersonalFallback, PersonalView } from "../personal/personal-view";
 import "../styles/check.css";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: `${taskMessages[metaLanguage(matches)].checkTitle} · Paydesk` }];
+  const text = taskMessages[metaLanguage(matches)];
+  return pageMeta(`${text.checkTitle} · Paydesk`, text.checkDescription);
 }
 
 export async function clientLoader() {
@@ -44,7 +45,7 @@ export function HydrateFallback() {
   return (
     <section aria-labelledby="check-title">
       <h1 id="check-title">{text.checkTitle}</h1>
-      <Spinner />
+      <PersonalFallback purpose={text.checkPurpose} />
     </section>
   );
 }

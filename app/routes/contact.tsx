@@ -9,6 +9,7 @@ import { Field, FormAlert, SelectField, SubmitButton, TextAreaField } from "../f
 import { dispatchIntent } from "../forms/intent-dispatch";
 import { fieldError, useFormInstance } from "../forms/use-form-instance";
 import { currentLanguage, metaLanguage, useMessages } from "../i18n/messages";
+import { pageMeta } from "../i18n/page-meta";
 import { supportMessages } from "../messages/support";
 import "../styles/contact.css";
 
@@ -21,7 +22,8 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 }
 
 export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: `${supportMessages[metaLanguage(matches)].contactTitle} · Paydesk` }];
+  const text = supportMessages[metaLanguage(matches)];
+  return pageMeta(`${text.contactTitle} · Paydesk`, text.contactDescription);
 }
 
 // Works signed out (docs/screens.md): no token, an email address to answer instead.

@@ -4,6 +4,7 @@ import { pageCacheControl } from "../config.server";
 import { helpTopics } from "../content/help.server";
 import { helpTopics as helpTopicsZh } from "../content/help.zh-CN.server";
 import { metaLanguage, useMessages } from "../i18n/messages";
+import { pageMeta } from "../i18n/page-meta";
 import { contentMessages } from "../messages/content";
 import { languageContext } from "../server-context";
 
@@ -18,7 +19,8 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 }
 
 export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: `${contentMessages[metaLanguage(matches)].helpTitle} · Paydesk` }];
+  const text = contentMessages[metaLanguage(matches)];
+  return pageMeta(`${text.helpTitle} · Paydesk`, text.helpDescription);
 }
 
 export default function Help({ loaderData }: Route.ComponentProps) {

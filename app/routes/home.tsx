@@ -3,16 +3,17 @@ import type { Route } from "./+types/home";
 import type { WalletEntry } from "#contract/wallet";
 import { getWalletSummary, listWalletEntries } from "../api/wallet";
 import { DateTime, Money } from "../components/money";
-import { Spinner } from "../components/spinner";
 import { metaLanguage, useMessages } from "../i18n/messages";
+import { pageMeta } from "../i18n/page-meta";
 import { homeMessages } from "../messages/home";
 import { loadPersonal } from "../personal/load-personal";
-import { PersonalView } from "../personal/personal-view";
+import { PersonalView, UntilSessionKnown } from "../personal/personal-view";
 import { useSession } from "../session/session-state";
 import "../styles/home.css";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: homeMessages[metaLanguage(matches)].title }];
+  const text = homeMessages[metaLanguage(matches)];
+  return pageMeta(text.title, text.description);
 }
 
 export async function clientLoader() {
@@ -24,7 +25,7 @@ export async function clientLoader() {
 clientLoader.hydrate = true as const;
 
 export function HydrateFallback() {
-  return <Spinner />;
+  return <UntilSessionKnown signedOut={<Welcome />} />;
 }
 
 function Welcome() {

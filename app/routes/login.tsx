@@ -8,6 +8,7 @@ import { Field, FormAlert, SubmitButton } from "../forms/fields";
 import { dispatchIntent } from "../forms/intent-dispatch";
 import { fieldError, useFormInstance } from "../forms/use-form-instance";
 import { currentLanguage, metaLanguage, useMessages } from "../i18n/messages";
+import { pageMeta } from "../i18n/page-meta";
 import { loginMessages } from "../messages/login";
 import { signedIn } from "../session/account-session";
 import { safeNextPath } from "../session/safe-next";
@@ -16,7 +17,8 @@ import { useStartup } from "../startup/startup-state";
 import { layoutMessages } from "../messages/layout";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: `${loginMessages[metaLanguage(matches)].signInTitle} · Paydesk` }];
+  const text = loginMessages[metaLanguage(matches)];
+  return pageMeta(`${text.signInTitle} · Paydesk`, text.description);
 }
 
 const fieldMessages = () => loginMessages[currentLanguage()].fields;

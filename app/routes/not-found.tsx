@@ -2,6 +2,7 @@ import { data } from "react-router";
 import type { Route } from "./+types/not-found";
 import { NotFound } from "../components/not-found";
 import { metaLanguage } from "../i18n/messages";
+import { pageMeta } from "../i18n/page-meta";
 import { layoutMessages } from "../messages/layout";
 
 // The status makes the answer a real 404 (and keeps it out of the edge cache).
@@ -10,7 +11,8 @@ export function loader() {
 }
 
 export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: `${layoutMessages[metaLanguage(matches)].notFoundTitle} · Paydesk` }];
+  const text = layoutMessages[metaLanguage(matches)];
+  return pageMeta(`${text.notFoundTitle} · Paydesk`, text.notFoundDescription);
 }
 
 export default function NotFoundRoute() {

@@ -5,19 +5,20 @@ import { cancelOrder, getOrder, listOrders, type OrderPage } from "../api/orders
 import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime, Money } from "../components/money";
 import { useOrderTitle } from "../components/order-summary";
-import { Spinner } from "../components/spinner";
 import { formText, runAction, type ActionResult } from "../forms/action-result";
 import { FormAlert, SubmitButton } from "../forms/fields";
 import { dispatchIntent } from "../forms/intent-dispatch";
 import { useFormInstance } from "../forms/use-form-instance";
 import { metaLanguage, useMessages } from "../i18n/messages";
+import { pageMeta } from "../i18n/page-meta";
 import { orderMessages } from "../messages/orders";
 import { loadPersonal } from "../personal/load-personal";
-import { PersonalView } from "../personal/personal-view";
+import { PersonalFallback, PersonalView } from "../personal/personal-view";
 import "../styles/order.css";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: `${orderMessages[metaLanguage(matches)].title} · Paydesk` }];
+  const text = orderMessages[metaLanguage(matches)];
+  return pageMeta(`${text.title} · Paydesk`, text.description);
 }
 
 type Screen = { view: "list"; page: OrderPage; status: string } | { view: "detail"; order: OrderDetail };
@@ -49,7 +50,7 @@ export function HydrateFallback() {
   return (
     <section aria-labelledby="order-title">
       <h1 id="order-title">{text.title}</h1>
-      <Spinner />
+      <PersonalFallback purpose={text.purpose} />
     </section>
   );
 }

@@ -4,17 +4,18 @@ import type { Route } from "./+types/pay-success";
 import type { OrderDetail } from "#contract/orders";
 import { MissingOrder } from "../components/order-param";
 import { OrderSummary } from "../components/order-summary";
-import { Spinner } from "../components/spinner";
 import { formatMoney } from "../i18n/format";
 import { metaLanguage, useLanguage, useMessages } from "../i18n/messages";
+import { pageMeta } from "../i18n/page-meta";
 import { paymentMessages } from "../messages/payment";
 import { pollDelayMs } from "../payments/choose-flow";
 import { loadOrderNamedIn } from "../personal/load-order";
-import { PersonalView } from "../personal/personal-view";
+import { PersonalFallback, PersonalView } from "../personal/personal-view";
 import { refreshUser } from "../session/account-session";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: `${paymentMessages[metaLanguage(matches)].resultTitle} · Paydesk` }];
+  const text = paymentMessages[metaLanguage(matches)];
+  return pageMeta(`${text.resultTitle} · Paydesk`, text.resultDescription);
 }
 
 // The result comes from the origin, never from the URL that brought the user here.
@@ -28,7 +29,7 @@ export function HydrateFallback() {
   return (
     <section className="narrow" aria-labelledby="result-title">
       <h1 id="result-title">{text.resultTitle}</h1>
-      <Spinner />
+      <PersonalFallback purpose={text.resultPurpose} />
     </section>
   );
 }

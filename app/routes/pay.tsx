@@ -5,22 +5,23 @@ import { payOrder } from "../api/orders";
 import { DateTime } from "../components/money";
 import { MissingOrder } from "../components/order-param";
 import { OrderSummary } from "../components/order-summary";
-import { Spinner } from "../components/spinner";
 import { formText, runAction, type ActionResult } from "../forms/action-result";
 import { FormAlert, SubmitButton } from "../forms/fields";
 import { dispatchIntent } from "../forms/intent-dispatch";
 import { useFormInstance } from "../forms/use-form-instance";
 import { formatMoney } from "../i18n/format";
 import { metaLanguage, useLanguage, useMessages } from "../i18n/messages";
+import { pageMeta } from "../i18n/page-meta";
 import { layoutMessages } from "../messages/layout";
 import { paymentMessages } from "../messages/payment";
 import { loadOrderNamedIn } from "../personal/load-order";
-import { PersonalView } from "../personal/personal-view";
+import { PersonalFallback, PersonalView } from "../personal/personal-view";
 import { useSession } from "../session/session-state";
 import "../styles/pay.css";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: `${paymentMessages[metaLanguage(matches)].payTitle} · Paydesk` }];
+  const text = paymentMessages[metaLanguage(matches)];
+  return pageMeta(`${text.payTitle} · Paydesk`, text.payDescription);
 }
 
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
@@ -45,7 +46,7 @@ export function HydrateFallback() {
   return (
     <section className="narrow" aria-labelledby="pay-title">
       <h1 id="pay-title">{text.payTitle}</h1>
-      <Spinner />
+      <PersonalFallback purpose={text.payPurpose} />
     </section>
   );
 }

@@ -10,13 +10,15 @@ import { dispatchIntent } from "../forms/intent-dispatch";
 import { fieldError, useFormInstance } from "../forms/use-form-instance";
 import { formatMoney, parseYuan } from "../i18n/format";
 import { currentLanguage, metaLanguage, useLanguage, useMessages } from "../i18n/messages";
+import { pageMeta } from "../i18n/page-meta";
 import { rechargeMessages } from "../messages/recharge";
 import { RequireUser } from "../personal/personal-view";
 import { getStartupState } from "../startup/startup-state";
 import "../styles/recharge.css";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: `${rechargeMessages[metaLanguage(matches)].title} · Paydesk` }];
+  const text = rechargeMessages[metaLanguage(matches)];
+  return pageMeta(`${text.title} · Paydesk`, text.description);
 }
 
 const fieldMessages = () => rechargeMessages[currentLanguage()].fields;

@@ -4,19 +4,20 @@ import { openTicketBodySchema, replyBodySchema, ticketCategories, ticketIdSchema
 import { closeTicket, getTicket, listTickets, openTicket, replyToTicket } from "../api/support";
 import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime } from "../components/money";
-import { Spinner } from "../components/spinner";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
 import { Field, FormAlert, SelectField, SubmitButton, TextAreaField } from "../forms/fields";
 import { dispatchIntent } from "../forms/intent-dispatch";
 import { fieldError, useFormInstance } from "../forms/use-form-instance";
 import { currentLanguage, metaLanguage, useMessages } from "../i18n/messages";
+import { pageMeta } from "../i18n/page-meta";
 import { supportMessages } from "../messages/support";
 import { loadPersonal } from "../personal/load-personal";
-import { PersonalView } from "../personal/personal-view";
+import { PersonalFallback, PersonalView } from "../personal/personal-view";
 import "../styles/support.css";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: `${supportMessages[metaLanguage(matches)].title} · Paydesk` }];
+  const text = supportMessages[metaLanguage(matches)];
+  return pageMeta(`${text.title} · Paydesk`, text.description);
 }
 
 type Screen = { view: "list"; tickets: Ticket[] } | { view: "thread"; ticket: TicketThread };
@@ -70,7 +71,7 @@ export function HydrateFallback() {
   return (
     <section aria-labelledby="support-title">
       <h1 id="support-title">{text.title}</h1>
-      <Spinner />
+      <PersonalFallback purpose={text.purpose} />
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import type { Route } from "./+types/task";
-import { Spinner } from "../components/spinner";
+import { PersonalFallback } from "../personal/personal-view";
 import { metaLanguage, useMessages } from "../i18n/messages";
+import { pageMeta } from "../i18n/page-meta";
 import { taskMessages } from "../messages/tasks";
 import { loadTaskBoard } from "../tasks/load-task-board";
 import { actOnTaskForm } from "../tasks/task-actions";
@@ -8,7 +9,8 @@ import { TaskBoard } from "../tasks/task-board";
 import "../styles/task.css";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: `${taskMessages[metaLanguage(matches)].title} · Paydesk` }];
+  const text = taskMessages[metaLanguage(matches)];
+  return pageMeta(`${text.title} · Paydesk`, text.pageDescription);
 }
 
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
@@ -25,7 +27,7 @@ export function HydrateFallback() {
   return (
     <section aria-labelledby="task-title">
       <h1 id="task-title">{text.title}</h1>
-      <Spinner />
+      <PersonalFallback purpose={text.purpose} />
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { pageCacheControl } from "../config.server";
 import { termsEffectiveDate, termsSections } from "../content/terms.server";
 import { termsSections as termsSectionsZh } from "../content/terms.zh-CN.server";
 import { metaLanguage, useMessages } from "../i18n/messages";
+import { pageMeta } from "../i18n/page-meta";
 import { contentMessages } from "../messages/content";
 import { languageContext } from "../server-context";
 
@@ -17,7 +18,8 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 }
 
 export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: `${contentMessages[metaLanguage(matches)].termsTitle} · Paydesk` }];
+  const text = contentMessages[metaLanguage(matches)];
+  return pageMeta(`${text.termsTitle} · Paydesk`, text.termsDescription);
 }
 
 export default function Terms({ loaderData }: Route.ComponentProps) {

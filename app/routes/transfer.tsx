@@ -12,11 +12,13 @@ import { dispatchIntent } from "../forms/intent-dispatch";
 import { fieldError, useFormInstance } from "../forms/use-form-instance";
 import { formatMoney, parseYuan } from "../i18n/format";
 import { currentLanguage, metaLanguage, useLanguage, useMessages } from "../i18n/messages";
+import { pageMeta } from "../i18n/page-meta";
 import { transferMessages } from "../messages/transfer";
 import { RequireUser } from "../personal/personal-view";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: `${transferMessages[metaLanguage(matches)].title} · Paydesk` }];
+  const text = transferMessages[metaLanguage(matches)];
+  return pageMeta(`${text.title} · Paydesk`, text.description);
 }
 
 type Draft = { toHandle: string; amount: number; note: string };

@@ -14,19 +14,21 @@ import { FormAlert } from "../forms/fields";
 import { dispatchIntent } from "../forms/intent-dispatch";
 import { formatMoney } from "../i18n/format";
 import { metaLanguage, useLanguage, useMessages } from "../i18n/messages";
+import { pageMeta } from "../i18n/page-meta";
 import { isDefiniteRefusal } from "../messages/errors";
 import { layoutMessages } from "../messages/layout";
 import { paymentMessages } from "../messages/payment";
 import { chooseFlow, h5UrlReturningTo, pollDelayMs } from "../payments/choose-flow";
 import { loadPersonal } from "../personal/load-personal";
-import { PersonalView } from "../personal/personal-view";
+import { PersonalFallback, PersonalView } from "../personal/personal-view";
 import { refreshUser } from "../session/account-session";
 import { isWechatBrowser } from "../startup/flags";
 import { useStartup } from "../startup/startup-state";
 import "../styles/wechat-pay.css";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: `${paymentMessages[metaLanguage(matches)].wechatTitle} · Paydesk` }];
+  const text = paymentMessages[metaLanguage(matches)];
+  return pageMeta(`${text.wechatTitle} · Paydesk`, text.wechatDescription);
 }
 
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
@@ -66,7 +68,7 @@ export function HydrateFallback() {
   return (
     <section className="narrow" aria-labelledby="wechat-title">
       <h1 id="wechat-title">{text.wechatTitle}</h1>
-      <Spinner />
+      <PersonalFallback purpose={text.wechatPurpose} />
     </section>
   );
 }

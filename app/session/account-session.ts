@@ -1,7 +1,7 @@
 import type { UserInfo } from "#contract/user-info";
 import { endSession, postSession } from "../api/session";
 import { safeStorage } from "../storage/safe-storage";
-import { fetchSession } from "./session-call";
+import { fetchSession, type SessionResult } from "./session-call";
 import { getSessionState, updateSessionState } from "./session-state";
 import { chooseToken, linkToConfirm, readToken, storeToken, tokenStorageKey } from "./token";
 
@@ -19,7 +19,8 @@ export function currentToken(): string | null {
 export async function resumeSession(linkToken: string | null): Promise<void> {
   const pendingSignInLink = linkToConfirm(linkToken, device);
   const token = chooseToken(pendingSignInLink ? null : linkToken, device);
-  const result = await fetchSession(token);
+  // Without a token nobody can be signed in: no call, so no refusal for the console (docs/start-up.md).
+  const result: SessionResult = token ? await fetchSession(token) : { status: "signed-out" };
   if (result.status === "signed-in" && result.replacementToken) storeToken(device, result.replacementToken);
   const user = result.status === "signed-in" ? result.user : null;
   updateSessionState({ session: result.status, user, pendingSignInLink, signedInByLink: Boolean(linkToken && !pendingSignInLink && user) });

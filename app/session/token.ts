@@ -3,7 +3,8 @@ import type { KeyValueStore } from "../storage/safe-storage";
 const tokenKey = "paydesk:token";
 /** Where the bearer token lives in localStorage (other tabs watch it). */
 export const tokenStorageKey = tokenKey;
-const tokenFormat = /^[A-Za-z0-9_-]{16,128}$/;
+/** What a bearer token looks like (the head's token mark checks the same). */
+export const tokenFormat = /^[A-Za-z0-9_-]{16,128}$/;
 
 export type AddressBar = { href: string; replace(url: string): void };
 

@@ -1,6 +1,9 @@
-import { devices } from "@playwright/test";
+import { devices, type Page } from "@playwright/test";
 import { e2ePort, seededUser, shortLinkHost } from "./e2e-env.ts";
 import { expect, test, waitForHydration, type PaydeskWindow } from "./fixtures.ts";
+
+/** A device that holds a token: only then does start-up ask who is signed in. */
+const storedToken = (page: Page) => page.addInitScript((token) => localStorage.setItem("paydesk:token", token), seededUser.token);
 
 test.describe("start-up", () => {
   test("posts the session with the bearer token and credentials before hydrating, then shows the user", async ({ page, context }) => {
@@ -74,15 +77,17 @@ test.describe("start-up", () => {
   });
 
   test("hydrates when the session call fails, and says the service is unreachable", async ({ page, problems }) => {
+    await storedToken(page);
     problems.allow(/Failed to load resource/);
     await page.route("**/api/user/session", (route) => route.abort("connectionrefused"));
     await page.goto("/order");
     await waitForHydration(page);
     await expect(page.getByRole("alert").first()).toContainText("cannot reach its service");
-    await expect(page.getByRole("heading", { name: "Sign in to continue" })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "Orders" })).toBeVisible();
   });
 
   test("hydrates when the edge answers that the origin is down", async ({ page, problems }) => {
+    await storedToken(page);
     problems.allow(/status of 502/);
     await page.route("**/api/user/session", (route) =>
       route.fulfill({ status: 502, contentType: "application/json", body: '{"code":"ORIGIN_UNAVAILABLE"}' }),
@@ -94,6 +99,7 @@ test.describe("start-up", () => {
   });
 
   test("hydrates after the 8 s time-out when the session call hangs", async ({ page }) => {
+    await storedToken(page);
     await page.route("**/api/user/session", () => {
       // Never answered.
     });
@@ -104,5 +110,46 @@ test.describe("start-up", () => {
     expect(waited).toBeGreaterThanOrEqual(7_500);
     expect(waited).toBeLessThan(20_000);
     await expect(page.locator(".notice-warning")).toBeVisible();
+  });
+
+  test("without a token: no session call, and the signed-out content is in the server's HTML", async ({ page, browser }) => {
+    const sessionCalls: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().endsWith("/api/user/session")) sessionCalls.push(request.url());
+    });
+    await page.goto("/task");
+    await waitForHydration(page);
+    await expect(page.getByRole("heading", { name: "Sign in to continue" })).toBeVisible();
+    await page.goto("/");
+    await waitForHydration(page);
+    await expect(page.getByRole("link", { name: "Create an account" })).toBeVisible();
+    expect(sessionCalls).toEqual([]);
+
+    // Without JavaScript at all, the server's HTML alone shows it, and no spinner.
+    const still = await browser.newContext({ javaScriptEnabled: false });
+    const plain = await still.newPage();
+    await plain.goto("/task");
+    await expect(plain.getByRole("heading", { name: "Sign in to continue" })).toBeVisible();
+    await expect(plain.locator(".spinner")).toBeHidden();
+    await still.close();
+  });
+
+  test("with a token, the loading state shows until the session is known, never the signed-out content", async ({ page }) => {
+    await storedToken(page);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/api/user/session", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto("/task");
+    await expect(page.locator(".spinner")).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Sign in to continue" })).toBeHidden();
+    release();
+    await waitForHydration(page);
+    await expect(page.getByRole("heading", { name: "Sign in to continue" })).toBeHidden();
+    await expect(page.locator(".account-name")).toHaveText(seededUser.displayName);
   });
 });

@@ -4,13 +4,15 @@ import { ApiFailure, signedInApi } from "../../api/client";
 import { getOperator } from "../../api/ops";
 import { Spinner } from "../../components/spinner";
 import { metaLanguage, useMessages } from "../../i18n/messages";
+import { pageMeta } from "../../i18n/page-meta";
 import { opsMessages } from "../../messages/ops";
 import { currentToken } from "../../session/account-session";
 import "../../styles/ops.css";
 
 // Never indexed: the edge also says so in X-Robots-Tag and never caches these pages.
 export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: `${opsMessages[metaLanguage(matches)].title} · Paydesk` }, { name: "robots", content: "noindex, nofollow" }];
+  const text = opsMessages[metaLanguage(matches)];
+  return pageMeta(`${text.title} · Paydesk`, text.description, { name: "robots", content: "noindex, nofollow" });
 }
 
 /**
