@@ -8,7 +8,7 @@ import { useStartup } from "../startup/startup-state";
 import type { Personal } from "./load-personal";
 import { Spinner } from "../components/spinner";
 
-export function SignedOutPrompt({ purpose }: { purpose: string }) {
+function SignedOutPrompt({ purpose }: { purpose: string }) {
   const { session } = useSession();
   const text = useMessages(layoutMessages);
   const location = useLocation();

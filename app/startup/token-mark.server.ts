@@ -5,14 +5,12 @@
  * loading state and one without the signed-out content at once, instead of a spinner until
  * hydration and start-up (docs/start-up.md, "Before hydration").
  *
+ * It sets `data-token` on <html>, which app/styles/layout.css reads.
  * Kept as source text so the page carries it inline; it must stay ES5-simple.
  */
 import { tokenFormat, tokenStorageKey } from "../session/token";
 
-/** The attribute on <html>; app/styles/layout.css reads it. */
-export const tokenMarkAttribute = "data-token";
-
 export const tokenMarkSource = `(function(){try{
 var stored=localStorage.getItem(${JSON.stringify(tokenStorageKey)});
-if(/[?&]token=/.test(location.search)||(stored&&${tokenFormat}.test(stored)))document.documentElement.setAttribute("${tokenMarkAttribute}","");
+if(/[?&]token=/.test(location.search)||(stored&&${tokenFormat}.test(stored)))document.documentElement.setAttribute("data-token","");
 }catch(e){}})();`;
