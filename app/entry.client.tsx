@@ -1,4 +1,3 @@
-import "./startup/zod-config";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";

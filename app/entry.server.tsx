@@ -5,6 +5,7 @@ import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterC
 import { ServerDocumentProvider } from "./components/server-document";
 import { assetWatchSource } from "./startup/asset-watch.server";
 import { tokenMarkSource } from "./startup/token-mark.server";
+import { zodJitlessSource } from "./startup/zod-jitless.server";
 import { cspNonceContext, languageContext } from "./server-context";
 
 export const streamTimeout = 5_000;
@@ -24,7 +25,9 @@ export default async function handleRequest(
   const nonce = loadContext.get(cspNonceContext);
   let shellRendered = false;
   const body = await renderToReadableStream(
-    <ServerDocumentProvider value={{ nonce, assetWatchSource: tokenMarkSource + assetWatchSource(loadContext.get(languageContext)) }}>
+    <ServerDocumentProvider
+      value={{ nonce, headScript: zodJitlessSource + tokenMarkSource + assetWatchSource(loadContext.get(languageContext)) }}
+    >
       <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
     </ServerDocumentProvider>,
     {

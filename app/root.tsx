@@ -56,7 +56,7 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export function Layout({ children }: { children: ReactNode }) {
-  const { nonce, assetWatchSource } = useServerDocument();
+  const { nonce, headScript } = useServerDocument();
   const root = useRouteLoaderData<typeof loader>("root");
   const config = root?.config;
   return (
@@ -66,8 +66,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
-        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the asset watch is the server's own source text (app/startup/asset-watch.server.ts), run under the CSP nonce. */}
-        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: assetWatchSource }} />
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the head script is the server's own source text (app/startup/*.server.ts), run under the CSP nonce. */}
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: headScript }} />
         <Meta />
         {/* Stylesheets need no nonce (style-src 'self'); without one, the browser's nonce
             hiding cannot make server and client attributes differ. */}

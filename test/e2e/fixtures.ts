@@ -16,8 +16,8 @@ export const test = base.extend<{ problems: Problems }>({
   problems: [
     async ({ page }, use) => {
       const messages: string[] = [];
-      // Chrome logs every 4xx fetch; a signed-out visitor's session call is answered
-      // 401 by contract (docs/api-contract.md), so that one line is expected.
+      // Chrome logs every 4xx fetch: a wrong password or an ended session is answered 401
+      // by contract (docs/api-contract.md). A visit without a token makes no such call.
       const allowed: RegExp[] = [/Failed to load resource: the server responded with a status of 401/];
       page.on("console", (message) => {
         if (message.type() === "error" || message.type() === "warning") messages.push(`console.${message.type()}: ${message.text()}`);

@@ -152,4 +152,26 @@ test.describe("start-up", () => {
     await expect(page.getByRole("heading", { name: "Sign in to continue" })).toBeHidden();
     await expect(page.locator(".account-name")).toHaveText(seededUser.displayName);
   });
+
+  test("no CSP violation: zod validates the forms without eval", async ({ page }) => {
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { violations: string[] }).violations = seen;
+      document.addEventListener("securitypolicyviolation", (event) =>
+        seen.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}:${event.columnNumber}`),
+      );
+    });
+    await page.goto("/login");
+    await waitForHydration(page);
+    // A form checked in the browser by its contract schema: zod builds and runs its parsers.
+    await page.getByLabel("Handle").fill("x");
+    await page.getByLabel("Password").fill("short");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByText("A handle has 3 to 32 lower-case letters, digits or underscores.")).toBeVisible();
+    await storedToken(page);
+    await page.goto("/transfer");
+    await waitForHydration(page);
+    await expect(page.getByLabel("Amount (¥)")).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual([]);
+  });
 });
