@@ -100,6 +100,9 @@ export default defineConfig({
               bindings: {
                 TEST_MIGRATIONS: await readD1Migrations("./workers/origin/migrations"),
                 ADMIN_TOKEN: "test-operator-token-0123456789abcdefghij",
+                // Not SENTRY_DSN: only error-reporting.test.ts reports, by passing it as one.
+                TEST_SENTRY_DSN: sentrySink.dsn,
+                SENTRY_SINK_URL: `http://127.0.0.1:${sentrySink.port}`,
               },
               ratelimits: { ...openBurstLimits, LIMIT_TEST_TIGHT: { namespace_id: "1999", simple: { limit: 3, period: 60 } } },
               // WeChat Pay is reached through the simulator (the tests configure the merchant

@@ -1,31 +1,65 @@
-import * as Sentry from "@sentry/cloudflare";
+/**
+ * Sentry, loaded only where a DSN is configured (docs/decisions/023-speed.md): the SDK is
+ * its own chunk of the built worker, imported by the first request that has a DSN, so a
+ * worker without one neither parses nor runs it. Until then (and without a DSN, always)
+ * a capture does nothing, exactly as the SDK's own functions do when it was never
+ * initialised.
+ */
+type SentrySdk = typeof import("./sentry-sdk");
+
+let sdk: SentrySdk | null = null;
+let loading: Promise<SentrySdk> | null = null;
+
+function loadSdk(): Promise<SentrySdk> {
+  loading ??= import("./sentry-sdk").then((loaded) => {
+    sdk = loaded;
+    return loaded;
+  });
+  return loading;
+}
+
+export function captureException(...args: Parameters<SentrySdk["captureException"]>): void {
+  sdk?.captureException(...args);
+}
+
+export function captureMessage(...args: Parameters<SentrySdk["captureMessage"]>): void {
+  sdk?.captureMessage(...args);
+}
 
 type ReportingEnv = { SENTRY_DSN?: string; SENTRY_ENVIRONMENT?: string };
 type FetchHandler<E> = (request: Request, env: E, ctx: ExecutionContext) => Promise<Response>;
 
 /**
- * A worker's fetch handler, wrapped by Sentry only when a DSN is configured: without
- * one nothing can be sent, and the SDK's per-request scope work would only cost time
- * (about 10–15% of a cached page's throughput in `npm run bench`).
+ * A worker's handlers, wrapped by Sentry only when a DSN is configured: without one
+ * nothing can be sent, and the SDK's per-request scope work would only cost time (about
+ * 10–15% of a cached page's throughput in `npm run bench`).
  */
 export function reportingErrors<E extends ReportingEnv>(
   fetch: FetchHandler<E>,
   { scheduled }: { scheduled?: NonNullable<ExportedHandler<E>["scheduled"]> } = {},
 ): ExportedHandler<E> {
-  const reported = Sentry.withSentry((env: E) => ({ dsn: env.SENTRY_DSN || undefined, environment: env.SENTRY_ENVIRONMENT }), {
-    fetch: (request: Request, env: E, ctx: ExecutionContext) => fetch(request, env, ctx),
-    ...(scheduled ? { scheduled } : {}),
-  } as ExportedHandler<E>);
+  let reported: Promise<ExportedHandler<E>> | null = null;
+  const wrapped = () => {
+    reported ??= loadSdk().then((loaded) =>
+      loaded.withSentry((env: E) => ({ dsn: env.SENTRY_DSN || undefined, environment: env.SENTRY_ENVIRONMENT }), {
+        fetch: (request: Request, env: E, ctx: ExecutionContext) => fetch(request, env, ctx),
+        ...(scheduled ? { scheduled } : {}),
+      } as ExportedHandler<E>),
+    );
+    return reported;
+  };
   return {
-    fetch(request, env, ctx) {
-      if (!env.SENTRY_DSN || !reported.fetch) return fetch(request as Request, env, ctx);
-      return reported.fetch(request, env, ctx);
+    async fetch(request, env, ctx) {
+      if (!env.SENTRY_DSN) return fetch(request as Request, env, ctx);
+      const handler = await wrapped();
+      return handler.fetch ? handler.fetch(request, env, ctx) : fetch(request as Request, env, ctx);
     },
     ...(scheduled
       ? {
-          scheduled(controller, env, ctx) {
-            if (!env.SENTRY_DSN || !reported.scheduled) return scheduled(controller, env, ctx);
-            return reported.scheduled(controller, env, ctx);
+          async scheduled(controller, env, ctx) {
+            if (!env.SENTRY_DSN) return scheduled(controller, env, ctx);
+            const handler = await wrapped();
+            return handler.scheduled ? handler.scheduled(controller, env, ctx) : scheduled(controller, env, ctx);
           },
         }
       : {}),

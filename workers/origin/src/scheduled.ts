@@ -1,4 +1,4 @@
-import * as Sentry from "@sentry/cloudflare";
+import * as Sentry from "./error-reporting";
 import { closeExpiredOrders } from "./orders/order-rows";
 import { pruneExpired, type RetentionRun } from "./retention/retention";
 import { autoApprove, closeAtDeadline, lapseClaims, releaseUnneededEscrow } from "./tasks/task-rules";

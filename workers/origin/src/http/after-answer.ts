@@ -1,4 +1,4 @@
-import * as Sentry from "@sentry/cloudflare";
+import * as Sentry from "../error-reporting";
 import type { Context } from "hono";
 
 /**

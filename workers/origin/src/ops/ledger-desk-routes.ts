@@ -3,7 +3,7 @@
  * transaction with its entries and what it belongs to, and every entry of a date range as
  * CSV. Finance and admins (right ledger). Everything here only reads, so nothing is audited.
  */
-import * as Sentry from "@sentry/cloudflare";
+import * as Sentry from "../error-reporting";
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { errorContent, jsonContent, operatorSession, successEnvelope } from "#contract/openapi";

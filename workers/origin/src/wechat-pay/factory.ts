@@ -1,5 +1,5 @@
 /** The WeChat Pay client an environment's configuration makes, kept per configuration and clock. */
-import * as Sentry from "@sentry/cloudflare";
+import * as Sentry from "../error-reporting";
 import type { Clock } from "../origin-env";
 import { createWechatPayClient } from "./client/client";
 import { importMerchantPrivateKey } from "./client/crypto";

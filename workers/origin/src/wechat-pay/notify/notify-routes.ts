@@ -2,7 +2,7 @@
  * The public paths WeChat Pay posts its notifications to: outside the pages' contract
  * (WeChat Pay's own format), documented for the operators who register them.
  */
-import * as Sentry from "@sentry/cloudflare";
+import * as Sentry from "../../error-reporting";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { z } from "zod";

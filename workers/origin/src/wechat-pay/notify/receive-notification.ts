@@ -2,7 +2,7 @@
  * A notification from WeChat Pay, checked, stored and acted on: a payment settled (or its
  * refund requested), or a refund's result recorded.
  */
-import * as Sentry from "@sentry/cloudflare";
+import * as Sentry from "../../error-reporting";
 import type { Context } from "hono";
 import { afterAnswer } from "../../http/after-answer";
 import type { OriginEnv } from "../../origin-env";

@@ -2,7 +2,7 @@
  * Refunds of WeChat Pay payments no order could take: asked for (again, under the same
  * out_refund_no, until WeChat Pay takes it) and settled out of the clearing account once.
  */
-import * as Sentry from "@sentry/cloudflare";
+import * as Sentry from "../../error-reporting";
 import type { WechatPayClient } from "../client/client";
 import type { Refund } from "../client/wire";
 import { journalStatements, worldAccount } from "../../ledger/journal";

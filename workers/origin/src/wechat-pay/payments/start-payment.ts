@@ -2,7 +2,7 @@
  * Starting a WeChat Pay payment of an order (Native, H5, JSAPI): the payment row first, then
  * WeChat Pay asked for the code, link or JSAPI parameters.
  */
-import * as Sentry from "@sentry/cloudflare";
+import * as Sentry from "../../error-reporting";
 import type { Context } from "hono";
 import type { z } from "zod";
 import type { WechatPrepay, wechatPayBodySchema } from "#contract/payments";

@@ -1,4 +1,4 @@
-import * as Sentry from "@sentry/cloudflare";
+import * as Sentry from "../../error-reporting";
 import type { WechatPayOutcome } from "../client/outcome";
 
 /** A call to WeChat Pay whose throw (not a refusal) counts as an unknown outcome, reported. */

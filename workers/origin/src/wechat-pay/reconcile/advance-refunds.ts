@@ -1,4 +1,4 @@
-import * as Sentry from "@sentry/cloudflare";
+import * as Sentry from "../../error-reporting";
 import type { WechatPay } from "../config";
 import { applyRefundResult, dueRefunds, type RefundRow, requestRefund } from "../payments/refunds";
 import { wechatCall } from "../payments/wechat-call";

@@ -2,7 +2,7 @@
  * One pending WeChat Pay payment, asked about: settled from WeChat Pay's answer, closed at
  * WeChat Pay when its order is over here, or asked about again later.
  */
-import * as Sentry from "@sentry/cloudflare";
+import * as Sentry from "../../error-reporting";
 import type { WechatPay } from "../config";
 import { checkLater, markPaymentFailed, type WechatPaymentRow } from "../payments/payment-rows";
 import { requestRefund } from "../payments/refunds";

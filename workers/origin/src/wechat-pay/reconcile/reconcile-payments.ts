@@ -1,4 +1,4 @@
-import * as Sentry from "@sentry/cloudflare";
+import * as Sentry from "../../error-reporting";
 import type { WechatPay } from "../config";
 import { duePendingPayments } from "../payments/payment-rows";
 import { checkPayment } from "./check-payment";

@@ -1,0 +1,48 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { envelopesMentioning } from "../../../test/support/sentry-sink-client";
+import worker from "./index";
+
+declare global {
+  namespace Cloudflare {
+    interface Env {
+      TEST_SENTRY_DSN: string;
+      SENTRY_SINK_URL: string;
+    }
+  }
+}
+
+/** A database that fails every statement with `message`. */
+const brokenDatabase = (message: string) =>
+  ({ prepare: () => ({ first: () => Promise.reject(new Error(message)) }) }) as unknown as D1Database;
+
+async function ready(message: string, dsn: string): Promise<Response> {
+  const ctx = createExecutionContext();
+  const response = await worker.fetch?.(
+    new Request("https://paydesk.test/api/health/ready") as Parameters<NonNullable<typeof worker.fetch>>[0],
+    { ...env, DB: brokenDatabase(message), SENTRY_DSN: dsn },
+    ctx,
+  );
+  await waitOnExecutionContext(ctx);
+  if (!response) throw new Error("the origin has no fetch handler");
+  return response;
+}
+
+describe("error reporting from the origin (to a local Sentry endpoint)", () => {
+  it("loads Sentry and reports an unhandled error when a DSN is configured", { timeout: 30_000 }, async () => {
+    const message = `the database vanished ${crypto.randomUUID()}`;
+    const response = await ready(message, env.TEST_SENTRY_DSN);
+    expect(response.status).toBe(500);
+    const envelopes = await envelopesMentioning(env.SENTRY_SINK_URL, message);
+    expect(envelopes.length).toBeGreaterThan(0);
+    expect(envelopes[0]?.path).toMatch(/^\/api\/1\/envelope\//);
+  });
+
+  it("sends nothing without a DSN", async () => {
+    const message = `the database vanished quietly ${crypto.randomUUID()}`;
+    expect((await ready(message, "")).status).toBe(500);
+    const all = (await (await fetch(`${env.SENTRY_SINK_URL}/envelopes`)).json()) as unknown[];
+    expect(JSON.stringify(all)).not.toContain(message);
+  });
+});
