@@ -6,9 +6,12 @@ import { userInfoSchema } from "./user-info";
 export const handleSchema = z.string().regex(/^[a-z0-9_]{3,32}$/, "A handle has 3 to 32 lower-case letters, digits or underscores.");
 
 /** At least 10 characters; bounded so hashing cost stays bounded. */
-const passwordSchema = z.string().min(10, "A password has at least 10 characters.").max(256, "A password has at most 256 characters.");
+export const passwordSchema = z
+  .string()
+  .min(10, "A password has at least 10 characters.")
+  .max(256, "A password has at most 256 characters.");
 
-const displayNameSchema = userText({
+export const displayNameSchema = userText({
   min: 1,
   max: 64,
   tooShort: "Enter the name others will see.",

@@ -8,8 +8,13 @@ export const crockfordAlphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
  * read as 1, O as 0 (Crockford's decoding rules). Null when it cannot be a code.
  */
 export function normalizeCode(input: string): string | null {
+  return normalizeCrockford(input, 16);
+}
+
+/** `length` Crockford symbols as typed (the rules of `normalizeCode`), or null. */
+export function normalizeCrockford(input: string, length: number): string | null {
   const plain = input.toUpperCase().replace(/[\s-]/g, "").replace(/[IL]/g, "1").replace(/O/g, "0");
-  return /^[0-9A-HJKMNP-TV-Z]{16}$/.test(plain) ? plain : null;
+  return plain.length === length && /^[0-9A-HJKMNP-TV-Z]+$/.test(plain) ? plain : null;
 }
 
 export function formatCode(plain: string): string {

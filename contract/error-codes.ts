@@ -14,6 +14,16 @@ export const errorStatus = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   UNAUTHENTICATED: 401,
   INVALID_CREDENTIALS: 401,
+  /** The handle and recovery code (or the recovery link) match no unused code (or live link). */
+  INVALID_RECOVERY: 401,
+  /** The current password given to change the password or make recovery codes is not the account's. */
+  WRONG_PASSWORD: 422,
+  /** The new password is the one the account has now. */
+  PASSWORD_UNCHANGED: 422,
+  /** Recovery codes (or a recovery link) are shown once, in the first answer; a retry of that request hears this instead. */
+  ALREADY_SHOWN: 409,
+  /** An operator cannot issue a recovery link for their own account: another admin must. */
+  NOT_FOR_YOURSELF: 403,
   NOT_FOUND: 404,
   FORBIDDEN: 403,
   /** The origin was called directly, not through the edge worker (and not by WeChat Pay's signed notifications). */

@@ -50,3 +50,10 @@ export const accountControlSchema = z.strictObject({
   sessionsEnded: z.number().int().nonnegative(),
 });
 export type OperatorSelf = z.infer<typeof operatorSelfSchema>;
+
+/** An admin issues a recovery link after checking who the person is (docs/decisions/024-account-safety.md). */
+export const recoveryLinkBodySchema = z.strictObject({
+  personId: personIdParamSchema.shape.id,
+  /** How the person's identity was checked: kept in the audit trail. */
+  reason: reasonSchema,
+});

@@ -111,6 +111,17 @@ describe("the /api/* proxy", () => {
     expect(without.headers["x-real-ip"]).toBe("203.0.113.7");
   });
 
+  it("tells the origin roughly where the client is, from Cloudflare's view only, percent-encoded", async () => {
+    const request = new Request("https://paydesk.test/api/echo", {
+      headers: { "X-Client-Place": "forged by a client" },
+      cf: { city: "São Paulo", region: "São Paulo", country: "BR" },
+    } as RequestInit);
+    const echo = (await (await proxyToOrigin(request, { ORIGIN: env.ORIGIN })).json()) as Echo;
+    expect(decodeURIComponent(echo.headers["x-client-place"] ?? "")).toBe("São Paulo, São Paulo, BR");
+    const unknown = (await (await edge("/api/echo", { headers: { "X-Client-Place": "forged by a client" } })).json()) as Echo;
+    expect(unknown.headers["x-client-place"]).not.toBe("forged by a client");
+  });
+
   it("waits 10 s for the origin by default", () => {
     expect(originTimeoutMs).toBe(10_000);
   });

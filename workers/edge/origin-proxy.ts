@@ -28,7 +28,26 @@ const hopByHopHeaders = [
   "upgrade",
 ];
 // Set by us from Cloudflare's view of the client; a client's own values are not to be trusted.
-const clientSuppliedForwardingHeaders = ["x-forwarded-for", "x-real-ip", "x-request-id", "forwarded", "host", edgeSecretHeader];
+const clientSuppliedForwardingHeaders = [
+  "x-forwarded-for",
+  "x-real-ip",
+  "x-request-id",
+  "forwarded",
+  "host",
+  "x-client-place",
+  edgeSecretHeader,
+];
+
+/**
+ * Roughly where the client is, from Cloudflare's view of it (city, region, country): the
+ * origin shows it beside a person's sessions (docs/decisions/024-account-safety.md).
+ */
+function clientPlace(cf: IncomingRequestCfProperties | undefined): string | null {
+  if (!cf) return null;
+  const parts = [cf.city, cf.region, cf.country].filter((part): part is string => typeof part === "string" && part.trim() !== "");
+  // Percent-encoded: a header value is Latin-1, a city name may not be (São Paulo, 上海).
+  return parts.length ? encodeURIComponent(parts.join(", ").slice(0, 160)) : null;
+}
 
 function withoutHopByHop(source: Headers): Headers {
   const headers = new Headers(source);
@@ -46,6 +65,8 @@ function originRequestHeaders(request: Request, requestId: string, edgeSecret: s
     headers.set("X-Forwarded-For", clientIp);
     headers.set("X-Real-IP", clientIp);
   }
+  const place = clientPlace(request.cf as IncomingRequestCfProperties | undefined);
+  if (place) headers.set("X-Client-Place", place);
   headers.set("X-Request-Id", requestId);
   if (edgeSecret) headers.set(edgeSecretHeader, edgeSecret);
   return headers;

@@ -16,6 +16,8 @@ export type OriginEnv = {
     wechatPay: () => Promise<WechatPay | null>;
     /** The client's address as far as it can be believed (http/edge-trust.ts), or null. */
     clientIp: string | null;
+    /** Roughly where the client is ("city, region, country"), as the edge saw it (http/edge-trust.ts), or null. */
+    clientPlace: string | null;
     /** Behind `operatorWith` (ops/operator-access.ts): the operator and their role. */
     operator: SignedInOperator;
   };

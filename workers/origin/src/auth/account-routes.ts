@@ -12,7 +12,7 @@ import type { OriginEnv } from "../origin-env";
 import { bearerToken, hashToken } from "./bearer-token";
 import { absentUserHash, hashPassword, verifyPassword } from "./passwords";
 import { findSessionUser } from "./sessions";
-import { newSessionToken, randomToken } from "./session-tokens";
+import { newSessionId, newSessionToken, randomToken, sessionDeviceOf } from "./session-tokens";
 import { signedInUser } from "./signed-in-user";
 import { clearSignInFailures, reserveSignInAttempt, settleFailedAttempt, signInLockedUntil } from "./sign-in-guard";
 
@@ -162,7 +162,7 @@ accountRoutes
       await settleFailedAttempt(db, handle, now);
       throw new ApiError("INVALID_CREDENTIALS", "That handle and password do not match an account.");
     }
-    const { token, insert } = await newSessionToken(db, row.id, now);
+    const { token, insert } = await newSessionToken(db, row.id, now, sessionDeviceOf(c));
     await insert.run();
     await clearSignInFailures(db, handle);
     const user = await findSessionUser(db, await hashToken(token), now);
@@ -197,14 +197,15 @@ accountRoutes
     // A sign-in link, used for the first time within its 15 minutes: exchanged for a new
     // session in one batch, so the link is spent exactly when the session exists.
     const replacement = { token: randomToken() };
+    const device = sessionDeviceOf(c);
     const replacementHash = await hashToken(replacement.token);
     await db.batch([
       db
         .prepare(
-          `INSERT INTO session (token_hash, user_id, created_at, last_used_at)
-           SELECT ?1, user_id, ?2, ?2 FROM sign_in_link WHERE token_hash = ?3 AND used_at IS NULL AND expires_at > ?2`,
+          `INSERT INTO session (token_hash, user_id, created_at, last_used_at, id, user_agent, place)
+           SELECT ?1, user_id, ?2, ?2, ?4, ?5, ?6 FROM sign_in_link WHERE token_hash = ?3 AND used_at IS NULL AND expires_at > ?2`,
         )
-        .bind(replacementHash, now, tokenHash),
+        .bind(replacementHash, now, tokenHash, newSessionId(), device.userAgent, device.place),
       db.prepare("UPDATE sign_in_link SET used_at = ?1 WHERE token_hash = ?2 AND used_at IS NULL AND expires_at > ?1").bind(now, tokenHash),
     ]);
     const linked = await findSessionUser(db, replacementHash, now);

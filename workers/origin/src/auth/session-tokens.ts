@@ -1,3 +1,5 @@
+import type { Context } from "hono";
+import type { OriginEnv } from "../origin-env";
 import { hashToken } from "./bearer-token";
 
 /** 256 random bits, base64url: the form of session tokens and sign-in link tokens. */
@@ -9,11 +11,25 @@ export function randomToken(): string {
     .replace(/=+$/, "");
 }
 
+/** What a person sees of the device behind one of their sessions (docs/decisions/024-account-safety.md). */
+export type SessionDevice = { userAgent: string | null; place: string | null };
+
+/** The signing-in request's browser and place, bounded as the session table keeps them. */
+export function sessionDeviceOf(c: Context<OriginEnv>): SessionDevice {
+  const userAgent = c.req.header("User-Agent")?.slice(0, 512) || null;
+  return { userAgent, place: c.var.clientPlace };
+}
+
+/** A session's public id: what the account page names it by, never its token's hash. */
+export const newSessionId = () => `ses_${crypto.randomUUID().replaceAll("-", "")}`;
+
 /** A new bearer token and the statement that stores only its hash. */
-export async function newSessionToken(db: D1Database, userId: string, now: number) {
+export async function newSessionToken(db: D1Database, userId: string, now: number, device: SessionDevice) {
   const token = randomToken();
   const insert = db
-    .prepare("INSERT INTO session (token_hash, user_id, created_at, last_used_at) VALUES (?1, ?2, ?3, ?3)")
-    .bind(await hashToken(token), userId, now);
+    .prepare(
+      "INSERT INTO session (token_hash, user_id, created_at, last_used_at, id, user_agent, place) VALUES (?1, ?2, ?3, ?3, ?4, ?5, ?6)",
+    )
+    .bind(await hashToken(token), userId, now, newSessionId(), device.userAgent, device.place);
   return { token, insert };
 }

@@ -36,6 +36,17 @@ function cameFromEdge(header: (name: string) => string | undefined, secret: stri
   return header("CF-Connecting-IP") === undefined;
 }
 
+/** The edge's percent-encoded `X-Client-Place` (workers/edge/origin-proxy.ts), bounded; null when absent or malformed. */
+function placeOf(encoded: string | undefined): string | null {
+  if (!encoded) return null;
+  try {
+    const place = decodeURIComponent(encoded).replace(/\p{C}/gu, "").trim();
+    return place ? [...place].slice(0, 160).join("") : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The origin answers only the edge, except WeChat Pay's signed notifications. It believes a
  * forwarded client address (`X-Real-IP`, which the edge sets from Cloudflare's view of the
@@ -49,5 +60,6 @@ export const edgeOnly = createMiddleware<OriginEnv>(async (c, next) => {
   }
   const address = (fromEdge ? (header("X-Real-IP") ?? header("CF-Connecting-IP")) : header("CF-Connecting-IP"))?.trim();
   c.set("clientIp", address || null);
+  c.set("clientPlace", fromEdge ? placeOf(header("X-Client-Place")) : null);
   await next();
 });

@@ -82,6 +82,22 @@ async function senderFor(door: DoorName): Promise<Sender> {
     case "messages":
       return (overrides) =>
         origin.call(`/api/support/tickets/${ticketId}/messages`, { body: { message: "More." }, headers: keyed(user.auth), env: overrides });
+    case "account":
+      return (overrides) => origin.call("/api/account/sessions/end-others", { headers: user.auth, env: overrides });
+    case "accountSecurity":
+      return (overrides) =>
+        origin.call("/api/account/password", {
+          body: { currentPassword: "not the password", newPassword: "a newer passphrase" },
+          headers: user.auth,
+          env: overrides,
+        });
+    case "recovery":
+      return (overrides) =>
+        origin.call("/api/user/recover", {
+          body: { handle: `n_${unique()}`, code: "AAAA-BBBB-CCCC", newPassword: "a newer passphrase" },
+          headers: { "X-Real-IP": address },
+          env: overrides,
+        });
   }
 }
 

@@ -30,7 +30,10 @@ export type RateLimitBinding =
   | "LIMIT_TASKS"
   | "LIMIT_CLAIMS"
   | "LIMIT_TICKETS"
-  | "LIMIT_MESSAGES";
+  | "LIMIT_MESSAGES"
+  | "LIMIT_ACCOUNT"
+  | "LIMIT_ACCOUNT_SECURITY"
+  | "LIMIT_RECOVERY";
 
 export const doors = {
   signUp: { burst: "LIMIT_SIGN_UP", burstBy: "address", routes: ["POST /api/user/register"], perDay: { address: 20 } },
@@ -51,6 +54,27 @@ export const doors = {
   claims: { burst: "LIMIT_CLAIMS", burstBy: "user", routes: ["POST /api/tasks/{id}/claims"], perDay: { user: 200 } },
   tickets: { burst: "LIMIT_TICKETS", burstBy: "user", routes: ["POST /api/support/tickets"], perDay: { user: 20 } },
   messages: { burst: "LIMIT_MESSAGES", burstBy: "user", routes: ["POST /api/support/tickets/{id}/messages"], perDay: { user: 200 } },
+  // docs/decisions/024-account-safety.md: a person's own account changes.
+  account: {
+    burst: "LIMIT_ACCOUNT",
+    burstBy: "user",
+    routes: ["POST /api/account/profile", "POST /api/account/sessions/{id}/end", "POST /api/account/sessions/end-others"],
+    perDay: { user: 200 },
+  },
+  // Each of these checks the password: a session thief guessing it gets few tries.
+  accountSecurity: {
+    burst: "LIMIT_ACCOUNT_SECURITY",
+    burstBy: "user",
+    routes: ["POST /api/account/password", "POST /api/account/recovery-codes"],
+    perDay: { user: 30 },
+  },
+  // Besides the handle's sign-in lock, which recovery codes share with passwords.
+  recovery: {
+    burst: "LIMIT_RECOVERY",
+    burstBy: "address",
+    routes: ["POST /api/user/recover", "POST /api/user/recover-with-link"],
+    perDay: { address: 50 },
+  },
 } as const satisfies Record<string, Door>;
 
 export type DoorName = keyof typeof doors;

@@ -86,6 +86,7 @@ describe("retention", () => {
       // alice's and bob's sessions, in use every day, and carol's not signed out (every other day) of the last 30 days.
       session: 17,
       sign_in_link: 0,
+      recovery_link: 0,
       sign_in_failure: 0,
       sign_in_lock: 0,
       code_failure: 0,
@@ -140,6 +141,15 @@ describe("retention", () => {
   it("keeps each row until its rule no longer reads it", async () => {
     const now = origin.now();
     const user = await seedUser("dora", now);
+    const admin = await seedUser("admin_eve", now);
+    const recoveryLink = (hash: string, expires: number) =>
+      env.DB.prepare("INSERT INTO recovery_link (token_hash, user_id, issued_by, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5)").bind(
+        hash.padEnd(64, "0"),
+        user.id,
+        admin.id,
+        expires - hour,
+        expires,
+      );
     const link = (hash: string, expires: number) =>
       env.DB.prepare("INSERT INTO sign_in_link (token_hash, user_id, created_at, expires_at) VALUES (?1, ?2, ?3, ?4)").bind(
         hash.padEnd(64, "0"),
@@ -160,6 +170,8 @@ describe("retention", () => {
       session("signed-out", now - hour, now - hour),
       link("expired", now - 1),
       link("live", now + minute),
+      recoveryLink("expired-recovery", now - 1),
+      recoveryLink("live-recovery", now + minute),
       env.DB.prepare("INSERT INTO sign_in_failure (handle, at) VALUES ('dora', ?1), ('dora', ?2)").bind(
         now - 16 * minute,
         now - 14 * minute,
@@ -182,6 +194,7 @@ describe("retention", () => {
       idempotency: 0,
       session: 2,
       sign_in_link: 1,
+      recovery_link: 1,
       sign_in_failure: 1,
       sign_in_lock: 1,
       code_failure: 1,
@@ -192,9 +205,12 @@ describe("retention", () => {
     const left = async (sql: string) => (await env.DB.prepare(sql).all()).results;
     expect(await left("SELECT token_hash FROM session ORDER BY last_used_at")).toEqual([
       { token_hash: "idle-29-days".padEnd(64, "0") },
-      { token_hash: expect.stringMatching(/^[0-9a-f]{64}$/) }, // the seeded, live session
+      // The two seeded, live sessions.
+      { token_hash: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      { token_hash: expect.stringMatching(/^[0-9a-f]{64}$/) },
     ]);
     expect(await left("SELECT handle FROM sign_in_lock")).toEqual([{ handle: "dora" }]);
+    expect(await left("SELECT token_hash FROM recovery_link")).toEqual([{ token_hash: "live-recovery".padEnd(64, "0") }]);
     // 2026-11-01T00:00Z is 08:00 on 1 November in China: 30 and 31 October are still kept.
     expect(await left("SELECT day FROM transfer_daily ORDER BY day")).toEqual([{ day: "2026-10-30" }, { day: "2026-10-31" }]);
   });

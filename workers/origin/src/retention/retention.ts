@@ -22,6 +22,7 @@ const expired: { table: string; where: string; bound: (now: number) => number | 
   // Ended, or idle past the limit that ends it anyway.
   { table: "session", where: "ended_at IS NOT NULL OR last_used_at < ?1", bound: (now) => now - sessionIdleLimitMs },
   { table: "sign_in_link", where: "expires_at < ?1", bound: (now) => now },
+  { table: "recovery_link", where: "expires_at < ?1", bound: (now) => now },
   { table: "sign_in_failure", where: "at < ?1", bound: (now) => now - signInWindowMs },
   { table: "sign_in_lock", where: "until < ?1", bound: (now) => now },
   { table: "code_failure", where: "at < ?1", bound: (now) => now - redeemWindowMs },
