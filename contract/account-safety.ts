@@ -19,7 +19,7 @@ export const passwordChangedSchema = z.strictObject({
 });
 
 /** One of a person's live sessions, as their account page lists it. */
-export const accountSessionSchema = z.strictObject({
+const accountSessionSchema = z.strictObject({
   id: z.string().min(8).max(64),
   /** "Chrome on Android", from the browser's user agent; null when it sent none. */
   device: z.string().max(120).nullable(),

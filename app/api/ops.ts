@@ -1,5 +1,6 @@
 /** The back office's calls (docs/decisions/012-operators-and-audit.md and after), as the signed-in operator. */
 import type { z } from "zod";
+import type { RecoveryLink } from "#contract/account-safety";
 import type { Operator, OperatorSelf } from "#contract/ops";
 import type { auditPageSchema } from "#contract/ops-audit";
 import type { codeBatchPageSchema, issuedCodeBatchSchema } from "#contract/ops-codes";
@@ -31,6 +32,10 @@ export function actOnAccount(api: SignedInApi, id: string, action: AccountAction
   } as const;
   return api.post<unknown>(paths[action], { reason }, idempotencyKey);
 }
+
+/** A single-use link to set a new password, shown this once (docs/decisions/024-account-safety.md). */
+export const issueRecoveryLink = (api: SignedInApi, personId: string, reason: string, idempotencyKey: string) =>
+  api.post<RecoveryLink>("/api/ops/recovery-links", { personId, reason }, idempotencyKey);
 
 export const getOrderStory = (api: SignedInApi, id: string) => api.get<OrderStory>(apiPath`/api/ops/orders/${id}`);
 

@@ -33,7 +33,9 @@ function Account() {
   const balance = formatMoney(user.balances.available, language, user.currency);
   return (
     <span className="account">
-      <span className="account-name">{user.displayName}</span>
+      <Link className="account-name" to="/account" aria-label={text.yourAccount(user.displayName)}>
+        {user.displayName}
+      </Link>
       {/* Announced when it changes: a payment or transfer updates it without a reload. */}
       <span className="account-balance" role="status" aria-label={text.availableBalance(balance)} data-testid="header-balance">
         {balance}

@@ -89,14 +89,17 @@ export function SubmitButton({
   busyLabel,
   children,
   className = "button",
+  label,
 }: {
   busy: boolean;
   busyLabel: string;
   children: ReactNode;
   className?: string;
+  /** The accessible name, where the visible words alone ("End") do not say which item. */
+  label?: string;
 }) {
   return (
-    <button className={className} type="submit" disabled={busy} aria-disabled={busy}>
+    <button className={className} type="submit" disabled={busy} aria-disabled={busy} aria-label={busy ? undefined : label}>
       {busy ? busyLabel : children}
     </button>
   );

@@ -1,7 +1,11 @@
-import { Form, Link, redirect, useActionData, useNavigation, useSearchParams } from "react-router";
+import { Form, Link, redirect, useActionData, useNavigate, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
 import { registerBodySchema, signInBodySchema } from "#contract/account";
 import { register, signIn } from "../api/account";
+import { makeRecoveryCodes } from "../api/account-safety";
+import { signedInApi } from "../api/client";
+import { RecoveryCodesShown } from "../account/recovery-codes-shown";
+import { accountMessages } from "../messages/account";
 import { Spinner } from "../components/spinner";
 import { attempt, checked, formText, type ActionResult } from "../forms/action-result";
 import { Field, FormAlert, SubmitButton } from "../forms/fields";
@@ -35,7 +39,14 @@ const accountIntents = {
       );
       // A retry with the same key replays our own success, never HANDLE_TAKEN.
       await register(body, formText(form, "idempotencyKey"));
-      return signIn(checked(signInBodySchema, credentialsOf(form), fieldMessages()));
+      const answer = await signIn(checked(signInBodySchema, credentialsOf(form), fieldMessages()));
+      // A new account's recovery codes, shown once (docs/decisions/024-account-safety.md). If
+      // they cannot be made now, the account page offers them; the account exists either way.
+      const codes = await makeRecoveryCodes(signedInApi(answer.token), body.password).then(
+        (made) => made.codes,
+        () => null,
+      );
+      return { ...answer, codes };
     }),
 };
 
@@ -43,7 +54,23 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
   const result = await dispatchIntent(await request.formData(), accountIntents);
   if (!result.ok) return result;
   signedIn(result.data.token, result.data.user);
+  // A new account stays here to see its recovery codes once; a sign-in goes on at once.
+  if (result.intent === "register") return result;
   return redirect(safeNextPath(new URL(request.url).searchParams.get("next")));
+}
+
+/** After sign-up: the recovery codes once, then on to where the person was going. */
+function NewAccountCodes({ codes, handle, next }: { codes: readonly string[] | null; handle: string; next: string }) {
+  const account = useMessages(accountMessages);
+  const navigate = useNavigate();
+  if (!codes) {
+    return (
+      <p>
+        {account.codesNone} <Link to="/account">{account.toAccount}</Link>
+      </p>
+    );
+  }
+  return <RecoveryCodesShown codes={codes} handle={handle} onDone={() => navigate(next)} />;
 }
 
 export default function Login() {
@@ -51,6 +78,7 @@ export default function Login() {
   const { user, session } = useSession();
   const text = useMessages(loginMessages);
   const layout = useMessages(layoutMessages);
+  const account = useMessages(accountMessages);
   const [params] = useSearchParams();
   const result = useActionData<typeof clientAction>() as ActionResult | undefined;
   const navigation = useNavigation();
@@ -63,7 +91,9 @@ export default function Login() {
   return (
     <section className="narrow" aria-labelledby="login-title">
       <h1 id="login-title">{title}</h1>
-      {!ready ? (
+      {result?.ok && result.intent === "register" && user ? (
+        <NewAccountCodes codes={(result.data as { codes: string[] | null }).codes} handle={user.handle} next={next} />
+      ) : !ready ? (
         <Spinner label={layout.checkingSession} />
       ) : user ? (
         <p>
@@ -119,7 +149,10 @@ export default function Login() {
             {registering ? (
               <Link to={`/login?next=${encodeURIComponent(next)}`}>{text.haveAccount}</Link>
             ) : (
-              <Link to={`/login?mode=register&next=${encodeURIComponent(next)}`}>{text.createAccount}</Link>
+              <>
+                <Link to={`/login?mode=register&next=${encodeURIComponent(next)}`}>{text.createAccount}</Link> ·{" "}
+                <Link to="/recover">{account.forgotPassword}</Link>
+              </>
             )}
           </p>
         </>

@@ -73,6 +73,14 @@ describe("a sign-in link's page", () => {
     expect(first.body).not.toContain(token);
   });
 
+  it("is never cached when it is a recovery link (`?link=`) either", async () => {
+    const link = "recovery_link_0123456789abcdefghijk";
+    await page(`/recover?link=${link}`);
+    const second = await page(`/recover?link=${link}`);
+    expect(second.response.headers.get("X-Edge-Cache")).toBe("BYPASS");
+    expect(second.response.headers.get("Cache-Control")).toBe("no-store");
+  });
+
   it("drops a token from the language switch's redirect", async () => {
     const { response } = await page("/help?token=abc&lang=en");
     expect(response.headers.get("Location")).toBe("/help");

@@ -69,10 +69,12 @@ export function createEdgeHandler({ build, render, cache = createPageCache(), or
         [languageContext, language],
       ]),
     );
-    // A sign-in link (`?token=`) is personal: its page is rendered for this visit only. The
-    // back office's pages are never kept at the edge, nor indexed (docs/decisions/012-operators-and-audit.md).
+    // A sign-in link (`?token=`) or a recovery link (`?link=`) is personal: its page is rendered
+    // for this visit only, and its secret never becomes a cache key. The back office's pages
+    // are never kept at the edge, nor indexed (docs/decisions/012-operators-and-audit.md).
     const backOffice = url.pathname === "/ops" || url.pathname.startsWith("/ops/");
-    const cacheable = request.method === "GET" && !url.searchParams.has("token") && !backOffice;
+    const carriesSecret = url.searchParams.has("token") || url.searchParams.has("link");
+    const cacheable = request.method === "GET" && !carriesSecret && !backOffice;
     const key = cacheable ? pageCacheKey(request, deployVersion(env, build), language) : null;
 
     let response: Response | null = null;

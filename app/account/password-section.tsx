@@ -1,0 +1,50 @@
+import { useFetcher } from "react-router";
+import type { ActionResult } from "../forms/action-result";
+import { Field, FormAlert, SubmitButton } from "../forms/fields";
+import { fieldError, useFormInstance } from "../forms/use-form-instance";
+import { useMessages } from "../i18n/messages";
+import { accountMessages } from "../messages/account";
+
+export function PasswordSection({ handle }: { handle: string }) {
+  const text = useMessages(accountMessages);
+  const fetcher = useFetcher<ActionResult<{ sessionsEnded: number }>>();
+  const result = fetcher.data;
+  const { formRef } = useFormInstance(result);
+  return (
+    <section className="card" aria-labelledby="password-title">
+      <h2 id="password-title">{text.passwordTitle}</h2>
+      <p>{text.passwordLead}</p>
+      <fetcher.Form method="post" className="form" ref={formRef} noValidate>
+        <FormAlert result={result} fields={["currentPassword", "newPassword"]} />
+        <input type="hidden" name="intent" value="password" />
+        {/* For password managers: which account the new password belongs to. */}
+        <input type="text" name="username" value={handle} autoComplete="username" readOnly hidden />
+        <Field
+          id="account-current-password"
+          name="currentPassword"
+          type="password"
+          label={text.currentPassword}
+          autoComplete="current-password"
+          required
+          maxLength={256}
+          error={fieldError(result, "currentPassword")}
+        />
+        <Field
+          id="account-new-password"
+          name="newPassword"
+          type="password"
+          label={text.newPassword}
+          hint={text.newPasswordHint}
+          autoComplete="new-password"
+          required
+          maxLength={256}
+          error={fieldError(result, "newPassword")}
+        />
+        <SubmitButton busy={fetcher.state !== "idle"} busyLabel={text.changingPassword}>
+          {text.changePassword}
+        </SubmitButton>
+      </fetcher.Form>
+      <p role="status">{result?.ok ? text.passwordChanged(result.data.sessionsEnded) : null}</p>
+    </section>
+  );
+}

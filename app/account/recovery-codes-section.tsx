@@ -1,0 +1,61 @@
+import { useEffect, useState } from "react";
+import { useFetcher } from "react-router";
+import type { RecoveryCodes, RecoveryCodesStatus } from "#contract/account-safety";
+import { DateTime } from "../components/money";
+import type { ActionResult } from "../forms/action-result";
+import { Field, FormAlert, SubmitButton } from "../forms/fields";
+import { fieldError, useFormInstance } from "../forms/use-form-instance";
+import { useMessages } from "../i18n/messages";
+import { accountMessages } from "../messages/account";
+import { RecoveryCodesShown } from "./recovery-codes-shown";
+
+/** Fewer unused codes than this, and the page suggests a new set. */
+const fewCodes = 3;
+
+export function RecoveryCodesSection({ status, handle }: { status: RecoveryCodesStatus; handle: string }) {
+  const text = useMessages(accountMessages);
+  const fetcher = useFetcher<ActionResult<RecoveryCodes>>();
+  const result = fetcher.data;
+  const { formRef } = useFormInstance(result);
+  // The codes stay on screen until the person says they kept them; never stored anywhere.
+  const [shown, setShown] = useState<readonly string[] | null>(null);
+  useEffect(() => {
+    if (result?.ok) setShown(result.data.codes);
+  }, [result]);
+  if (shown) return <RecoveryCodesShown codes={shown} handle={handle} onDone={() => setShown(null)} />;
+  return (
+    <section className="card" aria-labelledby="codes-title">
+      <h2 id="codes-title">{text.codesTitle}</h2>
+      <p>{text.codesLead}</p>
+      <p data-testid="recovery-codes-status">
+        {status.generatedAt ? (
+          <>
+            {text.codesRemaining(status.remaining)} {text.codesMadeAt} <DateTime iso={status.generatedAt} />.
+          </>
+        ) : (
+          text.codesNone
+        )}
+      </p>
+      {status.generatedAt && status.remaining < fewCodes ? <p className="notice notice-warning">{text.codesLow}</p> : null}
+      <fetcher.Form method="post" className="form" ref={formRef} noValidate>
+        <FormAlert result={result} fields={["password"]} />
+        <input type="hidden" name="intent" value="recoveryCodes" />
+        <input type="text" name="username" value={handle} autoComplete="username" readOnly hidden />
+        <Field
+          id="account-codes-password"
+          name="password"
+          type="password"
+          label={text.password}
+          hint={text.makeCodesHint}
+          autoComplete="current-password"
+          required
+          maxLength={256}
+          error={fieldError(result, "password")}
+        />
+        <SubmitButton busy={fetcher.state !== "idle"} busyLabel={text.makingCodes}>
+          {text.makeCodes}
+        </SubmitButton>
+      </fetcher.Form>
+    </section>
+  );
+}

@@ -1,0 +1,106 @@
+import type { Route } from "./+types/account";
+import { newRecoveryCodesBodySchema, passwordChangeBodySchema, profileBodySchema, sessionIdParamSchema } from "#contract/account-safety";
+import {
+  changePassword,
+  changeProfile,
+  endOtherSessions,
+  endSession,
+  listSessions,
+  makeRecoveryCodes,
+  recoveryCodesStatus,
+} from "../api/account-safety";
+import { PasswordSection } from "../account/password-section";
+import { ProfileSection } from "../account/profile-section";
+import { RecoveryCodesSection } from "../account/recovery-codes-section";
+import { SessionsSection } from "../account/sessions-section";
+import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
+import { dispatchIntent } from "../forms/intent-dispatch";
+import { currentLanguage, metaLanguage, useMessages } from "../i18n/messages";
+import { pageMeta } from "../i18n/page-meta";
+import { accountMessages } from "../messages/account";
+import { loadPersonal } from "../personal/load-personal";
+import { PersonalFallback, PersonalView } from "../personal/personal-view";
+import { refreshUser } from "../session/account-session";
+import { useSession } from "../session/session-state";
+
+export function meta({ matches }: Route.MetaArgs) {
+  const text = accountMessages[metaLanguage(matches)];
+  return pageMeta(`${text.title} · Paydesk`, text.description);
+}
+
+export async function clientLoader() {
+  return loadPersonal(async (api) => {
+    const [sessions, codes] = await Promise.all([listSessions(api), recoveryCodesStatus(api)]);
+    return { sessions, codes };
+  });
+}
+clientLoader.hydrate = true as const;
+
+const fieldMessages = () => accountMessages[currentLanguage()].fields;
+
+const accountIntents = {
+  profile: (form: FormData) =>
+    runAction("profile", async (api) => {
+      const user = await changeProfile(
+        api,
+        checked(profileBodySchema, { displayName: formText(form, "displayName").trim() }, fieldMessages()),
+      );
+      // The header shows the name: read the user afresh.
+      await refreshUser();
+      return user;
+    }),
+  password: (form: FormData) =>
+    runAction("password", (api) =>
+      changePassword(
+        api,
+        checked(
+          passwordChangeBodySchema,
+          { currentPassword: formText(form, "currentPassword"), newPassword: formText(form, "newPassword") },
+          fieldMessages(),
+        ),
+      ),
+    ),
+  endSession: (form: FormData) =>
+    runAction("endSession", (api) => endSession(api, checked(sessionIdParamSchema, { id: formText(form, "id") }, {}).id)),
+  endOthers: () => runAction("endOthers", (api) => endOtherSessions(api)),
+  recoveryCodes: (form: FormData) =>
+    runAction("recoveryCodes", (api) =>
+      makeRecoveryCodes(api, checked(newRecoveryCodesBodySchema, { password: formText(form, "password") }, fieldMessages()).password),
+    ),
+};
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
+  return dispatchIntent(await request.formData(), accountIntents);
+}
+
+export function HydrateFallback() {
+  const text = useMessages(accountMessages);
+  return (
+    <section aria-labelledby="account-title">
+      <h1 id="account-title">{text.title}</h1>
+      <PersonalFallback purpose={text.purpose} />
+    </section>
+  );
+}
+
+export default function Account({ loaderData }: Route.ComponentProps) {
+  const text = useMessages(accountMessages);
+  const { user } = useSession();
+  return (
+    <section aria-labelledby="account-title">
+      <h1 id="account-title">{text.title}</h1>
+      <PersonalView result={user ? loaderData : { state: "signed-out" }} purpose={text.purpose}>
+        {({ sessions, codes }) =>
+          user ? (
+            <>
+              <ProfileSection user={user} />
+              <PasswordSection handle={user.handle} />
+              <SessionsSection sessions={sessions} />
+              <RecoveryCodesSection status={codes} handle={user.handle} />
+            </>
+          ) : null
+        }
+      </PersonalView>
+    </section>
+  );
+}

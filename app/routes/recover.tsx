@@ -1,0 +1,135 @@
+import { Form, Link, useActionData, useNavigation, useSearchParams } from "react-router";
+import type { Route } from "./+types/recover";
+import { recoverWithCodeBodySchema, recoverWithLinkBodySchema } from "#contract/account-safety";
+import type { SignInAnswer } from "#contract/account";
+import { recoverWithCode, recoverWithLink } from "../api/account-safety";
+import { attempt, checked, formText, type ActionResult } from "../forms/action-result";
+import { Field, FormAlert, SubmitButton } from "../forms/fields";
+import { dispatchIntent } from "../forms/intent-dispatch";
+import { fieldError, useFormInstance } from "../forms/use-form-instance";
+import { currentLanguage, metaLanguage, useMessages } from "../i18n/messages";
+import { pageMeta } from "../i18n/page-meta";
+import { accountMessages } from "../messages/account";
+import { signedIn } from "../session/account-session";
+
+export function meta({ matches }: Route.MetaArgs) {
+  const text = accountMessages[metaLanguage(matches)];
+  return pageMeta(`${text.recoverTitle} · Paydesk`, text.recoverDescription);
+}
+
+const fieldMessages = () => accountMessages[currentLanguage()].recoverFields;
+
+const recoverIntents = {
+  code: (form: FormData) =>
+    attempt("code", () =>
+      recoverWithCode(
+        checked(
+          recoverWithCodeBodySchema,
+          {
+            handle: formText(form, "handle").trim().replace(/^@/, ""),
+            code: formText(form, "code").trim(),
+            newPassword: formText(form, "newPassword"),
+          },
+          fieldMessages(),
+        ),
+      ),
+    ),
+  link: (form: FormData) =>
+    attempt("link", () =>
+      recoverWithLink(
+        checked(recoverWithLinkBodySchema, { link: formText(form, "link"), newPassword: formText(form, "newPassword") }, fieldMessages()),
+      ),
+    ),
+};
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
+  const result = await dispatchIntent(await request.formData(), recoverIntents);
+  // Signed in with the new password at once: every earlier session has ended.
+  if (result.ok) {
+    const { token, user } = result.data as SignInAnswer;
+    signedIn(token, user);
+  }
+  return result;
+}
+
+export default function Recover() {
+  const text = useMessages(accountMessages);
+  const [params] = useSearchParams();
+  const link = params.get("link");
+  const result = useActionData<typeof clientAction>();
+  const navigation = useNavigation();
+  const { formRef } = useFormInstance(result, { resetOnSuccess: false });
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+
+  if (result?.ok) {
+    return (
+      <section className="narrow" aria-labelledby="recover-title">
+        <h1 id="recover-title">{text.recoverTitle}</h1>
+        <p role="status">{text.recovered}</p>
+        <p>
+          <Link className="button" to="/account">
+            {text.toAccount}
+          </Link>
+        </p>
+      </section>
+    );
+  }
+  return (
+    <section className="narrow" aria-labelledby="recover-title">
+      <h1 id="recover-title">{text.recoverTitle}</h1>
+      <p>{link ? text.recoverLinkLead : text.recoverLead}</p>
+      <Form method="post" className="form" ref={formRef} noValidate>
+        <FormAlert result={result} fields={link ? ["newPassword"] : ["handle", "code", "newPassword"]} />
+        <input type="hidden" name="intent" value={link ? "link" : "code"} />
+        {link ? (
+          <input type="hidden" name="link" value={link} />
+        ) : (
+          <>
+            <Field
+              id="recover-handle"
+              name="handle"
+              label={text.handle}
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+              required
+              maxLength={33}
+              error={fieldError(result, "handle")}
+            />
+            <Field
+              id="recover-code"
+              name="code"
+              label={text.code}
+              hint={text.codeHint}
+              autoComplete="one-time-code"
+              autoCapitalize="characters"
+              spellCheck={false}
+              required
+              maxLength={40}
+              error={fieldError(result, "code")}
+            />
+          </>
+        )}
+        <Field
+          id="recover-new-password"
+          name="newPassword"
+          type="password"
+          label={text.newPassword}
+          hint={text.newPasswordHint}
+          autoComplete="new-password"
+          required
+          maxLength={256}
+          error={fieldError(result, "newPassword")}
+        />
+        <SubmitButton busy={busy} busyLabel={text.settingPassword}>
+          {text.setPassword}
+        </SubmitButton>
+      </Form>
+      {link ? null : (
+        <p>
+          {text.recoverNoCodes} <Link to="/contact">{text.contactSupport}</Link>
+        </p>
+      )}
+    </section>
+  );
+}
