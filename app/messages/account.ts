@@ -27,7 +27,7 @@ export const accountMessages = defineMessages({
     sessionsTitle: "Where you are signed in",
     sessionsLead: "If you see a device you do not know, end it and change your password.",
     thisDevice: "This device",
-    unknownDevice: "An unknown device",
+    unknownDevice: "Unknown device",
     unknownPlace: "place unknown",
     signedInAt: "Signed in",
     lastUsed: "last used",

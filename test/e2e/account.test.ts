@@ -10,6 +10,8 @@ test.describe("signing in", () => {
     await page.getByLabel("Display name").fill("Zhang Min");
     await page.getByLabel("Password").fill("a long enough password");
     await page.getByRole("button", { name: "Create your account" }).click();
+    // The new account's recovery codes come first, once (test/e2e/account-safety.test.ts).
+    await page.getByRole("button", { name: "I have saved them" }).click();
 
     await expect(page).toHaveURL(/\/transfer$/);
     await expect(page.locator(".account-name")).toHaveText("Zhang Min");

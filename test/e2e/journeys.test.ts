@@ -7,6 +7,7 @@ import { formatMoney, formatSignedMoney } from "#app/i18n/format";
 import type { Language } from "#app/i18n/languages";
 import { errorMessages } from "#app/messages/errors";
 import { homeMessages } from "#app/messages/home";
+import { accountMessages } from "#app/messages/account";
 import { layoutMessages } from "#app/messages/layout";
 import { loginMessages } from "#app/messages/login";
 import { orderMessages } from "#app/messages/orders";
@@ -63,6 +64,8 @@ for (const viewport of viewports) {
         await page.getByLabel(login.displayName, { exact: true }).fill("Chen Jing");
         await page.getByLabel(login.password, { exact: true }).fill(password);
         await page.getByRole("button", { name: login.registerTitle }).click();
+        // The new account's recovery codes, shown once (test/e2e/account-safety.test.ts).
+        await page.getByRole("button", { name: accountMessages[language].savedCodes }).click();
         await expect(page.getByRole("heading", { level: 1 })).toHaveText(home.hello("Chen Jing"));
         await expect(headerBalance(page)).toHaveText(money(0));
         await expect(page.getByText(home.noEntries)).toBeVisible();

@@ -1,0 +1,194 @@
+/**
+ * A person keeps their account safe (docs/decisions/024-account-safety.md): recovery codes
+ * after sign-up, a password change that ends the other session, a new password with a
+ * recovery code, and one with the recovery link an admin issues from the console.
+ */
+import type { Browser, Page } from "@playwright/test";
+import type { Language } from "#app/i18n/languages";
+import { accountMessages } from "#app/messages/account";
+import { layoutMessages } from "#app/messages/layout";
+import { loginMessages } from "#app/messages/login";
+import { opsMessages } from "#app/messages/ops";
+import { e2eBaseUrl, seededOperators } from "./e2e-env.ts";
+import { expect, test, waitForHydration } from "./fixtures.ts";
+import {
+  api,
+  contextFor,
+  downloadedText,
+  expectAccessible,
+  newPerson,
+  open,
+  password,
+  type Person,
+  shot,
+  uniqueHandle,
+  viewports,
+} from "./journey-kit.ts";
+
+const [admin] = seededOperators;
+const codePattern = /^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/;
+
+// Both sizes, one language each: together they cover both languages.
+const runs = [
+  { viewport: viewports[0], language: "zh-CN" },
+  { viewport: viewports[1], language: "en" },
+] as const satisfies { viewport: (typeof viewports)[number]; language: Language }[];
+
+/** A second device: its own browser context, signed in as that phone would (the session keeps the browser it signed in with). */
+async function secondDevice(browser: Browser, person: Person, language: Language): Promise<Page> {
+  const userAgent = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
+  const context = await browser.newContext({ userAgent });
+  const signedIn = await fetch(`${e2eBaseUrl}/api/user/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "User-Agent": userAgent },
+    body: JSON.stringify({ handle: person.handle, password }),
+  });
+  const { data } = (await signedIn.json()) as { data: { token: string } };
+  await contextFor(context, { ...person, token: data.token }, language);
+  return context.newPage();
+}
+
+const signedInName = (page: Page) => page.locator(".account-name");
+
+for (const { viewport, language } of runs) {
+  test.describe(`account safety at ${viewport.name} [${language}]`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+    const text = accountMessages[language];
+
+    test("a new account sees its ten recovery codes once, downloads them, then goes on", async ({ page }) => {
+      const login = loginMessages[language];
+      const handle = uniqueHandle("codes");
+      await contextFor(page.context(), null, language);
+      await open(page, "/login?mode=register&next=%2Ftransfer");
+      await page.getByLabel(login.handle, { exact: true }).fill(handle);
+      await page.getByLabel(login.displayName, { exact: true }).fill("Qian Yu");
+      await page.getByLabel(login.password, { exact: true }).fill(password);
+      await page.getByRole("button", { name: login.registerTitle }).click();
+
+      const list = page.getByTestId("recovery-codes");
+      await expect(list.getByRole("listitem")).toHaveCount(10);
+      const codes = await list.getByRole("listitem").allInnerTexts();
+      for (const code of codes) expect(code.trim()).toMatch(codePattern);
+      await expect(page.getByRole("heading", { name: text.codesList })).toBeFocused();
+      await expectAccessible(page);
+      await shot(page, "recovery-codes-after-sign-up", viewport, language);
+
+      const downloading = page.waitForEvent("download");
+      await page.getByRole("link", { name: text.downloadCodes }).click();
+      const file = await downloadedText(await downloading);
+      expect(file.split("\n").filter((line) => codePattern.test(line))).toEqual(codes.map((code) => code.trim()));
+
+      await page.getByRole("button", { name: text.savedCodes }).click();
+      await expect(page).toHaveURL(/\/transfer$/);
+      // The account page knows the set without ever showing it again.
+      await open(page, "/account");
+      await expect(page.getByTestId("recovery-codes-status")).toContainText(text.codesRemaining(10));
+      await expect(page.getByTestId("recovery-codes")).toHaveCount(0);
+    });
+
+    test("changing the password on /account signs the other device out, and the new password signs in", async ({
+      page,
+      browser,
+      problems,
+    }) => {
+      problems.allow(/status of 422/);
+      const person = await newPerson("pwchange", "Ma Lan");
+      const phone = await secondDevice(browser, person, language);
+      await open(phone, "/");
+      await expect(signedInName(phone)).toHaveText("Ma Lan");
+
+      await contextFor(page.context(), person, language);
+      await open(page, "/");
+      await signedInName(page).click();
+      await expect(page).toHaveURL(/\/account$/);
+      await waitForHydration(page);
+      const sessions = page.getByTestId("account-sessions").getByRole("listitem");
+      // Signed in through the API (newPerson), then on the phone.
+      await expect(sessions.filter({ hasText: "Chrome on Android" })).toHaveCount(1);
+      await expect(sessions.filter({ hasText: text.thisDevice })).toHaveCount(1);
+      await expectAccessible(page);
+      await shot(page, "account", viewport, language);
+
+      // A wrong current password is named at its field, and nothing changes.
+      await page.getByLabel(text.currentPassword, { exact: true }).fill("not the password at all");
+      await page.getByLabel(text.newPassword, { exact: true }).fill("a brand new passphrase");
+      await page.getByRole("button", { name: text.changePassword }).click();
+      await expect(page.getByLabel(text.currentPassword, { exact: true })).toHaveAttribute("aria-invalid", "true");
+      await expect(page.getByLabel(text.currentPassword, { exact: true })).toBeFocused();
+
+      await page.getByLabel(text.currentPassword, { exact: true }).fill(password);
+      await page.getByLabel(text.newPassword, { exact: true }).fill("a brand new passphrase");
+      await page.getByRole("button", { name: text.changePassword }).click();
+      await expect(page.getByText(/^(Your password is changed\.|密码已更改)/)).toBeVisible();
+      await expect(sessions).toHaveCount(1);
+      await expect(sessions.first()).toContainText(text.thisDevice);
+      await shot(page, "account-password-changed", viewport, language);
+
+      // The other device learns it is signed out on its next visit.
+      await phone.reload();
+      await waitForHydration(phone);
+      await expect(phone.getByRole("banner").getByRole("link", { name: layoutMessages[language].signIn, exact: true })).toBeVisible();
+      await phone.context().close();
+
+      await expect(api("POST", "/api/user/login", { body: { handle: person.handle, password } })).rejects.toThrow(/INVALID_CREDENTIALS/);
+      await api("POST", "/api/user/login", { body: { handle: person.handle, password: "a brand new passphrase" } });
+    });
+
+    test("a recovery code and the handle set a new password on /recover, and every old session ends", async ({ page }) => {
+      const person = await newPerson("recover", "Fang Yi");
+      const { codes } = await api<{ codes: string[] }>("POST", "/api/account/recovery-codes", { token: person.token, body: { password } });
+      await contextFor(page.context(), null, language);
+      await open(page, "/login");
+      await page.getByRole("link", { name: text.forgotPassword }).click();
+      await expect(page).toHaveURL(/\/recover$/);
+      await waitForHydration(page);
+      await page.getByLabel(text.handle, { exact: true }).fill(person.handle);
+      // Typed as a person might: lower case, no dashes.
+      await page.getByLabel(text.code, { exact: true }).fill((codes[4] ?? "").replaceAll("-", "").toLowerCase());
+      await page.getByLabel(text.newPassword, { exact: true }).fill("recovered passphrase");
+      await expectAccessible(page);
+      await shot(page, "recover", viewport, language);
+      await page.getByRole("button", { name: text.setPassword }).click();
+
+      await expect(page.getByText(text.recovered)).toBeVisible();
+      await expect(signedInName(page)).toHaveText("Fang Yi");
+      await expect(api("POST", "/api/user/session", { token: person.token })).rejects.toThrow(/UNAUTHENTICATED/);
+      await page.getByRole("link", { name: text.toAccount }).click();
+      await expect(page.getByTestId("recovery-codes-status")).toContainText(text.codesRemaining(9));
+    });
+
+    test("an admin issues a recovery link in the console; the person opens it and sets a new password", async ({ page, browser }) => {
+      const person = await newPerson("linked", "Tang Wen");
+      const { id } = await api<{ id: string }>("POST", "/api/user/session", { token: person.token });
+      const ops = opsMessages[language];
+      await contextFor(page.context(), { ...person, token: admin.token }, language);
+      await open(page, `/ops/people/${id}`);
+      await page.getByLabel(ops.recoveryLinkReason, { exact: true }).fill("Video call; their ID card matched");
+      await page.getByRole("button", { name: ops.recoveryLinkIssue }).click();
+      const link = await page.getByTestId("ops-recovery-link").innerText();
+      expect(link).toMatch(/\/recover\?link=[A-Za-z0-9_-]{43}$/);
+      await shot(page, "ops-recovery-link", viewport, language);
+
+      const visitor = await browser.newContext();
+      await contextFor(visitor, null, language);
+      const personPage = await visitor.newPage();
+      await personPage.goto(new URL(link).pathname + new URL(link).search);
+      await waitForHydration(personPage);
+      await expect(personPage.getByText(text.recoverLinkLead)).toBeVisible();
+      await expect(personPage.getByLabel(text.handle, { exact: true })).toHaveCount(0);
+      await personPage.getByLabel(text.newPassword, { exact: true }).fill("set from a link");
+      await personPage.getByRole("button", { name: text.setPassword }).click();
+      await expect(personPage.getByText(text.recovered)).toBeVisible();
+      await visitor.close();
+
+      await api("POST", "/api/user/login", { body: { handle: person.handle, password: "set from a link" } });
+      const audit = await api<{ rows: { action: string; reason: string | null }[] }>("GET", `/api/ops/audit?objectId=${id}`, {
+        token: admin.token,
+      });
+      expect(audit.rows.map((row) => [row.action, row.reason])).toContainEqual([
+        "person.recovery_link",
+        "Video call; their ID card matched",
+      ]);
+    });
+  });
+}
