@@ -16,7 +16,10 @@ export const overviewSchema = z.strictObject({
     /** The world account: minus everything that ever came in, plus what went out. */
     world: fen,
   }),
-  /** The ledger's invariants, checked now: how many rows break one (0 when all is well). */
+  /**
+   * The ledger's invariants as of their latest check (the cron's, every ten minutes; afresh
+   * when none ran within the hour): how many rows broke one (0 when all is well), and when.
+   */
   ledger: z.strictObject({ violations: count, checkedAt: z.iso.datetime() }),
   /** Money moved per day (China time) and kind of journal transaction, the last 30 days. */
   dailyVolume: z.array(z.strictObject({ day: z.iso.date(), kind: z.string(), amount: fen, transactions: count })),

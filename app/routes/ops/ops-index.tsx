@@ -1,7 +1,8 @@
 import type { Route } from "./+types/ops-index";
 import type { Overview } from "#contract/ops-overview";
 import { getOverview } from "../../api/ops";
-import { Money } from "../../components/money";
+import { Link } from "react-router";
+import { DateTime, Money } from "../../components/money";
 import { useMessages } from "../../i18n/messages";
 import { opsMessages } from "../../messages/ops";
 import { OpsView } from "../../ops/ops-view";
@@ -43,6 +44,9 @@ function OverviewView({ overview }: { overview: Overview }) {
         <p role="status" data-testid="ops-ledger" className={overview.ledger.violations > 0 ? "form-error" : undefined}>
           {overview.ledger.violations === 0 ? text.ledgerWhole : text.ledgerBroken(overview.ledger.violations)}
         </p>
+        <p className="item-meta">
+          {text.ledgerCheckedAt} <DateTime iso={overview.ledger.checkedAt} /> · <Link to="/ops/ledger">{text.ledgerCheckNow}</Link>
+        </p>
         <h2>{text.pendingTitle}</h2>
         <dl className="ops-facts">
           {pendingKeys.map((key) => (
@@ -64,7 +68,7 @@ function OverviewView({ overview }: { overview: Overview }) {
             <dl className="ops-facts">
               {byKind(overview.dailyVolume).map(([kind, amount]) => (
                 <div key={kind} className="ops-fact">
-                  <dt>{kind}</dt>
+                  <dt>{text.journalKind[kind] ?? kind}</dt>
                   <dd>
                     <Money amount={amount} />
                   </dd>

@@ -38,7 +38,7 @@ function Transaction({ tx }: { tx: JournalTx }) {
   return (
     <article className="card" aria-labelledby="ops-tx-title" data-testid="ops-tx">
       <h3 id="ops-tx-title">
-        {tx.kind} · {tx.id}
+        {text.journalKind[tx.kind] ?? tx.kind} · {tx.id}
       </h3>
       <p className="item-meta">
         <DateTime iso={tx.createdAt} /> · {tx.sealed ? text.sealed : text.unsealed}

@@ -39,6 +39,26 @@ describe("error reporting from the origin (to a local Sentry endpoint)", () => {
     expect(envelopes[0]?.path).toMatch(/^\/api\/1\/envelope\//);
   });
 
+  it("reports a broken ledger that the cron's check finds", { timeout: 30_000 }, async () => {
+    const account = `acc_broken_${crypto.randomUUID()}`;
+    await env.DB.prepare("INSERT INTO account (id, owner_id, kind, available) VALUES (?1, NULL, 'escrow', 7)").bind(account).run();
+    try {
+      const ctx = createExecutionContext();
+      // Far in the future: whatever checks other tests recorded, this one is due.
+      const scheduledTime = Date.now() + 365 * 24 * 60 * 60 * 1000;
+      await worker.scheduled?.(
+        { scheduledTime, cron: "* * * * *", noRetry() {} } as ScheduledController,
+        { ...env, SENTRY_DSN: env.TEST_SENTRY_DSN },
+        ctx,
+      );
+      await waitOnExecutionContext(ctx);
+      const envelopes = await envelopesMentioning(env.SENTRY_SINK_URL, "The ledger's check found");
+      expect(envelopes.length).toBeGreaterThan(0);
+    } finally {
+      await env.DB.prepare("DELETE FROM account WHERE id = ?1").bind(account).run();
+    }
+  });
+
   it("sends nothing without a DSN", async () => {
     const message = `the database vanished quietly ${crypto.randomUUID()}`;
     expect((await ready(message, "")).status).toBe(500);

@@ -1,4 +1,5 @@
 import * as Sentry from "./error-reporting";
+import { checkRunOf, latestCheckStatement, ledgerCheckEveryMs, runLedgerCheck } from "./ledger/recorded-check";
 import { closeExpiredOrders } from "./orders/order-rows";
 import { pruneExpired, type RetentionRun } from "./retention/retention";
 import { autoApprove, closeAtDeadline, lapseClaims, releaseUnneededEscrow } from "./tasks/task-rules";
@@ -15,7 +16,25 @@ export type RulesRun = {
   wechat: WechatRun | null;
   /** Expired rows deleted, per table; null when the pruning failed (it is reported). */
   pruned: RetentionRun | null;
+  /** Violations found when the ledger was checked in this run; null when it was not due (or failed). */
+  ledgerViolations: number | null;
 };
+
+/**
+ * Every ten minutes, the ledger's check, recorded for the overview. A broken invariant is
+ * reported: nobody may be looking at the back office when it happens.
+ */
+async function checkLedgerWhenDue(db: D1Database, now: number): Promise<number | null> {
+  const latest = checkRunOf((await latestCheckStatement(db).first<{ checked_at: number; violations: number }>()) ?? undefined);
+  if (latest && latest.checkedAt > now - ledgerCheckEveryMs) return null;
+  const violations = await runLedgerCheck(db, now, "cron");
+  if (violations.length > 0) {
+    Sentry.captureException(new Error(`The ledger's check found ${violations.length} violation(s)`), {
+      extra: { invariants: [...new Set(violations.map((violation) => violation.invariant))] },
+    });
+  }
+  return violations.length;
+}
 
 /**
  * The time-based rules (docs/rules-and-limits.md), run by the cron trigger; `now` comes from the caller.
@@ -44,5 +63,6 @@ export async function runTimeBasedRules(
   const releasedEscrow = await run("release-escrow", () => releaseUnneededEscrow(db, now), 0);
   const wechat = wechatPay ? await run("wechat-pay", () => runWechatRules(db, wechatPay, now), null) : null;
   const pruned = await run("prune-expired", () => pruneExpired(db, now), null);
-  return { closedOrders, lapsedClaims, autoApproved, closedTasks, releasedEscrow, wechat, pruned };
+  const ledgerViolations = await run("ledger-check", () => checkLedgerWhenDue(db, now), null);
+  return { closedOrders, lapsedClaims, autoApproved, closedTasks, releasedEscrow, wechat, pruned, ledgerViolations };
 }

@@ -40,6 +40,7 @@ const tables = [
   "sign_in_link",
   "recovery_link",
   "recovery_code",
+  "ledger_check_run",
   "escrow_release",
   "claim_capture",
   "claim",

@@ -16,7 +16,7 @@ import {
 } from "#contract/ops-ledger";
 import { ApiError } from "../http/answer";
 import { validationHook } from "../http/validation";
-import { ledgerViolations } from "../ledger/invariants";
+import { runLedgerCheck } from "../ledger/recorded-check";
 import type { OriginEnv } from "../origin-env";
 import { type CsvCell, csvStream } from "./csv";
 import { operatorWith } from "./operator-access";
@@ -231,7 +231,7 @@ export const ledgerDeskRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: valida
 ledgerDeskRoutes.use("*", operatorWith("ledger"));
 
 ledgerDeskRoutes.openapi(check, async (c) => {
-  const violations = await ledgerViolations(c.env.DB);
+  const violations = await runLedgerCheck(c.env.DB, c.var.clock.now(), "operator");
   return c.json({ code: "SUCCESS" as const, data: { violations, checkedAt: new Date(c.var.clock.now()).toISOString() } }, 200);
 });
 

@@ -87,6 +87,8 @@ describe("retention", () => {
       session: 17,
       sign_in_link: 0,
       recovery_link: 0,
+      // The cron's ledger checks of the last 30 days (every run here, four a day, was due), and the one exactly 30 days old.
+      ledger_check_run: 121,
       sign_in_failure: 0,
       sign_in_lock: 0,
       code_failure: 0,
@@ -195,6 +197,7 @@ describe("retention", () => {
       session: 2,
       sign_in_link: 1,
       recovery_link: 1,
+      ledger_check_run: 0,
       sign_in_failure: 1,
       sign_in_lock: 1,
       code_failure: 1,

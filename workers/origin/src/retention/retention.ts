@@ -23,6 +23,8 @@ const expired: { table: string; where: string; bound: (now: number) => number | 
   { table: "session", where: "ended_at IS NOT NULL OR last_used_at < ?1", bound: (now) => now - sessionIdleLimitMs },
   { table: "sign_in_link", where: "expires_at < ?1", bound: (now) => now },
   { table: "recovery_link", where: "expires_at < ?1", bound: (now) => now },
+  // The overview reads only the latest run; a month of them tells when a problem began.
+  { table: "ledger_check_run", where: "checked_at < ?1", bound: (now) => now - 30 * dayMs },
   { table: "sign_in_failure", where: "at < ?1", bound: (now) => now - signInWindowMs },
   { table: "sign_in_lock", where: "until < ?1", bound: (now) => now },
   { table: "code_failure", where: "at < ?1", bound: (now) => now - redeemWindowMs },
