@@ -89,6 +89,21 @@ describe("register", () => {
     expect(await env.DB.prepare("SELECT count(*) AS n FROM user").first("n")).toBe(1);
   });
 
+  it("keeps no hash of the password with the key: the stored request hash is the same whatever the password", async () => {
+    await register(alice, "hash-key-0001");
+    await register({ ...alice, handle: "bob_0001", password: "an entirely other passphrase" }, "hash-key-0002");
+    const hashes = await env.DB.prepare("SELECT key, request_hash FROM idempotency ORDER BY key").all<{ request_hash: string }>();
+    const withoutPassword = async (body: object) => {
+      const text = JSON.stringify({ ...body, password: "" });
+      const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`POST /api/user/register\n${text}`));
+      return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+    };
+    expect(hashes.results.map((row) => row.request_hash)).toEqual([
+      await withoutPassword(alice),
+      await withoutPassword({ ...alice, handle: "bob_0001" }),
+    ]);
+  });
+
   it("has one effect when one key is raced 20 times", async () => {
     const answers = await Promise.all(Array.from({ length: 20 }, () => register(alice, "raced-key-0001")));
     const bodies = await Promise.all(answers.map((answer) => answer.json()));

@@ -60,9 +60,24 @@ export function requireIdempotencyKey(key: string | undefined): string {
   return key;
 }
 
-/** What makes two requests the same request: method, path and body. */
+/**
+ * What makes two requests the same request: method, path and body — but never a password.
+ * The hash is kept a day with the key, and a fast hash of a body that holds a password would
+ * let anyone who reads the table test guesses at it far faster than PBKDF2 allows
+ * (docs/decisions/024-account-safety.md). So password fields count by presence only: a retry
+ * with the same key and another password is the same request and gets the first answer.
+ */
 export async function requestHashOf(c: Context): Promise<string> {
-  return sha256Hex(`${c.req.method} ${c.req.path}\n${await c.req.text()}`);
+  return sha256Hex(`${c.req.method} ${c.req.path}\n${withoutPasswords(await c.req.text())}`);
+}
+
+function withoutPasswords(body: string): string {
+  if (!/password/i.test(body)) return body;
+  try {
+    return JSON.stringify(JSON.parse(body), (key, value) => (/password/i.test(key) ? "" : value));
+  } catch {
+    return body;
+  }
 }
 
 /**
