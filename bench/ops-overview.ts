@@ -6,7 +6,9 @@
  *   — beside the same for /help, a page of the people's site.
  * - The overview's origin time: the built origin served alone by `wrangler dev` on a local
  *   D1 seeded with 10,000 people and 100,000 ledger entries (50,000 transactions over 30
- *   days), GET /api/ops/overview timed sequentially, beside GET /api/health in the same run.
+ *   days), GET /api/ops/overview timed sequentially, beside GET /api/health and the full
+ *   ledger check (GET /api/ops/ledger/check, which the overview ran on every visit before
+ *   docs/decisions/027-recorded-ledger-checks.md) in the same run.
  *
  * Results go to bench/results/ops-latest.json. Against 127.0.0.1 only, bounded in count.
  */
@@ -92,7 +94,9 @@ try {
     await server.ready;
     const edge = { "X-Edge-Secret": edgeSecret };
     const health = await timed(`${server.url}/api/health`, edge);
-    const overview = await timed(`${server.url}/api/ops/overview`, { ...edge, Authorization: `Bearer ${operator.token}` });
+    const asOperator = { ...edge, Authorization: `Bearer ${operator.token}` };
+    const overview = await timed(`${server.url}/api/ops/overview`, asOperator);
+    const ledgerCheck = await timed(`${server.url}/api/ops/ledger/check`, asOperator);
     const backOffice = firstLoadGzip(["root", "ops", "ops_index"]);
     const help = firstLoadGzip(["root", "help"]);
     const results = {
@@ -101,7 +105,9 @@ try {
       seeded: { people: PEOPLE, transactions: TRANSACTIONS, entries: TRANSACTIONS * 2, seconds: Number(seedSeconds.toFixed(1)) },
       overviewMs: { p50: percentile(overview, 50), p95: percentile(overview, 95), samples: SAMPLES },
       healthMs: { p50: percentile(health, 50), p95: percentile(health, 95), samples: SAMPLES },
+      ledgerCheckMs: { p50: percentile(ledgerCheck, 50), p95: percentile(ledgerCheck, 95), samples: SAMPLES },
       overviewVsHealthP50: percentile(overview, 50) / percentile(health, 50),
+      overviewVsLedgerCheckP50: percentile(overview, 50) / percentile(ledgerCheck, 50),
       firstLoadGzipKb: { console: backOffice.gzip / KB, consoleFiles: backOffice.files, help: help.gzip / KB, helpFiles: help.files },
     };
     mkdirSync(path.join(root, "bench/results"), { recursive: true });
@@ -113,6 +119,9 @@ try {
     console.log(`GET /api/ops/overview  p50 ${ms(results.overviewMs.p50)}  p95 ${ms(results.overviewMs.p95)}  (${SAMPLES} sequential)`);
     console.log(
       `GET /api/health        p50 ${ms(results.healthMs.p50)}  p95 ${ms(results.healthMs.p95)}  → overview ${results.overviewVsHealthP50.toFixed(1)}× health`,
+    );
+    console.log(
+      `GET /api/ops/ledger/check  p50 ${ms(results.ledgerCheckMs.p50)}  p95 ${ms(results.ledgerCheckMs.p95)}  → overview ${results.overviewVsLedgerCheckP50.toFixed(2)}× the check`,
     );
     console.log(
       `first load, JS gzip: /ops ${(backOffice.gzip / KB).toFixed(1)} KB in ${backOffice.files} files; /help ${(help.gzip / KB).toFixed(1)} KB in ${help.files} files`,

@@ -83,6 +83,7 @@ export async function resetDatabase(): Promise<void> {
     env.DB.prepare("DROP TRIGGER IF EXISTS tx_immutable_delete"),
     env.DB.prepare("DROP TRIGGER IF EXISTS seal_immutable_delete"),
     env.DB.prepare("DELETE FROM tx_seal"),
+    env.DB.prepare("DELETE FROM daily_volume"),
     env.DB.prepare("DELETE FROM entry"),
     env.DB.prepare("DELETE FROM journal_tx"),
     env.DB.prepare(

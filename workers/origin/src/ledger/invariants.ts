@@ -119,6 +119,22 @@ const checks: { invariant: string; sql: string }[] = [
                   AND NOT EXISTS (SELECT 1 FROM wechat_refund WHERE request_id = refund_request.id AND in_tx_id = refund_request.tx_id
                                   AND amount = refund_request.amount)))`,
   },
+  {
+    invariant: "the daily volume the overview reads is what the sealed transactions' entries say",
+    sql: `SELECT day, kind, kept_amount, kept_transactions, amount, transactions FROM (
+            SELECT coalesce(kept.day, actual.day) AS day, coalesce(kept.kind, actual.kind) AS kind,
+                   kept.amount AS kept_amount, kept.transactions AS kept_transactions, actual.amount, actual.transactions
+            FROM daily_volume AS kept
+            FULL JOIN (
+              SELECT date(journal_tx.created_at / 1000 + 28800, 'unixepoch') AS day, journal_tx.kind,
+                     coalesce(sum(positive.amount), 0) AS amount, count(*) AS transactions
+              FROM journal_tx JOIN tx_seal ON tx_seal.tx_id = journal_tx.id
+              LEFT JOIN (SELECT tx_id, sum(amount) AS amount FROM entry WHERE amount > 0 GROUP BY tx_id) AS positive
+                ON positive.tx_id = journal_tx.id
+              GROUP BY day, journal_tx.kind
+            ) AS actual ON actual.day = kept.day AND actual.kind = kept.kind)
+          WHERE kept_amount IS NOT amount OR kept_transactions IS NOT transactions`,
+  },
 ];
 
 export async function ledgerViolations(db: D1Database): Promise<LedgerViolation[]> {

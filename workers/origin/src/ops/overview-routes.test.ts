@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Overview } from "#contract/ops-overview";
 import { fundWallet, openPaidTask, resetDatabase, seedOperator, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
+import { ledgerViolations } from "../ledger/invariants";
 import { runTimeBasedRules } from "../scheduled";
 
 let origin: TestOrigin;
@@ -67,6 +68,21 @@ describe("the back office's overview", () => {
     const { data } = await overviewAs(finance.auth);
     expect(data.openTickets).toEqual({ underADay: 1, oneToThreeDays: 1, olderThanThreeDays: 1 });
     expect(data.pending).toEqual({ wechatPayments: 0, wechatRefunds: 0, wechatRefundsStuck: 0, refundApprovals: 0 });
+  });
+
+  it("reads the volume kept as each transaction is sealed, which the ledger's check holds to the entries", async () => {
+    const alice = await seedUser("alice", origin.now());
+    await fundWallet(origin, alice, 1_500);
+    await fundWallet(origin, alice, 500);
+    const kept = await env.DB.prepare("SELECT kind, amount, transactions FROM daily_volume").all();
+    expect(kept.results).toEqual([{ kind: "code_redemption", amount: 2_000, transactions: 2 }]);
+    expect(await ledgerViolations(env.DB)).toEqual([]);
+    await env.DB.prepare("UPDATE daily_volume SET amount = amount + 1").run();
+    const violations = await ledgerViolations(env.DB);
+    expect(violations.map((violation) => violation.invariant)).toEqual([
+      "the daily volume the overview reads is what the sealed transactions' entries say",
+    ]);
+    await env.DB.prepare("UPDATE daily_volume SET amount = amount - 1").run();
   });
 
   it("shows the latest recorded check rather than scanning the ledger on every visit", async () => {

@@ -7,6 +7,7 @@ import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { jsonContent, operatorSession, successEnvelope } from "#contract/openapi";
 import { overviewSchema } from "#contract/ops-overview";
 import { validationHook } from "../http/validation";
+import { chinaDay } from "../transfers/china-day";
 import { checkRunOf, latestCheckStatement, ledgerCheckStaleMs, runLedgerCheck } from "../ledger/recorded-check";
 import type { OriginEnv } from "../origin-env";
 import { operatorWith } from "./operator-access";
@@ -25,8 +26,6 @@ const overview = createRoute({
 });
 
 const dayMs = 24 * 60 * 60 * 1000;
-/** Days are China's (UTC+8), as the daily transfer limit's are. */
-const chinaOffsetSeconds = 8 * 60 * 60;
 
 export const overviewRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 overviewRoutes.use("*", operatorWith("readPeople"));
@@ -44,16 +43,10 @@ overviewRoutes.openapi(overview, async (c) => {
          (SELECT coalesce(sum(available + held), 0) FROM account WHERE id = 'acc_wechat_clearing') AS wechat_clearing,
          (SELECT coalesce(sum(available + held), 0) FROM account WHERE kind = 'world') AS world`,
     ),
-    // journal_tx_created_at finds the 30 days; entry_tx their entries.
+    // daily_volume's primary key (day, kind): kept as each transaction is sealed (migration 0027).
     db
-      .prepare(
-        `SELECT date(journal_tx.created_at / 1000 + ?2, 'unixepoch') AS day, journal_tx.kind,
-                sum(entry.amount) AS amount, count(DISTINCT journal_tx.id) AS transactions
-         FROM journal_tx JOIN entry ON entry.tx_id = journal_tx.id AND entry.amount > 0
-         WHERE journal_tx.created_at >= ?1
-         GROUP BY day, journal_tx.kind ORDER BY day, journal_tx.kind`,
-      )
-      .bind(now - 30 * dayMs, chinaOffsetSeconds),
+      .prepare("SELECT day, kind, amount, transactions FROM daily_volume WHERE day >= ?1 ORDER BY day, kind")
+      .bind(chinaDay(now - 30 * dayMs)),
     // ticket_status (status, updated_at).
     db
       .prepare(
