@@ -92,6 +92,10 @@ const ticketLineSchema = z.strictObject({
 
 /** When a session began, was last used and ended: never its token or the token's hash. */
 const sessionLineSchema = z.strictObject({
+  /** "Chrome on Android", from the user agent it signed in with (docs/decisions/024-account-safety.md); null when unknown. */
+  device: z.string().max(120).nullable(),
+  /** Roughly where it signed in, from Cloudflare's view of the client; null when unknown. */
+  place: z.string().max(160).nullable(),
   createdAt: z.iso.datetime(),
   lastUsedAt: z.iso.datetime(),
   endedAt: z.iso.datetime().nullable(),

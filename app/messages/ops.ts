@@ -155,6 +155,7 @@ export const opsMessages = defineMessages({
       recharge: "Recharges (WeChat Pay)",
       payment_to_refund: "Payments held for refund",
     } as Record<string, string>,
+    unknownDevice: "Unknown device",
     recoveryLinkTitle: "Recovery link",
     recoveryLinkLead:
       "For someone with neither password nor recovery code: a link that sets a new password, once, within an hour. Issue it only after checking who they are.",
@@ -360,6 +361,7 @@ export const opsMessages = defineMessages({
       recharge: "充值（微信支付）",
       payment_to_refund: "待退款的付款",
     } as Record<string, string>,
+    unknownDevice: "未知设备",
     recoveryLinkTitle: "恢复链接",
     recoveryLinkLead: "适用于既没有密码也没有恢复码的用户：一个可在一小时内使用一次的设置新密码链接。请先核实对方身份再发放。",
     recoveryLinkReason: "你如何核实了对方身份",

@@ -316,7 +316,9 @@ function PersonView({ page }: { page: PersonPage }) {
           {page.sessions.map((session) => (
             <li key={session.createdAt} className="item">
               <span className="item-main">
+                <span className="item-title">{session.device ?? text.unknownDevice}</span>
                 <span className="item-meta">
+                  {session.place ? `${session.place} · ` : ""}
                   <DateTime iso={session.createdAt} /> → <DateTime iso={session.lastUsedAt} />
                 </span>
               </span>

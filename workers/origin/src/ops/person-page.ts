@@ -5,6 +5,7 @@
  */
 import { personPageListSize, type PersonPage } from "#contract/ops-people";
 import type { Ticket } from "#contract/support";
+import { deviceLabel } from "../account/device-label";
 import { walletAccountOf } from "../ledger/journal";
 import { walletEntryPageQuery } from "../ledger/wallet-entries";
 import { orderFromRow, type OrderRow } from "../orders/order-rows";
@@ -73,7 +74,7 @@ type TicketRow = {
   updated_at: number;
 };
 
-type SessionRow = { created_at: number; last_used_at: number; ended_at: number | null };
+type SessionRow = { created_at: number; last_used_at: number; ended_at: number | null; user_agent: string | null; place: string | null };
 
 const transferColumns = `transfer.id, transfer.amount, transfer.note, transfer.created_at,
   sender.id AS from_id, sender.handle AS from_handle, sender.display_name AS from_display_name,
@@ -147,7 +148,9 @@ export async function personPage(db: D1Database, userId: string): Promise<Person
       .bind(userId, limit),
     // session_user (user_id). Never the token's hash: it is all a session's bearer needs to be found.
     db
-      .prepare("SELECT created_at, last_used_at, ended_at FROM session WHERE user_id = ?1 ORDER BY created_at DESC LIMIT ?2")
+      .prepare(
+        "SELECT created_at, last_used_at, ended_at, user_agent, place FROM session WHERE user_id = ?1 ORDER BY created_at DESC LIMIT ?2",
+      )
       .bind(userId, limit),
   ]);
   const personRow = person?.results[0] as PersonRow | undefined;
@@ -201,6 +204,8 @@ export async function personPage(db: D1Database, userId: string): Promise<Person
       updatedAt: iso(ticket.updated_at),
     })),
     sessions: rows<SessionRow>(sessions).map((session) => ({
+      device: deviceLabel(session.user_agent),
+      place: session.place,
       createdAt: iso(session.created_at),
       lastUsedAt: iso(session.last_used_at),
       endedAt: isoOrNull(session.ended_at),
