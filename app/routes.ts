@@ -19,6 +19,7 @@ export default [
   route("tos", "routes/tos.tsx", { id: "tos" }),
   route("contact", "routes/contact.tsx", { id: "contact" }),
   route("support", "routes/support.tsx", { id: "support" }),
+  route("account", "routes/account.tsx", { id: "account" }),
   // The back office (docs/decisions/012-operators-and-audit.md): its own layout and chunks.
   route("ops", "routes/ops/ops-layout.tsx", { id: "ops" }, [
     index("routes/ops/ops-index.tsx", { id: "ops_index" }),

@@ -16,6 +16,8 @@ import { codeBatchRoutes } from "./ops/code-batch-routes";
 import { opsRoutes } from "./ops/ops-routes";
 import { ticketDeskRoutes } from "./ops/ticket-desk-routes";
 import { accountRoutes } from "./auth/account-routes";
+import { passkeyRoutes } from "./passkeys/passkey-routes";
+import { passkeySignInRoutes } from "./passkeys/passkey-sign-in-routes";
 import { accountLocked, isLockRefusal } from "./auth/signed-in-user";
 import { codeRoutes } from "./codes/code-routes";
 import { orderPayRoutes } from "./orders/order-pay-routes";
@@ -95,6 +97,8 @@ export function createOriginApp({
   });
   app.route("/api", healthRoutes);
   app.route("/api/user", accountRoutes);
+  app.route("/api/user", passkeySignInRoutes);
+  app.route("/api/account/passkeys", passkeyRoutes);
   app.route("/api/users", userRoutes);
   app.route("/api/codes", codeRoutes);
   app.route("/api/transfers", transferRoutes);

@@ -38,6 +38,8 @@ const tables = [
   "wechat_refund",
   "wechat_notification",
   "sign_in_link",
+  "passkey",
+  "webauthn_challenge",
   "escrow_release",
   "claim_capture",
   "claim",

@@ -30,11 +30,19 @@ export type RateLimitBinding =
   | "LIMIT_TASKS"
   | "LIMIT_CLAIMS"
   | "LIMIT_TICKETS"
-  | "LIMIT_MESSAGES";
+  | "LIMIT_MESSAGES"
+  | "LIMIT_PASSKEY_SIGN_IN"
+  | "LIMIT_PASSKEYS";
 
 export const doors = {
   signUp: { burst: "LIMIT_SIGN_UP", burstBy: "address", routes: ["POST /api/user/register"], perDay: { address: 20 } },
   signIn: { burst: "LIMIT_SIGN_IN", burstBy: "address", routes: ["POST /api/user/login"] },
+  // Both steps of a passkey sign-in: the options write a challenge row, so they count too.
+  passkeySignIn: {
+    burst: "LIMIT_PASSKEY_SIGN_IN",
+    burstBy: "address",
+    routes: ["POST /api/user/passkey/options", "POST /api/user/passkey/login"],
+  },
   signInLink: { burst: "LIMIT_SIGN_IN_LINK", burstBy: "user", routes: ["POST /api/user/sign-in-link"], perDay: { user: 20 } },
   // 10,000 guessed handles take 50 days for one account and 20 for one address (lookup-walk test).
   lookup: { burst: "LIMIT_LOOKUP", burstBy: "user", routes: ["GET /api/users/lookup"], perDay: { user: 200, address: 500 } },
@@ -51,6 +59,12 @@ export const doors = {
   claims: { burst: "LIMIT_CLAIMS", burstBy: "user", routes: ["POST /api/tasks/{id}/claims"], perDay: { user: 200 } },
   tickets: { burst: "LIMIT_TICKETS", burstBy: "user", routes: ["POST /api/support/tickets"], perDay: { user: 20 } },
   messages: { burst: "LIMIT_MESSAGES", burstBy: "user", routes: ["POST /api/support/tickets/{id}/messages"], perDay: { user: 200 } },
+  passkeys: {
+    burst: "LIMIT_PASSKEYS",
+    burstBy: "user",
+    routes: ["POST /api/account/passkeys/options", "POST /api/account/passkeys"],
+    perDay: { user: 50 },
+  },
 } as const satisfies Record<string, Door>;
 
 export type DoorName = keyof typeof doors;
