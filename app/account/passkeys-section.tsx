@@ -112,13 +112,13 @@ function PasskeyItem({ passkey }: { passkey: Passkey }) {
   const text = useMessages(passkeyMessages);
   const [mode, setMode] = useState<"view" | "rename" | "remove">("view");
   const actions = useRef<HTMLDivElement>(null);
-  const back = useRef(false);
-  // Back from renaming or removing: focus returns to the buttons it started from.
+  const backFrom = useRef<"rename" | "remove" | null>(null);
+  // Back from renaming or removing: focus returns to the button that started it.
   useEffect(() => {
-    if (mode === "view" && back.current) actions.current?.querySelector("button")?.focus();
+    if (mode === "view" && backFrom.current) actions.current?.querySelector<HTMLElement>(`[data-action="${backFrom.current}"]`)?.focus();
   }, [mode]);
   const done = () => {
-    back.current = true;
+    backFrom.current = mode === "view" ? null : mode;
     setMode("view");
   };
   return (
@@ -128,7 +128,13 @@ function PasskeyItem({ passkey }: { passkey: Passkey }) {
         <span className="item-meta">
           {text.created} <DateTime iso={passkey.createdAt} />
           {" · "}
-          {text.lastUsed} {passkey.lastUsedAt ? <DateTime iso={passkey.lastUsedAt} /> : text.neverUsed}
+          {passkey.lastUsedAt ? (
+            <>
+              {text.lastUsed} <DateTime iso={passkey.lastUsedAt} />
+            </>
+          ) : (
+            text.neverUsed
+          )}
           {passkey.synced ? ` · ${text.synced}` : null}
         </span>
       </span>
@@ -141,6 +147,7 @@ function PasskeyItem({ passkey }: { passkey: Passkey }) {
           <button
             type="button"
             className="button button-secondary"
+            data-action="rename"
             aria-label={text.renameLabel(passkey.name)}
             onClick={() => setMode("rename")}
           >
@@ -149,6 +156,7 @@ function PasskeyItem({ passkey }: { passkey: Passkey }) {
           <button
             type="button"
             className="button button-secondary"
+            data-action="remove"
             aria-label={text.removeLabel(passkey.name)}
             onClick={() => setMode("remove")}
           >
