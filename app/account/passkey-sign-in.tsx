@@ -4,7 +4,7 @@ import { ApiFailure } from "../api/client";
 import { passkeySignIn, passkeySignInOptions } from "../api/passkeys";
 import { useLanguage, useMessages } from "../i18n/messages";
 import { messageFor } from "../messages/errors";
-import { passkeyMessages } from "../messages/passkeys";
+import { passkeySignInMessages } from "../messages/passkey-sign-in";
 import { signedIn } from "../session/account-session";
 import { cancelPasskeyRequest, PasskeyDeviceError, passkeyAutofillSupported, passkeysSupported, getPasskey } from "./webauthn";
 
@@ -14,7 +14,7 @@ import { cancelPasskeyRequest, PasskeyDeviceError, passkeyAutofillSupported, pas
  * way the answer is a session like the password's, and the page moves on to `next`.
  */
 export function PasskeySignIn({ next }: { next: string }) {
-  const text = useMessages(passkeyMessages);
+  const text = useMessages(passkeySignInMessages);
   const language = useLanguage();
   const navigate = useNavigate();
   const [supported, setSupported] = useState(false);
