@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { userText } from "./text";
+import { passkeyNameSchema } from "./passkey-name";
 
 /*
  * Passkeys (docs/decisions/025-passkeys.md): WebAuthn credentials a person adds on /account
@@ -21,13 +21,6 @@ export const passkeyChallengeLifetimeMs = 5 * 60 * 1000;
 
 /** At most this many passkeys per person. */
 export const maxPasskeysPerPerson = 20;
-
-const passkeyNameSchema = userText({
-  min: 1,
-  max: 64,
-  tooShort: "Give the passkey a name, such as the device it is on.",
-  tooLong: "A passkey's name has at most 64 characters.",
-});
 
 /** "internal", "hybrid", "usb", "nfc", "ble", "smart-card"…: browsers add new ones, so any short name passes. */
 const transportSchema = z
@@ -112,8 +105,6 @@ export const addPasskeyBodySchema = z.strictObject({
   name: passkeyNameSchema,
   credential: registrationResponseSchema,
 });
-
-export const renamePasskeyBodySchema = z.strictObject({ name: passkeyNameSchema });
 
 export const passkeySignInBodySchema = z.strictObject({ credential: authenticationResponseSchema });
 

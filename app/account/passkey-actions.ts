@@ -1,4 +1,4 @@
-import { renamePasskeyBodySchema } from "#contract/passkeys";
+import { renamePasskeyBodySchema } from "#contract/passkey-name";
 import { addPasskey, passkeyRegistrationOptions, removePasskey, renamePasskey } from "../api/passkeys";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
 import { currentLanguage } from "../i18n/messages";

@@ -6,9 +6,9 @@ import type {
   PasskeyList,
   passkeySignInBodySchema,
   RegistrationOptions,
-  renamePasskeyBodySchema,
 } from "#contract/passkeys";
 import type { SignInAnswer } from "#contract/account";
+import type { renamePasskeyBodySchema } from "#contract/passkey-name";
 import { apiPath } from "./api-path";
 import { postApi, unwrap, type SignedInApi } from "./client";
 

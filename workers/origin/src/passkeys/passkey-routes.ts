@@ -9,8 +9,8 @@ import {
   passkeyListSchema,
   passkeySchema,
   registrationOptionsSchema,
-  renamePasskeyBodySchema,
 } from "#contract/passkeys";
+import { renamePasskeyBodySchema } from "#contract/passkey-name";
 import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
 import { validationHook } from "../http/validation";
