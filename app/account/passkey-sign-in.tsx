@@ -22,14 +22,16 @@ export function PasskeySignIn({ next }: { next: string }) {
   const [problem, setProblem] = useState<string | null>(null);
   const autofillStarted = useRef(false);
 
-  const signInWith = useCallback(
-    async (autofill: boolean) => {
-      const options = await passkeySignInOptions();
-      const credential = await getPasskey(options, { autofill });
-      if (!autofill) setBusy(true);
-      const { token, user } = await passkeySignIn({ credential });
-      signedIn(token, user);
-      navigate(next, { replace: true });
+  const finish = useCallback(
+    async (credential: Awaited<ReturnType<typeof getPasskey>>) => {
+      setBusy(true);
+      try {
+        const { token, user } = await passkeySignIn({ credential });
+        signedIn(token, user);
+        navigate(next, { replace: true });
+      } finally {
+        setBusy(false);
+      }
     },
     [navigate, next],
   );
@@ -49,19 +51,21 @@ export function PasskeySignIn({ next }: { next: string }) {
     void (async () => {
       if (!(await passkeyAutofillSupported()) || !active) return;
       autofillStarted.current = true;
+      let credential: Awaited<ReturnType<typeof getPasskey>>;
       try {
-        await signInWith(true);
-      } catch (error) {
-        // Cancelled: the button took over, or the page is going away. Nothing to say.
-        if (!active || (error instanceof PasskeyDeviceError && error.reason === "cancelled")) return;
-        explain(error);
+        credential = await getPasskey(await passkeySignInOptions(), { autofill: true });
+      } catch {
+        // Nobody asked yet: a request the button replaced, a page going away, a browser or a
+        // service that cannot do it now. The button still can, and says why if it fails.
+        return;
       }
+      if (active) await finish(credential).catch(explain);
     })();
     return () => {
       active = false;
       if (autofillStarted.current) void cancelPasskeyRequest();
     };
-  }, [signInWith, explain]);
+  }, [finish, explain]);
 
   if (!supported) return null;
   return (
@@ -74,7 +78,9 @@ export function PasskeySignIn({ next }: { next: string }) {
         onClick={() => {
           setProblem(null);
           setBusy(true);
-          signInWith(false)
+          passkeySignInOptions()
+            .then((options) => getPasskey(options, { autofill: false }))
+            .then(finish)
             .catch(explain)
             .finally(() => setBusy(false));
         }}
