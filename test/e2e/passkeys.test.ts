@@ -102,9 +102,9 @@ test.describe("passkeys", () => {
     await expect(page.getByLabel("Handle")).toHaveAttribute("autocomplete", "username webauthn");
     await expect(page.getByRole("button", { name: "Sign in with a passkey" })).toBeVisible();
     await expectAccessible(page);
-    await page.screenshot({ path: "test-results/screens/login-passkey-360x740.png", fullPage: true });
-    await page.setViewportSize({ width: 1280, height: 800 });
     await page.screenshot({ path: "test-results/screens/login-passkey-1280x800.png", fullPage: true });
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.screenshot({ path: "test-results/screens/login-passkey-360x740.png", fullPage: true });
 
     // The button: its request replaces the waiting autofill one, and the person is present.
     await cdp.send("WebAuthn.setAutomaticPresenceSimulation", { authenticatorId, enabled: true });

@@ -192,13 +192,20 @@ describe("adding a passkey", () => {
     expect(await answer.json()).toMatchObject({ code: "TOO_MANY_PASSKEYS" });
   });
 
-  it("names the field of a body that is not a browser's answer", async () => {
+  it("names the field of a body that is not a browser's answer, and does not take client data that is not a browser's", async () => {
     const answer = await origin.call("/api/account/passkeys", {
       body: { name: "X", credential: { id: "abc", rawId: "abc", type: "public-key", response: {}, clientExtensionResults: {} } },
       headers: keyed(alice),
     });
     expect(answer.status).toBe(400);
     expect(await answer.json()).toMatchObject({ code: "BAD_REQUEST", field: "credential.response.clientDataJSON" });
+    const credential = await (await softwareAuthenticator()).register(await registrationOptions(alice));
+    const garbled = await origin.call("/api/account/passkeys", {
+      body: { name: "X", credential: { ...credential, response: { ...credential.response, clientDataJSON: "bm90IGpzb24" } } },
+      headers: keyed(alice),
+    });
+    expect(garbled.status).toBe(422);
+    expect(await garbled.json()).toMatchObject({ code: "PASSKEY_NOT_VERIFIED" });
     const unnamed = await origin.call("/api/account/passkeys", {
       body: { name: " ", credential: await (await softwareAuthenticator()).register(await registrationOptions(alice)) },
       headers: keyed(alice),

@@ -85,6 +85,7 @@ const remove = createRoute({
   },
 });
 
+const notVerified = () => new ApiError("PASSKEY_NOT_VERIFIED", "The authenticator's answer did not verify.");
 const notFound = () => new ApiError("NOT_FOUND", "You have no passkey with that id.");
 const tooMany = () =>
   new ApiError("TOO_MANY_PASSKEYS", `An account has at most ${maxPasskeysPerPerson} passkeys. Remove one before adding another.`);
@@ -137,9 +138,8 @@ passkeyRoutes
     const now = c.var.clock.now();
     const rp = relyingPartyOf(c.env);
     const challenge = challengeOf(credential.response.clientDataJSON);
-    if (challenge === null) {
-      throw new ApiError("BAD_REQUEST", "This is not a browser's client data.", "credential.response.clientDataJSON");
-    }
+    // Well-formed as the contract has it, but no browser's client data: it cannot verify.
+    if (challenge === null) return c.var.idempotency.refuse(notVerified());
     if (!(await spendChallenge(db, challenge, "register", user.id, now))) {
       // A twin with this key may have spent it a moment ago: its answer is this one's.
       const twin = await c.var.idempotency.twinAnswer();
@@ -163,7 +163,7 @@ passkeyRoutes
       verified = { verified: false };
     }
     if (!verified.verified) {
-      return c.var.idempotency.refuse(new ApiError("PASSKEY_NOT_VERIFIED", "The authenticator's answer did not verify."));
+      return c.var.idempotency.refuse(notVerified());
     }
     const info = verified.registrationInfo;
     const row = {

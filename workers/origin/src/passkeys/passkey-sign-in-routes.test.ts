@@ -165,10 +165,10 @@ describe("signing in with a passkey", () => {
     expect((await signIn(await authenticator.authenticate(await signInOptions()))).status).toBe(200);
   });
 
-  it("names the field of client data that is not a browser's", async () => {
+  it("does not take client data that is not a browser's (401 PASSKEY_NOT_RECOGNISED)", async () => {
     const credential = await authenticator.authenticate(await signInOptions());
     const answer = await signIn({ ...credential, response: { ...credential.response, clientDataJSON: "bm90IGpzb24" } });
-    expect(answer.status).toBe(400);
-    expect(await answer.json()).toMatchObject({ code: "BAD_REQUEST", field: "credential.response.clientDataJSON" });
+    expect(answer.status).toBe(401);
+    expect(await answer.json()).toMatchObject({ code: "PASSKEY_NOT_RECOGNISED" });
   });
 });

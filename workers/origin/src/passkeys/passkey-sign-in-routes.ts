@@ -76,9 +76,8 @@ passkeySignInRoutes
     const now = c.var.clock.now();
     const rp = relyingPartyOf(c.env);
     const challenge = challengeOf(credential.response.clientDataJSON);
-    if (challenge === null) {
-      throw new ApiError("BAD_REQUEST", "This is not a browser's client data.", "credential.response.clientDataJSON");
-    }
+    // Well-formed as the contract has it, but no browser's client data: it cannot verify.
+    if (challenge === null) throw notRecognised();
     // Spent first, whatever follows: an answer is tried once, and of two tries of one
     // challenge at once only one gets past here.
     if (!(await spendChallenge(db, challenge, "sign_in", null, now))) {
