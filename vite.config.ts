@@ -15,7 +15,7 @@ export default defineConfig(({ command, isPreview }) => {
   return {
     // Dependencies only some routes import: pre-bundled when `dev` starts, so the first visit
     // to such a route does not make Vite re-optimise and reload the page mid-way.
-    optimizeDeps: { include: ["uqr", "zod"] },
+    optimizeDeps: { include: ["uqr", "zod", "@simplewebauthn/browser"] },
     // Both workers are minified like the browser's code: half the bytes to upload and for
     // workerd to parse at each start (docs/decisions/023-speed.md); their source maps stay.
     environments: { ssr: { build: { minify: true } }, paydesk_origin: { build: { minify: true } } },

@@ -87,6 +87,16 @@ export const errorStatus = {
   SECOND_OPERATOR_REQUIRED: 403,
   /** The refund was approved or rejected already. */
   REFUND_DECIDED: 409,
+  /** The passkey request is unknown, used already or older than five minutes: ask for new options. */
+  PASSKEY_CHALLENGE_EXPIRED: 422,
+  /** The authenticator's answer to adding a passkey did not verify (signature, origin, relying party). */
+  PASSKEY_NOT_VERIFIED: 422,
+  /** Signing in: no account has this passkey (it was removed), or its answer did not verify. */
+  PASSKEY_NOT_RECOGNISED: 401,
+  /** This passkey is on an account already. */
+  PASSKEY_ALREADY_ADDED: 409,
+  /** The account has as many passkeys as it may (20): remove one first. */
+  TOO_MANY_PASSKEYS: 409,
   INTERNAL_ERROR: 500,
   ORIGIN_UNAVAILABLE: 502,
   ORIGIN_TIMEOUT: 504,

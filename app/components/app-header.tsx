@@ -15,6 +15,8 @@ const navigation = [
   { to: "/recharge", key: "recharge" },
   { to: "/transfer", key: "transfer" },
   { to: "/support", key: "support" },
+  // The person's own settings: listed once someone is signed in.
+  { to: "/account", key: "account", signedInOnly: true },
 ] as const;
 
 function Account() {
@@ -47,6 +49,7 @@ function Account() {
 
 export function AppHeader() {
   const text = useMessages(layoutMessages);
+  const { user } = useSession();
   const location = useLocation();
   // On a phone the navigation scrolls sideways: keep the current page's item in view.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger: after each navigation another item is current in the DOM.
@@ -72,13 +75,15 @@ export function AppHeader() {
       </div>
       <nav aria-label={text.mainNavigation}>
         <ul className="app-nav">
-          {navigation.map((item) => (
-            <li key={item.to}>
-              <NavLink to={item.to} end={item.to === "/"}>
-                {text.nav[item.key]}
-              </NavLink>
-            </li>
-          ))}
+          {navigation
+            .filter((item) => user || !("signedInOnly" in item))
+            .map((item) => (
+              <li key={item.to}>
+                <NavLink to={item.to} end={item.to === "/"}>
+                  {text.nav[item.key]}
+                </NavLink>
+              </li>
+            ))}
         </ul>
       </nav>
     </header>

@@ -9,10 +9,13 @@ import {
   makeRecoveryCodes,
   recoveryCodesStatus,
 } from "../api/account-safety";
+import { passkeyIntents } from "../account/passkey-actions";
+import { PasskeysSection } from "../account/passkeys-section";
 import { PasswordSection } from "../account/password-section";
 import { ProfileSection } from "../account/profile-section";
 import { RecoveryCodesSection } from "../account/recovery-codes-section";
 import { SessionsSection } from "../account/sessions-section";
+import { listPasskeys } from "../api/passkeys";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
 import { dispatchIntent } from "../forms/intent-dispatch";
 import { currentLanguage, metaLanguage, useMessages } from "../i18n/messages";
@@ -22,6 +25,10 @@ import { loadPersonal } from "../personal/load-personal";
 import { PersonalFallback, PersonalView } from "../personal/personal-view";
 import { refreshUser } from "../session/account-session";
 import { useSession } from "../session/session-state";
+import "../styles/account.css";
+
+// A composition of sections, each with its own module under app/account/: this route loads
+// their data and hands each its forms.
 
 export function meta({ matches }: Route.MetaArgs) {
   const text = accountMessages[metaLanguage(matches)];
@@ -30,8 +37,8 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function clientLoader() {
   return loadPersonal(async (api) => {
-    const [sessions, codes] = await Promise.all([listSessions(api), recoveryCodesStatus(api)]);
-    return { sessions, codes };
+    const [sessions, passkeys, codes] = await Promise.all([listSessions(api), listPasskeys(api), recoveryCodesStatus(api)]);
+    return { sessions, passkeys, codes };
   });
 }
 clientLoader.hydrate = true as const;
@@ -70,7 +77,7 @@ const accountIntents = {
 };
 
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
-  return dispatchIntent(await request.formData(), accountIntents);
+  return dispatchIntent(await request.formData(), { ...accountIntents, ...passkeyIntents });
 }
 
 export function HydrateFallback() {
@@ -90,12 +97,13 @@ export default function Account({ loaderData }: Route.ComponentProps) {
     <section aria-labelledby="account-title">
       <h1 id="account-title">{text.title}</h1>
       <PersonalView result={user ? loaderData : { state: "signed-out" }} purpose={text.purpose}>
-        {({ sessions, codes }) =>
+        {({ sessions, passkeys, codes }) =>
           user ? (
             <>
               <ProfileSection user={user} />
               <PasswordSection handle={user.handle} />
               <SessionsSection sessions={sessions} />
+              <PasskeysSection passkeys={passkeys} />
               <RecoveryCodesSection status={codes} handle={user.handle} />
             </>
           ) : null

@@ -1,6 +1,7 @@
 import { Form, Link, redirect, useActionData, useNavigate, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
 import { registerBodySchema, signInBodySchema } from "#contract/account";
+import { PasskeySignIn } from "../account/passkey-sign-in";
 import { register, signIn } from "../api/account";
 import { makeRecoveryCodes } from "../api/account-safety";
 import { signedInApi } from "../api/client";
@@ -19,6 +20,7 @@ import { safeNextPath } from "../session/safe-next";
 import { useSession } from "../session/session-state";
 import { useStartup } from "../startup/startup-state";
 import { layoutMessages } from "../messages/layout";
+import "../styles/account.css";
 
 export function meta({ matches }: Route.MetaArgs) {
   const text = loginMessages[metaLanguage(matches)];
@@ -102,6 +104,7 @@ export default function Login() {
       ) : (
         <>
           {session === "unreachable" ? <p className="notice notice-warning">{text.unreachable}</p> : null}
+          {registering ? null : <PasskeySignIn next={next} />}
           <Form method="post" className="form" ref={formRef} noValidate>
             <FormAlert result={result} fields={["handle", "displayName", "password"]} />
             <input type="hidden" name="intent" value={registering ? "register" : "login"} />
@@ -111,7 +114,8 @@ export default function Login() {
               label={text.handle}
               name="handle"
               hint={text.handleHint}
-              autoComplete="username"
+              // "webauthn": the browser may offer passkeys in this field's suggestions.
+              autoComplete={registering ? "username" : "username webauthn"}
               required
               maxLength={32}
               autoCapitalize="none"

@@ -31,6 +31,8 @@ export async function serveOrigin(): Promise<ServedOrigin> {
   const build = path.join(dir, "dist/paydesk_origin");
   mkdirSync(build, { recursive: true });
   cpSync(path.join(root, "dist/paydesk_origin/index.js"), path.join(build, "index.js"));
+  // The chunks it imports (the runtime helpers, Sentry's SDK and SimpleWebAuthn on demand), as a deploy uploads them.
+  cpSync(path.join(root, "dist/paydesk_origin/assets"), path.join(build, "assets"), { recursive: true });
   cpSync(path.join(root, "workers/origin/migrations"), path.join(dir, "workers/origin/migrations"), { recursive: true });
   const config = path.join(build, "wrangler.json");
   const built = JSON.parse(readFileSync(path.join(root, "dist/paydesk_origin/wrangler.json"), "utf8")) as Record<string, unknown>;

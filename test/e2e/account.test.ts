@@ -33,12 +33,12 @@ test.describe("signing in", () => {
     await waitForHydration(page);
     await page.getByLabel("Handle").fill(handle);
     await page.getByLabel("Password").fill("not the password!");
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page.getByRole("alert")).toHaveText("That handle and password do not match an account.");
     await expect(page.getByRole("alert")).toBeFocused();
 
     await page.getByLabel("Password").fill("a long enough password");
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole("heading", { name: "Hello, Zhang Min" })).toBeVisible();
   });

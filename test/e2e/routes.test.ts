@@ -19,6 +19,7 @@ const routes: { path: string; name: string; heading: string | RegExp; status?: n
   { path: "/tos", name: "tos", heading: "Terms of service" },
   { path: "/contact", name: "contact", heading: "Contact us" },
   { path: "/support", name: "support", heading: "Support" },
+  { path: "/account", name: "account", heading: "Your account" },
   { path: "/no/such/page", name: "not-found", heading: "Page not found", status: 404 },
 ];
 

@@ -41,7 +41,8 @@ writeFileSync(
     withOpenLimits({
       ...builtOrigin,
       services: [...(builtOrigin.services ?? []), { binding: "WECHATPAY_SIMULATOR", service: "paydesk-wechatpay-simulator" }],
-      vars: { ...builtOrigin.vars, WECHATPAY_SIMULATOR_MERCHANT: "true" },
+      // Passkeys need a domain, not an IP: the browser tests that use them visit http://localhost:<port>.
+      vars: { ...builtOrigin.vars, WECHATPAY_SIMULATOR_MERCHANT: "true", WEBAUTHN_ORIGINS: `http://localhost:${e2ePort}` },
     }),
   ),
 );

@@ -166,7 +166,7 @@ test.describe("start-up", () => {
     // A form checked in the browser by its contract schema: zod builds and runs its parsers.
     await page.getByLabel("Handle").fill("x");
     await page.getByLabel("Password").fill("short");
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page.getByText("A handle has 3 to 32 lower-case letters, digits or underscores.")).toBeVisible();
     await storedToken(page);
     await page.goto("/transfer");

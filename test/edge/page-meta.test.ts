@@ -20,6 +20,7 @@ const pages = [
   "/tos",
   "/contact",
   "/support",
+  "/account",
   "/no-such-page",
 ];
 

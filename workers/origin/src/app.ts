@@ -22,6 +22,8 @@ import { profileRoutes } from "./account/profile-routes";
 import { recoveryCodeRoutes } from "./account/recovery-code-routes";
 import { sessionRoutes } from "./account/session-routes";
 import { recoveryLinkRoutes } from "./ops/recovery-link-routes";
+import { passkeyRoutes } from "./passkeys/passkey-routes";
+import { passkeySignInRoutes } from "./passkeys/passkey-sign-in-routes";
 import { accountLocked, isLockRefusal } from "./auth/signed-in-user";
 import { codeRoutes } from "./codes/code-routes";
 import { orderPayRoutes } from "./orders/order-pay-routes";
@@ -106,6 +108,8 @@ export function createOriginApp({
   app.route("/api/account", passwordRoutes);
   app.route("/api/account", sessionRoutes);
   app.route("/api/account", recoveryCodeRoutes);
+  app.route("/api/user", passkeySignInRoutes);
+  app.route("/api/account/passkeys", passkeyRoutes);
   app.route("/api/users", userRoutes);
   app.route("/api/codes", codeRoutes);
   app.route("/api/transfers", transferRoutes);

@@ -41,6 +41,8 @@ const tables = [
   "recovery_link",
   "recovery_code",
   "ledger_check_run",
+  "passkey",
+  "webauthn_challenge",
   "escrow_release",
   "claim_capture",
   "claim",

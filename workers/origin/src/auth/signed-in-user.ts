@@ -6,13 +6,16 @@ import { findSessionUser } from "./sessions";
 
 /**
  * What a locked account may still do (docs/decisions/013-account-locks.md): read its records
- * and talk to support, and keep itself safe — password, sessions, recovery codes, passkeys
- * (docs/decisions/024-account-safety.md), though not its name. Every other request it makes
- * is refused before it begins; the ledger's triggers refuse the rest, should a lock commit
- * while a request is under way.
+ * and talk to support, and keep itself safe where that takes the password or only ends
+ * access — change the password, end sessions, make recovery codes
+ * (docs/decisions/024-account-safety.md). Not its name, nor its passkeys: adding one needs
+ * only a session, which a thief may hold (docs/decisions/025-passkeys.md). Every other
+ * request it makes is refused before it begins; the ledger's triggers refuse the rest,
+ * should a lock commit while a request is under way.
  */
+const lockedMaySafetyPaths = ["/api/account/password", "/api/account/sessions/", "/api/account/recovery-codes"];
 export const lockedMay = (method: string, path: string) =>
-  method === "GET" || path.startsWith("/api/support/") || (path.startsWith("/api/account/") && path !== "/api/account/profile");
+  method === "GET" || path.startsWith("/api/support/") || lockedMaySafetyPaths.some((prefix) => path.startsWith(prefix));
 
 /** The signed-in operations that do not pass through `signedInUser`: a locked account still signs out and learns it is locked. */
 export const sessionOwnPaths = new Set(["/api/user/session", "/api/user/logout"]);

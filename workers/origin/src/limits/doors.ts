@@ -33,11 +33,19 @@ export type RateLimitBinding =
   | "LIMIT_MESSAGES"
   | "LIMIT_ACCOUNT"
   | "LIMIT_ACCOUNT_SECURITY"
-  | "LIMIT_RECOVERY";
+  | "LIMIT_RECOVERY"
+  | "LIMIT_PASSKEY_SIGN_IN"
+  | "LIMIT_PASSKEYS";
 
 export const doors = {
   signUp: { burst: "LIMIT_SIGN_UP", burstBy: "address", routes: ["POST /api/user/register"], perDay: { address: 20 } },
   signIn: { burst: "LIMIT_SIGN_IN", burstBy: "address", routes: ["POST /api/user/login"] },
+  // Both steps of a passkey sign-in: the options write a challenge row, so they count too.
+  passkeySignIn: {
+    burst: "LIMIT_PASSKEY_SIGN_IN",
+    burstBy: "address",
+    routes: ["POST /api/user/passkey/options", "POST /api/user/passkey/login"],
+  },
   signInLink: { burst: "LIMIT_SIGN_IN_LINK", burstBy: "user", routes: ["POST /api/user/sign-in-link"], perDay: { user: 20 } },
   // 10,000 guessed handles take 50 days for one account and 20 for one address (lookup-walk test).
   lookup: { burst: "LIMIT_LOOKUP", burstBy: "user", routes: ["GET /api/users/lookup"], perDay: { user: 200, address: 500 } },
@@ -74,6 +82,12 @@ export const doors = {
     burstBy: "address",
     routes: ["POST /api/user/recover", "POST /api/user/recover-with-link"],
     perDay: { address: 50 },
+  },
+  passkeys: {
+    burst: "LIMIT_PASSKEYS",
+    burstBy: "user",
+    routes: ["POST /api/account/passkeys/options", "POST /api/account/passkeys"],
+    perDay: { user: 50 },
   },
 } as const satisfies Record<string, Door>;
 

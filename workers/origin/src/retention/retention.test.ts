@@ -55,6 +55,8 @@ describe("retention", () => {
       expect((await origin.call("/api/user/sign-in-link", { headers: carol })).status).toBe(201);
       if (today % 2 === 0) expect((await origin.call("/api/user/logout", { headers: carol })).status).toBe(200);
       expect((await signIn("carol_r", "not the password at all")).status).toBe(401);
+      // Passkey sign-in options nobody answered: a challenge row each.
+      expect((await origin.call("/api/user/passkey/options", { headers: { "X-Real-IP": "198.51.100.20" } })).status).toBe(200);
       const wrongCode = await origin.call("/api/codes/redeem", { body: { code: "AAAA-BBBB-CCCC-DDDD" }, headers: keyed(bob.auth) });
       expect(wrongCode.status).toBe(422);
       const sent = await origin.call("/api/transfers", {
@@ -85,6 +87,7 @@ describe("retention", () => {
       idempotency: 4,
       // alice's and bob's sessions, in use every day, and carol's not signed out (every other day) of the last 30 days.
       session: 17,
+      webauthn_challenge: 0,
       sign_in_link: 0,
       recovery_link: 0,
       // The cron's ledger checks of the last 30 days (every run here, four a day, was due), and the one exactly 30 days old.
@@ -174,6 +177,9 @@ describe("retention", () => {
       link("live", now + minute),
       recoveryLink("expired-recovery", now - 1),
       recoveryLink("live-recovery", now + minute),
+      env.DB.prepare(
+        "INSERT INTO webauthn_challenge (challenge, purpose, created_at, expires_at) VALUES ('expired-challenge-0', 'sign_in', ?1, ?2), ('live-challenge-0000', 'sign_in', ?1, ?3)",
+      ).bind(now - 5 * minute, now - 1, now + minute),
       env.DB.prepare("INSERT INTO sign_in_failure (handle, at) VALUES ('dora', ?1), ('dora', ?2)").bind(
         now - 16 * minute,
         now - 14 * minute,
@@ -195,6 +201,7 @@ describe("retention", () => {
     expect(await pruneExpired(env.DB, now)).toEqual({
       idempotency: 0,
       session: 2,
+      webauthn_challenge: 1,
       sign_in_link: 1,
       recovery_link: 1,
       ledger_check_run: 0,

@@ -21,6 +21,7 @@ const expired: { table: string; where: string; bound: (now: number) => number | 
   { table: "idempotency", where: "created_at < ?1", bound: (now) => now - idempotencyRetentionMs },
   // Ended, or idle past the limit that ends it anyway.
   { table: "session", where: "ended_at IS NOT NULL OR last_used_at < ?1", bound: (now) => now - sessionIdleLimitMs },
+  { table: "webauthn_challenge", where: "expires_at < ?1", bound: (now) => now },
   { table: "sign_in_link", where: "expires_at < ?1", bound: (now) => now },
   { table: "recovery_link", where: "expires_at < ?1", bound: (now) => now },
   // The overview reads only the latest run; a month of them tells when a problem began.

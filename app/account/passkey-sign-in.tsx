@@ -1,0 +1,98 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useNavigate } from "react-router";
+import { ApiFailure } from "../api/client";
+import { passkeySignIn, passkeySignInOptions } from "../api/passkeys";
+import { useLanguage, useMessages } from "../i18n/messages";
+import { messageFor } from "../messages/errors";
+import { passkeySignInMessages } from "../messages/passkey-sign-in";
+import { signedIn } from "../session/account-session";
+import { cancelPasskeyRequest, PasskeyDeviceError, passkeyAutofillSupported, passkeysSupported, getPasskey } from "./webauthn";
+
+/**
+ * Signing in with a passkey on /login: a button, and — where the browser offers it — the
+ * passkeys in the handle field's autofill (its `autocomplete` ends in `webauthn`). Either
+ * way the answer is a session like the password's, and the page moves on to `next`.
+ */
+export function PasskeySignIn({ next }: { next: string }) {
+  const text = useMessages(passkeySignInMessages);
+  const language = useLanguage();
+  const navigate = useNavigate();
+  const [supported, setSupported] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const autofillStarted = useRef(false);
+
+  const finish = useCallback(
+    async (credential: Awaited<ReturnType<typeof getPasskey>>) => {
+      setBusy(true);
+      try {
+        const { token, user } = await passkeySignIn({ credential });
+        signedIn(token, user);
+        navigate(next, { replace: true });
+      } finally {
+        setBusy(false);
+      }
+    },
+    [navigate, next],
+  );
+
+  const explain = useCallback(
+    (error: unknown) => {
+      if (error instanceof PasskeyDeviceError) setProblem(text[error.reason]);
+      else if (error instanceof ApiFailure) setProblem(messageFor(error.code, language, error.originMessage, error.field));
+      else throw error;
+    },
+    [text, language],
+  );
+
+  useEffect(() => {
+    setSupported(passkeysSupported());
+    let active = true;
+    void (async () => {
+      if (!(await passkeyAutofillSupported()) || !active) return;
+      autofillStarted.current = true;
+      let credential: Awaited<ReturnType<typeof getPasskey>>;
+      try {
+        credential = await getPasskey(await passkeySignInOptions(), { autofill: true });
+      } catch {
+        // Nobody asked yet: a request the button replaced, a page going away, a browser or a
+        // service that cannot do it now. The button still can, and says why if it fails.
+        return;
+      }
+      if (active) await finish(credential).catch(explain);
+    })();
+    return () => {
+      active = false;
+      if (autofillStarted.current) void cancelPasskeyRequest();
+    };
+  }, [finish, explain]);
+
+  if (!supported) return null;
+  return (
+    <div className="passkey-sign-in">
+      <button
+        type="button"
+        className="button button-secondary"
+        disabled={busy}
+        aria-disabled={busy}
+        onClick={() => {
+          setProblem(null);
+          setBusy(true);
+          passkeySignInOptions()
+            .then((options) => getPasskey(options, { autofill: false }))
+            .then(finish)
+            .catch(explain)
+            .finally(() => setBusy(false));
+        }}
+      >
+        {busy ? text.signingIn : text.signIn}
+      </button>
+      {problem ? (
+        <p className="form-error" role="alert">
+          {problem}
+        </p>
+      ) : null}
+      <p className="hint">{text.or}</p>
+    </div>
+  );
+}

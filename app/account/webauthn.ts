@@ -1,0 +1,76 @@
+import type { z } from "zod";
+import type { addPasskeyBodySchema, AuthenticationOptions, passkeySignInBodySchema, RegistrationOptions } from "#contract/passkeys";
+
+/*
+ * The browser's side of passkeys. @simplewebauthn/browser is imported only when a passkey is
+ * actually made or used, so the route chunks of /login and /account stay small
+ * (docs/decisions/025-passkeys.md).
+ */
+const browserLibrary = () => import("@simplewebauthn/browser");
+
+type RegistrationAnswer = z.input<typeof addPasskeyBodySchema>["credential"];
+type AuthenticationAnswer = z.input<typeof passkeySignInBodySchema>["credential"];
+
+/** Whether this browser has WebAuthn at all (read after hydration; the server renders without). */
+export function passkeysSupported(): boolean {
+  return typeof window !== "undefined" && typeof window.PublicKeyCredential === "function";
+}
+
+/** Whether the browser offers passkeys in a field's autofill (conditional mediation). */
+export async function passkeyAutofillSupported(): Promise<boolean> {
+  if (!passkeysSupported()) return false;
+  try {
+    return (await PublicKeyCredential.isConditionalMediationAvailable?.()) === true;
+  } catch {
+    return false;
+  }
+}
+
+/** Why the device gave no passkey, as the page tells it. */
+export type DeviceRefusal = "cancelled" | "alreadyOnDevice" | "deviceFailed";
+
+export class PasskeyDeviceError extends Error {
+  constructor(readonly reason: DeviceRefusal) {
+    super(reason);
+    this.name = "PasskeyDeviceError";
+  }
+}
+
+function refusalOf(error: unknown): PasskeyDeviceError {
+  const name = error instanceof Error ? error.name : "";
+  // The library rethrows the browser's DOMException names (it keeps them as `name`).
+  if (name === "NotAllowedError" || name === "AbortError") return new PasskeyDeviceError("cancelled");
+  if (name === "InvalidStateError") return new PasskeyDeviceError("alreadyOnDevice");
+  return new PasskeyDeviceError("deviceFailed");
+}
+
+/** `navigator.credentials.create()` for the origin's options, answered in WebAuthn's JSON form. */
+export async function createPasskey(options: RegistrationOptions): Promise<RegistrationAnswer> {
+  const { startRegistration } = await browserLibrary();
+  try {
+    const answer = await startRegistration({ optionsJSON: options });
+    return { ...answer, clientExtensionResults: { ...answer.clientExtensionResults } };
+  } catch (error) {
+    throw refusalOf(error);
+  }
+}
+
+/**
+ * `navigator.credentials.get()`: with `autofill`, the browser waits for the person to pick a
+ * passkey in the handle field's suggestions (conditional mediation) instead of asking now.
+ */
+export async function getPasskey(options: AuthenticationOptions, { autofill }: { autofill: boolean }): Promise<AuthenticationAnswer> {
+  const { startAuthentication } = await browserLibrary();
+  try {
+    const answer = await startAuthentication({ optionsJSON: options, useBrowserAutofill: autofill });
+    return { ...answer, clientExtensionResults: { ...answer.clientExtensionResults } };
+  } catch (error) {
+    throw refusalOf(error);
+  }
+}
+
+/** Ends a waiting request (the autofill one, when the page goes away). */
+export async function cancelPasskeyRequest(): Promise<void> {
+  const { WebAuthnAbortService } = await browserLibrary();
+  WebAuthnAbortService.cancelCeremony();
+}

@@ -1,0 +1,166 @@
+/**
+ * Passkeys in Chromium (docs/decisions/025-passkeys.md): a person adds one on /account and
+ * signs in with it on /login, through Chromium's virtual authenticator (CDP's WebAuthn
+ * domain: a CTAP2 platform authenticator with resident keys and user verification). WebAuthn
+ * needs a domain as its relying party, so these pages are visited at http://localhost:<port>
+ * (serve.ts allows that origin).
+ */
+import type { CDPSession, Page } from "@playwright/test";
+import { e2ePort } from "./e2e-env.ts";
+import { expect, test, waitForHydration } from "./fixtures.ts";
+import { expectAccessible, newPerson, password, type Person } from "./journey-kit.ts";
+
+const site = `http://localhost:${e2ePort}`;
+
+async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable", { enableUI: false });
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return { cdp, authenticatorId };
+}
+
+async function open(page: Page, path: string): Promise<void> {
+  await page.goto(`${site}${path}`);
+  await waitForHydration(page);
+}
+
+async function signInWithPassword(page: Page, person: Person, next: string): Promise<void> {
+  await open(page, `/login?next=${encodeURIComponent(next)}`);
+  await page.getByLabel("Handle").fill(person.handle);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`${next}$`));
+}
+
+async function signOut(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByRole("banner").getByRole("link", { name: "Sign in", exact: true })).toBeVisible();
+}
+
+test.describe("passkeys", () => {
+  test("added on /account, renamed, then signing in with it on /login after signing out; removed, it signs in no more", async ({
+    page,
+    problems,
+  }) => {
+    problems.allow(/status of 401/);
+    await page.setViewportSize({ width: 360, height: 740 });
+    const person = await newPerson("passkey", "Pass Key");
+    const { cdp, authenticatorId } = await virtualAuthenticator(page);
+
+    await signInWithPassword(page, person, "/account");
+    // The navigation lists the account's page once someone is signed in.
+    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Account" })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
+    const section = page.getByTestId("passkeys-section");
+    await expect(section.getByText("You have no passkeys yet.")).toBeVisible();
+
+    // Adding asks for a name first, and refuses none.
+    await section.getByRole("button", { name: "Add a passkey" }).click();
+    await expect(section.getByText("Give the passkey a name of up to 64 characters.")).toBeVisible();
+    await expect(section.getByLabel("Name")).toBeFocused();
+    await section.getByLabel("Name").fill("Test phone");
+    await section.getByRole("button", { name: "Add a passkey" }).click();
+    const item = section.getByRole("listitem").filter({ hasText: "Test phone" });
+    await expect(item).toBeVisible();
+    await expect(item).toContainText("Not used yet");
+    const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+    expect(credentials).toHaveLength(1);
+    expect(credentials[0]?.isResidentCredential).toBe(true);
+    expect(credentials[0]?.rpId).toBe("localhost");
+
+    await expectAccessible(page);
+    await section.screenshot({ path: "test-results/screens/passkeys-section-360x740.png" });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.screenshot({ path: "test-results/screens/account-passkeys-1280x800.png", fullPage: true });
+
+    // Rename, by keyboard: the field takes focus, Enter saves, focus comes back to the buttons.
+    await item.getByRole("button", { name: "Rename Test phone" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByLabel("New name")).toBeFocused();
+    await page.getByLabel("New name").fill("Work phone");
+    await page.keyboard.press("Enter");
+    const renamed = section.getByRole("listitem").filter({ hasText: "Work phone" });
+    await expect(renamed).toBeVisible();
+    await expect(renamed.getByRole("button", { name: "Rename Work phone" })).toBeFocused();
+
+    // Without presence the virtual authenticator holds the browser's autofill request open,
+    // as a person would who has not picked a passkey yet: the page as it waits.
+    await signOut(page);
+    await cdp.send("WebAuthn.setAutomaticPresenceSimulation", { authenticatorId, enabled: false });
+    await open(page, "/login");
+    await expect(page.getByLabel("Handle")).toHaveAttribute("autocomplete", "username webauthn");
+    await expect(page.getByRole("button", { name: "Sign in with a passkey" })).toBeVisible();
+    await expectAccessible(page);
+    await page.screenshot({ path: "test-results/screens/login-passkey-1280x800.png", fullPage: true });
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.screenshot({ path: "test-results/screens/login-passkey-360x740.png", fullPage: true });
+
+    // The button: its request replaces the waiting autofill one, and the person is present.
+    await cdp.send("WebAuthn.setAutomaticPresenceSimulation", { authenticatorId, enabled: true });
+    await page.getByRole("button", { name: "Sign in with a passkey" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(`${site}/`);
+    await expect(page.locator(".account-name")).toHaveText("Pass Key");
+    // The session survives a reload like a password's.
+    await page.reload();
+    await waitForHydration(page);
+    await expect(page.locator(".account-name")).toHaveText("Pass Key");
+
+    // The autofill: with the person present, Chromium's authenticator answers the page's
+    // conditional request at once, as picking the passkey in the handle's suggestions does.
+    await signOut(page);
+    await open(page, "/login?next=%2Faccount");
+    await expect(page).toHaveURL(`${site}/account`);
+    await expect(page.locator(".account-name")).toHaveText("Pass Key");
+    await expect(section.getByRole("listitem").filter({ hasText: "Work phone" })).not.toContainText("Not used yet");
+
+    // Removing asks first; "Cancel" keeps it.
+    await section.getByRole("button", { name: "Remove Work phone" }).click();
+    await expect(section.getByText("Remove “Work phone”? It will no longer sign you in.")).toBeFocused();
+    await section.getByRole("button", { name: "Cancel" }).click();
+    await expect(section.getByRole("button", { name: "Remove Work phone" })).toBeFocused();
+    await section.getByRole("button", { name: "Remove Work phone" }).click();
+    await section.getByRole("button", { name: "Yes, remove it" }).click();
+    await expect(section.getByText("You have no passkeys yet.")).toBeVisible();
+
+    // The device still holds it and offers it; Paydesk no longer takes it.
+    await signOut(page);
+    await open(page, "/login");
+    await expect(page.getByRole("alert")).toHaveText(
+      "That passkey is not on any Paydesk account. It may have been removed: sign in with your password.",
+    );
+    await expect(page.getByRole("banner").getByRole("link", { name: "Sign in", exact: true })).toBeVisible();
+  });
+
+  test("in Simplified Chinese, the section and the sign-in button speak it too", async ({ page, context }) => {
+    await context.addCookies([{ name: "lang", value: "zh-CN", url: site }]);
+    const { cdp, authenticatorId } = await virtualAuthenticator(page);
+    await cdp.send("WebAuthn.setAutomaticPresenceSimulation", { authenticatorId, enabled: false });
+    const person = await newPerson("passkey_zh", "Tong Xing");
+    await open(page, "/login?next=%2Faccount");
+    await expect(page.getByRole("button", { name: "使用通行密钥登录" })).toBeVisible();
+    await page.getByLabel("用户名").fill(person.handle);
+    await page.getByLabel("密码").fill(password);
+    await page.getByRole("button", { name: "登录", exact: true }).click();
+    await expect(page).toHaveURL(/\/account$/);
+    await cdp.send("WebAuthn.setAutomaticPresenceSimulation", { authenticatorId, enabled: true });
+    await expect(page.getByRole("heading", { name: "通行密钥", exact: true })).toBeVisible();
+    await page.getByLabel("名称").fill("我的手机");
+    await page.getByRole("button", { name: "添加通行密钥" }).click();
+    await expect(page.getByTestId("passkeys-section").getByRole("listitem").filter({ hasText: "我的手机" })).toContainText("尚未使用");
+    await expectAccessible(page);
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.screenshot({ path: "test-results/screens/account-passkeys-360x740-zh-CN.png", fullPage: true });
+  });
+});
