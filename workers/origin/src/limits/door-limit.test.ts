@@ -82,6 +82,9 @@ async function senderFor(door: DoorName): Promise<Sender> {
     case "messages":
       return (overrides) =>
         origin.call(`/api/support/tickets/${ticketId}/messages`, { body: { message: "More." }, headers: keyed(user.auth), env: overrides });
+    case "exports":
+      return (overrides) =>
+        origin.call("/api/wallet/export?from=2026-10-01&to=2026-10-31", { method: "GET", headers: user.auth, env: overrides });
   }
 }
 

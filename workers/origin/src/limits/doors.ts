@@ -30,7 +30,8 @@ export type RateLimitBinding =
   | "LIMIT_TASKS"
   | "LIMIT_CLAIMS"
   | "LIMIT_TICKETS"
-  | "LIMIT_MESSAGES";
+  | "LIMIT_MESSAGES"
+  | "LIMIT_EXPORTS";
 
 export const doors = {
   signUp: { burst: "LIMIT_SIGN_UP", burstBy: "address", routes: ["POST /api/user/register"], perDay: { address: 20 } },
@@ -51,6 +52,8 @@ export const doors = {
   claims: { burst: "LIMIT_CLAIMS", burstBy: "user", routes: ["POST /api/tasks/{id}/claims"], perDay: { user: 200 } },
   tickets: { burst: "LIMIT_TICKETS", burstBy: "user", routes: ["POST /api/support/tickets"], perDay: { user: 20 } },
   messages: { burst: "LIMIT_MESSAGES", burstBy: "user", routes: ["POST /api/support/tickets/{id}/messages"], perDay: { user: 200 } },
+  // A year of statement is a long read of the ledger: a person needs a few, not hundreds (decision 026).
+  exports: { burst: "LIMIT_EXPORTS", burstBy: "user", routes: ["GET /api/wallet/export"], perDay: { user: 50 } },
 } as const satisfies Record<string, Door>;
 
 export type DoorName = keyof typeof doors;
