@@ -19,6 +19,8 @@ export default [
   route("tos", "routes/tos.tsx", { id: "tos" }),
   route("contact", "routes/contact.tsx", { id: "contact" }),
   route("support", "routes/support.tsx", { id: "support" }),
+  route("wallet", "routes/wallet.tsx", { id: "wallet" }),
+  route("wallet/receipts/:kind/:id", "routes/receipt.tsx", { id: "receipt" }),
   // The back office (docs/decisions/012-operators-and-audit.md): its own layout and chunks.
   route("ops", "routes/ops/ops-layout.tsx", { id: "ops" }, [
     index("routes/ops/ops-index.tsx", { id: "ops_index" }),

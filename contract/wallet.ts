@@ -94,7 +94,7 @@ export const walletEntriesQuerySchema = z
 export type WalletEntriesFilter = Pick<z.infer<typeof walletEntriesQuerySchema>, "kind" | "direction" | "from" | "to">;
 
 /** The longest statement one CSV export covers, in days (docs/rules-and-limits.md). */
-export const walletExportMaxDays = 366;
+const walletExportMaxDays = 366;
 
 /** A statement's CSV: the lines of the days from `from` to `to` (China Standard Time), both included, at most 366 days. */
 export const walletExportQuerySchema = z

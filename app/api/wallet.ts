@@ -1,5 +1,7 @@
-import type { WalletEntryPage, WalletSummary } from "#contract/wallet";
+import type { WalletEntriesFilter, WalletEntryPage, WalletMonths, WalletSummary } from "#contract/wallet";
+import { withQuery } from "./api-path";
 import type { SignedInApi } from "./client";
+import { type DownloadResult, downloadWithToken } from "./download";
 
 // Typed, not parsed: only the home screen reads the wallet, and it is most people's first
 // page. Parsing with the contract's schemas would add zod (~25 KB gzip) to that first visit.
@@ -9,7 +11,25 @@ export function listWalletEntries(api: SignedInApi, limit: number): Promise<Wall
   return api.get<WalletEntryPage>(`/api/wallet/entries?limit=${limit}`);
 }
 
+/** A page of my statement, filtered; the origin checks the filters and names a wrong one. */
+export function listStatement(
+  api: SignedInApi,
+  query: WalletEntriesFilter & { limit: number; cursor?: string | undefined },
+): Promise<WalletEntryPage> {
+  return api.get<WalletEntryPage>(withQuery("/api/wallet/entries", query));
+}
+
+/** Money in and out per month, the last twelve. */
+export function getWalletMonths(api: SignedInApi): Promise<WalletMonths> {
+  return api.get<WalletMonths>("/api/wallet/months");
+}
+
 /** The home screen's figures beside the balance. */
 export function getWalletSummary(api: SignedInApi): Promise<WalletSummary> {
   return api.get<WalletSummary>("/api/wallet/summary");
+}
+
+/** My statement of some days (YYYY-MM-DD, China Standard Time) saved as a CSV file. */
+export function downloadStatement(range: { from: string; to: string }): Promise<DownloadResult> {
+  return downloadWithToken(withQuery("/api/wallet/export", range), `paydesk-statement-${range.from}-${range.to}.csv`);
 }

@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { Fragment, useEffect } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { formatMoney } from "../i18n/format";
 import { useLanguage, useMessages } from "../i18n/messages";
@@ -16,6 +16,23 @@ const navigation = [
   { to: "/transfer", key: "transfer" },
   { to: "/support", key: "support" },
 ] as const;
+
+/**
+ * The statement is only ever personal, so it is offered to a signed-in person. Before start-up
+ * knows who is there, the server's HTML (the same for everyone) carries it marked `if-token`:
+ * CSS shows it at the first paint only where the device holds a token.
+ */
+function StatementItem() {
+  const { ready } = useStartup();
+  const { user } = useSession();
+  const text = useMessages(layoutMessages);
+  if (ready && !user) return null;
+  return (
+    <li className={ready ? undefined : "if-token"}>
+      <NavLink to="/wallet">{text.nav.wallet}</NavLink>
+    </li>
+  );
+}
 
 function Account() {
   const { ready } = useStartup();
@@ -71,11 +88,14 @@ export function AppHeader() {
       <nav aria-label={text.mainNavigation}>
         <ul className="app-nav">
           {navigation.map((item) => (
-            <li key={item.to}>
-              <NavLink to={item.to} end={item.to === "/"}>
-                {text.nav[item.key]}
-              </NavLink>
-            </li>
+            <Fragment key={item.to}>
+              <li>
+                <NavLink to={item.to} end={item.to === "/"}>
+                  {text.nav[item.key]}
+                </NavLink>
+              </li>
+              {item.to === "/" ? <StatementItem /> : null}
+            </Fragment>
           ))}
         </ul>
       </nav>

@@ -175,7 +175,9 @@ describe("the statement's filters", () => {
     const sent = await allLines(alice.auth, "&kind=transfer_out", 2);
     expect(sent.map((line) => line.note)).toEqual(["n5", "n4", "n3", "n2", "n1"]);
     expect(sent.every((line) => line.kind === "transfer_out" && line.receipt?.kind === "transfer")).toBe(true);
-    const transfers = await env.DB.prepare("SELECT id FROM transfer WHERE from_user = ?1 ORDER BY created_at DESC").bind(alice.id).all<{ id: string }>();
+    const transfers = await env.DB.prepare("SELECT id FROM transfer WHERE from_user = ?1 ORDER BY created_at DESC")
+      .bind(alice.id)
+      .all<{ id: string }>();
     expect(sent.map((line) => line.receipt?.id)).toEqual(transfers.results.map((row) => row.id));
     expect((await allLines(alice.auth, "&kind=code_redeem")).map((line) => [line.amount, line.receipt])).toEqual([[10_000, null]]);
     expect(await allLines(alice.auth, "&kind=refund")).toEqual([]);
@@ -236,7 +238,7 @@ describe("the statement's CSV", () => {
   it("has one line per ledger transaction of the range, adding up to the balance's change over it", async () => {
     await fundWallet(origin, alice, 10_000);
     origin.advance(hour);
-    await transfer(alice, "bob", 1_234, "Dinner, with \"friends\"");
+    await transfer(alice, "bob", 1_234, 'Dinner, with "friends"');
     origin.advance(hour);
     await transfer(bob, "alice", 5, "=cmd");
     // The next day in China, outside a one-day range.
@@ -248,11 +250,13 @@ describe("the statement's CSV", () => {
     expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("Content-Disposition")).toBe('attachment; filename="paydesk-statement-2026-11-01-2026-11-01.csv"');
     expect(response.headers.get("Cache-Control")).toBe("no-store");
-    const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await response.arrayBuffer());
+    const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(await response.arrayBuffer());
     expect(text.split("\r\n")).toEqual([
       `\uFEFF${walletExportColumns.join(",")}`,
       expect.stringMatching(/^2026-11-01T08:00:00\+08:00,code_redeem,,,,,100\.00,10000,0,100\.00,10000,tx_[0-9a-f-]+$/),
-      expect.stringMatching(/^2026-11-01T09:00:00\+08:00,transfer_out,bob,Name of bob,"Dinner, with ""friends""",,-12\.34,-1234,0,87\.66,8766,tx_/),
+      expect.stringMatching(
+        /^2026-11-01T09:00:00\+08:00,transfer_out,bob,Name of bob,"Dinner, with ""friends""",,-12\.34,-1234,0,87\.66,8766,tx_/,
+      ),
       expect.stringMatching(/^2026-11-01T10:00:00\+08:00,transfer_in,bob,Name of bob,'=cmd,,0\.05,5,0,87\.71,8771,tx_/),
       "",
     ]);

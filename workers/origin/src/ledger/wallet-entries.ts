@@ -150,7 +150,7 @@ const chinaStandardTimeMs = 8 * 60 * 60 * 1000;
 const dayMs = 24 * 60 * 60 * 1000;
 
 /** The moments [from, to) of the China Standard Time days from `from` to `to`, both included. */
-export function chinaDaysRange({ from, to }: { from?: string | undefined; to?: string | undefined }): { from: number; to: number } {
+function chinaDaysRange({ from, to }: { from?: string | undefined; to?: string | undefined }): { from: number; to: number } {
   return {
     from: from === undefined ? 0 : Date.parse(from) - chinaStandardTimeMs,
     to: to === undefined ? Number.MAX_SAFE_INTEGER : Date.parse(to) - chinaStandardTimeMs + dayMs,
