@@ -4,8 +4,7 @@ import { useLanguage, useMessages } from "../i18n/messages";
 import { walletMessages } from "../messages/wallet";
 
 const width = 600;
-const height = 180;
-const labelRoom = 20;
+const height = 160;
 
 /**
  * Money in and out per month as plain SVG bars (no chart library: 24 bars need none), with a
@@ -17,7 +16,7 @@ export function MonthsChart({ months }: { months: WalletMonths["months"] }) {
   const highest = Math.max(1, ...months.flatMap((month) => [month.in, month.out]));
   const slot = width / months.length;
   const bar = (slot - 6) / 2;
-  const barHeight = (amount: number) => (amount === 0 ? 0 : Math.max(2, Math.round((amount / highest) * (height - labelRoom - 8))));
+  const barHeight = (amount: number) => (amount === 0 ? 0 : Math.max(2, Math.round((amount / highest) * (height - 8))));
   const totalIn = months.reduce((sum, month) => sum + month.in, 0);
   const totalOut = months.reduce((sum, month) => sum + month.out, 0);
   return (
@@ -36,19 +35,22 @@ export function MonthsChart({ months }: { months: WalletMonths["months"] }) {
           const outHeight = barHeight(month.out);
           return (
             <g key={month.month}>
-              <rect className="bar-in" x={x} y={height - labelRoom - inHeight} width={bar} height={inHeight}>
+              <rect className="bar-in" x={x} y={height - inHeight} width={bar} height={inHeight}>
                 <title>{`${month.month} ${text.moneyIn} ${formatMoney(month.in, language)}`}</title>
               </rect>
-              <rect className="bar-out" x={x + bar} y={height - labelRoom - outHeight} width={bar} height={outHeight}>
+              <rect className="bar-out" x={x + bar} y={height - outHeight} width={bar} height={outHeight}>
                 <title>{`${month.month} ${text.moneyOut} ${formatMoney(month.out, language)}`}</title>
               </rect>
-              <text x={x + bar} y={height - 5} textAnchor="middle">
-                {month.month.slice(5)}
-              </text>
             </g>
           );
         })}
       </svg>
+      {/* Month labels as page text: inside the SVG they would shrink with it on a phone. */}
+      <ol className="months-labels" aria-hidden="true">
+        {months.map((month) => (
+          <li key={month.month}>{month.month.slice(5)}</li>
+        ))}
+      </ol>
       <p className="chart-key">
         <span className="key-in">{text.moneyIn}</span> <span className="key-out">{text.moneyOut}</span>
       </p>

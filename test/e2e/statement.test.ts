@@ -51,12 +51,14 @@ for (const { viewport, language } of cases) {
       await open(page, "/");
       await page.getByRole("link", { name: homeMessages[language].seeStatement }).click();
       await expect(page).toHaveURL(/\/wallet$/);
-      await expect(page.getByRole("navigation", { name: layoutMessages[language].mainNavigation }).getByRole("link", { name: layoutMessages[language].nav.wallet })).toHaveAttribute("aria-current", "page");
+      await expect(
+        page
+          .getByRole("navigation", { name: layoutMessages[language].mainNavigation })
+          .getByRole("link", { name: layoutMessages[language].nav.wallet }),
+      ).toHaveAttribute("aria-current", "page");
       await expect(lines(page)).toHaveCount(4);
       // Newest first, each with the balance right after it.
-      await expect(page.getByTestId("balance-after")).toHaveText(
-        [9_166, 9_266, 8_766, 10_000].map((fen) => text.balanceAfter(money(fen))),
-      );
+      await expect(page.getByTestId("balance-after")).toHaveText([9_166, 9_266, 8_766, 10_000].map((fen) => text.balanceAfter(money(fen))));
       await expect(lines(page).first()).toContainText(`(@${friend.handle})`);
       await expect(page.getByTestId("months-chart")).toBeVisible();
       await expectAccessible(page);
@@ -115,7 +117,13 @@ for (const { viewport, language } of cases) {
       await contextFor(page.context(), me, language);
 
       await open(page, "/wallet");
-      await page.getByRole("link", { name: walletMessages[language].receiptFor(`${walletMessages[language].kind.transfer_out} ${friend.displayName} (@${friend.handle})`) }).click();
+      await page
+        .getByRole("link", {
+          name: walletMessages[language].receiptFor(
+            `${walletMessages[language].kind.transfer_out} ${friend.displayName} (@${friend.handle})`,
+          ),
+        })
+        .click();
       await expect(page).toHaveURL(new RegExp(`/wallet/receipts/transfer/${sent.id}$`));
       const receipt = page.getByTestId("receipt");
       await expect(receipt.getByRole("heading", { name: text.heading.transfer })).toBeVisible();
