@@ -104,7 +104,7 @@ export const walletMessages = defineMessages({
 export const receiptMessages = defineMessages({
   en: {
     title: "Receipt",
-    description: "A Paydesk receipt.",
+    description: "A Paydesk receipt: the amount, the time, who paid and who was paid, ready to print.",
     purpose: "Sign in to see this receipt.",
     heading: { transfer: "Transfer receipt", payment: "Payment receipt", refund: "Refund receipt", reward: "Task reward receipt" },
     amount: "Amount",
@@ -128,7 +128,7 @@ export const receiptMessages = defineMessages({
   },
   "zh-CN": {
     title: "收据",
-    description: "Paydesk 收据。",
+    description: "Paydesk 收据：金额、时间、付款方和收款方，可打印或保存为 PDF。",
     purpose: "登录后查看此收据。",
     heading: { transfer: "转账收据", payment: "支付收据", refund: "退款收据", reward: "任务报酬收据" },
     amount: "金额",

@@ -20,6 +20,8 @@ const pages = [
   "/tos",
   "/contact",
   "/support",
+  "/wallet",
+  "/wallet/receipts/transfer/trf_1",
   "/no-such-page",
 ];
 
