@@ -1,7 +1,6 @@
 import type { WalletEntriesFilter, WalletEntryPage, WalletMonths, WalletSummary } from "#contract/wallet";
 import { withQuery } from "./api-path";
 import type { SignedInApi } from "./client";
-import { type DownloadResult, downloadWithToken } from "./download";
 
 // Typed, not parsed: only the home screen reads the wallet, and it is most people's first
 // page. Parsing with the contract's schemas would add zod (~25 KB gzip) to that first visit.
@@ -27,9 +26,4 @@ export function getWalletMonths(api: SignedInApi): Promise<WalletMonths> {
 /** The home screen's figures beside the balance. */
 export function getWalletSummary(api: SignedInApi): Promise<WalletSummary> {
   return api.get<WalletSummary>("/api/wallet/summary");
-}
-
-/** My statement of some days (YYYY-MM-DD, China Standard Time) saved as a CSV file. */
-export function downloadStatement(range: { from: string; to: string }): Promise<DownloadResult> {
-  return downloadWithToken(withQuery("/api/wallet/export", range), `paydesk-statement-${range.from}-${range.to}.csv`);
 }

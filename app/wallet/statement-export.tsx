@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { downloadStatement } from "../api/wallet";
+import { downloadStatement } from "../api/wallet-export";
 import { useLanguage, useMessages } from "../i18n/messages";
 import { messageFor } from "../messages/errors";
 import { walletMessages } from "../messages/wallet";
