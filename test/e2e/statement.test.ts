@@ -160,8 +160,25 @@ for (const { viewport, language } of cases) {
   });
 }
 
-test.describe("receipts linked from the order page and the transfer", () => {
+test.describe("at 1280x800 in English: pages, and receipts from the order page and the transfer", () => {
   test.use({ viewport: { width: 1280, height: 800 } });
+
+  test("pages the statement 20 lines at a time, the balance carried across pages", async ({ page }) => {
+    const text = walletMessages.en;
+    const me = await newPerson("stmtp", "Paging Person");
+    for (let i = 1; i <= 22; i += 1) await fund(me, i * 100);
+    await contextFor(page.context(), me, "en");
+    await open(page, "/wallet");
+    await expect(lines(page)).toHaveCount(20);
+    // The newest line is the 22nd code: ¥1 + ¥2 + … + ¥22 = ¥253.
+    await expect(page.getByTestId("balance-after").first()).toHaveText(text.balanceAfter(formatMoney(25_300, "en")));
+    await page.getByRole("link", { name: text.older }).click();
+    await expect(lines(page)).toHaveCount(2);
+    await expect(page.getByTestId("balance-after")).toHaveText([300, 100].map((fen) => text.balanceAfter(formatMoney(fen, "en"))));
+    await expect(page.getByRole("link", { name: text.older })).toHaveCount(0);
+    await page.getByRole("link", { name: text.newest }).click();
+    await expect(lines(page)).toHaveCount(20);
+  });
 
   test("an order's wallet payment opens its receipt; a sent transfer links to its receipt", async ({ page }) => {
     const language = "en";
