@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { Form, Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/wallet";
 import type { WalletEntriesFilter, WalletEntry, WalletEntryKind, WalletEntryPage, WalletMonths } from "#contract/wallet";
@@ -64,6 +65,8 @@ export function HydrateFallback() {
 
 function Filters({ filter }: { filter: WalletEntriesFilter }) {
   const text = useMessages(walletMessages);
+  // The browser itself refuses a range that ends before it begins, before anything is sent.
+  const [from, setFrom] = useState(filter.from ?? "");
   return (
     <Form method="get" className="filter-bar statement-filters" aria-label={text.filters}>
       <label>
@@ -89,10 +92,10 @@ function Filters({ filter }: { filter: WalletEntriesFilter }) {
         </select>
       </label>
       <label>
-        {text.fromLabel} <input type="date" name="from" defaultValue={filter.from ?? ""} />
+        {text.fromLabel} <input type="date" name="from" value={from} onChange={(event) => setFrom(event.target.value)} />
       </label>
       <label>
-        {text.toLabel} <input type="date" name="to" defaultValue={filter.to ?? ""} />
+        {text.toLabel} <input type="date" name="to" defaultValue={filter.to ?? ""} min={from || undefined} />
       </label>
       <button type="submit" className="button button-secondary">
         {text.apply}
@@ -150,7 +153,8 @@ function StatementView({ statement }: { statement: Statement }) {
   const { entries, nextCursor } = statement.page;
   return (
     <>
-      <Filters filter={statement.filter} />
+      {/* A fresh form for each address: its fields show the filters of the page shown. */}
+      <Filters key={filterQuery.toString()} filter={statement.filter} />
       {entries.length === 0 ? (
         <p className="empty">{text.empty}</p>
       ) : (

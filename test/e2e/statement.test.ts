@@ -78,6 +78,18 @@ for (const { viewport, language } of cases) {
       await expect(lines(page)).toHaveAttribute("data-kind", "code_redeem");
       await page.getByRole("link", { name: text.clear }).click();
       await expect(lines(page)).toHaveCount(4);
+      await expect(page.getByLabel(text.kindLabel)).toHaveValue("");
+      // A range that ends before it begins is refused by the browser, before anything is sent.
+      await page.getByLabel(text.fromLabel, { exact: true }).first().fill("2030-01-02");
+      await page.getByLabel(text.toLabel, { exact: true }).first().fill("2030-01-01");
+      await page.getByRole("button", { name: text.apply }).click();
+      await expect(page).toHaveURL(/\/wallet$/);
+      expect(
+        await page
+          .getByLabel(text.toLabel, { exact: true })
+          .first()
+          .evaluate((input: HTMLInputElement) => input.validity.rangeUnderflow),
+      ).toBe(true);
 
       // The CSV of this month so far (the form's default range), read back line by line.
       const downloading = page.waitForEvent("download");
