@@ -21,6 +21,8 @@ export default [
   route("support", "routes/support.tsx", { id: "support" }),
   route("account", "routes/account.tsx", { id: "account" }),
   route("recover", "routes/recover.tsx", { id: "recover" }),
+  route("wallet", "routes/wallet.tsx", { id: "wallet" }),
+  route("wallet/receipts/:kind/:id", "routes/receipt.tsx", { id: "receipt" }),
   // The back office (docs/decisions/012-operators-and-audit.md): its own layout and chunks.
   route("ops", "routes/ops/ops-layout.tsx", { id: "ops" }, [
     index("routes/ops/ops-index.tsx", { id: "ops_index" }),

@@ -31,6 +31,10 @@ export type WalletEntryKind = (typeof walletEntryKinds)[number];
 
 const fen = z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
 
+/** What a receipt page is about (contract/receipts.ts); a line has one when its money has a receipt. */
+export const receiptKinds = ["transfer", "payment", "refund", "reward"] as const;
+export type ReceiptKind = (typeof receiptKinds)[number];
+
 export const walletEntrySchema = z.strictObject({
   /** The journal transaction's id. */
   id: z.string().max(64),
@@ -48,14 +52,90 @@ export const walletEntrySchema = z.strictObject({
   /** A transfer's note ("" when none was written). */
   note: z.string().max(140).nullable(),
   createdAt: z.iso.datetime(),
+  /** My available balance in fen right after this line's transaction (lines above it in the full history included, whatever the filter). */
+  balanceAfter: fen,
+  /** The receipt of this line's money: a transfer, an order's payment, a refund or a task's reward; null for other lines. */
+  receipt: z.strictObject({ kind: z.enum(receiptKinds), id: z.string().max(80) }).nullable(),
 });
 export type WalletEntry = z.infer<typeof walletEntrySchema>;
 
-export const walletEntriesQuerySchema = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(50).default(20),
-  /** Opaque: the `nextCursor` of the previous page. */
-  cursor: pageCursorSchema.optional(),
+/** A calendar day in China Standard Time (UTC+8), the day the app counts in everywhere. */
+const chinaDaySchema = z.iso.date({ error: "Enter a date as YYYY-MM-DD." });
+
+const dayMs = 24 * 60 * 60 * 1000;
+
+/** The days from `from` to `to`, both included; `to` not before `from`. */
+function daySpanIssue(
+  { from, to }: { from?: string | undefined; to?: string | undefined },
+  context: z.RefinementCtx,
+  maxDays = Number.POSITIVE_INFINITY,
+): void {
+  if (from === undefined || to === undefined) return;
+  const days = (Date.parse(to) - Date.parse(from)) / dayMs + 1;
+  if (days < 1) context.addIssue({ code: "custom", path: ["to"], message: "to must not be before from.", input: to });
+  else if (days > maxDays) context.addIssue({ code: "custom", path: ["to"], message: `A range is at most ${maxDays} days.`, input: to });
+}
+
+export const walletEntriesQuerySchema = z
+  .strictObject({
+    limit: z.coerce.number().int().min(1).max(50).default(20),
+    /** Opaque: the `nextCursor` of the previous page (send the same filters with it). */
+    cursor: pageCursorSchema.optional(),
+    /** Only lines of this kind. */
+    kind: z.enum(walletEntryKinds).optional(),
+    /** `in`: lines that raised my available balance; `out`: lines that lowered it (lines that move only held money are neither). */
+    direction: z.enum(["in", "out"]).optional(),
+    /** From this day on (China Standard Time), included. */
+    from: chinaDaySchema.optional(),
+    /** Up to this day (China Standard Time), included. */
+    to: chinaDaySchema.optional(),
+  })
+  .superRefine((query, context) => daySpanIssue(query, context));
+export type WalletEntriesFilter = Pick<z.infer<typeof walletEntriesQuerySchema>, "kind" | "direction" | "from" | "to">;
+
+/** The longest statement one CSV export covers, in days (docs/rules-and-limits.md). */
+const walletExportMaxDays = 366;
+
+/** A statement's CSV: the lines of the days from `from` to `to` (China Standard Time), both included, at most 366 days. */
+export const walletExportQuerySchema = z
+  .strictObject({
+    from: chinaDaySchema,
+    to: chinaDaySchema,
+  })
+  .superRefine((query, context) => daySpanIssue(query, context, walletExportMaxDays));
+
+/** The columns of the statement's CSV, in order (docs/screens.md, `/wallet`). */
+export const walletExportColumns = [
+  "time",
+  "kind",
+  "counterparty_handle",
+  "counterparty_name",
+  "description",
+  "order_id",
+  "amount_yuan",
+  "amount_fen",
+  "held_change_fen",
+  "balance_after_yuan",
+  "balance_after_fen",
+  "transaction_id",
+] as const;
+
+/** Money into and out of my available balance per calendar month (China Standard Time), oldest month first. */
+export const walletMonthsSchema = z.strictObject({
+  months: z
+    .array(
+      z.strictObject({
+        /** YYYY-MM. */
+        month: z.string().regex(/^\d{4}-\d{2}$/),
+        /** Fen in: the sum of the month's lines that raised the available balance. */
+        in: z.number().int().nonnegative(),
+        /** Fen out, as a positive number: the sum of the month's lines that lowered it. */
+        out: z.number().int().nonnegative(),
+      }),
+    )
+    .max(12),
 });
+export type WalletMonths = z.infer<typeof walletMonthsSchema>;
 
 export const walletEntryPageSchema = z.strictObject({
   entries: z.array(walletEntrySchema).max(50),

@@ -9,15 +9,32 @@ import { SignOutButton } from "./sign-out-button";
 
 const navigation = [
   { to: "/", key: "home" },
+  // Only ever personal: offered to a signed-in person (SignedInItem).
+  { to: "/wallet", key: "wallet", signedInOnly: true },
   { to: "/task", key: "task" },
   { to: "/check", key: "check" },
   { to: "/order", key: "order" },
   { to: "/recharge", key: "recharge" },
   { to: "/transfer", key: "transfer" },
   { to: "/support", key: "support" },
-  // The person's own settings: listed once someone is signed in.
   { to: "/account", key: "account", signedInOnly: true },
 ] as const;
+
+/**
+ * A page only a signed-in person has. Before start-up knows who is there, the server's HTML
+ * (the same for everyone) carries it marked `if-token`: CSS shows it at the first paint only
+ * where the device holds a token.
+ */
+function SignedInItem({ to, label }: { to: string; label: string }) {
+  const { ready } = useStartup();
+  const { user } = useSession();
+  if (ready && !user) return null;
+  return (
+    <li className={ready ? undefined : "if-token"}>
+      <NavLink to={to}>{label}</NavLink>
+    </li>
+  );
+}
 
 function Account() {
   const { ready } = useStartup();
@@ -49,7 +66,6 @@ function Account() {
 
 export function AppHeader() {
   const text = useMessages(layoutMessages);
-  const { user } = useSession();
   const location = useLocation();
   // On a phone the navigation scrolls sideways: keep the current page's item in view.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger: after each navigation another item is current in the DOM.
@@ -75,15 +91,17 @@ export function AppHeader() {
       </div>
       <nav aria-label={text.mainNavigation}>
         <ul className="app-nav">
-          {navigation
-            .filter((item) => user || !("signedInOnly" in item))
-            .map((item) => (
+          {navigation.map((item) =>
+            "signedInOnly" in item ? (
+              <SignedInItem key={item.to} to={item.to} label={text.nav[item.key]} />
+            ) : (
               <li key={item.to}>
                 <NavLink to={item.to} end={item.to === "/"}>
                   {text.nav[item.key]}
                 </NavLink>
               </li>
-            ))}
+            ),
+          )}
         </ul>
       </nav>
     </header>

@@ -31,6 +31,7 @@ export const homeMessages = defineMessages({
     } as Record<string, string>,
     entryOther: "Wallet entry",
     heldSuffix: "held",
+    seeStatement: "See the whole statement",
   },
   "zh-CN": {
     title: "Paydesk · 钱包、支付与有偿任务",
@@ -61,5 +62,6 @@ export const homeMessages = defineMessages({
     } as Record<string, string>,
     entryOther: "钱包记录",
     heldSuffix: "托管",
+    seeStatement: "查看完整账单",
   },
 });

@@ -28,6 +28,9 @@ export const orderMessages = defineMessages({
     noPayments: "No payment attempts yet.",
     method: { wallet: "Wallet balance", wechat: "WeChat Pay" },
     paymentStatus: { pending: "pending", succeeded: "succeeded", failed: "failed", refunded: "refunded" },
+    receipt: "Receipt",
+    paymentReceipt: (method: string) => `Receipt of the payment by ${method}`,
+    refundReceipt: (method: string) => `Receipt of the refund: ${method}`,
     // A WeChat Pay payment that arrived after the order closed goes back automatically.
     refund: { pending: "Refund on its way:", succeeded: "Refunded:", failed: "Refund needs our support team; we will contact you:" },
     // Refunds Paydesk's support team made on request.
@@ -66,6 +69,9 @@ export const orderMessages = defineMessages({
     noPayments: "还没有支付记录。",
     method: { wallet: "钱包余额", wechat: "微信支付" },
     paymentStatus: { pending: "处理中", succeeded: "成功", failed: "失败", refunded: "已退款" },
+    receipt: "收据",
+    paymentReceipt: (method: string) => `${method}付款的收据`,
+    refundReceipt: (method: string) => `退款收据：${method}`,
     refund: { pending: "退款处理中：", succeeded: "已退款：", failed: "退款需人工处理，客服会联系你：" },
     refunds: "退款记录",
     refundTo: { wallet: "退回钱包", wechat: "退回微信支付" },

@@ -26,6 +26,7 @@ export const transferMessages = defineMessages({
     receiptId: "Transfer number",
     receiptTime: "Time",
     another: "Send another transfer",
+    printableReceipt: "Open the receipt (to print or save)",
     fields: {
       toHandle: "Enter the recipient's handle: 3 to 32 lower-case letters, digits or underscores.",
       amount: "Enter an amount from ¥0.01 to ¥50,000.00, with at most two decimals.",
@@ -57,6 +58,7 @@ export const transferMessages = defineMessages({
     receiptId: "转账编号",
     receiptTime: "时间",
     another: "再转一笔",
+    printableReceipt: "打开收据（可打印或保存）",
     fields: {
       toHandle: "请输入收款人用户名：3 到 32 个小写字母、数字或下划线。",
       amount: "请输入 ¥0.01 至 ¥50,000.00 之间的金额，最多两位小数。",

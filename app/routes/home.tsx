@@ -135,6 +135,9 @@ function Wallet({ overview }: { overview: Overview }) {
           ))}
         </ul>
       )}
+      <p>
+        <Link to="/wallet">{text.seeStatement}</Link>
+      </p>
     </section>
   );
 }

@@ -200,6 +200,9 @@ function OrderDetailView({ order }: { order: OrderDetail }) {
               </span>
               <span className="item-side">
                 <Money amount={payment.amount} /> <span className="badge">{text.paymentStatus[payment.status]}</span>
+                <Link to={`/wallet/receipts/payment/${payment.id}`} aria-label={text.paymentReceipt(text.method[payment.method])}>
+                  {text.receipt}
+                </Link>
                 {payment.refund ? (
                   <span className="item-meta">
                     {text.refund[payment.refund.status]} <Money amount={payment.refund.amount} />
@@ -224,6 +227,9 @@ function OrderDetailView({ order }: { order: OrderDetail }) {
                 </span>
                 <span className="item-side">
                   <Money amount={refund.amount} /> <span className="badge">{text.refundStatus[refund.status]}</span>
+                  <Link to={`/wallet/receipts/refund/${refund.id}`} aria-label={text.refundReceipt(text.refundTo[refund.method])}>
+                    {text.receipt}
+                  </Link>
                 </span>
               </li>
             ))}

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { useFetcher } from "react-router";
+import { Link, useFetcher } from "react-router";
 import type { Route } from "./+types/transfer";
 import { transferBodySchema, type Recipient, type TransferReceipt } from "#contract/transfers";
 import { sendTransfer } from "../api/transfers";
@@ -184,9 +184,12 @@ function Receipt({ receipt, onAnother }: { receipt: TransferReceipt; onAnother: 
         <dt>{text.confirmNote}</dt>
         <dd>{receipt.note || text.noNote}</dd>
       </dl>
-      <button type="button" className="button" onClick={onAnother}>
-        {text.another}
-      </button>
+      <p className="form-actions">
+        <button type="button" className="button" onClick={onAnother}>
+          {text.another}
+        </button>
+        <Link to={`/wallet/receipts/transfer/${receipt.id}`}>{text.printableReceipt}</Link>
+      </p>
     </section>
   );
 }

@@ -101,13 +101,16 @@ function validRequests(route: string, method: string, operation: Operation): Req
 
 /**
  * A range's `from` before its `to`, the one rule between two parameters that the document can
- * only say in words (the ledger's entries.csv refuses a range that is empty or backwards; the
- * other ranges take either). The drawn moments are within 29 days of each other.
+ * only say in words (the ledger's entries.csv refuses a range that is empty or backwards, the
+ * statement's days one that is backwards; the other ranges take either). The drawn moments
+ * are within 29 days of each other.
  */
 function inOrder(values: Record<string, unknown>): Record<string, unknown> {
   const from = values["query:from"];
   const to = values["query:to"];
   if (typeof from !== "string" || typeof to !== "string" || Date.parse(from) < Date.parse(to)) return values;
+  // Days (YYYY-MM-DD) include both ends: one day is a range of its own.
+  if (from.length === 10 && to.length === 10) return { ...values, "query:from": to, "query:to": from };
   const later = Date.parse(from) === Date.parse(to) ? new Date(Date.parse(from) + 1_000).toISOString() : from;
   return { ...values, "query:from": to, "query:to": later };
 }

@@ -1,7 +1,7 @@
 /**
  * fast-check arbitraries built from the published document's JSON Schemas: values a schema
  * accepts, and values it refuses (one mutation each). Only the subset the document uses:
- * objects, strings (lengths, patterns, date-time and uri formats), integers, booleans,
+ * objects, strings (lengths, patterns, date, date-time and uri formats), integers, booleans,
  * arrays, enums, consts, oneOf/anyOf and local $refs.
  */
 import fc from "fast-check";
@@ -54,6 +54,10 @@ function stringArbitrary(schema: JsonSchema, now: number): fc.Arbitrary<string> 
   if (schema.format === "date-time") {
     // A moment the rules accept wherever one is asked for: between 2 hours and 29 days ahead.
     return fc.integer({ min: now + 2 * 3_600_000, max: now + 29 * 86_400_000 }).map((at) => new Date(at).toISOString());
+  }
+  if (schema.format === "date") {
+    // A calendar day within 29 days of today, as a statement's range takes them.
+    return fc.integer({ min: now - 29 * 86_400_000, max: now }).map((at) => new Date(at).toISOString().slice(0, 10));
   }
   if (schema.format === "uri") return fc.stringMatching(/^[a-z]{1,12}$/).map((tail) => `https://example.com/${tail}`);
   const fits = (value: string) => [...value].length >= minLength && [...value].length <= (schema.maxLength ?? Number.POSITIVE_INFINITY);

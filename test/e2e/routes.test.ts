@@ -20,6 +20,8 @@ const routes: { path: string; name: string; heading: string | RegExp; status?: n
   { path: "/contact", name: "contact", heading: "Contact us" },
   { path: "/support", name: "support", heading: "Support" },
   { path: "/account", name: "account", heading: "Your account" },
+  { path: "/wallet", name: "wallet", heading: "Statement" },
+  { path: "/wallet/receipts/transfer/trf_1", name: "receipt", heading: "Receipt" },
   { path: "/no/such/page", name: "not-found", heading: "Page not found", status: 404 },
 ];
 

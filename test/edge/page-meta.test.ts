@@ -21,6 +21,8 @@ const pages = [
   "/contact",
   "/support",
   "/account",
+  "/wallet",
+  "/wallet/receipts/transfer/trf_1",
   "/no-such-page",
 ];
 

@@ -7,7 +7,7 @@ import { DateTime } from "../../components/money";
 import { Field } from "../../forms/fields";
 import { useMessages } from "../../i18n/messages";
 import { opsMessages } from "../../messages/ops";
-import { downloadAsOperator } from "../../ops/download";
+import { downloadWithToken } from "../../api/download";
 import { OpsView } from "../../ops/ops-view";
 import { loadPersonal } from "../../personal/load-personal";
 
@@ -34,7 +34,7 @@ export default function OpsAudit({ loaderData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const [downloadFailed, setDownloadFailed] = useState(false);
   const download = async () => {
-    setDownloadFailed(!(await downloadAsOperator(withQuery("/api/ops/audit.csv", filtersOf(params)), "paydesk-audit.csv")));
+    setDownloadFailed(!(await downloadWithToken(withQuery("/api/ops/audit.csv", filtersOf(params)), "paydesk-audit.csv")).ok);
   };
   return (
     <section aria-labelledby="ops-audit-title">

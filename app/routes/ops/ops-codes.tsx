@@ -11,7 +11,7 @@ import { fieldError, useFormInstance } from "../../forms/use-form-instance";
 import { parseYuan } from "../../i18n/format";
 import { currentLanguage, useMessages } from "../../i18n/messages";
 import { opsMessages } from "../../messages/ops";
-import { saveFile } from "../../ops/download";
+import { saveFile } from "../../api/download";
 import { OpsView } from "../../ops/ops-view";
 import { loadPersonal } from "../../personal/load-personal";
 

@@ -9,7 +9,7 @@ import { DateTime, Money } from "../../components/money";
 import { Field } from "../../forms/fields";
 import { useMessages } from "../../i18n/messages";
 import { opsMessages } from "../../messages/ops";
-import { downloadAsOperator } from "../../ops/download";
+import { downloadWithToken } from "../../api/download";
 import { OpsView } from "../../ops/ops-view";
 import { loadPersonal } from "../../personal/load-personal";
 
@@ -72,7 +72,7 @@ export default function OpsLedger({ loaderData }: Route.ComponentProps) {
   const download = async () => {
     if (!range.from || !range.to) return setDownloadFailed(true);
     const path = withQuery("/api/ops/ledger/entries.csv", { from: chinaDayStart(range.from), to: chinaDayStart(range.to) });
-    setDownloadFailed(!(await downloadAsOperator(path, `paydesk-entries-${range.from}-${range.to}.csv`)));
+    setDownloadFailed(!(await downloadWithToken(path, `paydesk-entries-${range.from}-${range.to}.csv`)).ok);
   };
   return (
     <section aria-labelledby="ops-ledger-title">

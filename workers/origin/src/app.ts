@@ -38,6 +38,7 @@ import { supportRoutes } from "./support/support-routes";
 import { transferRoutes } from "./transfers/transfer-routes";
 import { userRoutes } from "./users/user-routes";
 import { walletRoutes } from "./ledger/wallet-routes";
+import { receiptRoutes } from "./receipts/receipt-routes";
 import { ApiError, failure, noRouteError } from "./http/answer";
 import { clientMistakeOf, maxBodyBytes } from "./http/client-mistakes";
 import { edgeOnly } from "./http/edge-trust";
@@ -114,6 +115,7 @@ export function createOriginApp({
   app.route("/api/codes", codeRoutes);
   app.route("/api/transfers", transferRoutes);
   app.route("/api/wallet", walletRoutes);
+  app.route("/api/receipts", receiptRoutes);
   app.route("/api/orders", orderPayRoutes);
   app.route("/api/orders", orderRoutes);
   app.route("/api/payments/wechat", wechatConfigRoutes);

@@ -121,6 +121,7 @@ describe("the wallet's history", () => {
     const order = ((await created.json()) as { data: { id: string } }).data.id;
     // What a settled WeChat Pay recharge writes (src/wechat-pay/payments/settle-success.ts), in one batch.
     const txId = `tx_${crypto.randomUUID()}`;
+    const paymentId = `pay_${crypto.randomUUID()}`;
     const now = origin.now();
     await env.DB.batch([
       ...journalStatements(env.DB, {
@@ -134,7 +135,7 @@ describe("the wallet's history", () => {
       }),
       env.DB.prepare(
         "INSERT INTO payment (id, order_id, method, status, amount, tx_id, created_at, updated_at) VALUES (?1, ?2, 'wechat', 'succeeded', 5000, ?3, ?4, ?4)",
-      ).bind(`pay_${crypto.randomUUID()}`, order, txId, now),
+      ).bind(paymentId, order, txId, now),
       env.DB.prepare("UPDATE orders SET status = 'paid', paid_at = ?1 WHERE id = ?2").bind(now, order),
     ]);
     expect((await page(alice.auth)).entries).toEqual([
@@ -148,6 +149,8 @@ describe("the wallet's history", () => {
         orderId: order,
         note: null,
         createdAt: new Date(now).toISOString(),
+        balanceAfter: 5_000,
+        receipt: { kind: "payment", id: paymentId },
       },
     ]);
     await expectLedgerWhole();

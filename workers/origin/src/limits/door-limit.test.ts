@@ -102,6 +102,9 @@ async function senderFor(door: DoorName): Promise<Sender> {
           headers: { "X-Real-IP": address },
           env: overrides,
         });
+    case "exports":
+      return (overrides) =>
+        origin.call("/api/wallet/export?from=2026-10-01&to=2026-10-31", { method: "GET", headers: user.auth, env: overrides });
   }
 }
 

@@ -35,7 +35,8 @@ export type RateLimitBinding =
   | "LIMIT_ACCOUNT_SECURITY"
   | "LIMIT_RECOVERY"
   | "LIMIT_PASSKEY_SIGN_IN"
-  | "LIMIT_PASSKEYS";
+  | "LIMIT_PASSKEYS"
+  | "LIMIT_EXPORTS";
 
 export const doors = {
   signUp: { burst: "LIMIT_SIGN_UP", burstBy: "address", routes: ["POST /api/user/register"], perDay: { address: 20 } },
@@ -89,6 +90,8 @@ export const doors = {
     routes: ["POST /api/account/passkeys/options", "POST /api/account/passkeys"],
     perDay: { user: 50 },
   },
+  // A year of statement is a long read of the ledger: a person needs a few, not hundreds (decision 026).
+  exports: { burst: "LIMIT_EXPORTS", burstBy: "user", routes: ["GET /api/wallet/export"], perDay: { user: 50 } },
 } as const satisfies Record<string, Door>;
 
 export type DoorName = keyof typeof doors;

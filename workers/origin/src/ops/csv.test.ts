@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvRecord, csvStream, utf8Bom } from "./csv";
+import { csvRecord, csvStream, utf8Bom, yuan } from "./csv";
 
 /** The stream's text, its byte order mark kept (Response.text() would drop it). */
 async function textOf(stream: ReadableStream<Uint8Array>): Promise<string> {
@@ -94,5 +94,18 @@ describe("a CSV stream", () => {
     const stream = csvStream({ header: ["n"], pages: failing(), cellsOf: (n) => [n], onError: (error) => reported.push(error) });
     await expect(textOf(stream)).rejects.toThrow("D1 went away");
     expect(reported).toHaveLength(1);
+  });
+});
+
+describe("an amount in yuan", () => {
+  it.each([
+    [0, "0.00"],
+    [5, "0.05"],
+    [2_505, "25.05"],
+    [-2_505, "-25.05"],
+    [-1, "-0.01"],
+    [1_000_000_000_000, "10000000000.00"],
+  ])("writes %i fen as %s, a negative one without the formula guard's quote", (fen, written) => {
+    expect(csvRecord([yuan(fen), fen, "-x"])).toBe(`${written},${fen},'-x\r\n`);
   });
 });

@@ -4,8 +4,22 @@
  */
 import { stringify } from "csv-stringify/sync";
 
-/** A cell: text, a whole number, or nothing (an empty cell). */
-export type CsvCell = string | number | null;
+/**
+ * An amount of fen written in yuan with two decimals ("-25.00", the statement's CSV). It is
+ * written as a number, so the formula guard leaves its minus sign alone, as it does a number's.
+ */
+type YuanCell = { readonly yuan: number };
+
+/** A cell: text, a whole number, an amount in yuan, or nothing (an empty cell). */
+export type CsvCell = string | number | null | YuanCell;
+
+/** Fen as yuan with two decimals, exact (no floating point): -2505 → "-25.05". */
+function yuanText(fen: number): string {
+  const whole = Math.abs(fen);
+  return `${fen < 0 ? "-" : ""}${Math.floor(whole / 100)}.${String(whole % 100).padStart(2, "0")}`;
+}
+
+export const yuan = (fen: number): YuanCell => ({ yuan: fen });
 
 const options = {
   // RFC 4180 ends records with CRLF; a cell holding a quote, a comma or a line break is quoted.
@@ -20,7 +34,17 @@ const options = {
 
 /** One CSV record, its CRLF included. */
 export function csvRecord(cells: readonly CsvCell[]): string {
-  return stringify([[...cells]], options);
+  const yuanColumns = new Set<number>();
+  const plain = cells.map((cell, index) => {
+    if (cell === null || typeof cell !== "object") return cell;
+    yuanColumns.add(index);
+    return cell.yuan;
+  });
+  if (yuanColumns.size === 0) return stringify([plain], options);
+  return stringify([plain], {
+    ...options,
+    cast: { number: (value, { index }) => (yuanColumns.has(index) ? yuanText(value) : String(value)) },
+  });
 }
 
 /** Excel takes a CSV file for UTF-8 only when it starts with a byte order mark; without one, Chinese names are garbled. */

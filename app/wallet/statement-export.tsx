@@ -1,0 +1,74 @@
+import { useState } from "react";
+import { downloadStatement } from "../api/wallet-export";
+import { useLanguage, useMessages } from "../i18n/messages";
+import { messageFor } from "../messages/errors";
+import { walletMessages } from "../messages/wallet";
+
+const chinaStandardTimeMs = 8 * 60 * 60 * 1000;
+
+/** Today in China Standard Time, as the origin counts days: YYYY-MM-DD. */
+function chinaToday(): string {
+  return new Date(Date.now() + chinaStandardTimeMs).toISOString().slice(0, 10);
+}
+
+type Outcome = { state: "idle" | "busy" | "done" } | { state: "failed"; message: string; field?: "from" | "to" };
+
+/** Downloads the statement of some days as CSV: fetched with the bearer token, then saved. */
+export function StatementExport() {
+  const text = useMessages(walletMessages);
+  const language = useLanguage();
+  const today = chinaToday();
+  const [range, setRange] = useState({ from: `${today.slice(0, 8)}01`, to: today });
+  const [outcome, setOutcome] = useState<Outcome>({ state: "idle" });
+  const submit = async (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!range.from || !range.to) return setOutcome({ state: "failed", message: text.dateRequired, field: range.from ? "to" : "from" });
+    setOutcome({ state: "busy" });
+    const result = await downloadStatement(range);
+    if (result.ok) return setOutcome({ state: "done" });
+    const field = result.field === "from" || result.field === "to" ? result.field : undefined;
+    setOutcome({ state: "failed", message: messageFor(result.code, language, result.message, result.field), ...(field ? { field } : {}) });
+  };
+  const invalid = (field: "from" | "to") => outcome.state === "failed" && outcome.field === field;
+  return (
+    <section className="card" aria-labelledby="export-title">
+      <h2 id="export-title">{text.exportTitle}</h2>
+      <p className="hint" id="export-hint">
+        {text.exportLead}
+      </p>
+      <form className="filter-bar statement-export" onSubmit={(event) => void submit(event)} aria-describedby="export-hint" noValidate>
+        <label>
+          {text.fromLabel}{" "}
+          <input
+            type="date"
+            name="from"
+            value={range.from}
+            onChange={(event) => setRange({ ...range, from: event.target.value })}
+            aria-invalid={invalid("from") || undefined}
+            aria-errormessage={invalid("from") ? "export-error" : undefined}
+          />
+        </label>
+        <label>
+          {text.toLabel}{" "}
+          <input
+            type="date"
+            name="to"
+            value={range.to}
+            onChange={(event) => setRange({ ...range, to: event.target.value })}
+            aria-invalid={invalid("to") || undefined}
+            aria-errormessage={invalid("to") ? "export-error" : undefined}
+          />
+        </label>
+        <button type="submit" className="button" disabled={outcome.state === "busy"}>
+          {outcome.state === "busy" ? text.downloading : text.download}
+        </button>
+      </form>
+      {outcome.state === "failed" ? (
+        <p className="form-error" role="alert" id="export-error">
+          {text.exportFailed} {outcome.message}
+        </p>
+      ) : null}
+      {outcome.state === "done" ? <p role="status">{text.downloaded}</p> : null}
+    </section>
+  );
+}
