@@ -42,7 +42,7 @@ async function signInWithPassword(page: Page, person: Person, next: string): Pro
 }
 
 async function signOut(page: Page): Promise<void> {
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page.getByRole("banner").getByRole("link", { name: "Sign in", exact: true })).toBeVisible();
 }
 
@@ -156,7 +156,7 @@ test.describe("passkeys", () => {
     await expect(page).toHaveURL(/\/account$/);
     await cdp.send("WebAuthn.setAutomaticPresenceSimulation", { authenticatorId, enabled: true });
     await expect(page.getByRole("heading", { name: "通行密钥", exact: true })).toBeVisible();
-    await page.getByLabel("名称").fill("我的手机");
+    await page.getByTestId("passkeys-section").getByLabel("名称", { exact: true }).fill("我的手机");
     await page.getByRole("button", { name: "添加通行密钥" }).click();
     await expect(page.getByTestId("passkeys-section").getByRole("listitem").filter({ hasText: "我的手机" })).toContainText("尚未使用");
     await expectAccessible(page);
