@@ -172,7 +172,7 @@ function PasskeyItem({ passkey }: { passkey: Passkey }) {
 export function PasskeysSection({ passkeys }: { passkeys: Passkey[] }) {
   const text = useMessages(passkeyMessages);
   return (
-    <section className="passkeys" aria-labelledby="passkeys-title" data-testid="passkeys-section">
+    <section className="card passkeys" aria-labelledby="passkeys-title" data-testid="passkeys-section">
       <h2 id="passkeys-title">{text.title}</h2>
       <p>{text.intro}</p>
       {passkeys.length === 0 ? (

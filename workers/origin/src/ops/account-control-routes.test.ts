@@ -178,4 +178,19 @@ describe("signing a person out everywhere", () => {
     expect((await origin.call("/api/user/session", { headers: bystander.auth })).status).toBe(200);
     expect((await auditActions()).map((row) => (row as { action: string }).action)).toEqual(["person.sign_out_everywhere"]);
   });
+
+  it("ends a recovery link issued before too: it could open a new session afterwards", async () => {
+    const admin = await operator("op_admin", "admin");
+    const other = await operator("op_admin_two", "admin");
+    const person = await seedUser("target_person", origin.now());
+    const issued = await origin.call("/api/ops/recovery-links", {
+      body: { personId: person.id, reason: "Checked on a video call" },
+      headers: { ...other.auth, "Idempotency-Key": `link-${crypto.randomUUID()}` },
+    });
+    expect(issued.status).toBe(201);
+    const link = new URL(((await issued.json()) as { data: { path: string } }).data.path, "https://x").searchParams.get("link");
+    expect((await act(admin, person, "sign-out-everywhere")).status).toBe(200);
+    const used = await origin.call("/api/user/recover-with-link", { body: { link, newPassword: "a brand new passphrase" } });
+    expect(used.status).toBe(401);
+  });
 });

@@ -5,6 +5,7 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { accountActionBodySchema, accountControlSchema, personIdParamSchema } from "#contract/ops";
 import { errorContent, idempotencyKeyHeader, jsonContent, operatorSession, successEnvelope } from "#contract/openapi";
+import { endSessionsStatements } from "../account/end-sessions";
 import { ApiError } from "../http/answer";
 import { validationHook } from "../http/validation";
 import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
@@ -41,7 +42,7 @@ const lock = accountAction(
 const unlock = accountAction("/{id}/unlock", "Unlock a person's account (admin; audited)", "NOT_LOCKED");
 const signOutEverywhere = accountAction(
   "/{id}/sign-out-everywhere",
-  "End every session of a person's and their unused sign-in links (admin; audited)",
+  "End every session of a person's, their unused sign-in links and any recovery link (admin; audited)",
   "",
 );
 
@@ -153,9 +154,8 @@ accountControlRoutes.openapi(signOutEverywhere, async (c) => {
     .first<number>("live");
   return c.var.idempotency.commit(
     [
-      db.prepare("UPDATE session SET ended_at = ?1 WHERE user_id = ?2 AND ended_at IS NULL").bind(now, person.id),
-      // A link made before would otherwise open a new session afterwards.
-      db.prepare("UPDATE sign_in_link SET used_at = ?1 WHERE user_id = ?2 AND used_at IS NULL").bind(now, person.id),
+      // With the sessions go the links that could open a new one (sign-in and recovery links).
+      ...endSessionsStatements(db, person.id, now),
       auditStatement(db, {
         actor: operatorActor(c),
         action: "person.sign_out_everywhere",
