@@ -20,12 +20,17 @@ export type SnapshotSpec = {
   verify: (dir: string) => void;
 };
 
-/** Asset files the server build names that the client build lacks (a half-written build). */
+/**
+ * Asset files the server build names that neither the client build nor the server's own
+ * chunks hold (a half-written build). The server imports some modules on demand from its
+ * own `assets/` (a library a passkey ceremony loads), so a name may live on either side.
+ */
 function missingAssets(root: string): string[] {
   const server = path.join(root, "build/server/index.js");
   if (!existsSync(server)) return ["build/server/index.js"];
   const referenced = new Set(readFileSync(server, "utf8").match(/\/assets\/[A-Za-z0-9._-]+\.(?:js|css)\b/g) ?? []);
-  return [...referenced].filter((asset) => !existsSync(path.join(root, "build/client", asset)));
+  const present = (asset: string) => ["build/client", "build/server"].some((side) => existsSync(path.join(root, side, asset)));
+  return [...referenced].filter((asset) => !present(asset));
 }
 
 /** The whole app: edge worker, its assets, the origin worker and its migrations (bench/run.ts). */
