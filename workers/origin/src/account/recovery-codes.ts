@@ -1,5 +1,6 @@
 import { crockfordAlphabet, formatCode, normalizeCrockford } from "#contract/codes";
 import { recoveryCodeCount, recoveryCodeLength } from "#contract/account-safety";
+import { hashToken } from "../auth/bearer-token";
 
 /** A new set of recovery codes, as shown: XXXX-XXXX-XXXX, 60 random bits each. */
 export function newRecoveryCodes(): string[] {
@@ -18,7 +19,6 @@ export const plainRecoveryCode = (typed: string) => normalizeCrockford(typed, re
  * people (never likely, at 60 bits) differs, and a database leak yields no usable codes.
  * A fast hash suffices: 60 random bits are out of reach of guessing, and the doors bound tries.
  */
-export async function recoveryCodeHash(userId: string, plain: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`paydesk-recovery:${userId}:${plain}`));
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+export function recoveryCodeHash(userId: string, plain: string): Promise<string> {
+  return hashToken(`paydesk-recovery:${userId}:${plain}`);
 }

@@ -14,7 +14,7 @@ import { absentUserHash, hashPassword, verifyPassword } from "./passwords";
 import { findSessionUser } from "./sessions";
 import { newSessionId, newSessionToken, randomToken, sessionDeviceOf } from "./session-tokens";
 import { signedInUser } from "./signed-in-user";
-import { clearSignInFailures, reserveSignInAttempt, settleFailedAttempt, signInLockedUntil } from "./sign-in-guard";
+import { clearSignInFailures, reserveSignInAttempt, settleFailedAttempt, signInLockedError } from "./sign-in-guard";
 
 const register = createRoute({
   method: "post",
@@ -135,19 +135,7 @@ accountRoutes
     const { handle, password } = c.req.valid("json");
     const db = c.env.DB;
     const now = c.var.clock.now();
-    if ((await reserveSignInAttempt(db, handle, now)) === null) {
-      const lockedUntil = (await signInLockedUntil(db, handle, now)) ?? now + 60_000;
-      const seconds = Math.max(1, Math.ceil((lockedUntil - now) / 1000));
-      const minutes = Math.ceil(seconds / 60);
-      throw new ApiError(
-        "SIGN_IN_LOCKED",
-        `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-        undefined,
-        {
-          "Retry-After": String(seconds),
-        },
-      );
-    }
+    if ((await reserveSignInAttempt(db, handle, now)) === null) throw await signInLockedError(db, handle, now);
     const row = await db
       .prepare("SELECT id, password_hash, password_salt, password_iterations FROM user WHERE handle = ?1")
       .bind(handle)

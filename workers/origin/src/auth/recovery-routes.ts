@@ -20,7 +20,7 @@ import { hashToken } from "./bearer-token";
 import { hashPassword } from "./passwords";
 import { findSessionUser } from "./sessions";
 import { newSessionToken, sessionDeviceOf } from "./session-tokens";
-import { clearSignInFailures, reserveSignInAttempt, settleFailedAttempt, signInLockedUntil } from "./sign-in-guard";
+import { clearSignInFailures, reserveSignInAttempt, settleFailedAttempt, signInLockedError } from "./sign-in-guard";
 
 const recoverWithCode = createRoute({
   method: "post",
@@ -81,13 +81,7 @@ recoveryRoutes
     const db = c.env.DB;
     const now = c.var.clock.now();
     // Wrong codes count as failed sign-ins of the handle: guessing both ways shares one budget.
-    if ((await reserveSignInAttempt(db, handle, now)) === null) {
-      const lockedUntil = (await signInLockedUntil(db, handle, now)) ?? now + 60_000;
-      const seconds = Math.max(1, Math.ceil((lockedUntil - now) / 1000));
-      throw new ApiError("SIGN_IN_LOCKED", "Too many failed attempts for this handle. Try again later.", undefined, {
-        "Retry-After": String(seconds),
-      });
-    }
+    if ((await reserveSignInAttempt(db, handle, now)) === null) throw await signInLockedError(db, handle, now);
     const user = await db.prepare("SELECT id FROM user WHERE handle = ?1").bind(handle).first<{ id: string }>();
     const plain = plainRecoveryCode(code);
     const codeHash = user && plain ? await recoveryCodeHash(user.id, plain) : null;

@@ -3,8 +3,10 @@ const signInFailureLimit = 10;
 export const signInWindowMs = 15 * 60 * 1000;
 const signInLockMs = 15 * 60 * 1000;
 
+import { ApiError } from "../http/answer";
+
 /** When the handle is locked, the time it opens again; otherwise null. */
-export async function signInLockedUntil(db: D1Database, handle: string, now: number): Promise<number | null> {
+async function signInLockedUntil(db: D1Database, handle: string, now: number): Promise<number | null> {
   const lock = await db
     .prepare("SELECT until FROM sign_in_lock WHERE handle = ?1 AND until > ?2")
     .bind(handle, now)
@@ -48,4 +50,14 @@ export async function settleFailedAttempt(db: D1Database, handle: string, now: n
 /** A success clears the handle's failures, the reserved attempt included. */
 export async function clearSignInFailures(db: D1Database, handle: string): Promise<void> {
   await db.prepare("DELETE FROM sign_in_failure WHERE handle = ?1").bind(handle).run();
+}
+
+/** The 429 for a handle at its limit, with how long until it opens again (sign-in and recovery share it). */
+export async function signInLockedError(db: D1Database, handle: string, now: number): Promise<ApiError> {
+  const lockedUntil = (await signInLockedUntil(db, handle, now)) ?? now + 60_000;
+  const seconds = Math.max(1, Math.ceil((lockedUntil - now) / 1000));
+  const minutes = Math.ceil(seconds / 60);
+  return new ApiError("SIGN_IN_LOCKED", `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`, undefined, {
+    "Retry-After": String(seconds),
+  });
 }
