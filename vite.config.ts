@@ -1,6 +1,7 @@
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vite";
+import { clientChunks } from "./vite/client-chunks.ts";
 
 const originConfigPath = "./workers/origin/wrangler.toml";
 
@@ -18,7 +19,11 @@ export default defineConfig(({ command, isPreview }) => {
     optimizeDeps: { include: ["uqr", "zod", "@simplewebauthn/browser"] },
     // Both workers are minified like the browser's code: half the bytes to upload and for
     // workerd to parse at each start (docs/decisions/023-speed.md); their source maps stay.
-    environments: { ssr: { build: { minify: true } }, paydesk_origin: { build: { minify: true } } },
+    environments: {
+      client: { build: { rolldownOptions: { output: { codeSplitting: clientChunks() } } } },
+      ssr: { build: { minify: true } },
+      paydesk_origin: { build: { minify: true } },
+    },
     plugins: [
       cloudflare({
         viteEnvironment: { name: "ssr" },

@@ -4,6 +4,7 @@ import { renderToReadableStream } from "react-dom/server";
 import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
 import { ServerDocumentProvider } from "./components/server-document";
 import { assetWatchSource } from "./startup/asset-watch.server";
+import { pageStyles } from "./styles/page-styles.server";
 import { tokenMarkSource } from "./startup/token-mark.server";
 import { zodJitlessSource } from "./startup/zod-jitless.server";
 import { cspNonceContext, languageContext } from "./server-context";
@@ -26,7 +27,11 @@ export default async function handleRequest(
   let shellRendered = false;
   const body = await renderToReadableStream(
     <ServerDocumentProvider
-      value={{ nonce, headScript: zodJitlessSource + tokenMarkSource + assetWatchSource(loadContext.get(languageContext)) }}
+      value={{
+        nonce,
+        headScript: zodJitlessSource + tokenMarkSource + assetWatchSource(loadContext.get(languageContext)),
+        styles: pageStyles,
+      }}
     >
       <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
     </ServerDocumentProvider>,

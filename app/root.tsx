@@ -30,7 +30,6 @@ import { languageContext } from "./server-context";
 import { defaultLanguage } from "./i18n/languages";
 import { metaLanguage, useMessages } from "./i18n/messages";
 import { layoutMessages } from "./messages/layout";
-import "./styles/layout.css";
 
 export function loader({ context }: Route.LoaderArgs) {
   return { config: publicConfig(), language: context.get(languageContext) };
@@ -56,7 +55,7 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export function Layout({ children }: { children: ReactNode }) {
-  const { nonce, headScript } = useServerDocument();
+  const { nonce, headScript, styles } = useServerDocument();
   const root = useRouteLoaderData<typeof loader>("root");
   const config = root?.config;
   return (
@@ -69,8 +68,13 @@ export function Layout({ children }: { children: ReactNode }) {
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the head script is the server's own source text (app/startup/*.server.ts), run under the CSP nonce. */}
         <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: headScript }} />
         <Meta />
-        {/* Stylesheets need no nonce (style-src 'self'); without one, the browser's nonce
-            hiding cannot make server and client attributes differ. */}
+        {/* The page styles are inline, so the page paints as soon as its HTML has arrived
+            (docs/decisions/029-first-paint-and-first-visit.md). */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the app's own style sheets, built by Vite (app/styles/page-styles.server.ts), under the CSP nonce. */}
+        <style nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: styles }} />
+        {/* Linked stylesheets (the back office's, the receipt's) need no nonce (style-src
+            'self'); without one, the browser's nonce hiding cannot make server and client
+            attributes differ. */}
         <Links nonce="" />
       </head>
       <body>

@@ -25,7 +25,6 @@ import { loadPersonal } from "../personal/load-personal";
 import { PersonalFallback, PersonalView } from "../personal/personal-view";
 import { refreshUser } from "../session/account-session";
 import { useSession } from "../session/session-state";
-import "../styles/account.css";
 
 // A composition of sections, each with its own module under app/account/: this route loads
 // their data and hands each its forms.

@@ -14,7 +14,6 @@ import { pageMeta } from "../i18n/page-meta";
 import { taskMessages } from "../messages/tasks";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalFallback, PersonalView } from "../personal/personal-view";
-import "../styles/check.css";
 
 export function meta({ matches }: Route.MetaArgs) {
   const text = taskMessages[metaLanguage(matches)];

@@ -11,7 +11,6 @@ import { fieldError, useFormInstance } from "../forms/use-form-instance";
 import { currentLanguage, metaLanguage, useMessages } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
 import { supportMessages } from "../messages/support";
-import "../styles/contact.css";
 
 export function loader() {
   return data({ contact: contactDetails() }, { headers: { "Cache-Control": pageCacheControl } });

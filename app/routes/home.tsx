@@ -9,7 +9,6 @@ import { homeMessages } from "../messages/home";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalView, UntilSessionKnown } from "../personal/personal-view";
 import { useSession } from "../session/session-state";
-import "../styles/home.css";
 
 export function meta({ matches }: Route.MetaArgs) {
   const text = homeMessages[metaLanguage(matches)];

@@ -20,7 +20,6 @@ import { safeNextPath } from "../session/safe-next";
 import { useSession } from "../session/session-state";
 import { useStartup } from "../startup/startup-state";
 import { layoutMessages } from "../messages/layout";
-import "../styles/account.css";
 
 export function meta({ matches }: Route.MetaArgs) {
   const text = loginMessages[metaLanguage(matches)];

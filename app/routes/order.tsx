@@ -14,7 +14,6 @@ import { pageMeta } from "../i18n/page-meta";
 import { orderMessages } from "../messages/orders";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalFallback, PersonalView } from "../personal/personal-view";
-import "../styles/order.css";
 
 export function meta({ matches }: Route.MetaArgs) {
   const text = orderMessages[metaLanguage(matches)];

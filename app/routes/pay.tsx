@@ -17,7 +17,6 @@ import { paymentMessages } from "../messages/payment";
 import { loadOrderNamedIn } from "../personal/load-order";
 import { PersonalFallback, PersonalView } from "../personal/personal-view";
 import { useSession } from "../session/session-state";
-import "../styles/pay.css";
 
 export function meta({ matches }: Route.MetaArgs) {
   const text = paymentMessages[metaLanguage(matches)];

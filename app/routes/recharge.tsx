@@ -14,7 +14,6 @@ import { pageMeta } from "../i18n/page-meta";
 import { rechargeMessages } from "../messages/recharge";
 import { RequireUser } from "../personal/personal-view";
 import { getStartupState } from "../startup/startup-state";
-import "../styles/recharge.css";
 
 export function meta({ matches }: Route.MetaArgs) {
   const text = rechargeMessages[metaLanguage(matches)];

@@ -13,7 +13,6 @@ import { pageMeta } from "../i18n/page-meta";
 import { supportMessages } from "../messages/support";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalFallback, PersonalView } from "../personal/personal-view";
-import "../styles/support.css";
 
 export function meta({ matches }: Route.MetaArgs) {
   const text = supportMessages[metaLanguage(matches)];

@@ -6,7 +6,6 @@ import { taskMessages } from "../messages/tasks";
 import { loadTaskBoard } from "../tasks/load-task-board";
 import { actOnTaskForm } from "../tasks/task-actions";
 import { TaskBoard } from "../tasks/task-board";
-import "../styles/task.css";
 
 export function meta({ matches }: Route.MetaArgs) {
   const text = taskMessages[metaLanguage(matches)];

@@ -12,7 +12,6 @@ import { loadPersonal } from "../personal/load-personal";
 import { PersonalFallback, PersonalView } from "../personal/personal-view";
 import { MonthsChart } from "../wallet/months-chart";
 import { StatementExport } from "../wallet/statement-export";
-import "../styles/wallet.css";
 
 export function meta({ matches }: Route.MetaArgs) {
   const text = walletMessages[metaLanguage(matches)];

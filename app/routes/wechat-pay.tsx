@@ -24,7 +24,6 @@ import { PersonalFallback, PersonalView } from "../personal/personal-view";
 import { refreshUser } from "../session/account-session";
 import { isWechatBrowser } from "../startup/flags";
 import { useStartup } from "../startup/startup-state";
-import "../styles/wechat-pay.css";
 
 export function meta({ matches }: Route.MetaArgs) {
   const text = paymentMessages[metaLanguage(matches)];

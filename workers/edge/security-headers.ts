@@ -22,8 +22,9 @@ function contentSecurityPolicy(nonce: string, sentryDsn?: string, devServer = fa
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'`,
-    // Vite's dev server injects stylesheets as <style> elements; built pages link them.
-    devServer ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
+    // Pages inline their styles under the nonce (app/root.tsx); Vite's dev server also
+    // injects stylesheets as <style> elements of its own.
+    devServer ? "style-src 'self' 'unsafe-inline'" : `style-src 'self' 'nonce-${nonce}'`,
     "img-src 'self' data:",
     "font-src 'self'",
     `connect-src 'self'${sentry ? ` ${sentry}` : ""}`,
