@@ -5,11 +5,16 @@ import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterC
 import { ServerDocumentProvider } from "./components/server-document";
 import { assetWatchSource } from "./startup/asset-watch.server";
 import { pageStyles } from "./styles/page-styles.server";
+import { provideLayoutMessages, serializeLayoutMessages } from "./i18n/layout-messages";
+import { layoutCatalogue } from "./messages/layout.server";
 import { tokenMarkSource } from "./startup/token-mark.server";
 import { zodJitlessSource } from "./startup/zod-jitless.server";
 import { cspNonceContext, languageContext } from "./server-context";
 
 export const streamTimeout = 5_000;
+
+// The server renders every language (app/i18n/layout-messages.ts).
+provideLayoutMessages(layoutCatalogue);
 
 export default async function handleRequest(
   request: Request,
@@ -31,6 +36,7 @@ export default async function handleRequest(
         nonce,
         headScript: zodJitlessSource + tokenMarkSource + assetWatchSource(loadContext.get(languageContext)),
         styles: pageStyles,
+        layoutMessages: serializeLayoutMessages(layoutCatalogue[loadContext.get(languageContext)]),
       }}
     >
       <ServerRouter context={routerContext} url={request.url} nonce={nonce} />

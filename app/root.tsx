@@ -28,8 +28,8 @@ import { useSession } from "./session/session-state";
 import { useStartup } from "./startup/startup-state";
 import { languageContext } from "./server-context";
 import { defaultLanguage } from "./i18n/languages";
-import { metaLanguage, useMessages } from "./i18n/messages";
-import { layoutMessages } from "./messages/layout";
+import { metaLanguage } from "./i18n/messages";
+import { layoutMessagesElementId, layoutMessagesIn, useLayoutMessages } from "./i18n/layout-messages";
 
 export function loader({ context }: Route.LoaderArgs) {
   return { config: publicConfig(), language: context.get(languageContext) };
@@ -50,12 +50,12 @@ export function headers(): HeadersInit {
 }
 
 export function meta({ matches }: Route.MetaArgs) {
-  const text = layoutMessages[metaLanguage(matches)];
+  const text = layoutMessagesIn(metaLanguage(matches));
   return [{ title: "Paydesk" }, { name: "description", content: text.description }];
 }
 
 export function Layout({ children }: { children: ReactNode }) {
-  const { nonce, headScript, styles } = useServerDocument();
+  const { nonce, headScript, styles, layoutMessages } = useServerDocument();
   const root = useRouteLoaderData<typeof loader>("root");
   const config = root?.config;
   return (
@@ -67,11 +67,23 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="color-scheme" content="light dark" />
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the head script is the server's own source text (app/startup/*.server.ts), run under the CSP nonce. */}
         <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: headScript }} />
+        <script
+          type="application/json"
+          id={layoutMessagesElementId}
+          suppressHydrationWarning
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: a JSON data block, never run; serializeLayoutMessages escapes "<" so it cannot close the element.
+          dangerouslySetInnerHTML={{ __html: layoutMessages }}
+        />
         <Meta />
         {/* The page styles are inline, so the page paints as soon as its HTML has arrived
-            (docs/decisions/029-first-paint-and-first-visit.md). */}
-        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the app's own style sheets, built by Vite (app/styles/page-styles.server.ts), under the CSP nonce. */}
-        <style nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: styles }} />
+            (docs/decisions/029-first-paint-and-first-visit.md). Only the server renders them:
+            React hydrating <head> passes over an element it does not render, and keeps a
+            <style> it does not own when it renders <head> anew (the root's error boundary),
+            where a client-made copy would be empty and refused by the CSP. */}
+        {styles ? (
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: the app's own style sheets, built by Vite (app/styles/page-styles.server.ts), under the CSP nonce.
+          <style nonce={nonce} dangerouslySetInnerHTML={{ __html: styles }} />
+        ) : null}
         {/* Linked stylesheets (the back office's, the receipt's) need no nonce (style-src
             'self'); without one, the browser's nonce hiding cannot make server and client
             attributes differ. */}
@@ -97,7 +109,7 @@ export function Layout({ children }: { children: ReactNode }) {
 
 function UnreachableNotice() {
   const { session } = useSession();
-  const text = useMessages(layoutMessages);
+  const text = useLayoutMessages();
   if (session !== "unreachable") return null;
   return (
     <p className="notice notice-warning" role="alert">
@@ -160,7 +172,7 @@ export function ErrorBoundary() {
     if (!notFound && !isChunkError(error)) reportError(error, { phase: "route" });
   }, [error, notFound]);
 
-  const text = useMessages(layoutMessages);
+  const text = useLayoutMessages();
   let content: ReactNode;
   if (notFound) content = <NotFound />;
   else if (isChunkError(error)) content = <ChunkFailure stylesheet={error instanceof CssChunkLoadError} />;

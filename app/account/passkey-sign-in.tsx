@@ -39,7 +39,7 @@ export function PasskeySignIn({ next }: { next: string }) {
   const explain = useCallback(
     (error: unknown) => {
       if (error instanceof PasskeyDeviceError) setProblem(text[error.reason]);
-      else if (error instanceof ApiFailure) setProblem(messageFor(error.code, language, error.originMessage, error.field));
+      else if (error instanceof ApiFailure) void messageFor(error.code, language, error.originMessage, error.field).then(setProblem);
       else throw error;
     },
     [text, language],

@@ -1,7 +1,7 @@
 import { Link, useLocation } from "react-router";
 import { languages, languageParam, type Language } from "../i18n/languages";
-import { useLanguage, useMessages } from "../i18n/messages";
-import { layoutMessages } from "../messages/layout";
+import { useLanguage } from "../i18n/messages";
+import { useLayoutMessages } from "../i18n/layout-messages";
 
 const languageNames: Record<Language, string> = { en: "English", "zh-CN": "简体中文" };
 
@@ -12,7 +12,7 @@ const languageNames: Record<Language, string> = { en: "English", "zh-CN": "简�
 function LanguageSwitcher() {
   const location = useLocation();
   const current = useLanguage();
-  const text = useMessages(layoutMessages);
+  const text = useLayoutMessages();
   return (
     <nav className="language-switcher" aria-label={text.language}>
       <ul>
@@ -40,7 +40,7 @@ function LanguageSwitcher() {
 }
 
 export function AppFooter() {
-  const text = useMessages(layoutMessages);
+  const text = useLayoutMessages();
   return (
     <footer className="app-footer">
       <nav aria-label={text.footerNavigation}>

@@ -1,8 +1,8 @@
 import { useEffect } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { formatMoney } from "../i18n/format";
-import { useLanguage, useMessages } from "../i18n/messages";
-import { layoutMessages } from "../messages/layout";
+import { useLanguage } from "../i18n/messages";
+import { fill, useLayoutMessages } from "../i18n/layout-messages";
 import { useSession } from "../session/session-state";
 import { useStartup } from "../startup/startup-state";
 import { SignOutButton } from "./sign-out-button";
@@ -40,7 +40,7 @@ function Account() {
   const { ready } = useStartup();
   const { user } = useSession();
   const language = useLanguage();
-  const text = useMessages(layoutMessages);
+  const text = useLayoutMessages();
   if (!ready) return <span className="account account-pending" aria-hidden="true" />;
   if (!user) {
     return (
@@ -52,11 +52,16 @@ function Account() {
   const balance = formatMoney(user.balances.available, language, user.currency);
   return (
     <span className="account">
-      <Link className="account-name" to="/account" aria-label={text.yourAccount(user.displayName)}>
+      <Link className="account-name" to="/account" aria-label={fill(text.yourAccount, { name: user.displayName })}>
         {user.displayName}
       </Link>
       {/* Announced when it changes: a payment or transfer updates it without a reload. */}
-      <span className="account-balance" role="status" aria-label={text.availableBalance(balance)} data-testid="header-balance">
+      <span
+        className="account-balance"
+        role="status"
+        aria-label={fill(text.availableBalance, { amount: balance })}
+        data-testid="header-balance"
+      >
         {balance}
       </span>
       <SignOutButton />
@@ -65,7 +70,7 @@ function Account() {
 }
 
 export function AppHeader() {
-  const text = useMessages(layoutMessages);
+  const text = useLayoutMessages();
   const location = useLocation();
   // On a phone the navigation scrolls sideways: keep the current page's item in view.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger: after each navigation another item is current in the DOM.

@@ -1,10 +1,9 @@
 import { useEffect, useRef } from "react";
-import { useMessages } from "../i18n/messages";
-import { layoutMessages } from "../messages/layout";
+import { useLayoutMessages } from "../i18n/layout-messages";
 
 /** What the user sees when part of the app did not load (docs/start-up.md, chunk loading). */
 export function ChunkFailure({ stylesheet = false }: { stylesheet?: boolean }) {
-  const text = useMessages(layoutMessages);
+  const text = useLayoutMessages();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (

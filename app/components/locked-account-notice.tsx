@@ -1,12 +1,11 @@
 import { Link } from "react-router";
-import { useMessages } from "../i18n/messages";
-import { layoutMessages } from "../messages/layout";
+import { useLayoutMessages } from "../i18n/layout-messages";
 import { useSession } from "../session/session-state";
 
 /** On every page of a locked account: why nothing moves, and the way to support (docs/decisions/013-account-locks.md). */
 export function LockedAccountNotice() {
   const { user } = useSession();
-  const text = useMessages(layoutMessages);
+  const text = useLayoutMessages();
   if (!user?.locked) return null;
   return (
     <section className="notice notice-warning" aria-labelledby="locked-title" data-testid="locked-notice">

@@ -1,11 +1,10 @@
 import { useNavigation } from "react-router";
-import { useMessages } from "../i18n/messages";
-import { layoutMessages } from "../messages/layout";
+import { useLayoutMessages } from "../i18n/layout-messages";
 
 /** Shown while a navigation is pending: its chunk, styles and data are on their way. */
 export function NavigationProgress() {
   const navigation = useNavigation();
-  const text = useMessages(layoutMessages);
+  const text = useLayoutMessages();
   if (navigation.state === "idle") return null;
   return (
     <div className="navigation-progress" role="status" aria-live="polite">

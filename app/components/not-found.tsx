@@ -1,9 +1,8 @@
 import { Link } from "react-router";
-import { useMessages } from "../i18n/messages";
-import { layoutMessages } from "../messages/layout";
+import { useLayoutMessages } from "../i18n/layout-messages";
 
 export function NotFound() {
-  const text = useMessages(layoutMessages);
+  const text = useLayoutMessages();
   return (
     <section aria-labelledby="not-found-title">
       <h1 id="not-found-title">{text.notFoundTitle}</h1>

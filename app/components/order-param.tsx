@@ -1,7 +1,6 @@
 import { Link } from "react-router";
 import { orderIdSchema } from "#contract/orders";
-import { useMessages } from "../i18n/messages";
-import { layoutMessages } from "../messages/layout";
+import { useLayoutMessages } from "../i18n/layout-messages";
 
 /** The `?order=<id>` of a payment screen's URL, or null when it is missing or malformed. */
 export function orderParam(url: string | URL): string | null {
@@ -10,7 +9,7 @@ export function orderParam(url: string | URL): string | null {
 }
 
 export function MissingOrder() {
-  const text = useMessages(layoutMessages);
+  const text = useLayoutMessages();
   return (
     <p role="alert">
       {text.missingOrder} <Link to="/order">{text.yourOrders}</Link>.

@@ -1,7 +1,6 @@
 import { useEffect, useRef } from "react";
 import { useRevalidator } from "react-router";
-import { useMessages } from "../i18n/messages";
-import { layoutMessages } from "../messages/layout";
+import { fill, useLayoutMessages } from "../i18n/layout-messages";
 import { dismissPendingLink, switchToPendingLink } from "../session/account-session";
 import { useSession } from "../session/session-state";
 import { SignOutButton } from "./sign-out-button";
@@ -12,7 +11,7 @@ import { SignOutButton } from "./sign-out-button";
  */
 export function SignInLinkNotice() {
   const { pendingSignInLink, signedInByLink, user } = useSession();
-  const text = useMessages(layoutMessages);
+  const text = useLayoutMessages();
   const revalidator = useRevalidator();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
@@ -26,10 +25,10 @@ export function SignInLinkNotice() {
         <h2 id="switch-title" ref={heading} tabIndex={-1}>
           {text.switchTitle}
         </h2>
-        <p id="switch-body">{text.switchBody(name)}</p>
+        <p id="switch-body">{fill(text.switchBody, { name })}</p>
         <div className="form-actions">
           <button type="button" className="button button-secondary" onClick={dismissPendingLink}>
-            {text.switchNo(name)}
+            {fill(text.switchNo, { name })}
           </button>
           <button
             type="button"
@@ -45,7 +44,7 @@ export function SignInLinkNotice() {
   if (!signedInByLink) return null;
   return (
     <p className="notice" role="status">
-      {text.linkSignedIn(name)} <SignOutButton />
+      {fill(text.linkSignedIn, { name })} <SignOutButton />
     </p>
   );
 }

@@ -1,11 +1,10 @@
 import { useNavigate } from "react-router";
-import { useMessages } from "../i18n/messages";
-import { layoutMessages } from "../messages/layout";
+import { useLayoutMessages } from "../i18n/layout-messages";
 import { signOut } from "../session/account-session";
 
 /** Ends the session and goes home, where nothing personal is left on screen. */
 export function SignOutButton() {
-  const text = useMessages(layoutMessages);
+  const text = useLayoutMessages();
   const navigate = useNavigate();
   return (
     <button

@@ -1,9 +1,8 @@
-import { useMessages } from "../i18n/messages";
-import { layoutMessages } from "../messages/layout";
+import { useLayoutMessages } from "../i18n/layout-messages";
 
 /** The one loading indicator: a spinner with a text alternative. */
 export function Spinner({ label }: { label?: string }) {
-  const text = useMessages(layoutMessages);
+  const text = useLayoutMessages();
   return (
     <div className="spinner" role="status" aria-live="polite">
       <span className="spinner-wheel" aria-hidden="true" />

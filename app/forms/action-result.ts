@@ -10,9 +10,10 @@ type FormFailure = { code: ErrorCode; field?: string; message: string };
 
 export type ActionResult<T = unknown> = { intent: string; ok: true; data: T } | { intent: string; ok: false; failure: FormFailure };
 
+/** Refused by the form's own check: the screen's message for the field, or the catalogue's. */
 class InvalidInput extends Error {
-  constructor(readonly failure: FormFailure) {
-    super(failure.message);
+  constructor(readonly failure: Omit<FormFailure, "message"> & { message?: string }) {
+    super(failure.message ?? failure.code);
   }
 }
 
@@ -25,8 +26,7 @@ export function checked<S extends z.ZodType>(schema: S, values: unknown, fieldMe
   const result = schema.safeParse(values);
   if (result.success) return result.data;
   const field = String(result.error.issues[0]?.path[0] ?? "");
-  const message = fieldMessages[field] ?? messageFor("BAD_REQUEST", currentLanguage());
-  throw new InvalidInput({ code: "BAD_REQUEST", field: field || undefined, message });
+  throw new InvalidInput({ code: "BAD_REQUEST", field: field || undefined, message: fieldMessages[field] });
 }
 
 /**
@@ -40,7 +40,8 @@ export async function runAction<T>(
   { movesMoney = false }: { movesMoney?: boolean } = {},
 ): Promise<ActionResult<T>> {
   const token = currentToken();
-  if (!token) return { intent, ok: false, failure: { code: "UNAUTHENTICATED", message: messageFor("UNAUTHENTICATED", currentLanguage()) } };
+  if (!token)
+    return { intent, ok: false, failure: { code: "UNAUTHENTICATED", message: await messageFor("UNAUTHENTICATED", currentLanguage()) } };
   try {
     return await attempt(intent, () => work(signedInApi(token)));
   } finally {
@@ -53,9 +54,12 @@ export async function attempt<T>(intent: string, work: () => Promise<T>): Promis
   try {
     return { intent, ok: true, data: await work() };
   } catch (error) {
-    if (error instanceof InvalidInput) return { intent, ok: false, failure: error.failure };
+    if (error instanceof InvalidInput) {
+      const { code, field, message } = error.failure;
+      return { intent, ok: false, failure: { code, field, message: message ?? (await messageFor(code, currentLanguage())) } };
+    }
     if (!(error instanceof ApiFailure)) throw error;
-    const message = messageFor(error.code, currentLanguage(), error.originMessage, error.field);
+    const message = await messageFor(error.code, currentLanguage(), error.originMessage, error.field);
     return { intent, ok: false, failure: { code: error.code, field: error.field, message } };
   }
 }

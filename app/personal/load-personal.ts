@@ -1,9 +1,11 @@
 import { ApiFailure, signedInApi, type SignedInApi } from "../api/client";
 import type { ErrorCode } from "#contract/error-codes";
+import { currentLanguage } from "../i18n/messages";
+import { messageFor } from "../messages/errors";
 import { currentToken } from "../session/account-session";
 
 /** What a screen about the user's own money or work has to show. */
-export type Personal<T> = { state: "signed-out" } | { state: "failed"; code: ErrorCode } | { state: "ready"; data: T };
+export type Personal<T> = { state: "signed-out" } | { state: "failed"; code: ErrorCode; message: string } | { state: "ready"; data: T };
 
 /**
  * Runs a client loader's calls as the signed-in user. Pages are the same HTML for
@@ -17,6 +19,6 @@ export async function loadPersonal<T>(load: (api: SignedInApi) => Promise<T>): P
   } catch (error) {
     if (!(error instanceof ApiFailure)) throw error;
     if (error.code === "UNAUTHENTICATED") return { state: "signed-out" };
-    return { state: "failed", code: error.code };
+    return { state: "failed", code: error.code, message: await messageFor(error.code, currentLanguage()) };
   }
 }

@@ -1,8 +1,6 @@
 import type { ReactNode } from "react";
 import { Link, useLocation, useRevalidator } from "react-router";
-import { useLanguage, useMessages } from "../i18n/messages";
-import { errorMessages } from "../messages/errors";
-import { layoutMessages } from "../messages/layout";
+import { useLayoutMessages } from "../i18n/layout-messages";
 import { useSession } from "../session/session-state";
 import { useStartup } from "../startup/startup-state";
 import type { Personal } from "./load-personal";
@@ -10,7 +8,7 @@ import { Spinner } from "../components/spinner";
 
 function SignedOutPrompt({ purpose }: { purpose: string }) {
   const { session } = useSession();
-  const text = useMessages(layoutMessages);
+  const text = useLayoutMessages();
   const location = useLocation();
   const next = encodeURIComponent(location.pathname + location.search);
   return (
@@ -30,14 +28,13 @@ function SignedOutPrompt({ purpose }: { purpose: string }) {
   );
 }
 
-function LoadFailed({ code }: { code: keyof (typeof errorMessages)["en"] }) {
-  const text = useMessages(layoutMessages);
-  const language = useLanguage();
+function LoadFailed({ message }: { message: string }) {
+  const text = useLayoutMessages();
   const revalidator = useRevalidator();
   return (
     <div className="notice notice-error" role="alert">
       <p>
-        {text.loadFailed} {errorMessages[language][code]}
+        {text.loadFailed} {message}
       </p>
       <button type="button" className="button button-secondary" onClick={() => void revalidator.revalidate()}>
         {text.tryAgain}
@@ -49,7 +46,7 @@ function LoadFailed({ code }: { code: keyof (typeof errorMessages)["en"] }) {
 /** The signed-out, failed and ready states of a personal screen, in one place. */
 export function PersonalView<T>({ result, purpose, children }: { result: Personal<T>; purpose: string; children: (data: T) => ReactNode }) {
   if (result.state === "signed-out") return <SignedOutPrompt purpose={purpose} />;
-  if (result.state === "failed") return <LoadFailed code={result.code} />;
+  if (result.state === "failed") return <LoadFailed message={result.message} />;
   return <>{children(result.data)}</>;
 }
 
@@ -79,7 +76,7 @@ export function PersonalFallback({ purpose }: { purpose: string }) {
 export function RequireUser({ purpose, children }: { purpose: string; children: ReactNode }) {
   const { ready } = useStartup();
   const { session, user } = useSession();
-  const text = useMessages(layoutMessages);
+  const text = useLayoutMessages();
   if (!ready) return <UntilSessionKnown label={text.checkingSession} signedOut={<SignedOutPrompt purpose={purpose} />} />;
   if (session === "unknown") return <Spinner label={text.checkingSession} />;
   if (!user) return <SignedOutPrompt purpose={purpose} />;

@@ -19,7 +19,7 @@ import { signedIn } from "../session/account-session";
 import { safeNextPath } from "../session/safe-next";
 import { useSession } from "../session/session-state";
 import { useStartup } from "../startup/startup-state";
-import { layoutMessages } from "../messages/layout";
+import { useLayoutMessages } from "../i18n/layout-messages";
 
 export function meta({ matches }: Route.MetaArgs) {
   const text = loginMessages[metaLanguage(matches)];
@@ -78,7 +78,7 @@ export default function Login() {
   const { ready } = useStartup();
   const { user, session } = useSession();
   const text = useMessages(loginMessages);
-  const layout = useMessages(layoutMessages);
+  const layout = useLayoutMessages();
   const account = useMessages(accountMessages);
   const [params] = useSearchParams();
   const result = useActionData<typeof clientAction>() as ActionResult | undefined;

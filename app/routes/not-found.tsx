@@ -3,7 +3,7 @@ import type { Route } from "./+types/not-found";
 import { NotFound } from "../components/not-found";
 import { metaLanguage } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
-import { layoutMessages } from "../messages/layout";
+import { layoutMessagesIn } from "../i18n/layout-messages";
 
 // The status makes the answer a real 404 (and keeps it out of the edge cache).
 export function loader() {
@@ -11,7 +11,7 @@ export function loader() {
 }
 
 export function meta({ matches }: Route.MetaArgs) {
-  const text = layoutMessages[metaLanguage(matches)];
+  const text = layoutMessagesIn(metaLanguage(matches));
   return pageMeta(`${text.notFoundTitle} · Paydesk`, text.notFoundDescription);
 }
 

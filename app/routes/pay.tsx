@@ -12,7 +12,7 @@ import { useFormInstance } from "../forms/use-form-instance";
 import { formatMoney } from "../i18n/format";
 import { metaLanguage, useLanguage, useMessages } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
-import { layoutMessages } from "../messages/layout";
+import { useLayoutMessages } from "../i18n/layout-messages";
 import { paymentMessages } from "../messages/payment";
 import { loadOrderNamedIn } from "../personal/load-order";
 import { PersonalFallback, PersonalView } from "../personal/personal-view";
@@ -81,7 +81,7 @@ function WalletPayment({ order }: { order: OrderDetail }) {
 
 function Checkout({ order }: { order: OrderDetail }) {
   const text = useMessages(paymentMessages);
-  const layout = useMessages(layoutMessages);
+  const layout = useLayoutMessages();
   if (order.status !== "pending") {
     return (
       <>

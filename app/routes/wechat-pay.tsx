@@ -16,7 +16,7 @@ import { formatMoney } from "../i18n/format";
 import { metaLanguage, useLanguage, useMessages } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
 import { isDefiniteRefusal } from "../messages/errors";
-import { layoutMessages } from "../messages/layout";
+import { useLayoutMessages } from "../i18n/layout-messages";
 import { paymentMessages } from "../messages/payment";
 import { chooseFlow, h5UrlReturningTo, pollDelayMs } from "../payments/choose-flow";
 import { loadPersonal } from "../personal/load-personal";
@@ -84,7 +84,7 @@ function useSecondsLeft(iso: string): number {
 
 function Countdown({ expiresAt }: { expiresAt: string }) {
   const text = useMessages(paymentMessages);
-  const layout = useMessages(layoutMessages);
+  const layout = useLayoutMessages();
   const seconds = useSecondsLeft(expiresAt);
   const clock = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
   return (
@@ -197,7 +197,7 @@ function Instructions({ prepay, order, inWechat }: { prepay: WechatPrepay; order
 
 function WechatCheckout({ order, config }: { order: OrderDetail; config: WechatPayConfigAnswer }) {
   const text = useMessages(paymentMessages);
-  const layout = useMessages(layoutMessages);
+  const layout = useLayoutMessages();
   const { isMobile } = useStartup();
   const [params] = useSearchParams();
   const openid = wechatOpenidSchema.safeParse(params.get("openid")).data ?? null;

@@ -10,14 +10,14 @@
  */
 import { appStartedGlobal, assetErrorEvent, assetErrorsGlobal, chunkTimeoutMs, pendingChunkErrorKey, reloadedForKey } from "./chunk-policy";
 import type { Language } from "../i18n/languages";
-import { layoutMessages } from "../messages/layout";
+import { layoutCatalogue } from "../messages/layout.server";
 
 /**
  * The explanation's words, in the page's language, as a JS literal safe inside <script>.
  * The script sets them as text, never as HTML, so nothing needs escaping but the literal.
  */
 function bootFailureText(language: Language): string {
-  const { bootTitle, chunkBody, reload } = layoutMessages[language];
+  const { bootTitle, chunkBody, reload } = layoutCatalogue[language];
   return JSON.stringify({ title: bootTitle, body: chunkBody, reload }).replace(/</g, "\\u003c");
 }
 

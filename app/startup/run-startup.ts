@@ -2,6 +2,8 @@ import { CssChunkLoadError, reloadOnceFor, ChunkLoadError } from "./chunk-errors
 import { assetErrorEvent, pendingChunkErrorKey, type AssetFailure } from "./chunk-policy";
 import { startErrorReporting, reportError } from "./error-reporting";
 import { isMobileUserAgent, isShortLinkHost } from "./flags";
+import { currentLanguage } from "../i18n/messages";
+import { prefetchErrorMessages } from "../messages/errors";
 import { readPublicConfig } from "./public-config";
 import { rememberReferrer } from "./referrer";
 import { routeModulesWithChunkLoader } from "./route-chunks";
@@ -101,4 +103,12 @@ export async function runStartup(hydrate: () => void): Promise<void> {
   followOtherTabs();
   // 6. Hydrate, in every case.
   hydrate();
+  // 7. Then, off the page's first load, the error messages in the page's language.
+  whenIdle(() => prefetchErrorMessages(currentLanguage()));
+}
+
+/** Safari has no requestIdleCallback; a second is long enough for a page to settle. */
+function whenIdle(work: () => void): void {
+  if ("requestIdleCallback" in window) window.requestIdleCallback(work, { timeout: 5_000 });
+  else setTimeout(work, 1_000);
 }

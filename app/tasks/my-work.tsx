@@ -2,14 +2,14 @@ import { useSearchParams } from "react-router";
 import type { Claim } from "#contract/tasks";
 import { DateTime, Money } from "../components/money";
 import { useMessages } from "../i18n/messages";
-import { layoutMessages } from "../messages/layout";
+import { useLayoutMessages } from "../i18n/layout-messages";
 import { taskMessages } from "../messages/tasks";
 import { SubmitProofForm } from "./submit-proof-form";
 
 /** The My work tab: my claims, with the proof form of those still to do. */
 export function MyWork({ claims }: { claims: Claim[] }) {
   const text = useMessages(taskMessages);
-  const layout = useMessages(layoutMessages);
+  const layout = useLayoutMessages();
   const [params] = useSearchParams();
   if (claims.length === 0) return <p className="empty">{text.noClaims}</p>;
   const justClaimed = claims.some((claim) => claim.task.id === params.get("claimed") && claim.status === "claimed");

@@ -27,7 +27,8 @@ export function StatementExport() {
     const result = await downloadStatement(range);
     if (result.ok) return setOutcome({ state: "done" });
     const field = result.field === "from" || result.field === "to" ? result.field : undefined;
-    setOutcome({ state: "failed", message: messageFor(result.code, language, result.message, result.field), ...(field ? { field } : {}) });
+    const message = await messageFor(result.code, language, result.message, result.field);
+    setOutcome({ state: "failed", message, ...(field ? { field } : {}) });
   };
   const invalid = (field: "from" | "to") => outcome.state === "failed" && outcome.field === field;
   return (

@@ -6,7 +6,7 @@
 import type { Browser, Page } from "@playwright/test";
 import type { Language } from "#app/i18n/languages";
 import { accountMessages } from "#app/messages/account";
-import { layoutMessages } from "#app/messages/layout";
+import { layoutCatalogue as layoutMessages } from "#app/messages/layout.server";
 import { loginMessages } from "#app/messages/login";
 import { opsMessages } from "#app/messages/ops";
 import { e2eBaseUrl, seededOperators } from "./e2e-env.ts";

@@ -6,9 +6,9 @@
 import type { Page } from "@playwright/test";
 import type { Language } from "#app/i18n/languages";
 import { formatMoney } from "#app/i18n/format";
-import { errorMessages } from "#app/messages/errors";
+import { errorMessages } from "./error-messages.ts";
 import { homeMessages } from "#app/messages/home";
-import { layoutMessages } from "#app/messages/layout";
+import { layoutCatalogue as layoutMessages } from "#app/messages/layout.server";
 import { opsMessages } from "#app/messages/ops";
 import { orderMessages } from "#app/messages/orders";
 import { transferMessages } from "#app/messages/transfer";

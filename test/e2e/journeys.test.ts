@@ -5,10 +5,10 @@
 import type { Page } from "@playwright/test";
 import { formatMoney, formatSignedMoney } from "#app/i18n/format";
 import type { Language } from "#app/i18n/languages";
-import { errorMessages } from "#app/messages/errors";
+import { errorMessages } from "./error-messages.ts";
 import { homeMessages } from "#app/messages/home";
 import { accountMessages } from "#app/messages/account";
-import { layoutMessages } from "#app/messages/layout";
+import { layoutCatalogue as layoutMessages } from "#app/messages/layout.server";
 import { loginMessages } from "#app/messages/login";
 import { orderMessages } from "#app/messages/orders";
 import { paymentMessages } from "#app/messages/payment";

@@ -3,7 +3,7 @@
  * WeChat Pay "not configured" state, and signing out clearing what was personal.
  */
 import { homeMessages } from "#app/messages/home";
-import { layoutMessages } from "#app/messages/layout";
+import { layoutCatalogue as layoutMessages } from "#app/messages/layout.server";
 import { loginMessages } from "#app/messages/login";
 import { paymentMessages } from "#app/messages/payment";
 import { rechargeMessages } from "#app/messages/recharge";

@@ -11,7 +11,7 @@ import { walletExportColumns } from "#contract/wallet";
 import { formatMoney } from "#app/i18n/format";
 import type { Language } from "#app/i18n/languages";
 import { homeMessages } from "#app/messages/home";
-import { layoutMessages } from "#app/messages/layout";
+import { layoutCatalogue as layoutMessages } from "#app/messages/layout.server";
 import { orderMessages } from "#app/messages/orders";
 import { transferMessages } from "#app/messages/transfer";
 import { receiptMessages, walletMessages } from "#app/messages/wallet";

@@ -1,7 +1,12 @@
 import { defineMessages } from "../i18n/messages";
 
-/** The layout around every screen: header, navigation, footer and the shared states. */
-export const layoutMessages = defineMessages({
+/**
+ * The layout around every screen: header, navigation, footer and the shared states. Every
+ * page needs them, so the server hands the page's language to the browser inside the page
+ * (app/i18n/layout-messages.ts) rather than both languages in the shared JavaScript. Being
+ * data, not code, a message with a value is a template: `{name}` is filled by `fill`.
+ */
+export const layoutCatalogue = defineMessages({
   en: {
     description: "Paydesk: your wallet for orders, transfers and paid tasks.",
     skipToContent: "Skip to content",
@@ -19,8 +24,8 @@ export const layoutMessages = defineMessages({
     },
     signIn: "Sign in",
     signOut: "Sign out",
-    availableBalance: (amount: string) => `Available balance ${amount}`,
-    yourAccount: (name: string) => `${name}: your account`,
+    availableBalance: "Available balance {amount}",
+    yourAccount: "{name}: your account",
     footerNavigation: "Help and legal",
     footer: { help: "Help", tos: "Terms of service", contact: "Contact", support: "Support" },
     footerNote: "© Paydesk. Payments in CNY; amounts shown with two decimals.",
@@ -52,11 +57,11 @@ export const layoutMessages = defineMessages({
     missingOrder: "This link does not name an order. Open the order from",
     yourOrders: "your orders",
     switchTitle: "Switch to another account?",
-    switchBody: (name: string) =>
-      `This link signs in to a different Paydesk account. You are signed in as ${name}. Only switch if you asked for this link yourself.`,
+    switchBody:
+      "This link signs in to a different Paydesk account. You are signed in as {name}. Only switch if you asked for this link yourself.",
     switchYes: "Switch accounts",
-    switchNo: (name: string) => `Stay signed in as ${name}`,
-    linkSignedIn: (name: string) => `You were signed in with a link as ${name}. Not you?`,
+    switchNo: "Stay signed in as {name}",
+    linkSignedIn: "You were signed in with a link as {name}. Not you?",
     colon: ": ",
     lockedTitle: "Your account is locked",
     lockedBody:
@@ -80,8 +85,8 @@ export const layoutMessages = defineMessages({
     },
     signIn: "登录",
     signOut: "退出登录",
-    availableBalance: (amount: string) => `可用余额 ${amount}`,
-    yourAccount: (name: string) => `${name}：我的账户`,
+    availableBalance: "可用余额 {amount}",
+    yourAccount: "{name}：我的账户",
     footerNavigation: "帮助与条款",
     footer: { help: "帮助", tos: "服务条款", contact: "联系我们", support: "客服" },
     footerNote: "© Paydesk。以人民币结算，金额保留两位小数。",
@@ -111,13 +116,15 @@ export const layoutMessages = defineMessages({
     missingOrder: "此链接没有指明订单。请从以下位置打开订单：",
     yourOrders: "我的订单",
     switchTitle: "要切换到另一个账户吗？",
-    switchBody: (name: string) => `此链接会登录另一个 Paydesk 账户。你当前登录的是 ${name}。只有在你自己申请了此链接时才切换。`,
+    switchBody: "此链接会登录另一个 Paydesk 账户。你当前登录的是 {name}。只有在你自己申请了此链接时才切换。",
     switchYes: "切换账户",
-    switchNo: (name: string) => `继续使用 ${name}`,
-    linkSignedIn: (name: string) => `你已通过链接以 ${name} 的身份登录。不是你本人？`,
+    switchNo: "继续使用 {name}",
+    linkSignedIn: "你已通过链接以 {name} 的身份登录。不是你本人？",
     colon: "：",
     lockedTitle: "你的账户已被锁定",
     lockedBody: "运营人员已锁定此账户。你的资金安全，仍保留在账户中，但在解锁前无法转动。你仍可查看自己的记录。",
     lockedContact: "联系客服",
   },
 });
+
+export type LayoutMessages = (typeof layoutCatalogue)["en"];

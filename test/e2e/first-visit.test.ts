@@ -1,0 +1,83 @@
+/**
+ * What a first visit loads, and when (docs/decisions/029-first-paint-and-first-visit.md):
+ * the page paints from its HTML alone; the error messages come once the page is
+ * interactive, in its language only; a refusal met before them still reads well.
+ */
+import { transferMessages } from "#app/messages/transfer";
+import { errorMessages } from "./error-messages.ts";
+import { expect, test, waitForHydration } from "./fixtures.ts";
+import { contextFor, newPerson, open } from "./journey-kit.ts";
+
+const errorCatalogue = /\/assets\/(en|zh-CN)-[^/]+\.js$/;
+
+test("a page is styled from its HTML alone, without scripts or a style sheet request", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  const requested: string[] = [];
+  page.on("request", (request) => requested.push(request.url()));
+  await page.goto("/help");
+  await expect(page.getByRole("heading", { level: 1, name: "Help" })).toBeVisible();
+  // The layout's rules apply: the header's bar is a flex row.
+  expect(await page.locator(".app-header-bar").evaluate((bar) => getComputedStyle(bar).display)).toBe("flex");
+  expect(requested.filter((url) => url.endsWith(".css"))).toEqual([]);
+  await context.close();
+});
+
+test("the error messages arrive after the page is interactive, in the page's language only", async ({ page }) => {
+  const catalogues: string[] = [];
+  let hydrated = false;
+  page.on("request", (request) => {
+    const match = errorCatalogue.exec(new URL(request.url()).pathname);
+    if (match) catalogues.push(`${match[1]}${hydrated ? "" : " before hydration"}`);
+  });
+  await page.goto("/");
+  await waitForHydration(page);
+  hydrated = true;
+  await expect.poll(() => catalogues, { timeout: 10_000 }).toEqual(["en"]);
+
+  await page.context().addCookies([{ name: "lang", value: "zh-CN", url: page.url() }]);
+  catalogues.length = 0;
+  hydrated = false;
+  await page.goto("/help");
+  await waitForHydration(page);
+  hydrated = true;
+  await expect.poll(() => catalogues, { timeout: 10_000 }).toEqual(["zh-CN"]);
+});
+
+test("a refusal reads the catalogue's message, and says Paydesk cannot be reached when the catalogue cannot be fetched", async ({
+  page,
+  problems,
+}) => {
+  problems.allow(/status of 404|Failed to load resource|Failed to fetch dynamically imported module/);
+  const person = await newPerson("firstvisit", "Zhao Min");
+  await contextFor(page.context(), person, "en");
+  const text = transferMessages.en;
+  // The review looks the recipient up: the origin refuses a handle nobody has.
+  const reviewNobody = async () => {
+    await page.getByLabel(text.recipient, { exact: true }).fill("nobody_by_this_name");
+    await page.getByLabel(text.amount, { exact: true }).fill("1");
+    await page.getByRole("button", { name: text.review }).click();
+  };
+
+  await open(page, "/transfer");
+  await reviewNobody();
+  await expect(page.getByText(errorMessages.en.RECIPIENT_NOT_FOUND).first()).toBeVisible();
+
+  // A new visit whose catalogue never arrives (the network failing just then).
+  await page.route(errorCatalogue, (route) => route.abort("failed"));
+  await open(page, "/transfer");
+  await reviewNobody();
+  await expect(page.getByText("Paydesk is not reachable right now. Check your connection and try again.").first()).toBeVisible();
+  await expect(page.getByText(errorMessages.en.RECIPIENT_NOT_FOUND)).toHaveCount(0);
+});
+
+test("the styles stay when the root's error boundary draws the page anew", async ({ page, problems }) => {
+  problems.allow(/status of 404/);
+  const person = await newPerson("firstvisit_404", "Qian Yu");
+  await contextFor(page.context(), person, "en");
+  // Not an operator: the back office turns into the ordinary 404 page in the browser.
+  await open(page, "/ops");
+  await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
+  expect(await page.locator(".app-header-bar").evaluate((bar) => getComputedStyle(bar).display)).toBe("flex");
+  expect(await page.locator("head style").count()).toBe(1);
+});
