@@ -104,7 +104,7 @@ function printWorkers(figures: BenchFigures): void {
         ? `  (${s.medianMs - anchor >= 0 ? "+" : ""}${(s.medianMs - anchor).toFixed(0)} ms vs anchor)`
         : "";
     console.log(
-      `  ${pad(s.worker, 8)} GET ${pad(s.path, 12)} ${padLeft(`${s.medianMs.toFixed(0)} ms`, 9)}  runs ${s.runsMs.map((ms) => ms.toFixed(0)).join(", ")}${over}`,
+      `  ${pad(s.worker, 8)} GET ${pad(s.path, 12)} ${padLeft(`${s.medianMs.toFixed(0)} ms`, 9)}  min ${padLeft(`${s.minMs?.toFixed(0)} ms`, 8)}  runs ${s.runsMs.map((ms) => ms.toFixed(0)).join(", ")}${over}`,
     );
   }
 }

@@ -13,7 +13,16 @@ export const STARTS_PER_WORKER = 5;
 const PROBE_TIMEOUT_MS = 60_000;
 
 export type StartupTarget = { worker: string; config: string; path: string; presentsEdgeSecret?: boolean };
-export type Startup = { worker: string; path: string; runsMs: number[]; medianMs: number | null; statuses: number[]; error?: string };
+export type Startup = {
+  worker: string;
+  path: string;
+  runsMs: number[];
+  medianMs: number | null;
+  /** The least disturbed start: on a busy machine, the steadiest figure beside the median. */
+  minMs: number | null;
+  statuses: number[];
+  error?: string;
+};
 
 function probe(target: StartupTarget): Promise<{ ms: number; status: number }> {
   const args = [path.join(repoRoot, "bench/startup-probe.ts"), target.config, target.path];
@@ -46,7 +55,14 @@ const median = (values: number[]) => {
 };
 
 export async function measureStartups(targets: StartupTarget[]): Promise<Startup[]> {
-  const results: Startup[] = targets.map((t) => ({ worker: t.worker, path: t.path, runsMs: [], medianMs: null, statuses: [] }));
+  const results: Startup[] = targets.map((t) => ({
+    worker: t.worker,
+    path: t.path,
+    runsMs: [],
+    medianMs: null,
+    minMs: null,
+    statuses: [],
+  }));
   for (let round = 1; round <= STARTS_PER_WORKER; round++) {
     for (const [index, target] of targets.entries()) {
       const result = results[index]!;
@@ -62,7 +78,10 @@ export async function measureStartups(targets: StartupTarget[]): Promise<Startup
     }
   }
   for (const result of results) {
-    if (!result.error && result.runsMs.length) result.medianMs = median(result.runsMs);
+    if (!result.error && result.runsMs.length) {
+      result.medianMs = median(result.runsMs);
+      result.minMs = Math.min(...result.runsMs);
+    }
     if (result.medianMs !== null)
       console.log(`  ${result.worker}: median ${result.medianMs.toFixed(0)} ms (${result.runsMs.map((ms) => ms.toFixed(0)).join(", ")})`);
   }

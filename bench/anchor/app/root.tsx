@@ -1,6 +1,12 @@
 import type { ReactNode } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 
+// An icon as Paydesk has one (public/favicon.svg): without it the browser asks for
+// /favicon.ico, the router answers 404, and the console logs an error.
+export function links() {
+  return [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
