@@ -70,6 +70,7 @@ export default defineConfig({
             "app/**/*.test.ts",
             "contract/**/*.test.ts",
             "scripts/**/*.test.ts",
+            "bench/**/*.test.ts",
             "test/install/**/*.test.ts",
             "test/docs/**/*.test.ts",
             "test/lint/**/*.test.ts",

@@ -14,6 +14,24 @@ export const repoRoot = path.resolve(import.meta.dirname, "..");
 export class BenchRun {
   private server: ServerProcess<unknown> | null = null;
   private removeCopy = () => {};
+  private readonly held = new Set<() => void>();
+
+  /** Something else the run started (a browser): `kill` is called if the run ends first; the answer releases it. */
+  holdWhileRunning(kill: () => void): () => void {
+    this.held.add(kill);
+    return () => this.held.delete(kill);
+  }
+
+  private killHeld(): void {
+    for (const kill of this.held) {
+      try {
+        kill();
+      } catch {
+        // already gone
+      }
+    }
+    this.held.clear();
+  }
 
   /** Takes the private copy of the build to serve and measure; returns its directory. */
   async snapshot(spec: SnapshotSpec): Promise<string> {
@@ -35,6 +53,7 @@ export class BenchRun {
 
   async stopServer(): Promise<void> {
     stopLoads();
+    this.killHeld();
     if (!this.server) return;
     await this.server.stop();
     this.server = null;
@@ -42,6 +61,7 @@ export class BenchRun {
 
   /** On process exit, when nothing can be awaited any more. */
   cleanUpNow(): void {
+    this.killHeld();
     this.server?.kill();
     this.removeCopy();
   }

@@ -7,7 +7,9 @@
  *            to it in-process as `paydesk-origin`, as the service binding is deployed;
  *   direct:  `wrangler dev -c dist/paydesk_origin/wrangler.json`, the origin alone on a
  *            port of its own (a multi-config wrangler dev serves only its first worker),
- *            for the session call without the edge in the path.
+ *            for the session call without the edge in the path;
+ *   anchor:  `wrangler dev -c bench/anchor/build/server/wrangler.json`, the bench's bare React
+ *            Router app (bench/anchor) with its assets, the framework's own figures beside ours.
  *
  * Each has a local D1 of its own (a temporary directory, removed at the end), given every
  * migration by `wrangler d1 migrations apply` and the same seeded user and session by
@@ -32,6 +34,7 @@ import { startWranglerDev, type WranglerDev } from "../test/support/wrangler-dev
 export type AppServerInfo = {
   edgeUrl: string;
   originUrl: string;
+  anchorUrl: string;
   edgeSecret: string;
   token: string;
   migrations: string[];
@@ -41,6 +44,7 @@ export type AppServerInfo = {
 const root = servedRoot();
 const edgeConfig = path.join(root, "build/server/wrangler.json");
 const originConfig = path.join(root, "dist/paydesk_origin/wrangler.json");
+const anchorConfig = path.join(root, "bench/anchor/build/server/wrangler.json");
 const workerName = (config: string) => (JSON.parse(readFileSync(config, "utf8")) as { name: string }).name;
 
 const state = mkdtempSync(path.join(tmpdir(), "paydesk-bench-state-"));
@@ -72,15 +76,22 @@ try {
   servers.push(edge);
   const origin = await startWranglerDev({ configs: [originConfig], ...direct });
   servers.push(origin);
+  const anchor = await startWranglerDev({
+    configs: [anchorConfig],
+    persistTo: path.join(state, "anchor"),
+    registryDir: path.join(state, "anchor-registry"),
+  });
+  servers.push(anchor);
   await Promise.all(servers.map((server) => server.ready));
 
   const info: AppServerInfo = {
     edgeUrl: edge.url,
     originUrl: origin.url,
+    anchorUrl: anchor.url,
     edgeSecret,
     token,
     migrations: migrations ?? [],
-    workers: [workerName(edgeConfig), workerName(originConfig)],
+    workers: [workerName(edgeConfig), workerName(originConfig), workerName(anchorConfig)],
   };
   parent.ready(info);
 } catch (error) {

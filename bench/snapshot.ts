@@ -33,13 +33,23 @@ function missingAssets(root: string): string[] {
   return [...referenced].filter((asset) => !present(asset));
 }
 
-/** The whole app: edge worker, its assets, the origin worker and its migrations (bench/run.ts). */
+/**
+ * The whole app: edge worker, its assets, the origin worker and its migrations, and the
+ * bench's anchor app beside them (bench/run.ts).
+ */
 export const appBuild: SnapshotSpec = {
   what: "the build",
   prefix: "paydesk-bench-",
-  parts: ["build/client", "build/server", "dist/paydesk_origin", "workers/origin/migrations"],
+  parts: [
+    "build/client",
+    "build/server",
+    "dist/paydesk_origin",
+    "workers/origin/migrations",
+    "bench/anchor/build/client",
+    "bench/anchor/build/server",
+  ],
   verify: (dir) => {
-    const missing = missingAssets(dir);
+    const missing = [...missingAssets(dir), ...missingAssets(path.join(dir, "bench/anchor"))];
     if (missing.length) throw new Error(`the server build references missing assets: ${missing.slice(0, 5).join(", ")}`);
   },
 };

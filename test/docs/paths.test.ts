@@ -13,9 +13,15 @@ const topLevel = ["app", "bench", "contract", "docs", "public", "scripts", "test
 const pathLike = new RegExp(`(?<![\\w./#@-])(?:${topLevel.map((dir) => dir.replace(".", "\\.")).join("|")})/[\\w./*\\[\\]-]*`, "g");
 
 function filesUnder(dir: string, keep: (file: string) => boolean): string[] {
-  return (readdirSync(path.join(root, dir), { recursive: true }) as string[])
-    .map((name) => path.join(dir, name))
-    .filter((file) => !file.split(path.sep).includes("node_modules") && keep(file));
+  return (
+    (readdirSync(path.join(root, dir), { recursive: true }) as string[])
+      .map((name) => path.join(dir, name))
+      // Not the repo's files: packages, and what a build or typegen writes (git-ignored; bench/anchor's live in the tree).
+      .filter(
+        (file) =>
+          !file.split(path.sep).some((part) => ["node_modules", "build", ".react-router", ".wrangler"].includes(part)) && keep(file),
+      )
+  );
 }
 
 /** Path-like names in `text`, cut at a wildcard or placeholder and without trailing punctuation. */

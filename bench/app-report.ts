@@ -1,0 +1,121 @@
+/**
+ * The tables `npm run bench` prints: loads, client sizes, Lighthouse, the workers' sizes
+ * and start-ups, then the targets (bench/app-targets.ts).
+ */
+import { targets, type BenchFigures } from "./app-targets.ts";
+import { loadDescription, type LoadResult } from "./load.ts";
+import { columns, pad, padLeft, printScenarioTable, targetMark, type TargetResult } from "./report.ts";
+import { scenarioFailed } from "./scenario.ts";
+import { KB, type Sizes } from "./sizes.ts";
+
+/** More than 1% of the requests failed at the socket level: the numbers are suspect. */
+const erratic = (r: LoadResult) => r.errors > 0.01 * Math.max(1, r.requests);
+const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
+
+function printLoads(scenarios: BenchFigures["scenarios"]): void {
+  const ceiling = scenarios.find((s) => s.key === "sameSizeStatic")?.result?.rps;
+  console.log(`\nThroughput and latency (${loadDescription})\n`);
+  printScenarioTable(
+    scenarios,
+    50,
+    [
+      columns.rps,
+      columns.p50,
+      columns.p99,
+      { title: "×static", width: 8, value: (r) => (ceiling ? `${(r.rps / ceiling).toFixed(2)}` : "—") },
+      { title: "KB/resp", width: 8, value: (r) => (r.bytesPerResponse / KB).toFixed(1) },
+      columns.non2xx,
+      columns.errors,
+    ],
+    (s, r) => `${scenarioFailed(s) ? "  (check failed)" : ""}${erratic(r) ? "  (many errors)" : ""}`,
+  );
+}
+
+function printSizes(sizes: Sizes): void {
+  console.log(`\nFirst visit to / — JavaScript referenced by the HTML (gzip -9)\n`);
+  for (const f of sizes.firstVisit.files) console.log(`  ${pad(f.file, 44)} ${padLeft(kb(f.bytes), 10)} ${padLeft(kb(f.gzip), 10)}`);
+  console.log(
+    `  ${pad(`total (${sizes.firstVisit.files.length} files)`, 44)} ${padLeft(kb(sizes.firstVisit.totalBytes), 10)} ${padLeft(kb(sizes.firstVisit.totalGzip), 10)}`,
+  );
+  if (sizes.firstVisit.unreferencedStaticImports.length) {
+    console.log(`  note: statically imported but not referenced by the HTML: ${sizes.firstVisit.unreferencedStaticImports.join(", ")}`);
+  }
+  console.log(`\nRoute modules (each route's own chunk, gzip -9; target ≤ ${targets.routeChunkKb} KB)\n`);
+  for (const r of sizes.routes) {
+    const shared = r.sharedWith.length ? ` (same file as ${r.sharedWith.join(", ")})` : "";
+    console.log(
+      `  ${pad(r.routeId, 12)} ${pad(r.module, 36)} ${padLeft(kb(r.gzip), 10)} ${r.gzip <= targets.routeChunkKb * KB ? "" : "  OVER"}${shared}`,
+    );
+  }
+  console.log(`\nCSS (gzip -9)\n`);
+  for (const f of sizes.css.files) {
+    const first = sizes.css.firstVisit.includes(f.file) ? "  (first visit)" : "";
+    console.log(`  ${pad(f.file, 44)} ${padLeft(kb(f.bytes), 10)} ${padLeft(kb(f.gzip), 10)}${first}`);
+  }
+  console.log(
+    `  ${pad(`total (${sizes.css.files.length} files)`, 44)} ${padLeft(kb(sizes.css.totalBytes), 10)} ${padLeft(kb(sizes.css.totalGzip), 10)}`,
+  );
+}
+
+function printLighthouse(pages: BenchFigures["lighthouse"]): void {
+  console.log(`\nLighthouse (mobile, simulated throttling, behind a brotli proxy; median of 3 runs)\n`);
+  const header = `${pad("page", 14)} ${["perf", "a11y", "bp", "seo"].map((t) => padLeft(t, 5)).join(" ")} ${["FCP ms", "LCP ms", "TBT ms"].map((t) => padLeft(t, 8)).join(" ")} ${padLeft("CLS", 6)}`;
+  console.log(header);
+  console.log("-".repeat(header.length));
+  for (const page of pages) {
+    const m = page.median;
+    if (!m) {
+      console.log(`${pad(page.name, 14)} not measured: ${page.error ?? "no runs"}`);
+      continue;
+    }
+    const scores = [m.scores.performance, m.scores.accessibility, m.scores["best-practices"], m.scores.seo];
+    console.log(
+      `${pad(page.name, 14)} ${scores.map((s) => padLeft(s === null ? "—" : String(s), 5)).join(" ")} ${[m.fcpMs, m.lcpMs, m.tbtMs].map((v) => padLeft(v.toFixed(0), 8)).join(" ")} ${padLeft(m.cls.toFixed(3), 6)}`,
+    );
+  }
+  console.log(`\nAudits that did not pass (in how many of the 3 runs)\n`);
+  for (const page of pages) {
+    if (!page.failedAudits.length) continue;
+    console.log(`  ${page.name}`);
+    for (const a of page.failedAudits) {
+      console.log(`    ${pad(`${a.category}/${a.id}`, 44)} ${pad(a.title, 52)} ${a.displayValue ?? ""} (${a.runs}/3)`);
+    }
+  }
+}
+
+function printWorkers(figures: BenchFigures): void {
+  console.log(`\nWorkers — modules parsed at start-up, and on-demand chunks (uncompressed / gzip -9)\n`);
+  for (const w of figures.workerSizes) {
+    console.log(`  ${pad(w.worker, 8)} start-up ${padLeft(kb(w.startupBytes), 10)} ${padLeft(kb(w.startupGzip), 10)}`);
+    for (const f of w.startup) console.log(`             ${pad(f.file, 40)} ${padLeft(kb(f.bytes), 10)} ${padLeft(kb(f.gzip), 10)}`);
+    for (const f of w.onDemand) console.log(`    on demand ${pad(f.file, 40)} ${padLeft(kb(f.bytes), 10)} ${padLeft(kb(f.gzip), 10)}`);
+  }
+  console.log(
+    `\nStart-up — workerd with the worker alone, to the end of the first answer (median of ${figures.startups[0]?.runsMs.length ?? 0})\n`,
+  );
+  const anchor = figures.startups.find((s) => s.worker === "anchor")?.medianMs ?? null;
+  for (const s of figures.startups) {
+    if (s.medianMs === null) {
+      console.log(`  ${pad(s.worker, 8)} not measured: ${s.error ?? "no runs"}`);
+      continue;
+    }
+    const over =
+      anchor !== null && s.worker !== "anchor"
+        ? `  (${s.medianMs - anchor >= 0 ? "+" : ""}${(s.medianMs - anchor).toFixed(0)} ms vs anchor)`
+        : "";
+    console.log(
+      `  ${pad(s.worker, 8)} GET ${pad(s.path, 12)} ${padLeft(`${s.medianMs.toFixed(0)} ms`, 9)}  min ${padLeft(`${s.minMs?.toFixed(0)} ms`, 8)}  runs ${s.runsMs.map((ms) => ms.toFixed(0)).join(", ")}${over}`,
+    );
+  }
+}
+
+export function printReport(figures: BenchFigures, targetResults: TargetResult[], loadByPart: Record<string, string>): void {
+  printLoads(figures.scenarios);
+  if (figures.sizes) printSizes(figures.sizes);
+  printLighthouse(figures.lighthouse);
+  printWorkers(figures);
+  console.log(`\nMachine load (1-min load average, before → after each part)\n`);
+  for (const [part, load] of Object.entries(loadByPart)) console.log(`  ${pad(part, 24)} ${load}`);
+  console.log(`\nTargets\n`);
+  for (const t of targetResults) console.log(`  ${pad(t.name, 26)} ${pad(t.target, 30)} ${pad(t.actual, 52)} ${targetMark(t)}`);
+}

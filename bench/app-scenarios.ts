@@ -1,0 +1,140 @@
+/**
+ * The loads of `npm run bench`, each beside its ceiling or anchor: the cached page beside
+ * a static file of its size, the uncached page beside the anchor app's server render, the
+ * session call through the edge beside the same call straight to the origin.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import type { LoadKey } from "./app-targets.ts";
+import { request } from "./http.ts";
+import { load, type LoadResult, type LoadSpec } from "./load.ts";
+import type { Check, Scenario } from "./scenario.ts";
+import type { AppServerInfo } from "./serve.ts";
+
+/** Upper bound on requests per load, whatever the duration. */
+const MAX_REQUESTS_PER_LOAD = 400_000;
+
+/** Pages are measured in English (the edge picks the language by Accept-Language). */
+const english = { "Accept-Language": "en" };
+
+const loadOf = (baseUrl: string, spec: LoadSpec) => (durationS: number) => load(baseUrl, spec, durationS, MAX_REQUESTS_PER_LOAD);
+
+function expect200(label: string, status: number, extra?: string): Check {
+  return status === 200 ? { ok: true, detail: `200${extra ? `, ${extra}` : ""}` } : { ok: false, detail: `${label}: status ${status}` };
+}
+
+function sessionCheck(url: string, token: string): () => Promise<Check> {
+  return async () => {
+    const { status, body } = await request(url, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    });
+    if (status !== 200) return { ok: false, detail: `status ${status}: ${body.slice(0, 200)}` };
+    const parsed = JSON.parse(body) as { code?: string; data?: { handle?: string } };
+    return parsed.code === "SUCCESS" && parsed.data?.handle === "bench_user"
+      ? { ok: true, detail: "200, code SUCCESS, user bench_user" }
+      : { ok: false, detail: `unexpected body ${body.slice(0, 200)}` };
+  };
+}
+
+/** A fresh query for every request: no cache can answer it. */
+function freshPaths() {
+  let counter = 0;
+  return (pathname: string) => `${pathname}?bench=${Date.now().toString(36)}-${++counter}`;
+}
+
+export function buildScenarios(info: AppServerInfo, sameSizeStatic: { path: string; bytes: number }): Scenario<LoadKey, LoadResult>[] {
+  const { edgeUrl, originUrl, anchorUrl, token } = info;
+  const fresh = freshPaths();
+  // As the app's client sends it (app/session/session-call.ts): a POST without a body.
+  const sessionSpec: LoadSpec = {
+    method: "POST",
+    path: "/api/user/session",
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", "Content-Length": "0" },
+  };
+  const sessionScenario = (key: LoadKey, label: string, baseUrl: string): Scenario<LoadKey, LoadResult> => ({
+    key,
+    label,
+    url: baseUrl + sessionSpec.path,
+    load: loadOf(baseUrl, sessionSpec),
+    check: sessionCheck(baseUrl + sessionSpec.path, token),
+  });
+  return [
+    {
+      key: "sameSizeStatic",
+      label: `static file of /help's size ${sameSizeStatic.path}`,
+      url: edgeUrl + sameSizeStatic.path,
+      load: loadOf(edgeUrl, { method: "GET", path: sameSizeStatic.path }),
+      check: async () => {
+        // wrangler dev picks the new file up by itself; allow it a moment.
+        let last = "";
+        for (let i = 0; i < 50; i++) {
+          const { status, body, headers } = await request(edgeUrl + sameSizeStatic.path);
+          const bytes = Buffer.byteLength(body);
+          if (status === 200 && bytes === sameSizeStatic.bytes)
+            return expect200("static", status, `${bytes} bytes, ${headers.get("Content-Type")}`);
+          last = `status ${status}, ${bytes} bytes`;
+          await sleep(100);
+        }
+        return { ok: false, detail: `expected 200 with ${sameSizeStatic.bytes} bytes, got ${last}` };
+      },
+    },
+    {
+      key: "cachedPage",
+      label: "cached page GET /help (HIT)",
+      url: `${edgeUrl}/help`,
+      load: loadOf(edgeUrl, { method: "GET", path: "/help", headers: english }),
+      check: async () => {
+        await request(`${edgeUrl}/help`, { headers: english }); // warms the edge cache
+        // The cache write happens in waitUntil: allow it a moment.
+        let cache = "";
+        for (let i = 0; i < 20; i++) {
+          const { status, headers, body } = await request(`${edgeUrl}/help`, { headers: english });
+          cache = headers.get("X-Edge-Cache") ?? "(none)";
+          if (status !== 200) return expect200("/help", status);
+          if (cache === "HIT") {
+            const bytes = Buffer.byteLength(body);
+            return bytes === sameSizeStatic.bytes
+              ? { ok: true, detail: `200, X-Edge-Cache: HIT, ${bytes} bytes` }
+              : { ok: false, detail: `/help is ${bytes} bytes now, its static twin ${sameSizeStatic.bytes}` };
+          }
+          await sleep(100);
+        }
+        return { ok: false, detail: `expected X-Edge-Cache: HIT, got ${cache}` };
+      },
+    },
+    {
+      key: "uncachedPage",
+      label: "uncached SSR GET /help?bench=<n> (MISS)",
+      url: `${edgeUrl}/help?bench=<n>`,
+      load: loadOf(edgeUrl, { method: "GET", path: "/help", headers: english, setupRequest: (req) => ({ ...req, path: fresh("/help") }) }),
+      check: async () => {
+        const { status, headers } = await request(edgeUrl + fresh("/help"), { headers: english });
+        if (status !== 200) return expect200("/help?bench", status);
+        const cache = headers.get("X-Edge-Cache") ?? "(none)";
+        return cache === "MISS"
+          ? { ok: true, detail: "200, X-Edge-Cache: MISS" }
+          : { ok: false, detail: `expected X-Edge-Cache: MISS, got ${cache}` };
+      },
+    },
+    {
+      key: "anchorSsr",
+      label: "anchor SSR GET /?bench=<n>",
+      url: `${anchorUrl}/?bench=<n>`,
+      // The anchor caches nothing; the fresh query treats it exactly as the uncached /help.
+      load: loadOf(anchorUrl, { method: "GET", path: "/", headers: english, setupRequest: (req) => ({ ...req, path: fresh("/") }) }),
+      check: async () => {
+        const { status, headers, body } = await request(anchorUrl + fresh("/"), { headers: english });
+        if (status !== 200) return expect200("anchor /", status);
+        if (!body.includes("<h1>Help</h1>")) return { ok: false, detail: "the anchor's page has no <h1>Help</h1>" };
+        const cached = ["Age", "CF-Cache-Status", "Cache-Control"].filter((name) => headers.has(name));
+        return cached.length
+          ? { ok: false, detail: `the anchor's answer carries ${cached.join(", ")}: something may cache it` }
+          : { ok: true, detail: `200, server-rendered, no caching headers, ${Buffer.byteLength(body)} bytes` };
+      },
+    },
+    // The same request through the edge and straight to the origin: the proxy's cost. Both
+    // pass one wrangler dev entry in front of the worker, so that cost is on both sides.
+    sessionScenario("sessionProxied", "POST /api/user/session via edge", edgeUrl),
+    sessionScenario("sessionDirect", "POST /api/user/session origin direct", originUrl),
+  ];
+}

@@ -1,0 +1,175 @@
+/**
+ * Issue #12's targets for `npm run bench`, each held to the figures of one run: Paydesk
+ * beside the bench's anchor app (bench/anchor) and beside a static file of its page's size.
+ */
+import type { PageResult } from "./lighthouse.ts";
+import type { LoadResult } from "./load.ts";
+import type { TargetResult } from "./report.ts";
+import type { ScenarioResult } from "./scenario.ts";
+import { KB, type Sizes } from "./sizes.ts";
+import type { Startup } from "./startup.ts";
+import type { WorkerSize } from "./worker-sizes.ts";
+
+export const targets = {
+  lighthousePerformance: 98,
+  /** Accessibility, best practices and SEO. */
+  lighthouseOthers: 100,
+  lcpVsAnchor: 1.15,
+  firstVisitJsKb: 118,
+  routeChunkKb: 10,
+  uncachedVsAnchorSsr: 0.8,
+  cachedVsSameSizeStatic: 0.9,
+  proxiedVsDirectP50: 1.2,
+  edgeKb: 900,
+  originKb: 800,
+  startupOverAnchorMs: 20,
+};
+
+export type LoadKey = "sameSizeStatic" | "cachedPage" | "uncachedPage" | "anchorSsr" | "sessionProxied" | "sessionDirect";
+
+export type BenchFigures = {
+  scenarios: ScenarioResult<LoadKey, LoadResult>[];
+  sizes: Sizes | null;
+  lighthouse: PageResult[];
+  /** The anchor's page among `lighthouse`. */
+  anchorPage: string;
+  workerSizes: WorkerSize[];
+  startups: Startup[];
+};
+
+const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
+const notMeasured = (name: string, target: string): TargetResult => ({ name, target, actual: "n/a", met: null });
+
+function loadTargets(scenarios: BenchFigures["scenarios"]): TargetResult[] {
+  const get = (key: LoadKey) => {
+    const r = scenarios.find((s) => s.key === key);
+    return r?.result && r.checkBefore.ok && (r.checkAfter?.ok ?? true) ? r.result : null;
+  };
+  const throughput = (name: string, key: LoadKey, baseKey: LoadKey, min: number, base: string): TargetResult => {
+    const target = `≥ ${min}× ${base} req/s`;
+    const r = get(key);
+    const b = get(baseKey);
+    if (!r || !b) return notMeasured(name, target);
+    const value = r.rps / b.rps;
+    return { name, target, actual: `${value.toFixed(2)}× (${r.rps.toFixed(0)} vs ${b.rps.toFixed(0)})`, met: value >= min };
+  };
+  const list = [
+    throughput("cached page throughput", "cachedPage", "sameSizeStatic", targets.cachedVsSameSizeStatic, "same-size static"),
+    throughput("uncached /help SSR", "uncachedPage", "anchorSsr", targets.uncachedVsAnchorSsr, "anchor SSR"),
+  ];
+  const proxied = get("sessionProxied");
+  const direct = get("sessionDirect");
+  const target = `≤ ${targets.proxiedVsDirectP50}× direct p50`;
+  if (proxied && direct) {
+    const value = proxied.latencyMs.p50 / direct.latencyMs.p50;
+    list.push({
+      name: "proxied session p50",
+      target,
+      actual: `${value.toFixed(2)}× (${proxied.latencyMs.p50.toFixed(2)} vs ${direct.latencyMs.p50.toFixed(2)} ms)`,
+      met: value <= targets.proxiedVsDirectP50,
+    });
+  } else list.push(notMeasured("proxied session p50", target));
+  return list;
+}
+
+function sizeTargets(sizes: Sizes | null): TargetResult[] {
+  const jsTarget = `≤ ${targets.firstVisitJsKb} KB gzip`;
+  const chunkTarget = `≤ ${targets.routeChunkKb} KB gzip`;
+  if (!sizes) return [notMeasured("first-visit JS (/)", jsTarget), notMeasured("each route chunk", chunkTarget)];
+  const largest = [...sizes.routes].sort((a, b) => b.gzip - a.gzip)[0];
+  const over = sizes.routes.filter((r) => r.gzip > targets.routeChunkKb * KB);
+  return [
+    {
+      name: "first-visit JS (/)",
+      target: jsTarget,
+      actual: kb(sizes.firstVisit.totalGzip),
+      met: sizes.firstVisit.totalGzip <= targets.firstVisitJsKb * KB,
+    },
+    {
+      name: "each route chunk",
+      target: chunkTarget,
+      actual: largest
+        ? `largest ${largest.routeId} ${kb(largest.gzip)}${over.length ? `; over: ${over.map((r) => r.routeId).join(", ")}` : ""}`
+        : "n/a",
+      met: over.length === 0,
+    },
+  ];
+}
+
+function lighthouseTargets(pages: PageResult[], anchorName: string): TargetResult[] {
+  const anchor = pages.find((p) => p.name === anchorName)?.median;
+  const list: TargetResult[] = [];
+  for (const page of pages.filter((p) => p.name !== anchorName)) {
+    const m = page.median;
+    const scoreTarget = `perf ≥ ${targets.lighthousePerformance}, others ${targets.lighthouseOthers}`;
+    const lcpTarget = `≤ ${targets.lcpVsAnchor}× anchor LCP`;
+    if (!m) {
+      list.push(notMeasured(`Lighthouse ${page.name}`, scoreTarget), notMeasured(`LCP ${page.name}`, lcpTarget));
+      continue;
+    }
+    const { performance, accessibility, seo } = m.scores;
+    const bestPractices = m.scores["best-practices"];
+    const others = [accessibility, bestPractices, seo];
+    list.push({
+      name: `Lighthouse ${page.name}`,
+      target: scoreTarget,
+      actual: `perf ${performance}, a11y ${accessibility}, bp ${bestPractices}, seo ${seo}`,
+      met:
+        performance !== null &&
+        performance >= targets.lighthousePerformance &&
+        others.every((s) => s !== null && s >= targets.lighthouseOthers),
+    });
+    if (!anchor) list.push(notMeasured(`LCP ${page.name}`, lcpTarget));
+    else {
+      const ratio = m.lcpMs / anchor.lcpMs;
+      list.push({
+        name: `LCP ${page.name}`,
+        target: lcpTarget,
+        actual: `${ratio.toFixed(2)}× (${m.lcpMs.toFixed(0)} vs ${anchor.lcpMs.toFixed(0)} ms)`,
+        met: ratio <= targets.lcpVsAnchor,
+      });
+    }
+  }
+  return list;
+}
+
+function workerTargets(workerSizes: WorkerSize[], startups: Startup[]): TargetResult[] {
+  const list: TargetResult[] = [];
+  for (const [worker, budgetKb] of [
+    ["edge", targets.edgeKb],
+    ["origin", targets.originKb],
+  ] as const) {
+    const size = workerSizes.find((w) => w.worker === worker);
+    const target = `≤ ${budgetKb} KB at start-up`;
+    list.push(
+      size
+        ? { name: `${worker} worker size`, target, actual: kb(size.startupBytes), met: size.startupBytes <= budgetKb * KB }
+        : notMeasured(`${worker} worker size`, target),
+    );
+  }
+  const anchor = startups.find((s) => s.worker === "anchor")?.medianMs ?? null;
+  for (const worker of ["edge", "origin"]) {
+    const ms = startups.find((s) => s.worker === worker)?.medianMs ?? null;
+    const target = `≤ anchor + ${targets.startupOverAnchorMs} ms`;
+    if (ms === null || anchor === null) list.push(notMeasured(`${worker} start-up`, target));
+    else {
+      const over = ms - anchor;
+      list.push({
+        name: `${worker} start-up`,
+        target,
+        actual: `${over >= 0 ? "+" : ""}${over.toFixed(0)} ms (${ms.toFixed(0)} vs ${anchor.toFixed(0)} ms)`,
+        met: over <= targets.startupOverAnchorMs,
+      });
+    }
+  }
+  return list;
+}
+
+export function evaluateTargets(figures: BenchFigures): TargetResult[] {
+  return [
+    ...lighthouseTargets(figures.lighthouse, figures.anchorPage),
+    ...sizeTargets(figures.sizes),
+    ...loadTargets(figures.scenarios),
+    ...workerTargets(figures.workerSizes, figures.startups),
+  ];
+}

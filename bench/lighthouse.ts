@@ -1,0 +1,160 @@
+/**
+ * Lighthouse (its Node API, the default mobile preset with simulated throttling) against
+ * pages behind the compressing proxy (bench/compressing-proxy.ts), in Debian's Chromium:
+ * three runs a page, the median of each figure, and the audits that did not pass.
+ */
+import { launch, type LaunchedChrome } from "chrome-launcher";
+import lighthouse, { type Flags, type Result } from "lighthouse";
+
+export const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
+type Category = (typeof CATEGORIES)[number];
+
+export const RUNS_PER_PAGE = 3;
+/** One Lighthouse run waits at most this long for a page; a run over it fails the page. */
+const RUN_TIMEOUT_MS = 120_000;
+
+const chromePath = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+const chromeFlags = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export type Figures = { scores: Record<Category, number | null>; fcpMs: number; lcpMs: number; tbtMs: number; cls: number };
+
+/** An audit of a scored category that did not pass, and in how many of the runs. */
+export type FailedAudit = { id: string; title: string; category: Category; score: number; displayValue?: string; runs: number };
+
+export type PageResult = {
+  name: string;
+  url: string;
+  finalUrl?: string;
+  runs: Figures[];
+  median?: Figures;
+  failedAudits: FailedAudit[];
+  error?: string;
+};
+
+export type LighthousePage = { name: string; url: string };
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+function figuresOf(lhr: Result): Figures {
+  const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+  const scores = Object.fromEntries(
+    CATEGORIES.map((c) => [c, lhr.categories[c]?.score === null || !lhr.categories[c] ? null : Math.round(lhr.categories[c].score * 100)]),
+  ) as Record<Category, number | null>;
+  return {
+    scores,
+    fcpMs: numeric("first-contentful-paint"),
+    lcpMs: numeric("largest-contentful-paint"),
+    tbtMs: numeric("total-blocking-time"),
+    cls: numeric("cumulative-layout-shift"),
+  };
+}
+
+function medianOf(runs: Figures[]): Figures {
+  const scores = Object.fromEntries(
+    CATEGORIES.map((c) => {
+      const values = runs.map((r) => r.scores[c]).filter((v): v is number => v !== null);
+      return [c, values.length ? median(values) : null];
+    }),
+  ) as Record<Category, number | null>;
+  return {
+    scores,
+    fcpMs: median(runs.map((r) => r.fcpMs)),
+    lcpMs: median(runs.map((r) => r.lcpMs)),
+    tbtMs: median(runs.map((r) => r.tbtMs)),
+    cls: median(runs.map((r) => r.cls)),
+  };
+}
+
+/** Scored audits under 1 (binary, numeric, metric savings); informative and not-applicable ones are left out. */
+function failedAudits(lhr: Result): Omit<FailedAudit, "runs">[] {
+  const failed: Omit<FailedAudit, "runs">[] = [];
+  for (const category of CATEGORIES) {
+    for (const ref of lhr.categories[category]?.auditRefs ?? []) {
+      const audit = lhr.audits[ref.id];
+      if (!audit || audit.score === null || audit.score >= 1) continue;
+      if (!["binary", "numeric", "metricSavings"].includes(audit.scoreDisplayMode)) continue;
+      failed.push({ id: audit.id, title: audit.title, category, score: audit.score, displayValue: audit.displayValue });
+    }
+  }
+  return failed;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took over ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Runs Lighthouse on each page in turn; `hold` registers Chromium so that the bench kills it whatever happens. */
+export async function runLighthouse(pages: LighthousePage[], hold: (kill: () => void) => () => void): Promise<PageResult[]> {
+  const results: PageResult[] = [];
+  let chrome: LaunchedChrome | null = null;
+  let release = () => {};
+  const stopChrome = () => {
+    release();
+    chrome?.kill();
+    chrome = null;
+  };
+  try {
+    for (const page of pages) {
+      const result: PageResult = { name: page.name, url: page.url, runs: [], failedAudits: [] };
+      results.push(result);
+      const failed = new Map<string, FailedAudit>();
+      process.stdout.write(`  ${page.name}: `);
+      try {
+        for (let run = 1; run <= RUNS_PER_PAGE; run++) {
+          if (!chrome) {
+            chrome = await launch({ chromePath, chromeFlags, logLevel: "silent", handleSIGINT: false });
+            const launched = chrome;
+            release = hold(() => launched.kill());
+          }
+          const flags: Flags = {
+            port: chrome.port,
+            output: "json",
+            logLevel: "error",
+            onlyCategories: [...CATEGORIES],
+            throttlingMethod: "simulate",
+            // Pages choose their language by Accept-Language (workers/edge): measured in English.
+            extraHeaders: { "Accept-Language": "en" },
+          };
+          const answer = await withTimeout(lighthouse(page.url, flags), RUN_TIMEOUT_MS, `Lighthouse on ${page.url}`);
+          const lhr = answer?.lhr;
+          if (!lhr) throw new Error("Lighthouse returned no result");
+          if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
+          result.finalUrl = lhr.finalDisplayedUrl;
+          const figures = figuresOf(lhr);
+          result.runs.push(figures);
+          for (const audit of failedAudits(lhr)) {
+            const key = `${audit.category}/${audit.id}`;
+            const seen = failed.get(key);
+            failed.set(key, seen ? { ...seen, score: Math.min(seen.score, audit.score), runs: seen.runs + 1 } : { ...audit, runs: 1 });
+          }
+          process.stdout.write(`${run === 1 ? "" : ", "}perf ${figures.scores.performance}`);
+        }
+        result.median = medianOf(result.runs);
+        result.failedAudits = [...failed.values()];
+        console.log(`; median LCP ${result.median.lcpMs.toFixed(0)} ms`);
+      } catch (error) {
+        result.error = error instanceof Error ? error.message : String(error);
+        console.error(`\n  ✗ ${page.name}: ${result.error}`);
+        stopChrome(); // a run that failed may have left the browser in any state
+      }
+    }
+  } finally {
+    stopChrome();
+  }
+  return results;
+}

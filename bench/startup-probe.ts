@@ -1,0 +1,65 @@
+/**
+ * One cold start of one built worker, for bench/startup.ts: run in a fresh Node process,
+ * it reads the worker's wrangler.json, then times from the start of a workerd serving that
+ * worker alone (Miniflare, no wrangler in front) to the end of the first answer's body to
+ * `GET <path>`. A worker's service bindings are answered by a stub that says 503, so that
+ * only the worker under test is loaded. Prints one line: `STARTUP {json}`.
+ *
+ *   node bench/startup-probe.ts <wrangler.json> <path> [edge secret]
+ *
+ * With an edge secret, the worker gets it as EDGE_SECRET and the request presents it: the
+ * origin answers only the edge (workers/origin/src/http/edge-trust.ts).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { convertV4MiniflareOptions, Miniflare, type V4WorkerOptions } from "miniflare";
+import { unstable_getMiniflareWorkerOptions } from "wrangler";
+
+const [configPath, requestPath = "/", edgeSecret] = process.argv.slice(2);
+if (!configPath) throw new Error("usage: node bench/startup-probe.ts <wrangler.json> <path>");
+
+const config = JSON.parse(readFileSync(configPath, "utf8")) as { name: string; services?: { service: string }[] };
+// wrangler's module rules have no Miniflare 5 form: the modules are listed below instead.
+const { workerOptions: v4Options, main } = unstable_getMiniflareWorkerOptions(configPath);
+const { modulesRules: _rules, rootPath: _root, ...workerOptions } = v4Options as V4WorkerOptions;
+if (!main) throw new Error(`${configPath} names no main module`);
+// Every module the build wrote, as a deploy uploads them; workerd evaluates only what is imported.
+const root = path.dirname(main);
+const modules = [main, ...readdirSync(root, { recursive: true, encoding: "utf8" }).map((file) => path.join(root, file))]
+  .filter((file, index, all) => /\.m?js$/.test(file) && all.indexOf(file) === index)
+  .map((file) => ({ type: "ESModule" as const, path: file }));
+
+const stubs: V4WorkerOptions[] = [...new Set((config.services ?? []).map((s) => s.service))].map((name) => ({
+  name,
+  modules: true,
+  script: "export default { fetch() { return new Response('stub', { status: 503 }); } };",
+  compatibilityDate: workerOptions.compatibilityDate,
+}));
+
+const startedAt = performance.now();
+// wrangler describes the worker in Miniflare 4's terms; Miniflare 5 converts them. Nothing is
+// persisted: every start is cold.
+const mf = new Miniflare(
+  convertV4MiniflareOptions({
+    workers: [
+      {
+        ...workerOptions,
+        bindings: { ...workerOptions.bindings, ...(edgeSecret ? { EDGE_SECRET: edgeSecret } : {}) },
+        name: config.name,
+        modules,
+        modulesRoot: root,
+      },
+      ...stubs,
+    ],
+  }),
+);
+try {
+  const response = await mf.dispatchFetch(`http://localhost${requestPath}`, {
+    headers: { "Accept-Language": "en", ...(edgeSecret ? { "X-Edge-Secret": edgeSecret } : {}) },
+  });
+  const body = await response.arrayBuffer();
+  const ms = performance.now() - startedAt;
+  process.stdout.write(`STARTUP ${JSON.stringify({ ms, status: response.status, bytes: body.byteLength })}\n`);
+} finally {
+  await mf.dispose();
+}
