@@ -3,8 +3,9 @@ import { exports } from "cloudflare:workers";
 import type { ServerBuild } from "react-router";
 import { describe, expect, it } from "vitest";
 import { createEdgeHandler, type EdgeEnv } from "../../workers/edge/edge-handler";
-import { createPageCache, isShareable, pageCacheKey, renewNonce } from "../../workers/edge/page-cache";
+import { createPageCache, isShareable, joinAroundNonce, pageCacheKey, splitAroundNonce } from "../../workers/edge/page-cache";
 import { PageMemory } from "../../workers/edge/page-memory";
+import { cspNonceContext } from "#app/server-context";
 
 async function edgeSettled(path: string) {
   const response = await exports.default.fetch(new Request(`https://paydesk.test${path}`));
@@ -164,7 +165,8 @@ describe("the edge handler renders once per deploy version", () => {
 
 describe("the memory tier", () => {
   const page = (body: string, expiresAt = Number.POSITIVE_INFINITY) => ({
-    body,
+    pieces: splitAroundNonce(body, "n"),
+    bytes: body.length,
     status: 200,
     headers: [] as [string, string][],
     renderedWith: "n",
@@ -194,8 +196,60 @@ describe("the memory tier", () => {
 
   it("renews only the nonce the page was rendered with", () => {
     const html = '<script nonce="old">a</script><script nonce="other">b</script><p>nonce=&quot;old&quot;</p>';
-    expect(renewNonce(html, "old", "new")).toBe(
-      '<script nonce="new">a</script><script nonce="other">b</script><p>nonce=&quot;old&quot;</p>',
-    );
+    const renewed = new TextDecoder().decode(joinAroundNonce(splitAroundNonce(html, "old"), "new"));
+    expect(renewed).toBe('<script nonce="new">a</script><script nonce="other">b</script><p>nonce=&quot;old&quot;</p>');
+  });
+
+  it("keeps a stored page byte for byte apart from its nonce, in any language, however often it is answered", () => {
+    const html = '<html lang="zh-CN"><style nonce="r1">p{}</style><p>帮助中心 — 付款</p><script nonce="r1">go()</script></html>';
+    const pieces = splitAroundNonce(html, "r1");
+    expect(pieces).toHaveLength(3);
+    const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+    const first = joinAroundNonce(pieces, "AAAA+/==");
+    const second = joinAroundNonce(pieces, "BBBB");
+    expect(decode(first)).toBe(html.replaceAll('nonce="r1"', 'nonce="AAAA+/=="'));
+    expect(decode(second)).toBe(html.replaceAll('nonce="r1"', 'nonce="BBBB"'));
+    // Each answer is its own copy: one body being consumed never changes another.
+    expect(first.buffer).not.toBe(second.buffer);
+    expect(decode(joinAroundNonce(pieces, "r1"))).toBe(html);
+    // A page without the nonce (route data) is one piece, answered unchanged.
+    expect(decode(joinAroundNonce(splitAroundNonce('{"a":1}', "r1"), "x"))).toBe('{"a":1}');
+  });
+
+  it("answers hits on a fresh nonce that matches the response's policy, through both tiers", async () => {
+    const shared = await caches.open(`pages-${crypto.randomUUID()}`);
+    const build = { assets: { version: "client-1" }, routes: {} } as unknown as ServerBuild;
+    const isolate = () =>
+      createEdgeHandler({
+        build,
+        cache: createPageCache(() => shared),
+        render: async (_request, context) => {
+          const nonce = context.get(cspNonceContext);
+          return new Response(`<!doctype html><script nonce="${nonce}">1</script><p>帮助</p><style nonce="${nonce}"></style>`, {
+            headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "public, s-maxage=60" },
+          });
+        },
+      });
+    const get = async (handle: ReturnType<typeof isolate>) => {
+      const ctx = createExecutionContext();
+      const response = await handle(new Request("https://paydesk.test/help"), { CF_VERSION_METADATA: { id: "d" } }, ctx);
+      const body = await response.text();
+      await waitOnExecutionContext(ctx);
+      const policy = response.headers.get("Content-Security-Policy") ?? "";
+      const nonce = /'nonce-([^']+)'/.exec(policy)?.[1] ?? "missing";
+      return { body, nonce, policy, cache: response.headers.get("X-Edge-Cache"), headers: response.headers };
+    };
+    const first = isolate();
+    const answers = [await get(first), await get(first), await get(first), await get(isolate())];
+    expect(answers.map((answer) => answer.cache)).toEqual(["MISS", "HIT", "HIT", "HIT"]);
+    for (const answer of answers) {
+      expect(answer.body).toBe(`<!doctype html><script nonce="${answer.nonce}">1</script><p>帮助</p><style nonce="${answer.nonce}"></style>`);
+      expect(answer.policy).toContain(`script-src 'self' 'nonce-${answer.nonce}'`);
+      expect(answer.headers.get("Content-Language")).toBe("en");
+      expect(answer.headers.get("Vary")).toBe("Cookie, Accept-Language");
+      expect(answer.headers.get("X-Content-Type-Options")).toBe("nosniff");
+      expect(answer.headers.get("Strict-Transport-Security")).toContain("max-age=");
+    }
+    expect(new Set(answers.map((answer) => answer.nonce)).size).toBe(4);
   });
 });

@@ -101,7 +101,8 @@ export function createEdgeHandler({ build, render, cache = createPageCache(), or
       }
     }
 
-    response = new Response(response.body, response);
+    // A hit is a response of our own making (mutable headers); a rendered one is wrapped first.
+    if (cacheStatus !== "HIT") response = new Response(response.body, response);
     if (!cacheable) response.headers.set("Cache-Control", "no-store");
     if (backOffice) response.headers.set("X-Robots-Tag", "noindex, nofollow");
     response.headers.set("X-Edge-Cache", cacheStatus);

@@ -39,12 +39,46 @@ export function isShareable(response: Response): boolean {
   return response.status === 200 && !response.headers.has("Set-Cookie") && sharedLifetime(response) > 0;
 }
 
+const utf8 = new TextEncoder();
+
 /**
- * Moves a stored page onto this response's nonce. React escapes `"` in text, so
- * `nonce="…"` can only be an attribute; only the nonce it was rendered with is renewed.
+ * Cuts a rendered page around the nonce it was rendered with, once, when it is stored.
+ * React escapes `"` in text, so `nonce="…"` can only be an attribute; only the nonce the
+ * page was rendered with is ever renewed.
  */
-export function renewNonce(body: string, renderedWith: string, nonce: string): string {
-  return body.replaceAll(`nonce="${renderedWith}"`, `nonce="${nonce}"`);
+export function splitAroundNonce(body: string, renderedWith: string): Uint8Array[] {
+  return body.split(`nonce="${renderedWith}"`).map((piece) => utf8.encode(piece));
+}
+
+/** A stored page's bytes on `nonce`: its pieces joined by `nonce="<nonce>"` (a copy, as a body is consumed). */
+export function joinAroundNonce(pieces: Uint8Array[], nonce: string): Uint8Array {
+  const attribute = utf8.encode(`nonce="${nonce}"`);
+  let length = attribute.length * (pieces.length - 1);
+  for (const piece of pieces) length += piece.length;
+  const page = new Uint8Array(length);
+  let at = 0;
+  pieces.forEach((piece, index) => {
+    if (index > 0) {
+      page.set(attribute, at);
+      at += attribute.length;
+    }
+    page.set(piece, at);
+    at += piece.length;
+  });
+  return page;
+}
+
+function storedPage(body: string, response: Response, headers: [string, string][], renderedWith: string, shared: boolean): StoredPage {
+  const pieces = splitAroundNonce(body, renderedWith);
+  return {
+    pieces,
+    bytes: pieces.reduce((sum, piece) => sum + piece.length, 0),
+    status: response.status,
+    headers,
+    renderedWith,
+    expiresAt: Date.now() + sharedLifetime(response) * 1000,
+    shared,
+  };
 }
 
 export type PageCacheTiers = { memory: PageMemory; shared: () => Cache };
@@ -54,7 +88,7 @@ export function createPageCache(shared: () => Cache = () => caches.default, memo
 }
 
 function toResponse(page: StoredPage, nonce: string): Response {
-  return new Response(renewNonce(page.body, page.renderedWith, nonce), { status: page.status, headers: page.headers });
+  return new Response(joinAroundNonce(page.pieces, nonce), { status: page.status, headers: page.headers });
 }
 
 export type PageHit = {
@@ -64,7 +98,7 @@ export type PageHit = {
 };
 
 function sharedCopy(page: StoredPage): Response {
-  const response = new Response(page.body, { status: page.status, headers: page.headers });
+  const response = new Response(joinAroundNonce(page.pieces, page.renderedWith), { status: page.status, headers: page.headers });
   response.headers.set(renderNonceHeader, page.renderedWith);
   return response;
 }
@@ -86,14 +120,7 @@ export async function matchPage(tiers: PageCacheTiers, key: Request, nonce: stri
   const headers = new Headers(hit.headers);
   const renderedWith = headers.get(renderNonceHeader) ?? "";
   headers.delete(renderNonceHeader);
-  const page: StoredPage = {
-    body: await hit.text(),
-    status: hit.status,
-    headers: [...headers],
-    renderedWith,
-    expiresAt: Date.now() + sharedLifetime(hit) * 1000,
-    shared: true,
-  };
+  const page = storedPage(await hit.text(), hit, [...headers], renderedWith, true);
   tiers.memory.set(key.url, page);
   return { response: toResponse(page, nonce), pending: null };
 }
@@ -101,12 +128,5 @@ export async function matchPage(tiers: PageCacheTiers, key: Request, nonce: stri
 /** Keeps a copy of `response` (which stays usable) in this isolate's memory. */
 export async function storePage(tiers: PageCacheTiers, key: Request, response: Response, renderedWith: string): Promise<void> {
   const copy = response.clone();
-  tiers.memory.set(key.url, {
-    body: await copy.text(),
-    status: copy.status,
-    headers: [...copy.headers],
-    renderedWith,
-    expiresAt: Date.now() + sharedLifetime(copy) * 1000,
-    shared: false,
-  });
+  tiers.memory.set(key.url, storedPage(await copy.text(), copy, [...copy.headers], renderedWith, false));
 }

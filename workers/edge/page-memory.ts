@@ -4,7 +4,13 @@
  * first) and by each page's own shared-cache lifetime.
  */
 export type StoredPage = {
-  body: string;
+  /**
+   * The page's UTF-8 bytes cut around each `nonce="<renderedWith>"`: an answer joins them
+   * with its own nonce, so a hit neither searches nor encodes the page again.
+   */
+  pieces: Uint8Array[];
+  /** The pieces' total length, what the page costs this tier. */
+  bytes: number;
   status: number;
   headers: [string, string][];
   /** The nonce the page was rendered with, renewed on every answer. */
@@ -28,7 +34,7 @@ export class PageMemory {
     if (!page) return undefined;
     this.#pages.delete(key);
     if (page.expiresAt <= this.now()) {
-      this.#bytes -= page.body.length;
+      this.#bytes -= page.bytes;
       return undefined;
     }
     this.#pages.set(key, page);
@@ -36,18 +42,18 @@ export class PageMemory {
   }
 
   set(key: string, page: StoredPage): void {
-    if (page.body.length > this.maxBytes / 8) return;
+    if (page.bytes > this.maxBytes / 8) return;
     const previous = this.#pages.get(key);
     if (previous) {
       this.#pages.delete(key);
-      this.#bytes -= previous.body.length;
+      this.#bytes -= previous.bytes;
     }
     this.#pages.set(key, page);
-    this.#bytes += page.body.length;
+    this.#bytes += page.bytes;
     for (const [oldest, stored] of this.#pages) {
       if (this.#bytes <= this.maxBytes) break;
       this.#pages.delete(oldest);
-      this.#bytes -= stored.body.length;
+      this.#bytes -= stored.bytes;
     }
   }
 

@@ -37,12 +37,27 @@ function contentSecurityPolicy(nonce: string, sentryDsn?: string, devServer = fa
   ].join("; ");
 }
 
+/**
+ * The policy is the same text for every response but its nonce: it is built once per
+ * Sentry DSN and cut around a marker (a nonce is base64, so it never contains `*`), and
+ * each response joins the cut with its own nonce.
+ */
+const nonceMarker = "*nonce*";
+let policyCut: { sentryDsn: string | undefined; pieces: string[] } | null = null;
+
+function policyFor(nonce: string, sentryDsn: string | undefined): string {
+  if (!policyCut || policyCut.sentryDsn !== sentryDsn) {
+    policyCut = { sentryDsn, pieces: contentSecurityPolicy(nonceMarker, sentryDsn, import.meta.env.DEV).split(nonceMarker) };
+  }
+  return policyCut.pieces.join(nonce);
+}
+
 /** Headers every answer of the edge carries; `nonce` marks an HTML page. */
 export function applySecurityHeaders(
   headers: Headers,
   { https, nonce, sentryDsn }: { https: boolean; nonce?: string; sentryDsn?: string },
 ): void {
-  if (nonce !== undefined) headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, sentryDsn, import.meta.env.DEV));
+  if (nonce !== undefined) headers.set("Content-Security-Policy", policyFor(nonce, sentryDsn));
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("X-Frame-Options", "DENY");
   headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
