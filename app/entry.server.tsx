@@ -10,11 +10,23 @@ import { layoutCatalogue } from "./messages/layout.server";
 import { tokenMarkSource } from "./startup/token-mark.server";
 import { zodJitlessSource } from "./startup/zod-jitless.server";
 import { cspNonceContext, languageContext } from "./server-context";
+import { languages } from "./i18n/languages";
 
 export const streamTimeout = 5_000;
 
 // The server renders every language (app/i18n/layout-messages.ts).
 provideLayoutMessages(layoutCatalogue);
+
+/** What a page's <head> carries besides its styles: the same text for every page of a language, so built once. */
+const headOf = new Map(
+  languages.map((language) => [
+    language,
+    {
+      headScript: zodJitlessSource + tokenMarkSource + assetWatchSource(language),
+      layoutMessages: serializeLayoutMessages(layoutCatalogue[language]),
+    },
+  ]),
+);
 
 export default async function handleRequest(
   request: Request,
@@ -29,16 +41,11 @@ export default async function handleRequest(
   }
 
   const nonce = loadContext.get(cspNonceContext);
+  const head = headOf.get(loadContext.get(languageContext));
+  if (!head) throw new Error(`no page head for language ${loadContext.get(languageContext)}`);
   let shellRendered = false;
   const body = await renderToReadableStream(
-    <ServerDocumentProvider
-      value={{
-        nonce,
-        headScript: zodJitlessSource + tokenMarkSource + assetWatchSource(loadContext.get(languageContext)),
-        styles: pageStyles,
-        layoutMessages: serializeLayoutMessages(layoutCatalogue[loadContext.get(languageContext)]),
-      }}
-    >
+    <ServerDocumentProvider value={{ nonce, headScript: head.headScript, styles: pageStyles, layoutMessages: head.layoutMessages }}>
       <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
     </ServerDocumentProvider>,
     {

@@ -243,7 +243,9 @@ describe("the memory tier", () => {
     const answers = [await get(first), await get(first), await get(first), await get(isolate())];
     expect(answers.map((answer) => answer.cache)).toEqual(["MISS", "HIT", "HIT", "HIT"]);
     for (const answer of answers) {
-      expect(answer.body).toBe(`<!doctype html><script nonce="${answer.nonce}">1</script><p>帮助</p><style nonce="${answer.nonce}"></style>`);
+      expect(answer.body).toBe(
+        `<!doctype html><script nonce="${answer.nonce}">1</script><p>帮助</p><style nonce="${answer.nonce}"></style>`,
+      );
       expect(answer.policy).toContain(`script-src 'self' 'nonce-${answer.nonce}'`);
       expect(answer.headers.get("Content-Language")).toBe("en");
       expect(answer.headers.get("Vary")).toBe("Cookie, Accept-Language");

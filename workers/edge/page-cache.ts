@@ -51,7 +51,7 @@ export function splitAroundNonce(body: string, renderedWith: string): Uint8Array
 }
 
 /** A stored page's bytes on `nonce`: its pieces joined by `nonce="<nonce>"` (a copy, as a body is consumed). */
-export function joinAroundNonce(pieces: Uint8Array[], nonce: string): Uint8Array {
+export function joinAroundNonce(pieces: Uint8Array[], nonce: string): Uint8Array<ArrayBuffer> {
   const attribute = utf8.encode(`nonce="${nonce}"`);
   let length = attribute.length * (pieces.length - 1);
   for (const piece of pieces) length += piece.length;
