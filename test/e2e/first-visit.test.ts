@@ -5,7 +5,7 @@
  */
 import { transferMessages } from "#app/messages/transfer";
 import { errorMessages } from "./error-messages.ts";
-import { expect, test, waitForHydration } from "./fixtures.ts";
+import { expect, test } from "./fixtures.ts";
 import { contextFor, newPerson, open } from "./journey-kit.ts";
 
 const errorCatalogue = /\/assets\/(en|zh-CN)-[^/]+\.js$/;
