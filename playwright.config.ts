@@ -1,8 +1,6 @@
 import { defineConfig } from "@playwright/test";
 import { devBaseUrl, devPort, e2eBaseUrl, e2ePort } from "./test/e2e/e2e-env.ts";
-
-// The system Chromium (Debian's package); a test run never downloads a browser.
-const executablePath = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+import { chromiumFlags, chromiumPath } from "./test/support/chromium.ts";
 
 export default defineConfig({
   testDir: "./test/e2e",
@@ -16,14 +14,9 @@ export default defineConfig({
   use: {
     baseURL: e2eBaseUrl,
     launchOptions: {
-      executablePath,
+      executablePath: chromiumPath,
       args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
+        ...chromiumFlags,
         // A configured link-shortener host, resolved to this machine.
         "--host-resolver-rules=MAP s.paydesk.test 127.0.0.1",
       ],

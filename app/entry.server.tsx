@@ -5,7 +5,8 @@ import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterC
 import { ServerDocumentProvider } from "./components/server-document";
 import { assetWatchSource } from "./startup/asset-watch.server";
 import { pageStyles } from "./styles/page-styles.server";
-import { provideLayoutMessages, serializeLayoutMessages } from "./i18n/layout-messages";
+import { provideLayoutMessages } from "./i18n/layout-messages";
+import { jsonBlockText } from "./startup/json-block";
 import { layoutCatalogue } from "./messages/layout.server";
 import { tokenMarkSource } from "./startup/token-mark.server";
 import { zodJitlessSource } from "./startup/zod-jitless.server";
@@ -23,7 +24,7 @@ const headOf = new Map(
     language,
     {
       headScript: zodJitlessSource + tokenMarkSource + assetWatchSource(language),
-      layoutMessages: serializeLayoutMessages(layoutCatalogue[language]),
+      layoutMessages: jsonBlockText(layoutCatalogue[language]),
     },
   ]),
 );

@@ -71,7 +71,7 @@ export function Layout({ children }: { children: ReactNode }) {
           type="application/json"
           id={layoutMessagesElementId}
           suppressHydrationWarning
-          // biome-ignore lint/security/noDangerouslySetInnerHtml: a JSON data block, never run; serializeLayoutMessages escapes "<" so it cannot close the element.
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: a JSON data block, never run; jsonBlockText escapes "<" so it cannot close the element.
           dangerouslySetInnerHTML={{ __html: layoutMessages }}
         />
         <Meta />
@@ -95,7 +95,7 @@ export function Layout({ children }: { children: ReactNode }) {
             type="application/json"
             id={publicConfigElementId}
             suppressHydrationWarning
-            // biome-ignore lint/security/noDangerouslySetInnerHtml: a JSON data block, never run; serializePublicConfig escapes "<" so it cannot close the element.
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: a JSON data block, never run; jsonBlockText escapes "<" so it cannot close the element.
             dangerouslySetInnerHTML={{ __html: serializePublicConfig(config) }}
           />
         ) : null}

@@ -5,6 +5,7 @@
  */
 import { launch, type LaunchedChrome } from "chrome-launcher";
 import lighthouse, { type Flags, type Result } from "lighthouse";
+import { chromiumFlags, chromiumPath } from "../test/support/chromium.ts";
 
 export const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
 type Category = (typeof CATEGORIES)[number];
@@ -12,16 +13,6 @@ type Category = (typeof CATEGORIES)[number];
 export const RUNS_PER_PAGE = 3;
 /** One Lighthouse run waits at most this long for a page; a run over it fails the page. */
 const RUN_TIMEOUT_MS = 120_000;
-
-const chromePath = process.env.CHROME_PATH ?? "/usr/bin/chromium";
-const chromeFlags = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 export type Figures = { scores: Record<Category, number | null>; fcpMs: number; lcpMs: number; tbtMs: number; cls: number };
 
@@ -117,7 +108,7 @@ export async function runLighthouse(pages: LighthousePage[], hold: (kill: () => 
       try {
         for (let run = 1; run <= RUNS_PER_PAGE; run++) {
           if (!chrome) {
-            chrome = await launch({ chromePath, chromeFlags, logLevel: "silent", handleSIGINT: false });
+            chrome = await launch({ chromePath: chromiumPath, chromeFlags: chromiumFlags, logLevel: "silent", handleSIGINT: false });
             const launched = chrome;
             release = hold(() => launched.kill());
           }

@@ -31,22 +31,6 @@ export function useLayoutMessages(): LayoutMessages {
   return layoutMessagesIn(useLanguage());
 }
 
-/** JSON safe to place inside `<script type="application/json">`. */
-export function serializeLayoutMessages(text: LayoutMessages): string {
-  return JSON.stringify(text).replace(/</g, "\\u003c");
-}
-
-/** The page's block; null when it is missing or unreadable (a page cut short). */
-export function readLayoutMessages(doc: Document): LayoutMessages | null {
-  const text = doc.getElementById(layoutMessagesElementId)?.textContent;
-  if (!text) return null;
-  try {
-    return JSON.parse(text) as LayoutMessages;
-  } catch {
-    return null;
-  }
-}
-
 /** A template's `{name}` places filled in: `fill("Hello, {name}", { name })`. */
 export function fill(template: string, values: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (place, key: string) => values[key] ?? place);

@@ -3,6 +3,8 @@
  * JSON data block (not a script that runs, so the CSP is untouched); it is the same
  * for every user, so pages stay cacheable.
  */
+import { jsonBlockText, readJsonBlock } from "./json-block";
+
 export type PublicConfig = {
   sentryDsn: string | null;
   sentryEnvironment: string;
@@ -19,17 +21,9 @@ export const emptyPublicConfig: PublicConfig = {
   shortLinkHosts: [],
 };
 
-/** JSON safe to place inside `<script type="application/json">`. */
-export function serializePublicConfig(config: PublicConfig): string {
-  return JSON.stringify(config).replace(/</g, "\\u003c");
-}
+export const serializePublicConfig = (config: PublicConfig): string => jsonBlockText(config);
 
 export function readPublicConfig(doc: Document): PublicConfig {
-  const text = doc.getElementById(publicConfigElementId)?.textContent;
-  if (!text) return emptyPublicConfig;
-  try {
-    return { ...emptyPublicConfig, ...(JSON.parse(text) as Partial<PublicConfig>) };
-  } catch {
-    return emptyPublicConfig;
-  }
+  const found = readJsonBlock(doc, publicConfigElementId) as Partial<PublicConfig> | null;
+  return { ...emptyPublicConfig, ...found };
 }
