@@ -13,6 +13,11 @@ sentrySink.server.unref();
 
 const compatibilityDate = "2026-10-30";
 
+// Tests in workerd on a two-core CI machine: a module a test imports for the first time (the
+// WebAuthn library, say) is transformed by Vite on demand, which once took over vitest's
+// default 5 s while the other projects ran. A real hang still fails, at 30 s.
+const workerdTimeouts = { testTimeout: 30_000, hookTimeout: 30_000 };
+
 // The origin's tests send far more than a person would, from few users, within seconds: each
 // door's burst binding is wide open here, and limits.test.ts swaps in LIMIT_TEST_TIGHT (3 a
 // minute) to see a door refuse. The daily limits stay as configured (the counts reset per test).
@@ -55,7 +60,7 @@ function builtEdgeWorker(name: string, include: string, bindings: Record<string,
         },
       }),
     ],
-    test: { name, include: [include] },
+    test: { name, include: [include], ...workerdTimeouts },
   };
 }
 
@@ -128,6 +133,7 @@ export default defineConfig({
           name: "origin",
           include: ["workers/origin/**/*.test.ts"],
           setupFiles: ["./workers/origin/test/apply-migrations.ts"],
+          ...workerdTimeouts,
         },
       },
       // The WeChat Pay simulator in its own worker, with the origin's client talking to it;
@@ -146,7 +152,7 @@ export default defineConfig({
             },
           }),
         ],
-        test: { name: "wechatpay-simulator", include: ["workers/wechatpay-simulator/**/*.test.ts"] },
+        test: { name: "wechatpay-simulator", include: ["workers/wechatpay-simulator/**/*.test.ts"], ...workerdTimeouts },
       },
     ],
   },
