@@ -1,38 +1,26 @@
-import { getPath } from "hono/utils/url";
 import { reportingErrors } from "./error-reporting";
-import { createOriginApp, type OriginApp, openApiPath } from "./app";
-import { segmentOf } from "./routers";
+import { createOriginApp, type OriginApp } from "./app";
+import { runTimeBasedRules } from "./scheduled";
 import { simulatorBound } from "./wechat-pay/config";
-import type { WechatPay } from "./wechat-pay/config";
+import { wechatPayFactory } from "./wechat-pay/factory";
 
-// Built on the first request that needs it, once the bindings are known: one app per first
-// path segment under /api, with only that segment's routers loaded (routers.ts), and the
-// whole API for the published document. The emulation routes exist only where the WeChat Pay
-// simulator is bound; an isolate's bindings do not change, and one app per answer still
-// serves an environment that differs (tests call this worker with both).
-const apps = new Map<string, Promise<OriginApp>>();
-function appFor(request: Request, env: Env): Promise<OriginApp> {
+// Built on the first request, once the bindings are known: the emulation routes exist only
+// where the WeChat Pay simulator is bound. An isolate's bindings do not change; one app per
+// answer still serves an environment that differs (tests call this worker with both).
+const apps = new Map<boolean, OriginApp>();
+function appFor(env: Env): OriginApp {
   const emulation = simulatorBound(env);
-  const path = getPath(request);
-  const segment = path === openApiPath ? undefined : segmentOf(path);
-  const key = `${emulation} ${segment ?? "*"}`;
-  let app = apps.get(key);
-  if (!app) {
-    app = createOriginApp({ emulation, segment });
-    apps.set(key, app);
-    // A failed load is tried again by the next request, not remembered.
-    app.catch(() => apps.delete(key));
-  }
+  const known = apps.get(emulation);
+  if (known) return known;
+  const app = createOriginApp({ emulation });
+  apps.set(emulation, app);
   return app;
 }
 
-let cronWechatPay: ((env: Env) => Promise<WechatPay | null>) | undefined;
+const wechatPayOf = wechatPayFactory({ now: () => Date.now() });
 
-export default reportingErrors<Env>(async (request, env, ctx) => (await appFor(request, env)).fetch(request, env, ctx), {
+export default reportingErrors<Env>(async (request, env, ctx) => appFor(env).fetch(request, env, ctx), {
   async scheduled(controller, env) {
-    // The cron's rules and WeChat Pay's client are loaded when the cron first runs, not with every isolate.
-    const [{ runTimeBasedRules }, { wechatPayFactory }] = await Promise.all([import("./scheduled"), import("./wechat-pay/factory")]);
-    cronWechatPay ??= wechatPayFactory({ now: () => Date.now() });
-    await runTimeBasedRules(env.DB, controller.scheduledTime, { wechatPay: await cronWechatPay(env) });
+    await runTimeBasedRules(env.DB, controller.scheduledTime, { wechatPay: await wechatPayOf(env) });
   },
 });

@@ -132,9 +132,7 @@ describe("the emulation routes exist only where the simulator is bound", () => {
       }
     }
     // Not mounted at all, not merely refusing.
-    expect(
-      (await createOriginApp({ emulation: simulatorBound(unbound) })).routes.filter((route) => route.path.includes("/simulator")),
-    ).toEqual([]);
+    expect(createOriginApp({ emulation: simulatorBound(unbound) }).routes.filter((route) => route.path.includes("/simulator"))).toEqual([]);
     // An app that has them, asked in an environment without the simulator, answers the same.
     for (const [method, path] of emulationRequests) {
       const answer = await origin.call(path, {
@@ -159,7 +157,7 @@ describe("the emulation routes exist only where the simulator is bound", () => {
       expect(paths.filter((path) => path.includes("/simulator"))).toEqual([]);
     }
     for (const emulation of [true, false]) {
-      const app = await createOriginApp({ emulation });
+      const app = createOriginApp({ emulation });
       expect(app.routes.some((route) => route.path.includes("/simulator"))).toBe(emulation);
       expect((await pathsOf(await app.request(openApiPath, {}, env))).filter((path) => path.includes("/simulator"))).toEqual([]);
     }
