@@ -73,8 +73,8 @@ export function createOriginApp({
   accessKeys?: AccessKeys;
 } = {}) {
   // The router Hono's default (SmartRouter) settles on for these routes: its RegExpRouter cannot
-  // hold them all (a static segment beside a parameter, as /sessions/end-others beside
-  // /sessions/{id}), and building it first cost every isolate's first request before it fell
+  // hold them all (it refuses /api/account/sessions/end-others and the passkeys' /{id}/rename,
+  // among others), and building it first cost every isolate's first request before it fell
   // back (docs/decisions/030-cold-start.md; app-router.test.ts keeps this true).
   const app = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook, router: new TrieRouter() });
   // Only the edge is answered, and only the edge is believed about the client's address.
