@@ -84,7 +84,7 @@ function printLighthouse(pages: BenchFigures["lighthouse"]): void {
 }
 
 function printWorkers(figures: BenchFigures): void {
-  console.log(`\nWorkers — modules parsed at start-up, and on-demand chunks (uncompressed / gzip -9)\n`);
+  console.log(`\nWorkers — modules evaluated at start-up, and on-demand chunks, all parsed at start-up (uncompressed / gzip -9)\n`);
   for (const w of figures.workerSizes) {
     console.log(`  ${pad(w.worker, 8)} start-up ${padLeft(kb(w.startupBytes), 10)} ${padLeft(kb(w.startupGzip), 10)}`);
     for (const f of w.startup) console.log(`             ${pad(f.file, 40)} ${padLeft(kb(f.bytes), 10)} ${padLeft(kb(f.gzip), 10)}`);

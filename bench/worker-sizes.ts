@@ -1,8 +1,10 @@
 /**
- * What each worker uploads and what workerd parses when it starts: the main module and
- * the chunks it imports statically (the start-up set, held to a budget), and beside them
- * the chunks it imports only on demand (a library a rare request loads). Uncompressed
- * bytes, and gzip -9 for comparison with what is uploaded.
+ * What each worker uploads: the main module and the chunks it imports statically (the
+ * start-up set, evaluated when the worker starts, held to a budget), and beside them the
+ * chunks it imports only on demand (a library a rare request loads). workerd compiles every
+ * uploaded module when it starts, imported or not (docs/decisions/030-cold-start.md): an
+ * on-demand chunk saves its evaluation, not its parsing. Uncompressed bytes, and gzip -9
+ * for comparison with what is uploaded.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";

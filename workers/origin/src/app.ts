@@ -2,6 +2,7 @@ import * as Sentry from "./error-reporting";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
+import { TrieRouter } from "hono/router/trie-router";
 import { adminRoutes } from "./admin/admin-routes";
 import { type AccessKeys, accessCheck } from "./ops/access-check";
 import { accountControlRoutes } from "./ops/account-control-routes";
@@ -71,22 +72,24 @@ export function createOriginApp({
   /** Where Cloudflare Access's signing keys come from; tests pass a local key set. */
   accessKeys?: AccessKeys;
 } = {}) {
-  const app = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
+  // The router Hono's default (SmartRouter) settles on for these routes: its RegExpRouter cannot
+  // hold them all (it refuses /api/account/sessions/end-others and the passkeys' /{id}/rename,
+  // among others), and building it first cost every isolate's first request before it fell
+  // back (docs/decisions/030-cold-start.md; app-router.test.ts keeps this true).
+  const app = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook, router: new TrieRouter() });
   // Only the edge is answered, and only the edge is believed about the client's address.
   app.use(edgeOnly);
   // A client's mistake is a clear 4xx in the envelope, never a 500 (docs/api-contract.md):
   // a known path with another method is 405 with Allow, a body is read no further than the limit.
   app.use(
     "/api/*",
-    methodGuard(
-      () => app.routes,
-      (c, methods) =>
-        failure(
-          c,
-          new ApiError("METHOD_NOT_ALLOWED", `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(", ")}.`, undefined, {
-            Allow: methods.join(", "),
-          }),
-        ),
+    methodGuard(app, (c, methods) =>
+      failure(
+        c,
+        new ApiError("METHOD_NOT_ALLOWED", `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(", ")}.`, undefined, {
+          Allow: methods.join(", "),
+        }),
+      ),
     ),
   );
   app.use(
