@@ -9,10 +9,14 @@ export function createNonce(): string {
   let text = "";
   for (let at = 0; at < 15; at += 3) {
     const group = ((bytes[at] ?? 0) << 16) | ((bytes[at + 1] ?? 0) << 8) | (bytes[at + 2] ?? 0);
-    text += base64Digits[group >> 18]! + base64Digits[(group >> 12) & 63]! + base64Digits[(group >> 6) & 63]! + base64Digits[group & 63]!;
+    text +=
+      base64Digits.charAt(group >> 18) +
+      base64Digits.charAt((group >> 12) & 63) +
+      base64Digits.charAt((group >> 6) & 63) +
+      base64Digits.charAt(group & 63);
   }
   const last = bytes[15] ?? 0;
-  return `${text}${base64Digits[last >> 2]}${base64Digits[(last & 3) << 4]}==`;
+  return `${text}${base64Digits.charAt(last >> 2)}${base64Digits.charAt((last & 3) << 4)}==`;
 }
 
 function originOf(dsn: string | undefined): string | null {
