@@ -26,6 +26,23 @@ describe("pickLanguage", () => {
   });
 });
 
+describe("pickLanguage, asked again and again", () => {
+  it("answers the same for a header it has seen, beyond its memo's size too, and for long headers", () => {
+    for (let round = 0; round < 2; round += 1) {
+      for (let i = 0; i < 300; i += 1) {
+        expect(pickLanguage(headers({ "Accept-Language": `fr-${i},zh;q=0.${(i % 9) + 1}` }))).toBe("zh-CN");
+        expect(pickLanguage(headers({ "Accept-Language": `fr-${i},en;q=0.${(i % 9) + 1}` }))).toBe("en");
+      }
+    }
+    const long = `${Array.from({ length: 40 }, (_, i) => `x-${i};q=0.9`).join(",")},zh-CN;q=0.95`;
+    expect(long.length).toBeGreaterThan(200);
+    expect(pickLanguage(headers({ "Accept-Language": long }))).toBe("zh-CN");
+    expect(pickLanguage(headers({ "Accept-Language": long }))).toBe("zh-CN");
+    // The cookie still comes first for a header already seen.
+    expect(pickLanguage(headers({ Cookie: "lang=en", "Accept-Language": "fr-1,zh;q=0.2" }))).toBe("en");
+  });
+});
+
 describe("languageCookieHeader", () => {
   it("keeps the choice for a year, site-wide, Secure on https", () => {
     expect(languageCookieHeader("zh-CN", true)).toBe("lang=zh-CN; Path=/; Max-Age=31536000; SameSite=Lax; Secure");

@@ -43,11 +43,32 @@ function acceptedLanguages(header: string | null): Language[] {
     .map((entry) => entry.language as Language);
 }
 
+/**
+ * Browsers send a handful of distinct Accept-Language headers, and the edge reads one on every
+ * page request: each short header is parsed once (a bounded memo; a long one every time).
+ */
+const preferredByHeader = new Map<string, Language>();
+
+function preferredLanguage(header: string | null): Language {
+  const memo = header !== null && header.length <= 200;
+  const known = memo ? preferredByHeader.get(header) : undefined;
+  if (known) return known;
+  const language = acceptedLanguages(header)[0] ?? defaultLanguage;
+  if (memo) {
+    if (preferredByHeader.size >= 256) preferredByHeader.clear();
+    preferredByHeader.set(header, language);
+  }
+  return language;
+}
+
 /** The `lang` cookie when it names a language we have, else the browser's preference, else English. */
 export function pickLanguage(headers: Headers): Language {
-  const chosen = cookieValue(headers.get("Cookie"), languageCookie);
-  if (isLanguage(chosen)) return chosen;
-  return acceptedLanguages(headers.get("Accept-Language"))[0] ?? defaultLanguage;
+  const cookies = headers.get("Cookie");
+  if (cookies !== null) {
+    const chosen = cookieValue(cookies, languageCookie);
+    if (isLanguage(chosen)) return chosen;
+  }
+  return preferredLanguage(headers.get("Accept-Language"));
 }
 
 /** A year; the choice is a preference, not a secret (readable by scripts on purpose). */

@@ -1,5 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { createNonce } from "../../workers/edge/security-headers";
 
 async function page(url: string) {
   const response = await exports.default.fetch(new Request(url));
@@ -15,6 +16,21 @@ function cspNonce(response: Response): string {
 function scriptNonces(html: string): string[] {
   return [...html.matchAll(/<script\b[^>]*\bnonce="([^"]*)"/g)].map((match) => match[1] ?? "");
 }
+
+describe("the nonce", () => {
+  it("is 16 random bytes in base64, as btoa writes them, fresh each time", () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 2000; i += 1) {
+      const nonce = createNonce();
+      expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+      const bytes = Uint8Array.from(atob(nonce), (char) => char.charCodeAt(0));
+      expect(bytes).toHaveLength(16);
+      expect(btoa(String.fromCharCode(...bytes))).toBe(nonce);
+      seen.add(nonce);
+    }
+    expect(seen.size).toBe(2000);
+  });
+});
 
 describe("security headers on pages", () => {
   it("sends a CSP whose nonce every inline script carries, fresh on each response, cache hits included", async () => {

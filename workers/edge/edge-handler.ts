@@ -63,46 +63,51 @@ export function createEdgeHandler({ build, render, cache = createPageCache(), or
 
     const nonce = createNonce();
     const language = pickLanguage(request.headers);
-    const context = new RouterContextProvider(
-      new Map<Parameters<RouterContextProvider["set"]>[0], unknown>([
-        [cspNonceContext, nonce],
-        [languageContext, language],
-      ]),
-    );
     // A sign-in link (`?token=`) or a recovery link (`?link=`) is personal: its page is rendered
     // for this visit only, and its secret never becomes a cache key. The back office's pages
     // are never kept at the edge, nor indexed (docs/decisions/012-operators-and-audit.md).
     const backOffice = url.pathname === "/ops" || url.pathname.startsWith("/ops/");
     const carriesSecret = url.searchParams.has("token") || url.searchParams.has("link");
     const cacheable = request.method === "GET" && !carriesSecret && !backOffice;
-    const key = cacheable ? pageCacheKey(request, deployVersion(env, build), language) : null;
+    const key = cacheable ? pageCacheKey(url, deployVersion(env, build), language) : null;
 
     let response: Response | null = null;
     let cacheStatus = "BYPASS";
     if (key) {
-      const hit = await matchPage(cache, key, nonce);
+      const hit = await matchPage(cache, key, nonce, url.search !== "");
       if (hit) {
         response = hit.response;
         cacheStatus = "HIT";
         if (hit.pending) ctx.waitUntil(hit.pending);
       }
     }
-    if (!response && backOffice && !(await accessAllows(request, env, accessKeys))) {
-      // Without Cloudflare Access's pass the back office is not there: the ordinary 404 page.
-      const notFound = await render(new Request(new URL("/ops-not-here", url), { headers: request.headers }), context);
-      response = new Response(notFound.body, { status: 404, headers: notFound.headers });
-    }
     if (!response) {
-      response =
-        url.pathname === routeLoaderDataPath ? await serveRouteLoaderData(request, build, context) : await render(request, context);
-      if (key && isShareable(response)) {
-        ctx.waitUntil(storePage(cache, key, response, nonce));
-        cacheStatus = "MISS";
+      const context = new RouterContextProvider(
+        new Map<Parameters<RouterContextProvider["set"]>[0], unknown>([
+          [cspNonceContext, nonce],
+          [languageContext, language],
+        ]),
+      );
+      if (backOffice && !(await accessAllows(request, env, accessKeys))) {
+        // Without Cloudflare Access's pass the back office is not there: the ordinary 404 page.
+        const notFound = await render(new Request(new URL("/ops-not-here", url), { headers: request.headers }), context);
+        response = new Response(notFound.body, { status: 404, headers: notFound.headers });
+      } else {
+        const rendered =
+          url.pathname === routeLoaderDataPath ? await serveRouteLoaderData(request, build, context) : await render(request, context);
+        if (key && isShareable(rendered)) {
+          // A shareable answer is read whole (pages stream nothing late: their data is in hand
+          // when they render): it is kept as those bytes, and answered with them, copied once.
+          const page = { body: new Uint8Array(await rendered.arrayBuffer()), status: rendered.status, headers: rendered.headers };
+          storePage(cache, key, page, nonce, url.search !== "");
+          response = new Response(page.body, rendered);
+          cacheStatus = "MISS";
+        } else {
+          response = new Response(rendered.body, rendered);
+        }
       }
     }
 
-    // A hit is a response of our own making (mutable headers); a rendered one is wrapped first.
-    if (cacheStatus !== "HIT") response = new Response(response.body, response);
     if (!cacheable) response.headers.set("Cache-Control", "no-store");
     if (backOffice) response.headers.set("X-Robots-Tag", "noindex, nofollow");
     response.headers.set("X-Edge-Cache", cacheStatus);

@@ -3,19 +3,39 @@
  * (docs/architecture.md), so one rendering serves everyone until the next deploy. Two tiers:
  * this isolate's memory, then the data centre's Cache API. A page enters the shared
  * tier when it is asked for a second time: one-off URLs (cache-busting queries, bots)
- * then cost no cache write and cannot flood the data centre's cache.
+ * then cost no cache write and cannot flood the data centre's cache. A URL with a query
+ * is neither looked up in the shared tier nor kept in memory before its second request
+ * (docs/decisions/031-page-throughput.md).
  */
 import { PageMemory, type StoredPage } from "./page-memory";
 
 const renderNonceHeader = "X-Render-Nonce";
 
-/** The cache key: the page URL (query sorted) in one language, within one deploy version. */
-export function pageCacheKey(request: Request, deployVersion: string, language: string): Request {
-  const url = new URL(request.url);
-  url.searchParams.sort();
-  url.searchParams.set("__deploy", deployVersion);
-  url.searchParams.set("__lang", language);
-  return new Request(url, { method: "GET" });
+/** The key's tail for one deploy and language: the same for nearly every request, so built once. */
+const keyTails = new Map<string, string>();
+
+function keyTail(deployVersion: string, language: string): string {
+  const id = `${deployVersion}\n${language}`;
+  let tail = keyTails.get(id);
+  if (tail === undefined) {
+    tail = new URLSearchParams({ __deploy: deployVersion, __lang: language }).toString();
+    if (keyTails.size >= 16) keyTails.clear();
+    keyTails.set(id, tail);
+  }
+  return tail;
+}
+
+/**
+ * The cache key: the page URL (query sorted) in one language, within one deploy version.
+ * The deploy and the language come last, after the visitor's own query whatever it holds,
+ * so no query can make one page's key another's.
+ */
+export function pageCacheKey(url: URL, deployVersion: string, language: string): string {
+  const tail = keyTail(deployVersion, language);
+  if (!url.search) return `${url.origin}${url.pathname}?${tail}`;
+  const query = new URLSearchParams(url.search);
+  query.sort();
+  return `${url.origin}${url.pathname}?${query}&${tail}`;
 }
 
 function directives(cacheControl: string | null): Map<string, string> {
@@ -28,26 +48,47 @@ function directives(cacheControl: string | null): Map<string, string> {
 }
 
 /** Seconds a shared cache may keep the answer (0: not at all). */
-function sharedLifetime(response: Response): number {
-  const cc = directives(response.headers.get("Cache-Control"));
+function sharedLifetime(headers: Headers): number {
+  const cc = directives(headers.get("Cache-Control"));
   if (!cc.has("public") || cc.has("private") || cc.has("no-store")) return 0;
   return Number(cc.get("s-maxage") ?? cc.get("max-age") ?? 0) || 0;
 }
 
 /** Only public, successful answers without cookies may be shared between users. */
 export function isShareable(response: Response): boolean {
-  return response.status === 200 && !response.headers.has("Set-Cookie") && sharedLifetime(response) > 0;
+  return response.status === 200 && !response.headers.has("Set-Cookie") && sharedLifetime(response.headers) > 0;
 }
 
 const utf8 = new TextEncoder();
 
+/** Where `needle` first occurs in `haystack` at or after `from`, or -1 (bytes, no decoding). */
+function indexOfBytes(haystack: Uint8Array, needle: Uint8Array, from: number): number {
+  const last = haystack.length - needle.length;
+  for (let at = haystack.indexOf(needle[0] ?? 0, from); at !== -1 && at <= last; at = haystack.indexOf(needle[0] ?? 0, at + 1)) {
+    let matched = 1;
+    while (matched < needle.length && haystack[at + matched] === needle[matched]) matched += 1;
+    if (matched === needle.length) return at;
+  }
+  return -1;
+}
+
 /**
- * Cuts a rendered page around the nonce it was rendered with, once, when it is stored.
- * React escapes `"` in text, so `nonce="…"` can only be an attribute; only the nonce the
- * page was rendered with is ever renewed.
+ * Cuts a rendered page's UTF-8 bytes around the nonce it was rendered with, once, when it
+ * is stored; each piece is a copy of its own. React escapes `"` in text, so `nonce="…"`
+ * can only be an attribute; only the nonce the page was rendered with is ever renewed (an
+ * empty one never: `<link nonce="">` must stay as it is).
  */
-export function splitAroundNonce(body: string, renderedWith: string): Uint8Array[] {
-  return body.split(`nonce="${renderedWith}"`).map((piece) => utf8.encode(piece));
+export function splitAroundNonce(page: Uint8Array, renderedWith: string): Uint8Array[] {
+  if (!renderedWith) return [page.slice()];
+  const attribute = utf8.encode(`nonce="${renderedWith}"`);
+  const pieces: Uint8Array[] = [];
+  let from = 0;
+  for (let at = indexOfBytes(page, attribute, 0); at !== -1; at = indexOfBytes(page, attribute, from)) {
+    pieces.push(page.slice(from, at));
+    from = at + attribute.length;
+  }
+  pieces.push(page.slice(from));
+  return pieces;
 }
 
 /** A stored page's bytes on `nonce`: its pieces joined by `nonce="<nonce>"` (a copy, as a body is consumed). */
@@ -68,23 +109,58 @@ export function joinAroundNonce(pieces: Uint8Array[], nonce: string): Uint8Array
   return page;
 }
 
-function storedPage(body: string, response: Response, headers: [string, string][], renderedWith: string, shared: boolean): StoredPage {
+/** A shareable answer read whole: its bytes, status and headers. */
+export type RenderedPage = { body: Uint8Array; status: number; headers: Headers };
+
+function storedPage({ body, status, headers }: RenderedPage, renderedWith: string, shared: boolean): StoredPage {
   const pieces = splitAroundNonce(body, renderedWith);
   return {
     pieces,
     bytes: pieces.reduce((sum, piece) => sum + piece.length, 0),
-    status: response.status,
-    headers,
+    status,
+    headers: [...headers],
     renderedWith,
-    expiresAt: Date.now() + sharedLifetime(response) * 1000,
+    expiresAt: Date.now() + sharedLifetime(headers) * 1000,
     shared,
   };
 }
 
-export type PageCacheTiers = { memory: PageMemory; shared: () => Cache };
+/**
+ * The keys of query-bearing URLs rendered once and not (yet) kept, newest last: a URL with
+ * a query is kept when it comes again while remembered. Bounded by count; a key is about a
+ * hundred bytes, so the largest is a fraction of the memory tier.
+ */
+export class SeenOnce {
+  readonly #keys = new Set<string>();
+
+  constructor(readonly maxKeys = 4096) {}
+
+  has(key: string): boolean {
+    return this.#keys.has(key);
+  }
+
+  /** True when `key` was remembered (it is forgotten then); otherwise remembers it. */
+  seenBefore(key: string): boolean {
+    if (this.#keys.delete(key)) return true;
+    this.#keys.add(key);
+    if (this.#keys.size > this.maxKeys) {
+      for (const oldest of this.#keys) {
+        this.#keys.delete(oldest);
+        break;
+      }
+    }
+    return false;
+  }
+
+  get size(): number {
+    return this.#keys.size;
+  }
+}
+
+export type PageCacheTiers = { memory: PageMemory; shared: () => Cache; seenOnce: SeenOnce };
 
 export function createPageCache(shared: () => Cache = () => caches.default, memory = new PageMemory()): PageCacheTiers {
-  return { memory, shared };
+  return { memory, shared, seenOnce: new SeenOnce() };
 }
 
 function toResponse(page: StoredPage, nonce: string): Response {
@@ -103,9 +179,13 @@ function sharedCopy(page: StoredPage): Response {
   return response;
 }
 
-/** A stored answer for `key`, already on this response's nonce, or null. */
-export async function matchPage(tiers: PageCacheTiers, key: Request, nonce: string): Promise<PageHit | null> {
-  const remembered = tiers.memory.get(key.url);
+/**
+ * A stored answer for `key`, already on this response's nonce, or null. A URL with a query
+ * is looked for in the shared tier only from its second request in this isolate: a one-off
+ * URL costs no Cache API lookup, a popular one costs at most one extra rendering per isolate.
+ */
+export async function matchPage(tiers: PageCacheTiers, key: string, nonce: string, hasQuery: boolean): Promise<PageHit | null> {
+  const remembered = tiers.memory.get(key);
   if (remembered) {
     let pending: Promise<void> | null = null;
     if (!remembered.shared) {
@@ -115,18 +195,22 @@ export async function matchPage(tiers: PageCacheTiers, key: Request, nonce: stri
     return { response: toResponse(remembered, nonce), pending };
   }
 
+  if (hasQuery && !tiers.seenOnce.has(key)) return null;
   const hit = await tiers.shared().match(key);
   if (!hit) return null;
   const headers = new Headers(hit.headers);
   const renderedWith = headers.get(renderNonceHeader) ?? "";
   headers.delete(renderNonceHeader);
-  const page = storedPage(await hit.text(), hit, [...headers], renderedWith, true);
-  tiers.memory.set(key.url, page);
+  const page = storedPage({ body: new Uint8Array(await hit.arrayBuffer()), status: hit.status, headers }, renderedWith, true);
+  tiers.memory.set(key, page);
   return { response: toResponse(page, nonce), pending: null };
 }
 
-/** Keeps a copy of `response` (which stays usable) in this isolate's memory. */
-export async function storePage(tiers: PageCacheTiers, key: Request, response: Response, renderedWith: string): Promise<void> {
-  const copy = response.clone();
-  tiers.memory.set(key.url, storedPage(await copy.text(), copy, [...copy.headers], renderedWith, false));
+/**
+ * Keeps a rendered page in this isolate's memory, at once for a URL without a query, at its
+ * second rendering for one with a query. `hasQuery` is the page URL's, not the key's.
+ */
+export function storePage(tiers: PageCacheTiers, key: string, page: RenderedPage, renderedWith: string, hasQuery: boolean): void {
+  if (hasQuery && !tiers.seenOnce.seenBefore(key)) return;
+  tiers.memory.set(key, storedPage(page, renderedWith, false));
 }
