@@ -266,6 +266,23 @@ describe("the memory tier", () => {
     expect(seen.seenBefore("d")).toBe(false);
   });
 
+  it("remembers one-off URLs within a length budget, so long URLs cannot fill the isolate's memory", () => {
+    const seen = new SeenOnce(4096, 100);
+    const long = (tag: string) => tag.padEnd(40, "x");
+    expect([long("a"), long("b"), long("c")].map((key) => seen.seenBefore(key))).toEqual([false, false, false]);
+    // 120 characters do not fit in 100: the oldest went.
+    expect(seen.size).toBe(2);
+    expect(seen.chars).toBe(80);
+    expect(seen.has(long("a"))).toBe(false);
+    expect(seen.seenBefore(long("c"))).toBe(true);
+    expect(seen.chars).toBe(40);
+    // Longer than the whole budget: not remembered, and nothing else is pushed out for it.
+    expect(seen.seenBefore("y".repeat(101))).toBe(false);
+    expect(seen.has("y".repeat(101))).toBe(false);
+    expect(seen.has(long("b"))).toBe(true);
+    expect(seen.chars).toBe(40);
+  });
+
   it("forgets a page when its shared-cache lifetime ends", () => {
     let now = 1_000;
     const memory = new PageMemory(1_000, () => now);

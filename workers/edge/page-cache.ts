@@ -127,13 +127,18 @@ function storedPage({ body, status, headers }: RenderedPage, renderedWith: strin
 
 /**
  * The keys of query-bearing URLs rendered once and not (yet) kept, newest last: a URL with
- * a query is kept when it comes again while remembered. Bounded by count; a key is about a
- * hundred bytes, so the largest is a fraction of the memory tier.
+ * a query is kept when it comes again while remembered. Bounded by count and by the keys'
+ * total length: a visitor sending thousands of distinct 16 KB URLs must not fill the
+ * isolate's memory with them (a key is about a hundred characters otherwise).
  */
 export class SeenOnce {
   readonly #keys = new Set<string>();
+  #chars = 0;
 
-  constructor(readonly maxKeys = 4096) {}
+  constructor(
+    readonly maxKeys = 4096,
+    readonly maxChars = 512 * 1024,
+  ) {}
 
   has(key: string): boolean {
     return this.#keys.has(key);
@@ -141,19 +146,29 @@ export class SeenOnce {
 
   /** True when `key` was remembered (it is forgotten then); otherwise remembers it. */
   seenBefore(key: string): boolean {
-    if (this.#keys.delete(key)) return true;
+    if (this.#keys.delete(key)) {
+      this.#chars -= key.length;
+      return true;
+    }
+    // A key longer than the whole budget is not remembered, nor does it push others out.
+    if (key.length > this.maxChars) return false;
     this.#keys.add(key);
-    if (this.#keys.size > this.maxKeys) {
-      for (const oldest of this.#keys) {
-        this.#keys.delete(oldest);
-        break;
-      }
+    this.#chars += key.length;
+    for (const oldest of this.#keys) {
+      if (this.#keys.size <= this.maxKeys && this.#chars <= this.maxChars) break;
+      this.#keys.delete(oldest);
+      this.#chars -= oldest.length;
     }
     return false;
   }
 
   get size(): number {
     return this.#keys.size;
+  }
+
+  /** The remembered keys' total length, in UTF-16 code units. */
+  get chars(): number {
+    return this.#chars;
   }
 }
 
