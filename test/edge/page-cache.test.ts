@@ -155,14 +155,18 @@ describe("the edge handler renders once per deploy version", () => {
         headers: { "Content-Type": "text/html", "Cache-Control": "public, s-maxage=60" },
       });
     };
-    const handle = createEdgeHandler({ build, cache: createPageCache(() => shared), render: handleRender });
-    const get = async (path: string) => {
-      const ctx = createExecutionContext();
-      const response = await handle(new Request(`https://paydesk.test${path}`), { CF_VERSION_METADATA: { id: "d" } }, ctx);
-      await response.arrayBuffer();
-      await waitOnExecutionContext(ctx);
-      return response.headers.get("X-Edge-Cache");
+    // An isolate of its own: its own memory tier and list of one-off URLs, the shared tier in common.
+    const isolate = () => {
+      const handle = createEdgeHandler({ build, cache: createPageCache(() => shared), render: handleRender });
+      return async (path: string) => {
+        const ctx = createExecutionContext();
+        const response = await handle(new Request(`https://paydesk.test${path}`), { CF_VERSION_METADATA: { id: "d" } }, ctx);
+        await response.arrayBuffer();
+        await waitOnExecutionContext(ctx);
+        return response.headers.get("X-Edge-Cache");
+      };
     };
+    const get = isolate();
     const sharedKey = (path: string) => pageCacheKey(new URL(`https://paydesk.test${path}`), "d.client-1", "en");
 
     expect(await get("/help?utm=once")).toBe("MISS");
@@ -179,14 +183,7 @@ describe("the edge handler renders once per deploy version", () => {
     expect(renders).toBe(4);
 
     // Another isolate looks a query URL up in the shared tier from its second request.
-    const other = createEdgeHandler({ build, cache: createPageCache(() => shared), render: handleRender });
-    const getOther = async (path: string) => {
-      const ctx = createExecutionContext();
-      const response = await other(new Request(`https://paydesk.test${path}`), { CF_VERSION_METADATA: { id: "d" } }, ctx);
-      await response.arrayBuffer();
-      await waitOnExecutionContext(ctx);
-      return response.headers.get("X-Edge-Cache");
-    };
+    const getOther = isolate();
     expect(await getOther("/help?utm=twice")).toBe("MISS");
     expect(renders).toBe(5);
     expect(await getOther("/help?utm=twice")).toBe("HIT");

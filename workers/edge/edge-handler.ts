@@ -70,11 +70,12 @@ export function createEdgeHandler({ build, render, cache = createPageCache(), or
     const carriesSecret = url.searchParams.has("token") || url.searchParams.has("link");
     const cacheable = request.method === "GET" && !carriesSecret && !backOffice;
     const key = cacheable ? pageCacheKey(url, deployVersion(env, build), language) : null;
+    const hasQuery = url.search !== "";
 
     let response: Response | null = null;
     let cacheStatus = "BYPASS";
     if (key) {
-      const hit = await matchPage(cache, key, nonce, url.search !== "");
+      const hit = await matchPage(cache, key, nonce, hasQuery);
       if (hit) {
         response = hit.response;
         cacheStatus = "HIT";
@@ -99,7 +100,7 @@ export function createEdgeHandler({ build, render, cache = createPageCache(), or
           // A shareable answer is read whole (pages stream nothing late: their data is in hand
           // when they render): it is kept as those bytes, and answered with them, copied once.
           const page = { body: new Uint8Array(await rendered.arrayBuffer()), status: rendered.status, headers: rendered.headers };
-          storePage(cache, key, page, nonce, url.search !== "");
+          storePage(cache, key, page, nonce, hasQuery);
           response = new Response(page.body, rendered);
           cacheStatus = "MISS";
         } else {
