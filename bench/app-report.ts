@@ -2,7 +2,7 @@
  * The tables `npm run bench` prints: loads, client sizes, Lighthouse, the workers' sizes
  * and start-ups, then the targets (bench/app-targets.ts).
  */
-import { targets, type BenchFigures } from "./app-targets.ts";
+import { targets, type BenchFigures, type Ceiling } from "./app-targets.ts";
 import { loadDescription, type LoadResult } from "./load.ts";
 import { columns, pad, padLeft, printScenarioTable, targetMark, type TargetResult } from "./report.ts";
 import { scenarioFailed } from "./scenario.ts";
@@ -109,7 +109,12 @@ function printWorkers(figures: BenchFigures): void {
   }
 }
 
-export function printReport(figures: BenchFigures, targetResults: TargetResult[], loadByPart: Record<string, string>): void {
+export function printReport(
+  figures: BenchFigures,
+  targetResults: TargetResult[],
+  ceilingResults: Ceiling[],
+  loadByPart: Record<string, string>,
+): void {
   printLoads(figures.scenarios);
   if (figures.sizes) printSizes(figures.sizes);
   printLighthouse(figures.lighthouse);
@@ -118,4 +123,6 @@ export function printReport(figures: BenchFigures, targetResults: TargetResult[]
   for (const [part, load] of Object.entries(loadByPart)) console.log(`  ${pad(part, 24)} ${load}`);
   console.log(`\nTargets\n`);
   for (const t of targetResults) console.log(`  ${pad(t.name, 26)} ${pad(t.target, 30)} ${pad(t.actual, 52)} ${targetMark(t)}`);
+  console.log(`\nCeilings on this machine (the floor worker in Paydesk's place)\n`);
+  for (const c of ceilingResults) console.log(`  ${pad(c.target, 26)} floor ${pad(c.floor, 44)} Paydesk ${c.paydeskVsFloor}`);
 }

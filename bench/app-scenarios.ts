@@ -1,7 +1,9 @@
 /**
  * The loads of `npm run bench`, each beside its ceiling or anchor: the cached page beside
  * a static file of its size, the uncached page beside the anchor app's server render, the
- * session call through the edge beside the same call straight to the origin.
+ * session call through the edge beside the same call straight to the origin. The floor
+ * worker (bench/floor/worker.ts) does the least a worker could in the cached page's and
+ * the edge's place: what it reaches bounds what any code there can.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { LoadKey } from "./app-targets.ts";
@@ -43,7 +45,8 @@ function freshPaths() {
 }
 
 export function buildScenarios(info: AppServerInfo, sameSizeStatic: { path: string; bytes: number }): Scenario<LoadKey, LoadResult>[] {
-  const { edgeUrl, originUrl, anchorUrl, token } = info;
+  const { edgeUrl, originUrl, anchorUrl, floorUrl, token } = info;
+  const floorPage = `/floor?bytes=${sameSizeStatic.bytes}`;
   const fresh = freshPaths();
   // As the app's client sends it (app/session/session-call.ts): a POST without a body.
   const sessionSpec: LoadSpec = {
@@ -103,6 +106,20 @@ export function buildScenarios(info: AppServerInfo, sameSizeStatic: { path: stri
       },
     },
     {
+      key: "floorPage",
+      label: "floor worker, /help's size from memory",
+      url: floorUrl + floorPage,
+      load: loadOf(floorUrl, { method: "GET", path: floorPage }),
+      check: async () => {
+        const { status, body } = await request(floorUrl + floorPage);
+        const bytes = Buffer.byteLength(body);
+        if (status !== 200) return expect200("floor", status);
+        return bytes === sameSizeStatic.bytes
+          ? { ok: true, detail: `200, ${bytes} bytes` }
+          : { ok: false, detail: `expected ${sameSizeStatic.bytes} bytes, got ${bytes}` };
+      },
+    },
+    {
       key: "uncachedPage",
       label: "uncached SSR GET /help?bench=<n> (MISS)",
       url: `${edgeUrl}/help?bench=<n>`,
@@ -136,5 +153,6 @@ export function buildScenarios(info: AppServerInfo, sameSizeStatic: { path: stri
     // pass one wrangler dev entry in front of the worker, so that cost is on both sides.
     sessionScenario("sessionProxied", "POST /api/user/session via edge", edgeUrl),
     sessionScenario("sessionDirect", "POST /api/user/session origin direct", originUrl),
+    sessionScenario("sessionFloor", "POST /api/user/session via floor worker", floorUrl),
   ];
 }

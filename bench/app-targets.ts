@@ -25,7 +25,15 @@ export const targets = {
   startupOverAnchorMs: 20,
 };
 
-export type LoadKey = "sameSizeStatic" | "cachedPage" | "uncachedPage" | "anchorSsr" | "sessionProxied" | "sessionDirect";
+export type LoadKey =
+  | "sameSizeStatic"
+  | "cachedPage"
+  | "floorPage"
+  | "uncachedPage"
+  | "anchorSsr"
+  | "sessionProxied"
+  | "sessionDirect"
+  | "sessionFloor";
 
 export type BenchFigures = {
   scenarios: ScenarioResult<LoadKey, LoadResult>[];
@@ -40,11 +48,16 @@ export type BenchFigures = {
 const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
 const notMeasured = (name: string, target: string): TargetResult => ({ name, target, actual: "n/a", met: null });
 
-function loadTargets(scenarios: BenchFigures["scenarios"]): TargetResult[] {
-  const get = (key: LoadKey) => {
+/** A scenario's figures, when its checks before and after passed. */
+function measured(scenarios: BenchFigures["scenarios"]) {
+  return (key: LoadKey) => {
     const r = scenarios.find((s) => s.key === key);
     return r?.result && r.checkBefore.ok && (r.checkAfter?.ok ?? true) ? r.result : null;
   };
+}
+
+function loadTargets(scenarios: BenchFigures["scenarios"]): TargetResult[] {
+  const get = measured(scenarios);
   const throughput = (name: string, key: LoadKey, baseKey: LoadKey, min: number, base: string): TargetResult => {
     const target = `≥ ${min}× ${base} req/s`;
     const r = get(key);
@@ -161,6 +174,34 @@ function workerTargets(workerSizes: WorkerSize[], startups: Startup[]): TargetRe
         met: over <= targets.startupOverAnchorMs,
       });
     }
+  }
+  return list;
+}
+
+/**
+ * What the floor worker reached where a target compares a worker with something that is not
+ * one: the most any code in that place reaches on this machine, and how near Paydesk's is.
+ */
+export type Ceiling = { target: string; floor: string; paydeskVsFloor: string };
+
+export function ceilings(scenarios: BenchFigures["scenarios"]): Ceiling[] {
+  const get = measured(scenarios);
+  const list: Ceiling[] = [];
+  const [staticFile, floorPage, cached] = [get("sameSizeStatic"), get("floorPage"), get("cachedPage")];
+  if (staticFile && floorPage && cached) {
+    list.push({
+      target: "cached page throughput",
+      floor: `${(floorPage.rps / staticFile.rps).toFixed(2)}× same-size static (${floorPage.rps.toFixed(0)} req/s)`,
+      paydeskVsFloor: `${(cached.rps / floorPage.rps).toFixed(2)}× the floor's req/s`,
+    });
+  }
+  const [direct, floorSession, proxied] = [get("sessionDirect"), get("sessionFloor"), get("sessionProxied")];
+  if (direct && floorSession && proxied) {
+    list.push({
+      target: "proxied session p50",
+      floor: `${(floorSession.latencyMs.p50 / direct.latencyMs.p50).toFixed(2)}× direct p50 (${floorSession.latencyMs.p50.toFixed(2)} ms)`,
+      paydeskVsFloor: `${(proxied.latencyMs.p50 / floorSession.latencyMs.p50).toFixed(2)}× the floor's p50`,
+    });
   }
   return list;
 }

@@ -22,7 +22,7 @@ import path from "node:path";
 import { waitUntilServing } from "../test/support/wrangler-dev.ts";
 import { printReport } from "./app-report.ts";
 import { buildScenarios } from "./app-scenarios.ts";
-import { evaluateTargets, type BenchFigures, type LoadKey } from "./app-targets.ts";
+import { ceilings, evaluateTargets, type BenchFigures, type LoadKey } from "./app-targets.ts";
 import { startCompressingProxy, type CompressingProxy } from "./compressing-proxy.ts";
 import { runBench } from "./harness.ts";
 import { credentialFor, presentAsEdge, request } from "./http.ts";
@@ -41,7 +41,7 @@ const resultsFile = "bench/results/latest.json";
 
 const paydeskPages = ["/", "/help", "/task", "/transfer", "/login"];
 const anchorPage = "anchor /";
-const SCENARIOS = 6;
+const SCENARIOS = 8;
 
 /**
  * The whole run (without the build) is stopped after this: wrangler migrating and seeding
@@ -98,16 +98,17 @@ runBench(WATCHDOG_MS, async (run) => {
   );
   for (const s of startups) if (s.error) problems.push(`${s.worker} start-up: ${s.error}`);
 
-  console.log("\nStarting the built edge + origin, the origin alone and the anchor with wrangler dev…");
+  console.log("\nStarting the built edge + origin, the origin alone, the anchor and the floor worker + origin with wrangler dev…");
   const t0 = performance.now();
   const info = await run.startServer<AppServerInfo>("bench/serve.ts", [snapshotDir]).ready;
   presentAsEdge(info.originUrl, info.edgeSecret);
   await waitUntilServing(`${info.edgeUrl}/help`, 20_000);
   await waitUntilServing(`${info.anchorUrl}/`, 20_000);
+  await waitUntilServing(`${info.floorUrl}/floor?bytes=1`, 20_000);
   // The origin answers any request (a GET of the session route is its JSON 404); the session check comes later.
   await waitUntilServing(`${info.originUrl}/api/user/session`, 20_000, (status) => status < 500, credentialFor(info.originUrl));
   console.log(
-    `  edge ${info.edgeUrl} (workers ${info.workers.join(", ")}), origin direct ${info.originUrl}, anchor ${info.anchorUrl}; ready in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
+    `  edge ${info.edgeUrl} (workers ${info.workers.join(", ")}), origin direct ${info.originUrl}, anchor ${info.anchorUrl}, floor ${info.floorUrl}; ready in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
   );
 
   // The cached page's ceiling: its own bytes as a static file of the edge's assets.
@@ -167,7 +168,8 @@ runBench(WATCHDOG_MS, async (run) => {
 
   const figures: BenchFigures = { scenarios, sizes, lighthouse, anchorPage, workerSizes, startups };
   const targetResults = evaluateTargets(figures);
-  printReport(figures, targetResults, loads);
+  const ceilingResults = ceilings(scenarios);
+  printReport(figures, targetResults, ceilingResults, loads);
 
   const broken = scenarios.filter(scenarioFailed).map((s) => s.label);
   writeResults(
@@ -177,7 +179,7 @@ runBench(WATCHDOG_MS, async (run) => {
     {
       loadAverageByPart: loads,
       server: {
-        how: "wrangler dev: build/server edge worker + build/client assets + dist/paydesk_origin bound in-process; dist/paydesk_origin alone in a second wrangler dev for the direct calls; bench/anchor/build/server + its assets in a third",
+        how: "wrangler dev: build/server edge worker + build/client assets + dist/paydesk_origin bound in-process; dist/paydesk_origin alone in a second wrangler dev for the direct calls; bench/anchor/build/server + its assets in a third; bench/floor/worker.ts in the edge's place (same assets, routing and binding) + dist/paydesk_origin in a fourth",
         ...info,
         token: undefined,
         edgeSecret: undefined,
@@ -191,6 +193,7 @@ runBench(WATCHDOG_MS, async (run) => {
       },
       workers: { sizes: workerSizes, startups },
       targets: targetResults,
+      ceilings: ceilingResults,
       problems,
       ok: broken.length === 0 && problems.length === 0,
     },

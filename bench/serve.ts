@@ -9,7 +9,10 @@
  *            port of its own (a multi-config wrangler dev serves only its first worker),
  *            for the session call without the edge in the path;
  *   anchor:  `wrangler dev -c bench/anchor/build/server/wrangler.json`, the bench's bare React
- *            Router app (bench/anchor) with its assets, the framework's own figures beside ours.
+ *            Router app (bench/anchor) with its assets, the framework's own figures beside ours;
+ *   floor:   `wrangler dev -c <state>/floor/wrangler.json -c dist/paydesk_origin/wrangler.json`,
+ *            bench/floor/worker.ts in the edge's place (its assets, its routing, the origin
+ *            bound to it the same way): what any worker would reach here, Paydesk's code aside.
  *
  * Each has a local D1 of its own (a temporary directory, removed at the end), given every
  * migration by `wrangler d1 migrations apply` and the same seeded user and session by
@@ -21,7 +24,7 @@
  * (the parent went away): see bench/server-process.ts.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { prepareLocalD1 } from "../test/support/local-d1.ts";
@@ -35,6 +38,7 @@ export type AppServerInfo = {
   edgeUrl: string;
   originUrl: string;
   anchorUrl: string;
+  floorUrl: string;
   edgeSecret: string;
   token: string;
   migrations: string[];
@@ -46,6 +50,27 @@ const edgeConfig = path.join(root, "build/server/wrangler.json");
 const originConfig = path.join(root, "dist/paydesk_origin/wrangler.json");
 const anchorConfig = path.join(root, "bench/anchor/build/server/wrangler.json");
 const workerName = (config: string) => (JSON.parse(readFileSync(config, "utf8")) as { name: string }).name;
+
+/** The floor worker's config: in the edge's place, with the edge's assets, routing and binding. */
+function writeFloorConfig(dir: string, edgeSecret: string): string {
+  const edge = JSON.parse(readFileSync(edgeConfig, "utf8")) as {
+    compatibility_date: string;
+    assets: { run_worker_first?: string[] };
+    services?: unknown[];
+  };
+  const config = path.join(dir, "wrangler.json");
+  mkdirSync(dir, { recursive: true });
+  const floor = {
+    name: "paydesk-bench-floor",
+    main: path.join(import.meta.dirname, "floor/worker.ts"),
+    compatibility_date: edge.compatibility_date,
+    assets: { directory: path.join(root, "build/client"), run_worker_first: edge.assets.run_worker_first },
+    services: edge.services,
+  };
+  writeFileSync(config, JSON.stringify(floor));
+  writeFileSync(path.join(dir, ".dev.vars"), `EDGE_SECRET=${edgeSecret}\n`, { mode: 0o600 });
+  return config;
+}
 
 const state = mkdtempSync(path.join(tmpdir(), "paydesk-bench-state-"));
 const servers: WranglerDev[] = [];
@@ -67,9 +92,11 @@ try {
   writeFileSync(originConfig, JSON.stringify(withOpenLimits(JSON.parse(readFileSync(originConfig, "utf8")))));
   const proxied = { persistTo: path.join(state, "proxied"), registryDir: path.join(state, "proxied-registry") };
   const direct = { persistTo: path.join(state, "direct"), registryDir: path.join(state, "direct-registry") };
+  const floor = { persistTo: path.join(state, "floor"), registryDir: path.join(state, "floor-registry") };
+  const floorConfig = writeFloorConfig(path.join(state, "floor-worker"), edgeSecret);
 
   const [migrations] = await Promise.all(
-    [proxied, direct].map(({ persistTo }) => prepareLocalD1({ config: originConfig, persistTo }, seed)),
+    [proxied, direct, floor].map(({ persistTo }) => prepareLocalD1({ config: originConfig, persistTo }, seed)),
   );
   // Started at once, awaited together: each wrangler dev takes seconds to come up.
   const edge = await startWranglerDev({ configs: [edgeConfig, originConfig], ...proxied });
@@ -82,16 +109,19 @@ try {
     registryDir: path.join(state, "anchor-registry"),
   });
   servers.push(anchor);
+  const floorServer = await startWranglerDev({ configs: [floorConfig, originConfig], ...floor });
+  servers.push(floorServer);
   await Promise.all(servers.map((server) => server.ready));
 
   const info: AppServerInfo = {
     edgeUrl: edge.url,
     originUrl: origin.url,
     anchorUrl: anchor.url,
+    floorUrl: floorServer.url,
     edgeSecret,
     token,
     migrations: migrations ?? [],
-    workers: [workerName(edgeConfig), workerName(originConfig), workerName(anchorConfig)],
+    workers: [workerName(edgeConfig), workerName(originConfig), workerName(anchorConfig), workerName(floorConfig)],
   };
   parent.ready(info);
 } catch (error) {
