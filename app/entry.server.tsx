@@ -8,6 +8,7 @@ import { pageStyles } from "./styles/page-styles.server";
 import { provideLayoutMessages } from "./i18n/layout-messages";
 import { jsonBlockText } from "./startup/json-block";
 import { layoutCatalogue } from "./messages/layout.server";
+import { passkeyMarkSource } from "./startup/passkey-mark.server";
 import { tokenMarkSource } from "./startup/token-mark.server";
 import { zodJitlessSource } from "./startup/zod-jitless.server";
 import { cspNonceContext, languageContext } from "./server-context";
@@ -23,7 +24,7 @@ const headOf = new Map(
   languages.map((language) => [
     language,
     {
-      headScript: zodJitlessSource + tokenMarkSource + assetWatchSource(language),
+      headScript: zodJitlessSource + tokenMarkSource + passkeyMarkSource + assetWatchSource(language),
       layoutMessages: jsonBlockText(layoutCatalogue[language]),
     },
   ]),

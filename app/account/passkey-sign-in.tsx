@@ -6,7 +6,7 @@ import { useLanguage, useMessages } from "../i18n/messages";
 import { messageFor } from "../messages/errors";
 import { passkeySignInMessages } from "../messages/passkey-sign-in";
 import { signedIn } from "../session/account-session";
-import { cancelPasskeyRequest, PasskeyDeviceError, passkeyAutofillSupported, passkeysSupported, getPasskey } from "./webauthn";
+import { cancelPasskeyRequest, PasskeyDeviceError, passkeyAutofillSupported, getPasskey } from "./webauthn";
 
 /**
  * Signing in with a passkey on /login: a button, and — where the browser offers it — the
@@ -17,7 +17,6 @@ export function PasskeySignIn({ next }: { next: string }) {
   const text = useMessages(passkeySignInMessages);
   const language = useLanguage();
   const navigate = useNavigate();
-  const [supported, setSupported] = useState(false);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const autofillStarted = useRef(false);
@@ -46,7 +45,6 @@ export function PasskeySignIn({ next }: { next: string }) {
   );
 
   useEffect(() => {
-    setSupported(passkeysSupported());
     let active = true;
     void (async () => {
       if (!(await passkeyAutofillSupported()) || !active) return;
@@ -67,7 +65,8 @@ export function PasskeySignIn({ next }: { next: string }) {
     };
   }, [finish, explain]);
 
-  if (!supported) return null;
+  // Rendered for everyone, shown by CSS where the head's passkey mark found passkeys
+  // (app/startup/passkey-mark.server.ts): it is there from the first paint, never late.
   return (
     <div className="passkey-sign-in">
       <button

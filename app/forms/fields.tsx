@@ -90,6 +90,7 @@ export function SubmitButton({
   children,
   className = "button",
   label,
+  waiting = false,
 }: {
   busy: boolean;
   busyLabel: string;
@@ -97,9 +98,17 @@ export function SubmitButton({
   className?: string;
   /** The accessible name, where the visible words alone ("End") do not say which item. */
   label?: string;
+  /** Not yet usable (a form shown before the page can send it): disabled, its words unchanged. */
+  waiting?: boolean;
 }) {
   return (
-    <button className={className} type="submit" disabled={busy} aria-disabled={busy} aria-label={busy ? undefined : label}>
+    <button
+      className={className}
+      type="submit"
+      disabled={busy || waiting}
+      aria-disabled={busy || waiting}
+      aria-label={busy ? undefined : label}
+    >
       {busy ? busyLabel : children}
     </button>
   );

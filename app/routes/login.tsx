@@ -94,70 +94,80 @@ export default function Login() {
       <h1 id="login-title">{title}</h1>
       {result?.ok && result.intent === "register" && user ? (
         <NewAccountCodes codes={(result.data as { codes: string[] | null }).codes} handle={user.handle} next={next} />
-      ) : !ready ? (
-        <Spinner label={layout.checkingSession} />
-      ) : user ? (
+      ) : ready && user ? (
         <p>
           {text.signedInAs} <strong>{user.displayName}</strong> (@{user.handle}). <Link to={next}>{text.continue}</Link>
         </p>
       ) : (
+        // Before start-up has said who is there, the server's HTML holds the loading state and
+        // the form, and CSS shows one by the head's token mark: a visitor without a token sees
+        // the form at the first paint. It is the same form once start-up is done (the same
+        // elements in the same places, so nothing typed into it meanwhile is lost); until then
+        // it cannot be sent (docs/decisions/032-login-at-first-paint.md).
         <>
-          {session === "unreachable" ? <p className="notice notice-warning">{text.unreachable}</p> : null}
-          {registering ? null : <PasskeySignIn next={next} />}
-          <Form method="post" className="form" ref={formRef} noValidate>
-            <FormAlert result={result} fields={["handle", "displayName", "password"]} />
-            <input type="hidden" name="intent" value={registering ? "register" : "login"} />
-            <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-            <Field
-              id="login-handle"
-              label={text.handle}
-              name="handle"
-              hint={text.handleHint}
-              // "webauthn": the browser may offer passkeys in this field's suggestions.
-              autoComplete={registering ? "username" : "username webauthn"}
-              required
-              maxLength={32}
-              autoCapitalize="none"
-              spellCheck={false}
-              error={fieldError(result, "handle")}
-            />
-            {registering ? (
+          {ready ? null : (
+            <div className="if-token">
+              <Spinner label={layout.checkingSession} />
+            </div>
+          )}
+          <div className={ready ? undefined : "if-no-token"}>
+            {session === "unreachable" ? <p className="notice notice-warning">{text.unreachable}</p> : null}
+            {registering ? null : <PasskeySignIn next={next} />}
+            <Form method="post" className="form" ref={formRef} noValidate>
+              <FormAlert result={result} fields={["handle", "displayName", "password"]} />
+              <input type="hidden" name="intent" value={registering ? "register" : "login"} />
+              <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
               <Field
-                id="login-display-name"
-                label={text.displayName}
-                name="displayName"
-                hint={text.displayNameHint}
-                autoComplete="name"
+                id="login-handle"
+                label={text.handle}
+                name="handle"
+                hint={text.handleHint}
+                // "webauthn": the browser may offer passkeys in this field's suggestions.
+                autoComplete={registering ? "username" : "username webauthn"}
                 required
-                maxLength={64}
-                error={fieldError(result, "displayName")}
+                maxLength={32}
+                autoCapitalize="none"
+                spellCheck={false}
+                error={fieldError(result, "handle")}
               />
-            ) : null}
-            <Field
-              id="login-password"
-              label={text.password}
-              name="password"
-              type="password"
-              hint={registering ? text.passwordHint : undefined}
-              autoComplete={registering ? "new-password" : "current-password"}
-              required
-              maxLength={256}
-              error={fieldError(result, "password")}
-            />
-            <SubmitButton busy={submitting} busyLabel={registering ? text.creating : text.signingIn}>
-              {title}
-            </SubmitButton>
-          </Form>
-          <p>
-            {registering ? (
-              <Link to={`/login?next=${encodeURIComponent(next)}`}>{text.haveAccount}</Link>
-            ) : (
-              <>
-                <Link to={`/login?mode=register&next=${encodeURIComponent(next)}`}>{text.createAccount}</Link> ·{" "}
-                <Link to="/recover">{account.forgotPassword}</Link>
-              </>
-            )}
-          </p>
+              {registering ? (
+                <Field
+                  id="login-display-name"
+                  label={text.displayName}
+                  name="displayName"
+                  hint={text.displayNameHint}
+                  autoComplete="name"
+                  required
+                  maxLength={64}
+                  error={fieldError(result, "displayName")}
+                />
+              ) : null}
+              <Field
+                id="login-password"
+                label={text.password}
+                name="password"
+                type="password"
+                hint={registering ? text.passwordHint : undefined}
+                autoComplete={registering ? "new-password" : "current-password"}
+                required
+                maxLength={256}
+                error={fieldError(result, "password")}
+              />
+              <SubmitButton busy={submitting} busyLabel={registering ? text.creating : text.signingIn} waiting={!ready}>
+                {title}
+              </SubmitButton>
+            </Form>
+            <p>
+              {registering ? (
+                <Link to={`/login?next=${encodeURIComponent(next)}`}>{text.haveAccount}</Link>
+              ) : (
+                <>
+                  <Link to={`/login?mode=register&next=${encodeURIComponent(next)}`}>{text.createAccount}</Link> ·{" "}
+                  <Link to="/recover">{account.forgotPassword}</Link>
+                </>
+              )}
+            </p>
+          </div>
         </>
       )}
     </section>

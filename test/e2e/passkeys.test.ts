@@ -163,4 +163,42 @@ test.describe("passkeys", () => {
     await page.setViewportSize({ width: 360, height: 740 });
     await page.screenshot({ path: "test-results/screens/account-passkeys-360x740-zh-CN.png", fullPage: true });
   });
+
+  test("/login's form and passkey button are there from the first paint where the browser has passkeys, the button not at all where it has none", async ({
+    browser,
+  }) => {
+    // The module scripts are held back (never answered: a failed one would bring up the
+    // chunk loader's explanation), so what shows is the server's HTML and the head's scripts.
+    const beforeHydration = async (withPasskeys: boolean) => {
+      const context = await browser.newContext();
+      if (!withPasskeys) await context.addInitScript(() => Reflect.deleteProperty(window, "PublicKeyCredential"));
+      const page = await context.newPage();
+      await page.route(/\/assets\/.+\.js$/, () => {});
+      // Neither "load" nor DOMContentLoaded comes while the module scripts are held back.
+      await page.goto(`${site}/login`, { waitUntil: "commit" });
+      await expect(page.getByLabel("Handle")).toBeVisible();
+      const button = page.getByRole("button", { name: "Sign in with a passkey" });
+      await (withPasskeys ? expect(button).toBeVisible() : expect(button).toBeHidden());
+      // The form shows before the page can send it: it waits for start-up, disabled.
+      await expect(page.getByRole("button", { name: "Sign in", exact: true })).toBeDisabled();
+      await context.close();
+    };
+    await beforeHydration(true);
+    await beforeHydration(false);
+
+    // Hydrated, nothing on the page moves: the button was not added above the form late.
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      const shifts: number[] = [];
+      Object.assign(window, { layoutShifts: shifts });
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) shifts.push((entry as PerformanceEntry & { value: number }).value);
+      }).observe({ type: "layout-shift", buffered: true });
+    });
+    await open(page, "/login");
+    await expect(page.getByRole("button", { name: "Sign in with a passkey" })).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { layoutShifts: number[] }).layoutShifts)).toEqual([]);
+    await context.close();
+  });
 });
