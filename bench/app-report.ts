@@ -29,6 +29,10 @@ function printLoads(scenarios: BenchFigures["scenarios"]): void {
     ],
     (s, r) => `${scenarioFailed(s) ? "  (check failed)" : ""}${erratic(r) ? "  (many errors)" : ""}`,
   );
+  console.log(`\nEach scenario's rounds (req/s; the table shows the middle one)\n`);
+  for (const s of scenarios) {
+    if (s.rounds?.length) console.log(`  ${pad(s.label, 50)} ${s.rounds.map((r) => r.rps.toFixed(0)).join(", ")}`);
+  }
 }
 
 function printSizes(sizes: Sizes): void {

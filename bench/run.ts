@@ -5,8 +5,9 @@
  *   1. the workers: each one's modules and size (bench/worker-sizes.ts) and its cold start
  *      in a workerd of its own (bench/startup.ts), before anything else runs;
  *   2. loads: bench/serve.ts (a child in its own process group) serves the built edge +
- *      assets + origin, the origin alone and the anchor with `wrangler dev`; autocannon
- *      loads each scenario of bench/app-scenarios.ts in turn from this process;
+ *      assets + origin, the origin alone, the anchor and the floor worker with `wrangler
+ *      dev`; autocannon loads the scenarios of bench/app-scenarios.ts from this process, in
+ *      rounds taken in turns;
  *   3. the client's JavaScript and CSS (bench/sizes.ts);
  *   4. Lighthouse on Paydesk's pages and the anchor's, behind a brotli proxy
  *      (bench/lighthouse.ts, bench/compressing-proxy.ts).
@@ -22,15 +23,15 @@ import path from "node:path";
 import { waitUntilServing } from "../test/support/wrangler-dev.ts";
 import { printReport } from "./app-report.ts";
 import { buildScenarios } from "./app-scenarios.ts";
-import { ceilings, evaluateTargets, type BenchFigures, type LoadKey } from "./app-targets.ts";
+import { ceilings, evaluateTargets, type BenchFigures } from "./app-targets.ts";
 import { startCompressingProxy, type CompressingProxy } from "./compressing-proxy.ts";
 import { runBench } from "./harness.ts";
 import { credentialFor, presentAsEdge, request } from "./http.ts";
 import { RUNS_PER_PAGE, runLighthouse, type LighthousePage } from "./lighthouse.ts";
-import { DURATION_S, WARMUP_S, type LoadResult } from "./load.ts";
+import { DURATION_S, WARMUP_S } from "./load.ts";
 import { loadAverage, noteMachineLoad, writeResults } from "./report.ts";
 import { writeSameSizeStatic } from "./same-size-static.ts";
-import { runScenario, scenarioFailed, type ScenarioResult } from "./scenario.ts";
+import { runScenariosInRounds, scenarioFailed } from "./scenario.ts";
 import type { AppServerInfo } from "./serve.ts";
 import { measureSizes, type Sizes } from "./sizes.ts";
 import { appBuild } from "./snapshot.ts";
@@ -42,6 +43,8 @@ const resultsFile = "bench/results/latest.json";
 const paydeskPages = ["/", "/help", "/task", "/transfer", "/login"];
 const anchorPage = "anchor /";
 const SCENARIOS = 8;
+/** Each scenario's load is split into rounds taken in turns (bench/scenario.ts, runScenariosInRounds). */
+const LOAD_ROUNDS = 3;
 
 /**
  * The whole run (without the build) is stopped after this: wrangler migrating and seeding
@@ -117,11 +120,9 @@ runBench(WATCHDOG_MS, async (run) => {
   const helpBytes = Buffer.from(help.body);
   const sameSizeStatic = { path: writeSameSizeStatic(clientDir, helpBytes), bytes: helpBytes.length };
 
-  const scenarios: ScenarioResult<LoadKey, LoadResult>[] = await timed(loads, "loads", async () => {
-    const results: ScenarioResult<LoadKey, LoadResult>[] = [];
-    for (const scenario of buildScenarios(info, sameSizeStatic)) results.push(await runScenario(scenario));
-    return results;
-  });
+  const scenarios: BenchFigures["scenarios"] = await timed(loads, "loads", () =>
+    runScenariosInRounds(buildScenarios(info, sameSizeStatic), LOAD_ROUNDS),
+  );
 
   let sizes: Sizes | null = null;
   try {

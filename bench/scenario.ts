@@ -76,3 +76,77 @@ export async function runScenario<Key extends string, Result extends LoadResult>
   }
   return out;
 }
+
+/** A load's share of a scenario run in rounds: what each round reached. */
+export type Round = { rps: number; p50Ms: number };
+
+/**
+ * Runs scenarios side by side in `rounds` rounds (each scenario's sample checked and warmed
+ * first, then a load of durationS / rounds seconds for each scenario in turn, round after
+ * round, then each sample checked again). A scenario's result is its middle round by
+ * requests per second, with every round's figures kept beside it. Scenarios compared with
+ * each other are then measured minutes apart no longer: a burst of other work on the
+ * machine falls on one round of each, not on all of one scenario.
+ */
+export async function runScenariosInRounds<Key extends string, Result extends LoadResult>(
+  scenarios: Scenario<Key, Result>[],
+  rounds: number,
+  { warmUpS = WARMUP_S, durationS = DURATION_S }: { warmUpS?: number; durationS?: number } = {},
+): Promise<(ScenarioResult<Key, Result> & { rounds?: Round[] })[]> {
+  const outs = scenarios.map((scenario) => ({
+    scenario,
+    out: { key: scenario.key, label: scenario.label, url: scenario.url, checkBefore: { ok: false, detail: "not run" } } as ScenarioResult<
+      Key,
+      Result
+    > & { rounds?: Round[] },
+    results: [] as Result[],
+  }));
+  const failed = (entry: (typeof outs)[number], error: unknown) => {
+    entry.out.error = error instanceof Error ? error.message : String(error);
+    console.error(`  ✗ ${entry.scenario.label}: ${entry.out.error}`);
+  };
+  const live = () => outs.filter((entry) => entry.out.checkBefore.ok && !entry.out.error);
+
+  for (const entry of outs) {
+    try {
+      entry.out.checkBefore = await entry.scenario.check();
+      if (!entry.out.checkBefore.ok) {
+        console.error(`  ✗ ${entry.scenario.label}: ${entry.out.checkBefore.detail} — not loaded`);
+        continue;
+      }
+      if (warmUpS > 0) {
+        const warmUp = await entry.scenario.load(warmUpS);
+        await entry.scenario.afterLoad?.(warmUp);
+      }
+    } catch (error) {
+      failed(entry, error);
+    }
+  }
+  const roundS = durationS / rounds;
+  for (let round = 1; round <= rounds; round++) {
+    console.log(`  round ${round} of ${rounds} (${roundS.toFixed(1)} s a scenario)`);
+    for (const entry of live()) {
+      try {
+        const result = await entry.scenario.load(roundS);
+        await entry.scenario.afterLoad?.(result);
+        entry.results.push(result);
+        console.log(`    ${entry.scenario.label}: ${result.rps.toFixed(0)} req/s, p50 ${result.latencyMs.p50.toFixed(2)} ms`);
+      } catch (error) {
+        failed(entry, error);
+      }
+    }
+  }
+  for (const entry of live()) {
+    try {
+      const byRps = [...entry.results].sort((a, b) => a.rps - b.rps);
+      entry.out.result = byRps[Math.floor((byRps.length - 1) / 2)];
+      entry.out.rounds = entry.results.map((r) => ({ rps: r.rps, p50Ms: r.latencyMs.p50 }));
+      entry.out.checkAfter = await entry.scenario.check();
+      if (!entry.out.checkAfter.ok)
+        console.error(`  ✗ ${entry.scenario.label}: check after the loads FAILED: ${entry.out.checkAfter.detail}`);
+    } catch (error) {
+      failed(entry, error);
+    }
+  }
+  return outs.map((entry) => entry.out);
+}
