@@ -5,7 +5,7 @@
 import type { PageResult } from "./lighthouse.ts";
 import type { LoadResult } from "./load.ts";
 import type { TargetResult } from "./report.ts";
-import type { Round, ScenarioResult } from "./scenario.ts";
+import type { ScenarioResult } from "./scenario.ts";
 import { KB, type Sizes } from "./sizes.ts";
 import type { Startup } from "./startup.ts";
 import type { WorkerSize } from "./worker-sizes.ts";
@@ -36,7 +36,7 @@ export type LoadKey =
   | "sessionFloor";
 
 export type BenchFigures = {
-  scenarios: (ScenarioResult<LoadKey, LoadResult> & { rounds?: Round[] })[];
+  scenarios: ScenarioResult<LoadKey, LoadResult>[];
   sizes: Sizes | null;
   lighthouse: PageResult[];
   /** The anchor's page among `lighthouse`. */

@@ -28,6 +28,8 @@ export type ScenarioResult<Key extends string, Result extends LoadResult> = {
   checkBefore: Check;
   checkAfter?: Check;
   result?: Result;
+  /** Run in rounds (runScenariosInRounds): what each round reached; `result` is the middle one. */
+  rounds?: Round[];
   error?: string;
 };
 
@@ -84,23 +86,24 @@ export type Round = { rps: number; p50Ms: number };
  * Runs scenarios side by side in `rounds` rounds (each scenario's sample checked and warmed
  * first, then a load of durationS / rounds seconds for each scenario in turn, round after
  * round, then each sample checked again). A scenario's result is its middle round by
- * requests per second, with every round's figures kept beside it. Scenarios compared with
- * each other are then measured minutes apart no longer: a burst of other work on the
+ * requests per second, with every round's figures kept beside it. The two sides of a
+ * comparison are then no longer measured minutes apart: a burst of other work on the
  * machine falls on one round of each, not on all of one scenario.
  */
 export async function runScenariosInRounds<Key extends string, Result extends LoadResult>(
   scenarios: Scenario<Key, Result>[],
   rounds: number,
   { warmUpS = WARMUP_S, durationS = DURATION_S }: { warmUpS?: number; durationS?: number } = {},
-): Promise<(ScenarioResult<Key, Result> & { rounds?: Round[] })[]> {
-  const outs = scenarios.map((scenario) => ({
-    scenario,
-    out: { key: scenario.key, label: scenario.label, url: scenario.url, checkBefore: { ok: false, detail: "not run" } } as ScenarioResult<
-      Key,
-      Result
-    > & { rounds?: Round[] },
-    results: [] as Result[],
-  }));
+): Promise<ScenarioResult<Key, Result>[]> {
+  const outs = scenarios.map((scenario) => {
+    const out: ScenarioResult<Key, Result> = {
+      key: scenario.key,
+      label: scenario.label,
+      url: scenario.url,
+      checkBefore: { ok: false, detail: "not run" },
+    };
+    return { scenario, out, results: [] as Result[] };
+  });
   const failed = (entry: (typeof outs)[number], error: unknown) => {
     entry.out.error = error instanceof Error ? error.message : String(error);
     console.error(`  ✗ ${entry.scenario.label}: ${entry.out.error}`);

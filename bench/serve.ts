@@ -10,7 +10,7 @@
  *            for the session call without the edge in the path;
  *   anchor:  `wrangler dev -c bench/anchor/build/server/wrangler.json`, the bench's bare React
  *            Router app (bench/anchor) with its assets, the framework's own figures beside ours;
- *   floor:   `wrangler dev -c <state>/floor/wrangler.json -c dist/paydesk_origin/wrangler.json`,
+ *   floor:   `wrangler dev -c <state>/floor-worker/wrangler.json -c dist/paydesk_origin/wrangler.json`,
  *            bench/floor/worker.ts in the edge's place (its assets, its routing, the origin
  *            bound to it the same way): what any worker would reach here, Paydesk's code aside.
  *
