@@ -16,6 +16,15 @@ async function edgeSettled(path: string) {
   return { response, body };
 }
 
+/** One request through a handler under test: its answer, its body read, its waitUntil work done. */
+async function handled(handle: ReturnType<typeof createEdgeHandler>, path: string, env: EdgeEnv = { CF_VERSION_METADATA: { id: "d" } }) {
+  const ctx = createExecutionContext();
+  const response = await handle(new Request(`https://paydesk.test${path}`), env, ctx);
+  const body = await response.text();
+  await waitOnExecutionContext(ctx);
+  return { response, body };
+}
+
 describe("the edge page cache (the built worker)", () => {
   it("renders a page once and serves the repeat from the cache", async () => {
     const path = "/tos";
@@ -131,12 +140,8 @@ describe("the edge handler renders once per deploy version", () => {
       },
     });
     const get = async (version: string) => {
-      const ctx = createExecutionContext();
-      const env: EdgeEnv = { CF_VERSION_METADATA: { id: version } };
-      const response = await handle(new Request("https://paydesk.test/help"), env, ctx);
-      const text = await response.text();
-      await waitOnExecutionContext(ctx);
-      return { text, cache: response.headers.get("X-Edge-Cache") };
+      const { response, body } = await handled(handle, "/help", { CF_VERSION_METADATA: { id: version } });
+      return { text: body, cache: response.headers.get("X-Edge-Cache") };
     };
 
     expect(await get("deploy-1")).toEqual({ text: "<!doctype html><p>render 1</p>", cache: "MISS" });
@@ -158,13 +163,7 @@ describe("the edge handler renders once per deploy version", () => {
     // An isolate of its own: its own memory tier and list of one-off URLs, the shared tier in common.
     const isolate = () => {
       const handle = createEdgeHandler({ build, cache: createPageCache(() => shared), render: handleRender });
-      return async (path: string) => {
-        const ctx = createExecutionContext();
-        const response = await handle(new Request(`https://paydesk.test${path}`), { CF_VERSION_METADATA: { id: "d" } }, ctx);
-        await response.arrayBuffer();
-        await waitOnExecutionContext(ctx);
-        return response.headers.get("X-Edge-Cache");
-      };
+      return async (path: string) => (await handled(handle, path)).response.headers.get("X-Edge-Cache");
     };
     const get = isolate();
     const sharedKey = (path: string) => pageCacheKey(new URL(`https://paydesk.test${path}`), "d.client-1", "en");
@@ -207,13 +206,8 @@ describe("the edge handler renders once per deploy version", () => {
           });
         },
       });
-    const get = async (handle: ReturnType<typeof isolate>, path: string) => {
-      const ctx = createExecutionContext();
-      const response = await handle(new Request(`https://paydesk.test${path}`), { CF_VERSION_METADATA: { id: "d" } }, ctx);
-      await response.text();
-      await waitOnExecutionContext(ctx);
-      return response.headers.get("X-Edge-Cache");
-    };
+    const get = async (handle: ReturnType<typeof isolate>, path: string) =>
+      (await handled(handle, path)).response.headers.get("X-Edge-Cache");
 
     const first = isolate();
     expect(await get(first, "/once")).toBe("MISS");
@@ -333,10 +327,7 @@ describe("the memory tier", () => {
         },
       });
     const get = async (handle: ReturnType<typeof isolate>) => {
-      const ctx = createExecutionContext();
-      const response = await handle(new Request("https://paydesk.test/help"), { CF_VERSION_METADATA: { id: "d" } }, ctx);
-      const body = await response.text();
-      await waitOnExecutionContext(ctx);
+      const { response, body } = await handled(handle, "/help");
       const policy = response.headers.get("Content-Security-Policy") ?? "";
       const nonce = /'nonce-([^']+)'/.exec(policy)?.[1] ?? "missing";
       return { body, nonce, policy, cache: response.headers.get("X-Edge-Cache"), headers: response.headers };
