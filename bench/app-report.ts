@@ -2,10 +2,10 @@
  * The tables `npm run bench` prints: loads, client sizes, Lighthouse, the workers' sizes
  * and start-ups, then the targets (bench/app-targets.ts).
  */
-import { targets, type BenchFigures, type Ceiling } from "./app-targets.ts";
+import { targets, type BenchFigures, type Ceiling, type CpuReading } from "./app-targets.ts";
 import { loadDescription, type LoadResult } from "./load.ts";
 import { columns, pad, padLeft, printScenarioTable, targetMark, type TargetResult } from "./report.ts";
-import { scenarioFailed } from "./scenario.ts";
+import { type Round, scenarioFailed } from "./scenario.ts";
 import { KB, type Sizes } from "./sizes.ts";
 
 /** More than 1% of the requests failed at the socket level: the numbers are suspect. */
@@ -24,14 +24,17 @@ function printLoads(scenarios: BenchFigures["scenarios"]): void {
       columns.p99,
       { title: "×static", width: 8, value: (r) => (ceiling ? `${(r.rps / ceiling).toFixed(2)}` : "—") },
       { title: "KB/resp", width: 8, value: (r) => (r.bytesPerResponse / KB).toFixed(1) },
+      { title: "CPU ms", width: 8, value: (r) => r.serverCpuMsPerRequest?.toFixed(2) ?? "—" },
       columns.non2xx,
       columns.errors,
     ],
     (s, r) => `${scenarioFailed(s) ? "  (check failed)" : ""}${erratic(r) ? "  (many errors)" : ""}`,
   );
-  console.log(`\nEach scenario's rounds (req/s; the table shows the middle one)\n`);
+  console.log(`\nEach scenario's rounds (req/s, with the server's CPU ms a request; the table shows the middle one)\n`);
   for (const s of scenarios) {
-    if (s.rounds?.length) console.log(`  ${pad(s.label, 50)} ${s.rounds.map((r) => r.rps.toFixed(0)).join(", ")}`);
+    const round = (r: Round) =>
+      `${r.rps.toFixed(0)}${r.serverCpuMsPerRequest === undefined ? "" : ` (${r.serverCpuMsPerRequest.toFixed(2)})`}`;
+    if (s.rounds?.length) console.log(`  ${pad(s.label, 50)} ${s.rounds.map(round).join(", ")}`);
   }
 }
 
@@ -111,12 +114,25 @@ function printWorkers(figures: BenchFigures): void {
       `  ${pad(s.worker, 8)} GET ${pad(s.path, 12)} ${padLeft(`${s.medianMs.toFixed(0)} ms`, 9)}  min ${padLeft(`${s.minMs?.toFixed(0)} ms`, 8)}  runs ${s.runsMs.map((ms) => ms.toFixed(0)).join(", ")}${over}`,
     );
   }
+  const anchorCpu = figures.startups.find((s) => s.worker === "anchor")?.cpuMedianMs ?? null;
+  console.log(`\nStart-up by workerd's CPU time (median; what a start costs, not what it waited for)\n`);
+  for (const s of figures.startups) {
+    if (s.cpuMedianMs === null) continue;
+    const over =
+      anchorCpu !== null && s.worker !== "anchor"
+        ? `  (${s.cpuMedianMs - anchorCpu >= 0 ? "+" : ""}${(s.cpuMedianMs - anchorCpu).toFixed(0)} ms vs anchor)`
+        : "";
+    console.log(
+      `  ${pad(s.worker, 8)} ${padLeft(`${s.cpuMedianMs.toFixed(0)} ms`, 9)}  runs ${s.cpuRunsMs.map((ms) => ms.toFixed(0)).join(", ")}${over}`,
+    );
+  }
 }
 
 export function printReport(
   figures: BenchFigures,
   targetResults: TargetResult[],
   ceilingResults: Ceiling[],
+  cpuResults: CpuReading[],
   loadByPart: Record<string, string>,
 ): void {
   printLoads(figures.scenarios);
@@ -129,4 +145,9 @@ export function printReport(
   for (const t of targetResults) console.log(`  ${pad(t.name, 26)} ${pad(t.target, 30)} ${pad(t.actual, 52)} ${targetMark(t)}`);
   console.log(`\nCeilings on this machine (the floor worker in Paydesk's place)\n`);
   for (const c of ceilingResults) console.log(`  ${pad(c.target, 26)} floor ${pad(c.floor, 44)} Paydesk ${c.paydeskVsFloor}`);
+  console.log(`\nBy the servers' CPU per request (throughput ratio the CPU allows: other ÷ Paydesk)\n`);
+  for (const c of cpuResults)
+    console.log(
+      `  ${pad(c.comparison, 34)} ${padLeft(c.paydeskMs.toFixed(2), 6)} vs ${padLeft(c.otherMs.toFixed(2), 6)} ms  ${c.ratio.toFixed(2)}×`,
+    );
 }

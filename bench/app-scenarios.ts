@@ -9,6 +9,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { LoadKey } from "./app-targets.ts";
 import { request } from "./http.ts";
 import { load, type LoadResult, type LoadSpec } from "./load.ts";
+import { treeCpuMs } from "./process-cpu.ts";
 import type { Check, Scenario } from "./scenario.ts";
 import type { AppServerInfo } from "./serve.ts";
 
@@ -18,7 +19,15 @@ const MAX_REQUESTS_PER_LOAD = 400_000;
 /** Pages are measured in English (the edge picks the language by Accept-Language). */
 const english = { "Accept-Language": "en" };
 
-const loadOf = (baseUrl: string, spec: LoadSpec) => (durationS: number) => load(baseUrl, spec, durationS, MAX_REQUESTS_PER_LOAD);
+/** A load of `spec` on the server whose wrangler runs as `serverPid`, with that server's CPU per request. */
+const loadOf = (baseUrl: string, serverPid: number | null, spec: LoadSpec) => async (durationS: number) => {
+  const cpuBefore = serverPid === null ? null : treeCpuMs(serverPid);
+  const result = await load(baseUrl, spec, durationS, MAX_REQUESTS_PER_LOAD);
+  const cpuAfter = serverPid === null ? null : treeCpuMs(serverPid);
+  if (cpuBefore !== null && cpuAfter !== null && result.requests > 0)
+    result.serverCpuMsPerRequest = (cpuAfter - cpuBefore) / result.requests;
+  return result;
+};
 
 function expect200(label: string, status: number, extra?: string): Check {
   return status === 200 ? { ok: true, detail: `200${extra ? `, ${extra}` : ""}` } : { ok: false, detail: `${label}: status ${status}` };
@@ -45,7 +54,7 @@ function freshPaths() {
 }
 
 export function buildScenarios(info: AppServerInfo, sameSizeStatic: { path: string; bytes: number }): Scenario<LoadKey, LoadResult>[] {
-  const { edgeUrl, originUrl, anchorUrl, floorUrl, token } = info;
+  const { edgeUrl, originUrl, anchorUrl, floorUrl, token, pids } = info;
   const floorPage = `/floor?bytes=${sameSizeStatic.bytes}`;
   const fresh = freshPaths();
   // As the app's client sends it (app/session/session-call.ts): a POST without a body.
@@ -54,11 +63,11 @@ export function buildScenarios(info: AppServerInfo, sameSizeStatic: { path: stri
     path: "/api/user/session",
     headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", "Content-Length": "0" },
   };
-  const sessionScenario = (key: LoadKey, label: string, baseUrl: string): Scenario<LoadKey, LoadResult> => ({
+  const sessionScenario = (key: LoadKey, label: string, baseUrl: string, serverPid: number | null): Scenario<LoadKey, LoadResult> => ({
     key,
     label,
     url: baseUrl + sessionSpec.path,
-    load: loadOf(baseUrl, sessionSpec),
+    load: loadOf(baseUrl, serverPid, sessionSpec),
     check: sessionCheck(baseUrl + sessionSpec.path, token),
   });
   return [
@@ -66,7 +75,7 @@ export function buildScenarios(info: AppServerInfo, sameSizeStatic: { path: stri
       key: "sameSizeStatic",
       label: `static file of /help's size ${sameSizeStatic.path}`,
       url: edgeUrl + sameSizeStatic.path,
-      load: loadOf(edgeUrl, { method: "GET", path: sameSizeStatic.path }),
+      load: loadOf(edgeUrl, pids.edge, { method: "GET", path: sameSizeStatic.path }),
       check: async () => {
         // wrangler dev picks the new file up by itself; allow it a moment.
         let last = "";
@@ -85,7 +94,7 @@ export function buildScenarios(info: AppServerInfo, sameSizeStatic: { path: stri
       key: "cachedPage",
       label: "cached page GET /help (HIT)",
       url: `${edgeUrl}/help`,
-      load: loadOf(edgeUrl, { method: "GET", path: "/help", headers: english }),
+      load: loadOf(edgeUrl, pids.edge, { method: "GET", path: "/help", headers: english }),
       check: async () => {
         await request(`${edgeUrl}/help`, { headers: english }); // warms the edge cache
         // The cache write happens in waitUntil: allow it a moment.
@@ -109,7 +118,7 @@ export function buildScenarios(info: AppServerInfo, sameSizeStatic: { path: stri
       key: "floorPage",
       label: "floor worker, /help's size from memory",
       url: floorUrl + floorPage,
-      load: loadOf(floorUrl, { method: "GET", path: floorPage }),
+      load: loadOf(floorUrl, pids.floor, { method: "GET", path: floorPage }),
       check: async () => {
         const { status, body } = await request(floorUrl + floorPage);
         const bytes = Buffer.byteLength(body);
@@ -123,7 +132,12 @@ export function buildScenarios(info: AppServerInfo, sameSizeStatic: { path: stri
       key: "uncachedPage",
       label: "uncached SSR GET /help?bench=<n> (MISS)",
       url: `${edgeUrl}/help?bench=<n>`,
-      load: loadOf(edgeUrl, { method: "GET", path: "/help", headers: english, setupRequest: (req) => ({ ...req, path: fresh("/help") }) }),
+      load: loadOf(edgeUrl, pids.edge, {
+        method: "GET",
+        path: "/help",
+        headers: english,
+        setupRequest: (req) => ({ ...req, path: fresh("/help") }),
+      }),
       check: async () => {
         const { status, headers } = await request(edgeUrl + fresh("/help"), { headers: english });
         if (status !== 200) return expect200("/help?bench", status);
@@ -138,7 +152,12 @@ export function buildScenarios(info: AppServerInfo, sameSizeStatic: { path: stri
       label: "anchor SSR GET /?bench=<n>",
       url: `${anchorUrl}/?bench=<n>`,
       // The anchor caches nothing; the fresh query treats it exactly as the uncached /help.
-      load: loadOf(anchorUrl, { method: "GET", path: "/", headers: english, setupRequest: (req) => ({ ...req, path: fresh("/") }) }),
+      load: loadOf(anchorUrl, pids.anchor, {
+        method: "GET",
+        path: "/",
+        headers: english,
+        setupRequest: (req) => ({ ...req, path: fresh("/") }),
+      }),
       check: async () => {
         const { status, headers, body } = await request(anchorUrl + fresh("/"), { headers: english });
         if (status !== 200) return expect200("anchor /", status);
@@ -151,8 +170,8 @@ export function buildScenarios(info: AppServerInfo, sameSizeStatic: { path: stri
     },
     // The same request through the edge and straight to the origin: the proxy's cost. Both
     // pass one wrangler dev entry in front of the worker, so that cost is on both sides.
-    sessionScenario("sessionProxied", "POST /api/user/session via edge", edgeUrl),
-    sessionScenario("sessionDirect", "POST /api/user/session origin direct", originUrl),
-    sessionScenario("sessionFloor", "POST /api/user/session via floor worker", floorUrl),
+    sessionScenario("sessionProxied", "POST /api/user/session via edge", edgeUrl, pids.edge),
+    sessionScenario("sessionDirect", "POST /api/user/session origin direct", originUrl, pids.origin),
+    sessionScenario("sessionFloor", "POST /api/user/session via floor worker", floorUrl, pids.floor),
   ];
 }

@@ -206,6 +206,34 @@ export function ceilings(scenarios: BenchFigures["scenarios"]): Ceiling[] {
   return list;
 }
 
+/** One comparison of two loads by the CPU their servers ran per request. */
+export type CpuReading = { comparison: string; paydeskMs: number; otherMs: number; ratio: number };
+
+/**
+ * The load targets read by server CPU per request instead of req/s: the share of the
+ * other side's CPU Paydesk's side needs, as a throughput ratio (other ÷ Paydesk). On a
+ * machine whose other work takes cores away mid-load, req/s moves with that work; the CPU
+ * a request costs moves much less (docs/decisions/028-honest-bench.md, "CPU per request").
+ * The proxied session's side is the edge's server, which runs the origin too.
+ */
+export function cpuReadings(scenarios: BenchFigures["scenarios"]): CpuReading[] {
+  const get = measured(scenarios);
+  const pairs: [string, LoadKey, LoadKey][] = [
+    ["cached page vs same-size static", "cachedPage", "sameSizeStatic"],
+    ["cached page vs floor worker", "cachedPage", "floorPage"],
+    ["uncached /help vs anchor SSR", "uncachedPage", "anchorSsr"],
+    ["proxied session vs direct", "sessionProxied", "sessionDirect"],
+    ["floor session vs direct", "sessionFloor", "sessionDirect"],
+  ];
+  const list: CpuReading[] = [];
+  for (const [comparison, paydeskKey, otherKey] of pairs) {
+    const paydeskMs = get(paydeskKey)?.serverCpuMsPerRequest;
+    const otherMs = get(otherKey)?.serverCpuMsPerRequest;
+    if (paydeskMs && otherMs) list.push({ comparison, paydeskMs, otherMs, ratio: otherMs / paydeskMs });
+  }
+  return list;
+}
+
 export function evaluateTargets(figures: BenchFigures): TargetResult[] {
   return [
     ...lighthouseTargets(figures.lighthouse, figures.anchorPage),

@@ -44,6 +44,11 @@ export type LoadResult = {
   non2xx: number;
   errors: number;
   timeouts: number;
+  /**
+   * Milliseconds of CPU the serving processes (wrangler and its workerd) ran per request
+   * during the load, when the bench knows them (bench/process-cpu.ts).
+   */
+  serverCpuMsPerRequest?: number;
   /** autocannon's own (millisecond) figures, to compare with. */
   autocannon: { rpsAverage: number; p50: number; p99: number };
 };

@@ -23,7 +23,7 @@ import path from "node:path";
 import { waitUntilServing } from "../test/support/wrangler-dev.ts";
 import { printReport } from "./app-report.ts";
 import { buildScenarios } from "./app-scenarios.ts";
-import { ceilings, evaluateTargets, type BenchFigures } from "./app-targets.ts";
+import { ceilings, cpuReadings, evaluateTargets, type BenchFigures } from "./app-targets.ts";
 import { startCompressingProxy, type CompressingProxy } from "./compressing-proxy.ts";
 import { runBench } from "./harness.ts";
 import { credentialFor, presentAsEdge, request } from "./http.ts";
@@ -170,7 +170,8 @@ runBench(WATCHDOG_MS, async (run) => {
   const figures: BenchFigures = { scenarios, sizes, lighthouse, anchorPage, workerSizes, startups };
   const targetResults = evaluateTargets(figures);
   const ceilingResults = ceilings(scenarios);
-  printReport(figures, targetResults, ceilingResults, loads);
+  const cpuResults = cpuReadings(scenarios);
+  printReport(figures, targetResults, ceilingResults, cpuResults, loads);
 
   const broken = scenarios.filter(scenarioFailed).map((s) => s.label);
   writeResults(
@@ -195,6 +196,7 @@ runBench(WATCHDOG_MS, async (run) => {
       workers: { sizes: workerSizes, startups },
       targets: targetResults,
       ceilings: ceilingResults,
+      cpuReadings: cpuResults,
       problems,
       ok: broken.length === 0 && problems.length === 0,
     },

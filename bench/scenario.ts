@@ -80,7 +80,7 @@ export async function runScenario<Key extends string, Result extends LoadResult>
 }
 
 /** A load's share of a scenario run in rounds: what each round reached. */
-export type Round = { rps: number; p50Ms: number };
+export type Round = { rps: number; p50Ms: number; serverCpuMsPerRequest?: number };
 
 /**
  * Runs scenarios side by side in `rounds` rounds (each scenario's sample checked and warmed
@@ -133,7 +133,8 @@ export async function runScenariosInRounds<Key extends string, Result extends Lo
         const result = await entry.scenario.load(roundS);
         await entry.scenario.afterLoad?.(result);
         entry.results.push(result);
-        console.log(`    ${entry.scenario.label}: ${result.rps.toFixed(0)} req/s, p50 ${result.latencyMs.p50.toFixed(2)} ms`);
+        const cpu = result.serverCpuMsPerRequest === undefined ? "" : `, server CPU ${result.serverCpuMsPerRequest.toFixed(2)} ms/req`;
+        console.log(`    ${entry.scenario.label}: ${result.rps.toFixed(0)} req/s, p50 ${result.latencyMs.p50.toFixed(2)} ms${cpu}`);
       } catch (error) {
         failed(entry, error);
       }
@@ -143,7 +144,7 @@ export async function runScenariosInRounds<Key extends string, Result extends Lo
     try {
       const byRps = [...entry.results].sort((a, b) => a.rps - b.rps);
       entry.out.result = byRps[Math.floor((byRps.length - 1) / 2)];
-      entry.out.rounds = entry.results.map((r) => ({ rps: r.rps, p50Ms: r.latencyMs.p50 }));
+      entry.out.rounds = entry.results.map((r) => ({ rps: r.rps, p50Ms: r.latencyMs.p50, serverCpuMsPerRequest: r.serverCpuMsPerRequest }));
       entry.out.checkAfter = await entry.scenario.check();
       if (!entry.out.checkAfter.ok)
         console.error(`  ✗ ${entry.scenario.label}: check after the loads FAILED: ${entry.out.checkAfter.detail}`);

@@ -39,6 +39,8 @@ export type AppServerInfo = {
   originUrl: string;
   anchorUrl: string;
   floorUrl: string;
+  /** Each server's wrangler process, for the CPU its process tree spends under a load. */
+  pids: Record<"edge" | "origin" | "anchor" | "floor", number | null>;
   edgeSecret: string;
   token: string;
   migrations: string[];
@@ -118,6 +120,7 @@ try {
     originUrl: origin.url,
     anchorUrl: anchor.url,
     floorUrl: floorServer.url,
+    pids: { edge: edge.pid ?? null, origin: origin.pid ?? null, anchor: anchor.pid ?? null, floor: floorServer.pid ?? null },
     edgeSecret,
     token,
     migrations: migrations ?? [],

@@ -3,7 +3,8 @@
  * it reads the worker's wrangler.json, then times from the start of a workerd serving that
  * worker alone (Miniflare, no wrangler in front) to the end of the first answer's body to
  * `GET <path>`. A worker's service bindings are answered by a stub that says 503, so that
- * only the worker under test is loaded. Prints one line: `STARTUP {json}`.
+ * only the worker under test is loaded. Prints one line: `STARTUP {json}`, with the CPU
+ * time workerd ran by then (bench/process-cpu.ts; null without /proc).
  *
  *   node bench/startup-probe.ts <wrangler.json> <path> [edge secret]
  *
@@ -14,6 +15,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { convertV4MiniflareOptions, Miniflare, type V4WorkerOptions } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
+import { descendantsCpuMs } from "./process-cpu.ts";
 
 const [configPath, requestPath = "/", edgeSecret] = process.argv.slice(2);
 if (!configPath) throw new Error("usage: node bench/startup-probe.ts <wrangler.json> <path>");
@@ -59,7 +61,10 @@ try {
   });
   const body = await response.arrayBuffer();
   const ms = performance.now() - startedAt;
-  process.stdout.write(`STARTUP ${JSON.stringify({ ms, status: response.status, bytes: body.byteLength })}\n`);
+  // workerd is this process's only child: its CPU time is the start's work, whatever else
+  // the machine was doing meanwhile.
+  const cpuMs = descendantsCpuMs(process.pid);
+  process.stdout.write(`STARTUP ${JSON.stringify({ ms, cpuMs, status: response.status, bytes: body.byteLength })}\n`);
 } finally {
   await mf.dispose();
 }

@@ -22,11 +22,16 @@ export type Startup = {
   medianMs: number | null;
   /** The least disturbed start: on a busy machine, the steadiest figure beside the median. */
   minMs: number | null;
+  /** CPU time workerd ran in each start (null without /proc): what the start cost, not what it waited for. */
+  cpuRunsMs: number[];
+  cpuMedianMs: number | null;
   statuses: number[];
   error?: string;
 };
 
-function probe(target: StartupTarget): Promise<{ ms: number; status: number }> {
+type ProbeAnswer = { ms: number; cpuMs: number | null; status: number };
+
+function probe(target: StartupTarget): Promise<ProbeAnswer> {
   const args = [path.join(repoRoot, "bench/startup-probe.ts"), target.config, target.path];
   if (target.presentsEdgeSecret) args.push(randomBytes(32).toString("base64url"));
   return new Promise((resolve, reject) => {
@@ -42,7 +47,7 @@ function probe(target: StartupTarget): Promise<{ ms: number; status: number }> {
     child.once("error", reject);
     child.once("exit", (code, signal) => {
       const line = out.split("\n").find((l) => l.startsWith("STARTUP "));
-      if (code === 0 && line) return resolve(JSON.parse(line.slice("STARTUP ".length)) as { ms: number; status: number });
+      if (code === 0 && line) return resolve(JSON.parse(line.slice("STARTUP ".length)) as ProbeAnswer);
       reject(
         new Error(`the probe of ${target.worker} ended (code ${code}, signal ${signal}): ${err.trim().split("\n").slice(-3).join(" ")}`),
       );
@@ -63,6 +68,8 @@ export async function measureStartups(targets: StartupTarget[]): Promise<Startup
     runsMs: [],
     medianMs: null,
     minMs: null,
+    cpuRunsMs: [],
+    cpuMedianMs: null,
     statuses: [],
   }));
   for (let round = 1; round <= STARTS_PER_WORKER; round++) {
@@ -70,8 +77,9 @@ export async function measureStartups(targets: StartupTarget[]): Promise<Startup
       const result = results[index]!;
       if (result.error) continue;
       try {
-        const { ms, status } = await probe(target);
+        const { ms, cpuMs, status } = await probe(target);
         result.runsMs.push(ms);
+        if (cpuMs !== null) result.cpuRunsMs.push(cpuMs);
         result.statuses.push(status);
       } catch (error) {
         result.error = error instanceof Error ? error.message : String(error);
@@ -83,6 +91,7 @@ export async function measureStartups(targets: StartupTarget[]): Promise<Startup
     if (!result.error && result.runsMs.length) {
       result.medianMs = median(result.runsMs);
       result.minMs = Math.min(...result.runsMs);
+      if (result.cpuRunsMs.length) result.cpuMedianMs = median(result.cpuRunsMs);
     }
     if (result.medianMs !== null)
       console.log(`  ${result.worker}: median ${result.medianMs.toFixed(0)} ms (${result.runsMs.map((ms) => ms.toFixed(0)).join(", ")})`);

@@ -37,6 +37,8 @@ export async function waitUntilServing(
 
 export type WranglerDev = {
   url: string;
+  /** wrangler's process: workerd runs below it (the bench reads their CPU time, bench/process-cpu.ts). */
+  pid: number | undefined;
   /** Resolves once the worker answers HTTP; rejects when wrangler exits first or is too slow. */
   ready: Promise<void>;
   stop(): Promise<void>;
@@ -110,6 +112,7 @@ export async function startWranglerDev({ configs, persistTo, registryDir }: Wran
 
   return {
     url,
+    pid: child.pid,
     ready,
     async stop() {
       if (!running()) return;
