@@ -213,7 +213,7 @@ export type CpuReading = { comparison: string; paydeskMs: number; otherMs: numbe
  * The load targets read by server CPU per request instead of req/s: the share of the
  * other side's CPU Paydesk's side needs, as a throughput ratio (other ÷ Paydesk). On a
  * machine whose other work takes cores away mid-load, req/s moves with that work; the CPU
- * a request costs moves much less (docs/decisions/028-honest-bench.md, "CPU per request").
+ * a request costs moves much less (docs/decisions/033-cpu-per-request.md).
  * The proxied session's side is the edge's server, which runs the origin too.
  */
 export function cpuReadings(scenarios: BenchFigures["scenarios"]): CpuReading[] {

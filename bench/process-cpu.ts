@@ -3,7 +3,7 @@
  * (each thread's `schedstat`: nanoseconds on a CPU). A server under load is wrangler's
  * Node process and the workerd below it; what they spent per request is the steadier
  * figure beside requests per second on a machine whose other work takes cores away
- * (docs/decisions/028-honest-bench.md, "CPU per request").
+ * (docs/decisions/033-cpu-per-request.md).
  *
  * Elsewhere than Linux there is no /proc: the answer is null, and the bench prints no
  * CPU figures.
