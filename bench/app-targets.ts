@@ -210,10 +210,9 @@ export function ceilings(scenarios: BenchFigures["scenarios"]): Ceiling[] {
 export type CpuReading = { comparison: string; paydeskMs: number; otherMs: number; ratio: number };
 
 /**
- * The load targets read by server CPU per request instead of req/s: the share of the
- * other side's CPU Paydesk's side needs, as a throughput ratio (other ÷ Paydesk). On a
- * machine whose other work takes cores away mid-load, req/s moves with that work; the CPU
- * a request costs moves much less (docs/decisions/033-cpu-per-request.md).
+ * The load targets read by server CPU per request beside req/s: the other side's CPU per
+ * request over Paydesk's, as a throughput ratio. It says what each side cost, where req/s
+ * also says how much of a shared machine each side got (docs/decisions/033-cpu-per-request.md).
  * The proxied session's side is the edge's server, which runs the origin too.
  */
 export function cpuReadings(scenarios: BenchFigures["scenarios"]): CpuReading[] {

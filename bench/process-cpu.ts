@@ -1,9 +1,9 @@
 /**
  * The CPU time a process and every process below it have run, read from Linux's /proc
  * (each thread's `schedstat`: nanoseconds on a CPU). A server under load is wrangler's
- * Node process and the workerd below it; what they spent per request is the steadier
- * figure beside requests per second on a machine whose other work takes cores away
- * (docs/decisions/033-cpu-per-request.md).
+ * Node process and the workerd below it; what they spent per request says what a request
+ * cost, beside requests per second, which also says how much of the machine the server
+ * got (docs/decisions/033-cpu-per-request.md).
  *
  * Elsewhere than Linux there is no /proc: the answer is null, and the bench prints no
  * CPU figures.
