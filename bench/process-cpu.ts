@@ -5,8 +5,8 @@
  * cost, beside requests per second, which also says how much of the machine the server
  * got (docs/decisions/033-cpu-per-request.md).
  *
- * Elsewhere than Linux there is no /proc: the answer is null, and the bench prints no
- * CPU figures.
+ * Elsewhere than Linux there is no /proc (nor, on a kernel built without scheduler
+ * statistics, a `schedstat` to read): the answer is null, and the bench prints no CPU figures.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 
@@ -48,22 +48,22 @@ function threadsCpuNs(pid: number): number {
   return ns;
 }
 
+/** The CPU the given processes have run, in ms; null without /proc or its per-thread counts. */
+function cpuMs(pids: number[]): number | null {
+  if (!existsSync(`${proc}/self/schedstat`)) return null;
+  return pids.reduce((sum, pid) => sum + threadsCpuNs(pid), 0) / 1e6;
+}
+
 /**
- * Milliseconds of CPU run so far by `pid` and the processes below it, or null without
- * /proc. A process that ends takes its count with it: read it around a load, while the
- * server runs.
+ * Milliseconds of CPU run so far by `pid` and the processes below it, or null where they
+ * cannot be read (no /proc, or no such process). A process that ends takes its count with
+ * it: read it around a load, while the server runs.
  */
 export function treeCpuMs(pid: number): number | null {
-  if (!existsSync(`${proc}/${pid}/task`)) return null;
-  return processTree(pid).reduce((sum, member) => sum + threadsCpuNs(member), 0) / 1e6;
+  return existsSync(`${proc}/${pid}/task`) ? cpuMs(processTree(pid)) : null;
 }
 
 /** The same for the processes below `pid` only (a probe's workerd, without the probe). */
 export function descendantsCpuMs(pid: number): number | null {
-  if (!existsSync(`${proc}/${pid}/task`)) return null;
-  return (
-    processTree(pid)
-      .slice(1)
-      .reduce((sum, member) => sum + threadsCpuNs(member), 0) / 1e6
-  );
+  return existsSync(`${proc}/${pid}/task`) ? cpuMs(processTree(pid).slice(1)) : null;
 }
