@@ -192,6 +192,46 @@ describe("the edge handler renders once per deploy version", () => {
     expect(renders).toBe(5);
   });
 
+  it("answers a URL with a query seen for the first time as it renders, and reads it whole only when it keeps it", async () => {
+    // Each rendering sends its first piece at once and its last only when the test releases
+    // it: an edge that read the page whole before answering could not answer until then.
+    const releases: (() => void)[] = [];
+    const shared = await caches.open(`pages-${crypto.randomUUID()}`);
+    const handle = createEdgeHandler({
+      build,
+      cache: createPageCache(() => shared),
+      render: async () =>
+        new Response(
+          new ReadableStream({
+            async start(controller) {
+              controller.enqueue(utf8.encode("<!doctype html><p>first</p>"));
+              await new Promise<void>((resolve) => releases.push(resolve));
+              controller.enqueue(utf8.encode("<p>last</p>"));
+              controller.close();
+            },
+          }),
+          { headers: { "Content-Type": "text/html", "Cache-Control": "public, s-maxage=60" } },
+        ),
+    });
+    const answer = (path: string) =>
+      handle(new Request(`https://paydesk.test${path}`), { CF_VERSION_METADATA: { id: "d" } }, createExecutionContext());
+    const settles = async (pending: Promise<Response>) =>
+      await Promise.race([pending.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 200))]);
+
+    const once = answer("/help?utm=streamed");
+    expect(await settles(once)).toBe(true);
+    const streamed = await once;
+    expect(streamed.headers.get("X-Edge-Cache")).toBe("MISS");
+    releases.shift()?.();
+    expect(await streamed.text()).toBe("<!doctype html><p>first</p><p>last</p>");
+
+    // Its second rendering is kept, so it is read whole first: no answer before its last piece.
+    const again = answer("/help?utm=streamed");
+    expect(await settles(again)).toBe(false);
+    releases.shift()?.();
+    expect(await (await again).text()).toBe("<!doctype html><p>first</p><p>last</p>");
+  });
+
   it("admits a page to the data centre's cache when it is asked for again, for other isolates", async () => {
     let renders = 0;
     const shared = await caches.open(`pages-${crypto.randomUUID()}`);

@@ -3,7 +3,7 @@ import { languageParam, pickLanguage } from "#app/i18n/languages";
 import { cspNonceContext, languageContext } from "#app/server-context";
 import { languageChoiceRedirect } from "./language-choice";
 import { proxyToOrigin, type OriginTarget } from "./origin-proxy";
-import { createPageCache, isShareable, matchPage, pageCacheKey, storePage, type PageCacheTiers } from "./page-cache";
+import { createPageCache, isShareable, keepsRendering, matchPage, pageCacheKey, storePage, type PageCacheTiers } from "./page-cache";
 import { routeLoaderDataPath, serveRouteLoaderData } from "./route-loader-data";
 import { applySecurityHeaders, createNonce } from "./security-headers";
 import { type AccessEnv, type AccessKeys, accessAllows } from "./access-gate";
@@ -96,16 +96,19 @@ export function createEdgeHandler({ build, render, cache = createPageCache(), or
       } else {
         const rendered =
           url.pathname === routeLoaderDataPath ? await serveRouteLoaderData(request, build, context) : await render(request, context);
-        if (key && isShareable(rendered)) {
-          // A shareable answer is read whole (pages stream nothing late: their data is in hand
+        const shareable = key !== null && isShareable(rendered);
+        if (shareable && keepsRendering(cache, key, hasQuery)) {
+          // A page to keep is read whole (pages stream nothing late: their data is in hand
           // when they render): it is kept as those bytes, and answered with them, copied once.
           const page = { body: new Uint8Array(await rendered.arrayBuffer()), status: rendered.status, headers: rendered.headers };
-          storePage(cache, key, page, nonce, hasQuery);
+          storePage(cache, key, page, nonce);
           response = new Response(page.body, rendered);
-          cacheStatus = "MISS";
         } else {
+          // Not kept (a URL with a query seen for the first time, or an answer that is not
+          // shareable): answered as it streams, never read whole.
           response = new Response(rendered.body, rendered);
         }
+        if (shareable) cacheStatus = "MISS";
       }
     }
 

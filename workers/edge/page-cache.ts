@@ -222,10 +222,15 @@ export async function matchPage(tiers: PageCacheTiers, key: string, nonce: strin
 }
 
 /**
- * Keeps a rendered page in this isolate's memory, at once for a URL without a query, at its
- * second rendering for one with a query. `hasQuery` is the page URL's, not the key's.
+ * Whether a page rendered for `key` now is to be kept: at once for a URL without a query, at
+ * its second rendering for one with a query (this call remembers the first). `hasQuery` is
+ * the page URL's, not the key's. A page not kept is answered as it streams.
  */
-export function storePage(tiers: PageCacheTiers, key: string, page: RenderedPage, renderedWith: string, hasQuery: boolean): void {
-  if (hasQuery && !tiers.seenOnce.seenBefore(key)) return;
+export function keepsRendering(tiers: PageCacheTiers, key: string, hasQuery: boolean): boolean {
+  return !hasQuery || tiers.seenOnce.seenBefore(key);
+}
+
+/** Keeps a rendered page in this isolate's memory (once `keepsRendering` said so). */
+export function storePage(tiers: PageCacheTiers, key: string, page: RenderedPage, renderedWith: string): void {
   tiers.memory.set(key, storedPage(page, renderedWith, false));
 }

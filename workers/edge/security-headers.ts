@@ -1,6 +1,23 @@
-/** A fresh 128-bit nonce for the scripts of one response, in base64. */
+// Nonces are cut from a pool of random bytes drawn for 64 responses at a time: one call to
+// the CSPRNG and one base64 encoding then serve 64 pages (docs/decisions/034-lighter-edge.md).
+// 18 bytes (144 bits) are exactly 24 base64 characters, so each nonce is a whole slice of the
+// pool's encoding, without padding. Each slice is handed out once.
+const nonceBytes = 18;
+const nonceChars = 24;
+const noncesPerPool = 64;
+const pool = new Uint8Array(nonceBytes * noncesPerPool);
+let poolText = "";
+let poolUsed = noncesPerPool;
+
+/** A fresh 144-bit nonce for the scripts of one response, in base64. */
 export function createNonce(): string {
-  return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
+  if (poolUsed === noncesPerPool) {
+    poolText = btoa(String.fromCharCode(...crypto.getRandomValues(pool)));
+    poolUsed = 0;
+  }
+  const at = poolUsed * nonceChars;
+  poolUsed += 1;
+  return poolText.slice(at, at + nonceChars);
 }
 
 function originOf(dsn: string | undefined): string | null {
