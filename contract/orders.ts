@@ -2,13 +2,14 @@ import { pageCursorSchema } from "./openapi";
 import { z } from "zod";
 import { minorUnits } from "./money";
 import { userText } from "./text";
+import { orderStatuses } from "./value-lists";
 
 /** docs/rules-and-limits.md: recharge online ¥1.00 – ¥5,000.00 per order; unpaid orders close after 30 minutes. */
 const rechargeLimits = { min: 100, max: 500_000 } as const;
 export const orderPaymentWindowMs = 30 * 60 * 1000;
 
 const orderKinds = ["recharge", "task_budget"] as const;
-export const orderStatuses = ["pending", "paid", "closed"] as const;
+export { orderStatuses };
 
 export const createRechargeOrderBodySchema = z.strictObject({
   amount: minorUnits(rechargeLimits.min, rechargeLimits.max),

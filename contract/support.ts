@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { orderIdSchema } from "./orders";
 import { userText } from "./text";
+import { ticketCategories } from "./value-lists";
 
-export const ticketCategories = ["payment", "order", "transfer", "task", "account", "other"] as const;
+export { ticketCategories };
 export const ticketStatuses = ["open", "answered", "closed"] as const;
 
 const message = userText({

@@ -1,4 +1,4 @@
-import { renamePasskeyBodySchema } from "#contract/passkey-name";
+import { renamePasskeyBodySchema } from "../contract.client";
 import { addPasskey, passkeyRegistrationOptions, removePasskey, renamePasskey } from "../api/passkeys";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
 import { currentLanguage } from "../i18n/messages";

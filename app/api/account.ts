@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import { signInAnswerSchema, type registerBodySchema, type SignInAnswer, type signInBodySchema } from "#contract/account";
+import type { registerBodySchema, SignInAnswer, signInBodySchema } from "#contract/account";
+import { signInAnswerSchema } from "../contract.client";
 import type { UserInfo } from "#contract/user-info";
 import { postApi, unwrap } from "./client";
 

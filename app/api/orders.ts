@@ -1,13 +1,7 @@
 import type { z } from "zod";
-import {
-  orderDetailSchema,
-  type createRechargeOrderBodySchema,
-  type Order,
-  type OrderDetail,
-  type orderListQuerySchema,
-  type orderPageSchema,
-} from "#contract/orders";
+import type { createRechargeOrderBodySchema, Order, OrderDetail, orderListQuerySchema, orderPageSchema } from "#contract/orders";
 import type { PaymentReceipt, payOrderBodySchema, walletPayBodySchema, wechatPayBodySchema, WechatPrepay } from "#contract/payments";
+import { orderDetailSchema } from "../contract.client";
 import { apiPath, withQuery } from "./api-path";
 import type { SignedInApi } from "./client";
 

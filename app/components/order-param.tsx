@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { orderIdSchema } from "#contract/orders";
+import { orderIdSchema } from "../contract.client";
 import { useLayoutMessages } from "../i18n/layout-messages";
 
 /** The `?order=<id>` of a payment screen's URL, or null when it is missing or malformed. */

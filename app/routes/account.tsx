@@ -1,5 +1,5 @@
 import type { Route } from "./+types/account";
-import { newRecoveryCodesBodySchema, passwordChangeBodySchema, profileBodySchema, sessionIdParamSchema } from "#contract/account-safety";
+import { newRecoveryCodesBodySchema, passwordChangeBodySchema, profileBodySchema, sessionIdParamSchema } from "../contract.client";
 import {
   changePassword,
   changeProfile,

@@ -1,6 +1,7 @@
 import { useFetcher } from "react-router";
 import type { Route } from "./+types/check";
-import { rejectBodySchema, type Claim } from "#contract/tasks";
+import type { Claim } from "#contract/tasks";
+import { rejectBodySchema } from "../contract.client";
 import { approveClaim, listClaims, rejectClaim } from "../api/claims";
 import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime, Money } from "../components/money";

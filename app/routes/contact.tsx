@@ -1,7 +1,8 @@
 import { data, useFetcher } from "react-router";
 import type { Route } from "./+types/contact";
 import { sendContactMessage } from "../api/support";
-import { contactBodySchema, ticketCategories } from "#contract/support";
+import { ticketCategories } from "#contract/value-lists";
+import { contactBodySchema } from "../contract.client";
 import { pageCacheControl } from "../config.server";
 import { contactDetails } from "../content/contact.server";
 import { attempt, checked, formText, type ActionResult } from "../forms/action-result";

@@ -1,6 +1,6 @@
 import { Form, Link, redirect, useActionData, useNavigate, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
-import { registerBodySchema, signInBodySchema } from "#contract/account";
+import { registerBodySchema, signInBodySchema } from "../contract.client";
 import { PasskeySignIn } from "../account/passkey-sign-in";
 import { register, signIn } from "../api/account";
 import { makeRecoveryCodes } from "../api/account-safety";

@@ -1,6 +1,8 @@
 import { Form, Link, useFetcher, useSearchParams } from "react-router";
 import type { Route } from "./+types/order";
-import { orderIdSchema, orderStatuses, type Order, type OrderDetail } from "#contract/orders";
+import type { Order, OrderDetail } from "#contract/orders";
+import { orderStatuses } from "#contract/value-lists";
+import { orderIdSchema } from "../contract.client";
 import { cancelOrder, getOrder, listOrders, type OrderPage } from "../api/orders";
 import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime, Money } from "../components/money";

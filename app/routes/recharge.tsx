@@ -1,7 +1,7 @@
 import { redirect, useFetcher } from "react-router";
 import type { Route } from "./+types/recharge";
-import { redeemCodeBodySchema, type RedeemCodeAnswer } from "#contract/codes";
-import { createRechargeOrderBodySchema } from "#contract/orders";
+import type { RedeemCodeAnswer } from "#contract/codes";
+import { createRechargeOrderBodySchema, redeemCodeBodySchema } from "../contract.client";
 import { redeemCode } from "../api/codes";
 import { createRechargeOrder } from "../api/orders";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";

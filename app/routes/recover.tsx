@@ -1,6 +1,6 @@
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/recover";
-import { recoverWithCodeBodySchema, recoverWithLinkBodySchema } from "#contract/account-safety";
+import { recoverWithCodeBodySchema, recoverWithLinkBodySchema } from "../contract.client";
 import type { SignInAnswer } from "#contract/account";
 import { recoverWithCode, recoverWithLink } from "../api/account-safety";
 import { attempt, checked, formText, type ActionResult } from "../forms/action-result";

@@ -1,6 +1,8 @@
 import { Link, useFetcher } from "react-router";
 import type { Route } from "./+types/support";
-import { openTicketBodySchema, replyBodySchema, ticketCategories, ticketIdSchema, type Ticket, type TicketThread } from "#contract/support";
+import type { Ticket, TicketThread } from "#contract/support";
+import { ticketCategories } from "#contract/value-lists";
+import { openTicketBodySchema, replyBodySchema, ticketIdSchema } from "../contract.client";
 import { closeTicket, getTicket, listTickets, openTicket, replyToTicket } from "../api/support";
 import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime } from "../components/money";

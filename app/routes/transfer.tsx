@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import type { Route } from "./+types/transfer";
-import { transferBodySchema, type Recipient, type TransferReceipt } from "#contract/transfers";
+import type { Recipient, TransferReceipt } from "#contract/transfers";
+import { transferBodySchema } from "../contract.client";
 import { sendTransfer } from "../api/transfers";
 import { lookUpRecipient } from "../api/users";
 import { DateTime } from "../components/money";

@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { postTaskBodySchema, submitProofBodySchema } from "#contract/tasks";
+import { postTaskBodySchema, submitProofBodySchema } from "../contract.client";
 import { submitProof } from "../api/claims";
 import { cancelTask, claimTask, postTask } from "../api/tasks";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";

@@ -1,6 +1,7 @@
 import { useFetcher } from "react-router";
 import type { Route } from "./+types/ops-codes";
-import { issueCodeBatchBodySchema, type CodeBatch } from "#contract/ops-codes";
+import type { CodeBatch } from "#contract/ops-codes";
+import { issueCodeBatchBodySchema } from "../../contract.client";
 import { codeBatches, issueCodeBatch, type IssuedCodeBatch, voidCodeBatch } from "../../api/ops";
 import { useAnnounceSuccess } from "../../components/announcer";
 import { DateTime, Money } from "../../components/money";

@@ -1,6 +1,7 @@
 import { Link, useFetcher } from "react-router";
 import type { Route } from "./+types/ops-order";
-import { refundBodySchema, type RefundRequest } from "#contract/ops-refunds";
+import type { RefundRequest } from "#contract/ops-refunds";
+import { refundBodySchema } from "../../contract.client";
 import { askWechatPay, makeRefund, type OrderRefunds } from "../../api/ops";
 import { useAnnounceSuccess } from "../../components/announcer";
 import { DateTime, Money } from "../../components/money";
