@@ -79,7 +79,7 @@ export default defineConfig({
             "test/install/**/*.test.ts",
             "test/docs/**/*.test.ts",
             "test/lint/**/*.test.ts",
-            "test/build/**/*.test.ts",
+            "test/server-build/**/*.test.ts",
             "test/contract/published-document.test.ts",
           ],
         },
