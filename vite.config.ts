@@ -20,7 +20,17 @@ export default defineConfig(({ command, isPreview }) => {
     // Both workers are minified like the browser's code: half the bytes to upload and for
     // workerd to parse at each start (docs/decisions/023-speed.md); their source maps stay.
     environments: {
-      client: { build: { rolldownOptions: { output: { codeSplitting: clientChunks() } } } },
+      client: {
+        build: {
+          rolldownOptions: {
+            output: { codeSplitting: clientChunks() },
+            // A contract module only defines schemas: one the page does not use may be left out,
+            // so a route that takes a schema from app/contract.client.ts gets that schema's
+            // module, not every module the file re-exports (docs/decisions/034-lighter-edge.md).
+            treeshake: { moduleSideEffects: [{ test: /[\\/]contract[\\/][^\\/]+\.ts$/, sideEffects: false }] },
+          },
+        },
+      },
       ssr: { build: { minify: true } },
       paydesk_origin: { build: { minify: true } },
     },
