@@ -37,6 +37,12 @@ export default defineConfig(({ command, isPreview }) => {
     plugins: [
       cloudflare({
         viteEnvironment: { name: "ssr" },
+        // In `dev`, @sentry/cloudflare resolves its development build, which imports
+        // node:diagnostics_channel: there the edge gets Node's APIs back. Builds keep
+        // wrangler.toml's flags, which leave them out (docs/decisions/034-lighter-edge.md).
+        config: (edge) => {
+          if (command === "serve" && !isPreview) edge.compatibility_flags = ["nodejs_compat"];
+        },
         // The reference origin runs beside the edge worker in `dev` and `preview`,
         // reached through the ORIGIN service binding of wrangler.toml.
         auxiliaryWorkers: emulateWechatPay
