@@ -11,48 +11,21 @@
  * With an edge secret, the worker gets it as EDGE_SECRET and the request presents it: the
  * origin answers only the edge (workers/origin/src/http/edge-trust.ts).
  */
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
-import { convertV4MiniflareOptions, Miniflare, type V4WorkerOptions } from "miniflare";
-import { unstable_getMiniflareWorkerOptions } from "wrangler";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { builtWorkerOptions } from "../test/support/built-worker.ts";
 import { descendantsCpuMs } from "./process-cpu.ts";
 
 const [configPath, requestPath = "/", edgeSecret] = process.argv.slice(2);
 if (!configPath) throw new Error("usage: node bench/startup-probe.ts <wrangler.json> <path>");
 
-const config = JSON.parse(readFileSync(configPath, "utf8")) as { name: string; services?: { service: string }[] };
-// wrangler's module rules have no Miniflare 5 form: the modules are listed below instead.
-const { workerOptions: v4Options, main } = unstable_getMiniflareWorkerOptions(configPath);
-const { modulesRules: _rules, rootPath: _root, ...workerOptions } = v4Options as V4WorkerOptions;
-if (!main) throw new Error(`${configPath} names no main module`);
-// Every module the build wrote, as a deploy uploads them; workerd evaluates only what is imported.
-const root = path.dirname(main);
-const modules = [main, ...readdirSync(root, { recursive: true, encoding: "utf8" }).map((file) => path.join(root, file))]
-  .filter((file, index, all) => /\.m?js$/.test(file) && all.indexOf(file) === index)
-  .map((file) => ({ type: "ESModule" as const, path: file }));
-
-const stubs: V4WorkerOptions[] = [...new Set((config.services ?? []).map((s) => s.service))].map((name) => ({
-  name,
-  modules: true,
-  script: "export default { fetch() { return new Response('stub', { status: 503 }); } };",
-  compatibilityDate: workerOptions.compatibilityDate,
-}));
+const { worker, stubs } = builtWorkerOptions(configPath);
 
 const startedAt = performance.now();
 // wrangler describes the worker in Miniflare 4's terms; Miniflare 5 converts them. Nothing is
 // persisted: every start is cold.
 const mf = new Miniflare(
   convertV4MiniflareOptions({
-    workers: [
-      {
-        ...workerOptions,
-        bindings: { ...workerOptions.bindings, ...(edgeSecret ? { EDGE_SECRET: edgeSecret } : {}) },
-        name: config.name,
-        modules,
-        modulesRoot: root,
-      },
-      ...stubs,
-    ],
+    workers: [{ ...worker, bindings: { ...worker.bindings, ...(edgeSecret ? { EDGE_SECRET: edgeSecret } : {}) } }, ...stubs],
   }),
 );
 try {

@@ -5,12 +5,11 @@
  * Workers pool adds Node's modules to the worker it tests, for its own use.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { convertV4MiniflareOptions, Miniflare, type V4WorkerOptions } from "miniflare";
-import { unstable_getMiniflareWorkerOptions } from "wrangler";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { describe, expect, it } from "vitest";
+import { builtWorkerOptions } from "../support/built-worker";
+import { startSentrySink } from "../support/sentry-sink";
 
 const serverBuild = path.resolve(import.meta.dirname, "../../build/server");
 const config = path.join(serverBuild, "wrangler.json");
@@ -37,42 +36,12 @@ describe("the edge's server build", () => {
 
   it("runs under its own flags, without Node's APIs, and still reports a failed render to Sentry", async () => {
     built();
-    const { workerOptions, main } = unstable_getMiniflareWorkerOptions(config);
-    expect(workerOptions.compatibilityFlags).toEqual(expect.arrayContaining(["no_nodejs_compat", "no_nodejs_compat_v2", "nodejs_als"]));
-    const envelopes: string[] = [];
-    const sink = createServer((request, response) => {
-      let body = "";
-      request.on("data", (chunk) => (body += chunk));
-      request.on("end", () => {
-        envelopes.push(body);
-        response.end("{}");
-      });
-    });
-    await new Promise<void>((resolve) => sink.listen(0, "127.0.0.1", resolve));
-    const { modulesRules: _rules, rootPath: _root, ...options } = workerOptions as V4WorkerOptions;
-    const root = path.dirname(main ?? "");
-    const modules = readdirSync(root, { recursive: true, encoding: "utf8" })
-      .filter((file) => /\.m?js$/.test(file))
-      .map((file) => ({ type: "ESModule" as const, path: path.join(root, file) }));
-    const mf = new Miniflare(
-      convertV4MiniflareOptions({
-        workers: [
-          {
-            ...options,
-            name: "paydesk",
-            modules: [{ type: "ESModule", path: main ?? "" }, ...modules.filter((module) => module.path !== main)],
-            modulesRoot: root,
-            // A contact address that is not one makes /contact fail to render (app/content/contact.server.ts).
-            bindings: {
-              ...options.bindings,
-              SENTRY_DSN: `http://key@127.0.0.1:${(sink.address() as AddressInfo).port}/1`,
-              CONTACT_EMAIL: "nowhere",
-            },
-          },
-          { name: "paydesk-origin", modules: true, script: "export default { fetch: () => new Response(null, { status: 503 }) };" },
-        ],
-      }),
-    );
+    const { worker, stubs } = builtWorkerOptions(config);
+    expect(worker.compatibilityFlags).toEqual(expect.arrayContaining(["no_nodejs_compat", "no_nodejs_compat_v2", "nodejs_als"]));
+    const sink = await startSentrySink();
+    // A contact address that is not one makes /contact fail to render (app/content/contact.server.ts).
+    const bindings = { ...worker.bindings, SENTRY_DSN: sink.dsn, CONTACT_EMAIL: "nowhere" };
+    const mf = new Miniflare(convertV4MiniflareOptions({ workers: [{ ...worker, bindings }, ...stubs] }));
     try {
       const help = await mf.dispatchFetch("http://localhost/help", { headers: { "Accept-Language": "en" } });
       expect(help.status).toBe(200);
@@ -80,10 +49,11 @@ describe("the edge's server build", () => {
       const contact = await mf.dispatchFetch("http://localhost/contact", { headers: { "Accept-Language": "en" } });
       expect(contact.status).toBe(500);
       await contact.arrayBuffer();
-      await expect.poll(() => envelopes.join("\n"), { timeout: 5_000 }).toContain("CONTACT_EMAIL is not set to an email address");
+      const received = async () => await (await fetch(`http://127.0.0.1:${sink.port}/envelopes`)).text();
+      await expect.poll(received, { timeout: 5_000 }).toContain("CONTACT_EMAIL is not set to an email address");
     } finally {
       await mf.dispose();
-      sink.close();
+      sink.server.close();
     }
   });
 });
