@@ -1,4 +1,3 @@
-import * as Sentry from "@sentry/cloudflare";
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
@@ -11,7 +10,7 @@ import { layoutCatalogue } from "./messages/layout.server";
 import { passkeyMarkSource } from "./startup/passkey-mark.server";
 import { tokenMarkSource } from "./startup/token-mark.server";
 import { zodJitlessSource } from "./startup/zod-jitless.server";
-import { cspNonceContext, languageContext } from "./server-context";
+import { cspNonceContext, languageContext, reportErrorContext } from "./server-context";
 import { languages } from "./i18n/languages";
 
 export const streamTimeout = 5_000;
@@ -43,6 +42,7 @@ export default async function handleRequest(
   }
 
   const nonce = loadContext.get(cspNonceContext);
+  const reportError = loadContext.get(reportErrorContext);
   const head = headOf.get(loadContext.get(languageContext));
   if (!head) throw new Error(`no page head for language ${loadContext.get(languageContext)}`);
   let shellRendered = false;
@@ -56,7 +56,7 @@ export default async function handleRequest(
       onError(error: unknown) {
         responseStatusCode = 500;
         // Errors in the shell reject and reach handleError; these are later ones.
-        if (shellRendered) Sentry.captureException(error);
+        if (shellRendered) reportError(error);
       },
     },
   );
@@ -70,8 +70,8 @@ export default async function handleRequest(
   return new Response(body, { headers: responseHeaders, status: responseStatusCode });
 }
 
-/** Loader, action and render errors on the server go to Sentry (when a DSN is set). */
-export const handleError: HandleErrorFunction = (error, { request }) => {
+/** Loader, action and render errors on the server go to the edge's reporter (Sentry, when a DSN is set). */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
-  Sentry.captureException(error);
+  context.get(reportErrorContext)(error);
 };

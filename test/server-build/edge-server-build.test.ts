@@ -18,12 +18,19 @@ function built(): void {
   if (!existsSync(config)) throw new Error(`${config} is missing: run \`npm run build\` first`);
 }
 
-/** The source files of every module the server build wrote, from their source maps. */
+/** The source files of a module the server build wrote, from its source map. */
+function sourcesOf(mapFile: string): string[] {
+  return (JSON.parse(readFileSync(path.join(serverBuild, mapFile), "utf8")) as { sources: string[] }).sources;
+}
+
+/** The source files of every module the server build wrote. */
 function bundledSources(): string[] {
   built();
   const maps = readdirSync(serverBuild, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".js.map"));
-  return maps.flatMap((file) => (JSON.parse(readFileSync(path.join(serverBuild, file), "utf8")) as { sources: string[] }).sources);
+  return maps.flatMap(sourcesOf);
 }
+
+const sentrySdk = /node_modules[\\/]@sentry[\\/]/;
 
 describe("the edge's server build", () => {
   it("bundles no zod: the contract's schemas reach the browser only (app/contract.client.ts)", () => {
@@ -32,6 +39,18 @@ describe("the edge's server build", () => {
     expect(sources.some((source) => source.endsWith("contract/value-lists.ts"))).toBe(true);
     expect(sources.some((source) => source.endsWith("app/routes/login.tsx"))).toBe(true);
     expect(sources.filter((source) => /node_modules[\\/]zod[\\/]/.test(source))).toEqual([]);
+  });
+
+  it("leaves Sentry's SDK out of the main module: an edge without a DSN never evaluates it (workers/edge/error-reporting.ts)", () => {
+    built();
+    const main = readFileSync(path.join(serverBuild, "index.js"), "utf8");
+    expect(sourcesOf("index.js.map").filter((source) => sentrySdk.test(source))).toEqual([]);
+    // The SDK is a chunk of its own, imported dynamically by the main module and by nothing statically.
+    const chunks = readdirSync(path.join(serverBuild, "assets")).filter((file) => file.endsWith(".js"));
+    const sdkChunks = chunks.filter((file) => sourcesOf(`assets/${file}.map`).some((source) => sentrySdk.test(source)));
+    expect(sdkChunks).toHaveLength(1);
+    expect(main).toContain(`import(\`./assets/${sdkChunks[0]}\`)`);
+    expect(main).not.toMatch(new RegExp(`from\\s*["']\\./assets/${sdkChunks[0]}["']`));
   });
 
   it("runs under its own flags, without Node's APIs, and still reports a failed render to Sentry", async () => {

@@ -1,6 +1,7 @@
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { languageParam, pickLanguage } from "#app/i18n/languages";
-import { cspNonceContext, languageContext } from "#app/server-context";
+import { cspNonceContext, languageContext, reportErrorContext } from "#app/server-context";
+import { captureException } from "./error-reporting";
 import { languageChoiceRedirect } from "./language-choice";
 import { proxyToOrigin, type OriginTarget } from "./origin-proxy";
 import { createPageCache, isShareable, keepsRendering, matchPage, pageCacheKey, storePage, type PageCacheTiers } from "./page-cache";
@@ -87,6 +88,7 @@ export function createEdgeHandler({ build, render, cache = createPageCache(), or
         new Map<Parameters<RouterContextProvider["set"]>[0], unknown>([
           [cspNonceContext, nonce],
           [languageContext, language],
+          [reportErrorContext, captureException],
         ]),
       );
       if (backOffice && !(await accessAllows(request, env, accessKeys))) {

@@ -1,4 +1,4 @@
-import * as Sentry from "@sentry/cloudflare";
+import { captureException } from "./error-reporting";
 import { errorAnswer } from "./api-answer";
 import { readApiBody } from "./request-body";
 
@@ -88,7 +88,7 @@ export async function proxyToOrigin(
   const incoming = new URL(request.url);
   const originBase = target.ORIGIN ? "https://origin.internal" : target.ORIGIN_URL;
   if (!originBase) {
-    Sentry.captureException(new Error("Neither the ORIGIN service binding nor ORIGIN_URL is configured."));
+    captureException(new Error("Neither the ORIGIN service binding nor ORIGIN_URL is configured."));
     return errorAnswer("ORIGIN_UNAVAILABLE", "The service is not reachable right now. Please try again later.");
   }
   const url = new URL(incoming.pathname + incoming.search, originBase);
@@ -117,7 +117,7 @@ export async function proxyToOrigin(
     answer = await (target.ORIGIN ? target.ORIGIN.fetch(forwarded) : fetch(forwarded));
   } catch (error) {
     const timedOut = abort.signal.aborted && abort.signal.reason instanceof OriginTimeout;
-    Sentry.captureException(timedOut ? abort.signal.reason : error, { tags: { requestId, path: incoming.pathname } });
+    captureException(timedOut ? abort.signal.reason : error, { tags: { requestId, path: incoming.pathname } });
     return timedOut
       ? errorAnswer("ORIGIN_TIMEOUT", "The service took too long to answer. Please try again.", { "X-Request-Id": requestId })
       : errorAnswer("ORIGIN_UNAVAILABLE", "The service is not reachable right now. Please try again later.", {

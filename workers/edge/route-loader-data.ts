@@ -1,4 +1,4 @@
-import * as Sentry from "@sentry/cloudflare";
+import { captureException } from "./error-reporting";
 import { matchRoutes, type RouteObject, type RouterContextProvider, type ServerBuild } from "react-router";
 import { errorAnswer } from "./api-answer";
 
@@ -62,7 +62,7 @@ export async function serveRouteLoaderData(request: Request, build: ServerBuild,
     } as Parameters<typeof loader>[0]);
   } catch (error) {
     if (error instanceof Response) return error;
-    Sentry.captureException(error, { tags: { routeId } });
+    captureException(error, { tags: { routeId } });
     return errorAnswer("INTERNAL_ERROR", "Something went wrong on our side. Please try again.");
   }
 
