@@ -2,7 +2,7 @@
  * The tables `npm run bench` prints: loads, client sizes, Lighthouse, the workers' sizes
  * and start-ups, then the targets (bench/app-targets.ts).
  */
-import { targets, type BenchFigures, type Ceiling, type CpuReading } from "./app-targets.ts";
+import { startupShares, targets, type BenchFigures, type Ceiling, type CpuReading } from "./app-targets.ts";
 import { loadDescription, type LoadResult } from "./load.ts";
 import { columns, pad, padLeft, printScenarioTable, targetMark, type TargetResult } from "./report.ts";
 import { type Round, scenarioFailed } from "./scenario.ts";
@@ -107,11 +107,11 @@ function printWorkers(figures: BenchFigures): void {
       continue;
     }
     const over =
-      anchor !== null && s.worker !== "anchor"
+      anchor !== null && s.worker !== "anchor" && s.floorOf === undefined
         ? `  (${s.medianMs - anchor >= 0 ? "+" : ""}${(s.medianMs - anchor).toFixed(0)} ms vs anchor)`
         : "";
     console.log(
-      `  ${pad(s.worker, 8)} GET ${pad(s.path, 12)} ${padLeft(`${s.medianMs.toFixed(0)} ms`, 9)}  min ${padLeft(`${s.minMs?.toFixed(0)} ms`, 8)}  runs ${s.runsMs.map((ms) => ms.toFixed(0)).join(", ")}${over}`,
+      `  ${pad(s.worker, 12)} GET ${pad(s.path, 12)} ${padLeft(`${s.medianMs.toFixed(0)} ms`, 9)}  min ${padLeft(`${s.minMs?.toFixed(0)} ms`, 8)}  runs ${s.runsMs.map((ms) => ms.toFixed(0)).join(", ")}${over}`,
     );
   }
   const anchorCpu = figures.startups.find((s) => s.worker === "anchor")?.cpuMedianMs ?? null;
@@ -119,11 +119,24 @@ function printWorkers(figures: BenchFigures): void {
   for (const s of figures.startups) {
     if (s.cpuMedianMs === null) continue;
     const over =
-      anchorCpu !== null && s.worker !== "anchor"
+      anchorCpu !== null && s.worker !== "anchor" && s.floorOf === undefined
         ? `  (${s.cpuMedianMs - anchorCpu >= 0 ? "+" : ""}${(s.cpuMedianMs - anchorCpu).toFixed(0)} ms vs anchor)`
         : "";
     console.log(
-      `  ${pad(s.worker, 8)} ${padLeft(`${s.cpuMedianMs.toFixed(0)} ms`, 9)}  runs ${s.cpuRunsMs.map((ms) => ms.toFixed(0)).join(", ")}${over}`,
+      `  ${pad(s.worker, 12)} ${padLeft(`${s.cpuMedianMs.toFixed(0)} ms`, 9)}  runs ${s.cpuRunsMs.map((ms) => ms.toFixed(0)).join(", ")}${over}`,
+    );
+  }
+  const shares = startupShares(figures.startups);
+  if (!shares.length) return;
+  console.log(
+    `\nStart-up over each worker's configuration floor (its wrangler.json with a one-line worker: the local bindings' cost apart, the code's own share left)\n`,
+  );
+  const signed = (ms: number | null) => (ms === null ? "—" : `${ms >= 0 ? "+" : ""}${ms.toFixed(0)} ms`);
+  for (const s of shares) {
+    const vsAnchor =
+      s.worker === "anchor" ? "" : `   vs the anchor's share: ${signed(s.overAnchorShareMs)} wall, ${signed(s.overAnchorShareCpuMs)} CPU`;
+    console.log(
+      `  ${pad(s.worker, 8)} floor ${padLeft(`${s.floorMs.toFixed(0)} ms`, 7)} (CPU ${s.floorCpuMs === null ? "—" : `${s.floorCpuMs.toFixed(0)} ms`})  code ${padLeft(signed(s.overFloorMs), 7)} wall, ${padLeft(signed(s.overFloorCpuMs), 7)} CPU${vsAnchor}`,
     );
   }
 }

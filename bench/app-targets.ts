@@ -206,6 +206,53 @@ export function ceilings(scenarios: BenchFigures["scenarios"]): Ceiling[] {
   return list;
 }
 
+/**
+ * A worker's start-up beside its configuration floor (bench/startup-floor.ts): what its own
+ * code adds, by wall time and by workerd's CPU, and how that compares with what the anchor's
+ * code adds over its floor. The start-up target itself is judged as the issue states it.
+ */
+export type StartupShare = {
+  worker: string;
+  floorMs: number;
+  overFloorMs: number;
+  floorCpuMs: number | null;
+  overFloorCpuMs: number | null;
+  /** This worker's share over the anchor's share (null for the anchor). */
+  overAnchorShareMs: number | null;
+  overAnchorShareCpuMs: number | null;
+};
+
+export function startupShares(startups: Startup[]): StartupShare[] {
+  const shares: StartupShare[] = [];
+  for (const s of startups) {
+    if (s.floorOf !== undefined || s.medianMs === null) continue;
+    const floor = startups.find((f) => f.floorOf === s.worker);
+    if (!floor || floor.medianMs === null) continue;
+    const cpuOver = s.cpuMedianMs !== null && floor.cpuMedianMs !== null ? s.cpuMedianMs - floor.cpuMedianMs : null;
+    shares.push({
+      worker: s.worker,
+      floorMs: floor.medianMs,
+      overFloorMs: s.medianMs - floor.medianMs,
+      floorCpuMs: floor.cpuMedianMs,
+      overFloorCpuMs: cpuOver,
+      overAnchorShareMs: null,
+      overAnchorShareCpuMs: null,
+    });
+  }
+  const anchor = shares.find((s) => s.worker === "anchor");
+  if (!anchor) return shares;
+  return shares.map((s) =>
+    s === anchor
+      ? s
+      : {
+          ...s,
+          overAnchorShareMs: s.overFloorMs - anchor.overFloorMs,
+          overAnchorShareCpuMs:
+            s.overFloorCpuMs !== null && anchor.overFloorCpuMs !== null ? s.overFloorCpuMs - anchor.overFloorCpuMs : null,
+        },
+  );
+}
+
 /** One comparison of two loads by the CPU their servers ran per request. */
 export type CpuReading = { comparison: string; paydeskMs: number; otherMs: number; ratio: number };
 

@@ -3,7 +3,8 @@
  * beside the bench's bare React Router app (bench/anchor) in one run, on 127.0.0.1 only.
  *
  *   1. the workers: each one's modules and size (bench/worker-sizes.ts) and its cold start
- *      in a workerd of its own (bench/startup.ts), before anything else runs;
+ *      in a workerd of its own (bench/startup.ts), beside its configuration floor (the same
+ *      config with a one-line worker, bench/startup-floor.ts), before anything else runs;
  *   2. loads: bench/serve.ts (a child in its own process group) serves the built edge +
  *      assets + origin, the origin alone, the anchor and the floor worker with `wrangler
  *      dev`; autocannon loads the scenarios of bench/app-scenarios.ts from this process, in
@@ -23,7 +24,7 @@ import path from "node:path";
 import { waitUntilServing } from "../test/support/wrangler-dev.ts";
 import { printReport } from "./app-report.ts";
 import { buildScenarios } from "./app-scenarios.ts";
-import { ceilings, cpuReadings, evaluateTargets, type BenchFigures } from "./app-targets.ts";
+import { ceilings, cpuReadings, evaluateTargets, startupShares, type BenchFigures } from "./app-targets.ts";
 import { startCompressingProxy, type CompressingProxy } from "./compressing-proxy.ts";
 import { runBench } from "./harness.ts";
 import { credentialFor, presentAsEdge, request } from "./http.ts";
@@ -36,6 +37,7 @@ import type { AppServerInfo } from "./serve.ts";
 import { measureSizes, type Sizes } from "./sizes.ts";
 import { appBuild } from "./snapshot.ts";
 import { measureStartups, STARTS_PER_WORKER, type Startup } from "./startup.ts";
+import { writeConfigFloor } from "./startup-floor.ts";
 import { measureWorker, type WorkerSize } from "./worker-sizes.ts";
 
 const resultsFile = "bench/results/latest.json";
@@ -52,7 +54,7 @@ const LOAD_ROUNDS = 3;
  * start (10 s), each Lighthouse run (45 s: about 15 s on a quiet machine) and its browser.
  */
 const WATCHDOG_MS =
-  (180 + SCENARIOS * (WARMUP_S + DURATION_S + 20) + 3 * STARTS_PER_WORKER * 10 + (paydeskPages.length + 1) * RUNS_PER_PAGE * 45) * 1000;
+  (180 + SCENARIOS * (WARMUP_S + DURATION_S + 20) + 6 * STARTS_PER_WORKER * 10 + (paydeskPages.length + 1) * RUNS_PER_PAGE * 45) * 1000;
 
 /** The 1-minute load average before and after a part of the run. */
 async function timed<T>(loads: Record<string, string>, part: string, work: () => Promise<T>): Promise<T> {
@@ -93,11 +95,17 @@ runBench(WATCHDOG_MS, async (run) => {
     }
   }
   const startups: Startup[] = await timed(loads, "start-ups", () =>
-    measureStartups([
-      { worker: "anchor", config: path.join(workerDirs.anchor, "wrangler.json"), path: "/" },
-      { worker: "edge", config: path.join(workerDirs.edge, "wrangler.json"), path: "/help" },
-      { worker: "origin", config: path.join(workerDirs.origin, "wrangler.json"), path: "/api/health", presentsEdgeSecret: true },
-    ]),
+    measureStartups(
+      [
+        { worker: "anchor", config: path.join(workerDirs.anchor, "wrangler.json"), path: "/" },
+        { worker: "edge", config: path.join(workerDirs.edge, "wrangler.json"), path: "/help" },
+        { worker: "origin", config: path.join(workerDirs.origin, "wrangler.json"), path: "/api/health", presentsEdgeSecret: true },
+      ].flatMap((target) => [
+        target,
+        // The same configuration with a one-line worker: what the start costs before the code's own share.
+        { ...target, worker: `${target.worker} floor`, floorOf: target.worker, config: writeConfigFloor(path.dirname(target.config)) },
+      ]),
+    ),
   );
   for (const s of startups) if (s.error) problems.push(`${s.worker} start-up: ${s.error}`);
 
@@ -193,7 +201,7 @@ runBench(WATCHDOG_MS, async (run) => {
         how: `lighthouse ${lighthouseVersion()}, Node API, mobile preset, simulated throttling, Accept-Language: en, ${RUNS_PER_PAGE} runs a page, medians; behind a local brotli proxy`,
         pages: lighthouse,
       },
-      workers: { sizes: workerSizes, startups },
+      workers: { sizes: workerSizes, startups, startupShares: startupShares(startups) },
       targets: targetResults,
       ceilings: ceilingResults,
       cpuReadings: cpuResults,

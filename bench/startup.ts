@@ -14,9 +14,17 @@ import { repoRoot } from "./harness.ts";
 export const STARTS_PER_WORKER = 9;
 const PROBE_TIMEOUT_MS = 60_000;
 
-export type StartupTarget = { worker: string; config: string; path: string; presentsEdgeSecret?: boolean };
+export type StartupTarget = {
+  worker: string;
+  config: string;
+  path: string;
+  presentsEdgeSecret?: boolean;
+  /** The worker whose configuration floor this is (bench/startup-floor.ts). */
+  floorOf?: string;
+};
 export type Startup = {
   worker: string;
+  floorOf?: string;
   path: string;
   runsMs: number[];
   medianMs: number | null;
@@ -64,6 +72,7 @@ const median = (values: number[]) => {
 export async function measureStartups(targets: StartupTarget[]): Promise<Startup[]> {
   const results: Startup[] = targets.map((t) => ({
     worker: t.worker,
+    ...(t.floorOf ? { floorOf: t.floorOf } : {}),
     path: t.path,
     runsMs: [],
     medianMs: null,
