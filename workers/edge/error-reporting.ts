@@ -8,6 +8,23 @@ type SentrySdk = typeof import("./sentry-sdk");
 type FetchHandler = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response>;
 
 let sdk: SentrySdk | null = null;
+let loading: Promise<SentrySdk | null> | null = null;
+
+/** A failed load is not remembered: the next request tries again (and is answered without Sentry meanwhile). */
+function loadSdk(): Promise<SentrySdk | null> {
+  loading ??= import("./sentry-sdk").then(
+    (loaded) => {
+      sdk = loaded;
+      return loaded;
+    },
+    (error: unknown) => {
+      loading = null;
+      console.error("Sentry's SDK could not be loaded; answering without it", error);
+      return null;
+    },
+  );
+  return loading;
+}
 
 export function captureException(...args: Parameters<SentrySdk["captureException"]>): void {
   sdk?.captureException(...args);
@@ -16,26 +33,23 @@ export function captureException(...args: Parameters<SentrySdk["captureException
 /**
  * The edge's fetch handler, wrapped by Sentry only when a DSN is configured: without
  * one nothing can be sent, and the SDK's per-request scope work would only cost time
- * (about 10–15% of a cached page's throughput in `npm run bench`). If the SDK cannot be
- * loaded, the request is answered without it and the next request tries again: reporting
- * errors never costs a visitor their page.
+ * (about 10–15% of a cached page's throughput in `npm run bench`). Reporting errors never
+ * costs a visitor their page: without the SDK, the request is answered unwrapped.
  */
 export function reportingErrors(fetch: FetchHandler): ExportedHandler<Env> {
   let reported: Promise<ExportedHandler<Env>> | null = null;
+  const load = async (): Promise<ExportedHandler<Env>> => {
+    const loaded = await loadSdk();
+    if (!loaded) {
+      reported = null;
+      return {};
+    }
+    return loaded.withSentry((env: Env) => ({ dsn: env.SENTRY_DSN || undefined, environment: env.SENTRY_ENVIRONMENT }), {
+      fetch: (request: Request, env: Env, ctx: ExecutionContext) => fetch(request, env, ctx),
+    } as ExportedHandler<Env>);
+  };
   const wrapped = () => {
-    reported ??= import("./sentry-sdk").then(
-      (loaded) => {
-        sdk = loaded;
-        return loaded.withSentry((env: Env) => ({ dsn: env.SENTRY_DSN || undefined, environment: env.SENTRY_ENVIRONMENT }), {
-          fetch: (request: Request, env: Env, ctx: ExecutionContext) => fetch(request, env, ctx),
-        } as ExportedHandler<Env>);
-      },
-      (error: unknown) => {
-        reported = null;
-        console.error("Sentry's SDK could not be loaded; answering without it", error);
-        return {};
-      },
-    );
+    reported ??= load();
     return reported;
   };
   return {

@@ -8,13 +8,21 @@
 type SentrySdk = typeof import("./sentry-sdk");
 
 let sdk: SentrySdk | null = null;
-let loading: Promise<SentrySdk> | null = null;
+let loading: Promise<SentrySdk | null> | null = null;
 
-function loadSdk(): Promise<SentrySdk> {
-  loading ??= import("./sentry-sdk").then((loaded) => {
-    sdk = loaded;
-    return loaded;
-  });
+/** A failed load is not remembered: the next request tries again (and is answered without Sentry meanwhile). */
+function loadSdk(): Promise<SentrySdk | null> {
+  loading ??= import("./sentry-sdk").then(
+    (loaded) => {
+      sdk = loaded;
+      return loaded;
+    },
+    (error: unknown) => {
+      loading = null;
+      console.error("Sentry's SDK could not be loaded; answering without it", error);
+      return null;
+    },
+  );
   return loading;
 }
 
@@ -39,13 +47,19 @@ export function reportingErrors<E extends ReportingEnv>(
   { scheduled }: { scheduled?: NonNullable<ExportedHandler<E>["scheduled"]> } = {},
 ): ExportedHandler<E> {
   let reported: Promise<ExportedHandler<E>> | null = null;
+  const load = async (): Promise<ExportedHandler<E>> => {
+    const loaded = await loadSdk();
+    if (!loaded) {
+      reported = null;
+      return {};
+    }
+    return loaded.withSentry((env: E) => ({ dsn: env.SENTRY_DSN || undefined, environment: env.SENTRY_ENVIRONMENT }), {
+      fetch: (request: Request, env: E, ctx: ExecutionContext) => fetch(request, env, ctx),
+      ...(scheduled ? { scheduled } : {}),
+    } as ExportedHandler<E>);
+  };
   const wrapped = () => {
-    reported ??= loadSdk().then((loaded) =>
-      loaded.withSentry((env: E) => ({ dsn: env.SENTRY_DSN || undefined, environment: env.SENTRY_ENVIRONMENT }), {
-        fetch: (request: Request, env: E, ctx: ExecutionContext) => fetch(request, env, ctx),
-        ...(scheduled ? { scheduled } : {}),
-      } as ExportedHandler<E>),
-    );
+    reported ??= load();
     return reported;
   };
   return {
