@@ -1,8 +1,10 @@
 import { createServer, request, type IncomingHttpHeaders, type Server } from "node:http";
+import { connect, constants as http2 } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { brotliDecompressSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { acceptsBrotli, startCompressingProxy, type CompressingProxy } from "./compressing-proxy.ts";
+import { makeLocalCertificate, type LocalCertificate } from "./local-certificate.ts";
 
 const html = `<!doctype html><html lang="en"><body>${"<p>Help text that repeats. </p>".repeat(200)}</body></html>`;
 const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...Array.from({ length: 2000 }, (_, i) => i % 251)]);
@@ -14,7 +16,13 @@ let proxy: CompressingProxy;
 beforeAll(async () => {
   upstream = createServer((req, res) => {
     if (req.url === "/page") {
-      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "X-Edge-Cache": "HIT", Vary: "Accept-Language" });
+      // Keep-Alive belongs to this connection: a proxy does not pass it on (HTTP/2 would refuse it).
+      res.writeHead(200, {
+        "Content-Type": "text/html; charset=utf-8",
+        "X-Edge-Cache": "HIT",
+        Vary: "Accept-Language",
+        "Keep-Alive": "timeout=5",
+      });
       // Two pieces, as a streamed page arrives.
       res.write(html.slice(0, 1000));
       setTimeout(() => res.end(html.slice(1000)), 20);
@@ -113,5 +121,59 @@ describe("the compressing proxy", () => {
     ["", false],
   ])("reads Accept-Encoding %j as brotli %s", (header, accepted) => {
     expect(acceptsBrotli(header)).toBe(accepted);
+  });
+});
+
+describe("the compressing proxy over HTTPS with HTTP/2, as Cloudflare speaks to a browser", () => {
+  let certificate: LocalCertificate;
+  let secure: CompressingProxy;
+
+  beforeAll(async () => {
+    const made = makeLocalCertificate();
+    if ("error" in made) throw new Error(`the bench's TLS needs openssl: ${made.error}`);
+    certificate = made;
+    secure = await startCompressingProxy(upstreamOrigin, { tls: certificate });
+  });
+
+  afterAll(async () => {
+    await secure.close();
+  });
+
+  /** A GET over one HTTP/2 session that trusts the bench's certificate and nothing else. */
+  async function getOverHttp2(path: string): Promise<{ protocol: string | undefined; headers: Record<string, unknown>; body: Buffer }> {
+    const session = connect(secure.url, { ca: certificate.cert });
+    try {
+      return await new Promise((resolve, reject) => {
+        session.once("error", reject);
+        const stream = session.request({ [http2.HTTP2_HEADER_PATH]: path, "accept-encoding": "br" });
+        const chunks: Buffer[] = [];
+        let headers: Record<string, unknown> = {};
+        stream.once("response", (h) => {
+          headers = h;
+        });
+        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+        stream.once("end", () => resolve({ protocol: session.alpnProtocol, headers, body: Buffer.concat(chunks) }));
+        stream.once("error", reject);
+      });
+    } finally {
+      session.close();
+    }
+  }
+
+  it("answers a page over HTTP/2, compressed, without the headers of the server's connection", async () => {
+    expect(secure.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const { protocol, headers, body } = await getOverHttp2("/page");
+    expect(protocol).toBe("h2");
+    expect(headers[":status"]).toBe(200);
+    expect(headers["content-encoding"]).toBe("br");
+    expect(headers["x-edge-cache"]).toBe("HIT");
+    expect(headers["keep-alive"]).toBeUndefined();
+    expect(brotliDecompressSync(body).toString()).toBe(html);
+  });
+
+  it("points a redirect to the server back at the proxy's https origin", async () => {
+    const { headers } = await getOverHttp2("/moved");
+    expect(headers[":status"]).toBe(303);
+    expect(headers.location).toBe(`${secure.url}/page?x=1`);
   });
 });

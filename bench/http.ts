@@ -4,6 +4,9 @@
  * stalling it until the watchdog.
  */
 
+import { get as httpGet } from "node:http";
+import { get as httpsGet } from "node:https";
+
 /** The app's API envelope, when the body is JSON. */
 export type ApiJson = { code?: string; data?: Record<string, unknown>; message?: string };
 
@@ -36,4 +39,28 @@ export async function request(url: string, init: RequestInit = {}, timeoutMs = 1
     // not JSON: left null, the checks say so
   }
   return { status: response.status, headers: response.headers, body, json };
+}
+
+/**
+ * A GET to a server of the bench's own that may speak HTTPS with the bench's throwaway
+ * certificate (bench/local-certificate.ts): trusted as `ca`, nothing else is. fetch cannot be
+ * given a certificate to trust.
+ */
+export function getTrusting(
+  url: string,
+  headers: Record<string, string>,
+  ca?: string,
+  timeoutMs = 10_000,
+): Promise<{ status: number; body: string }> {
+  const get = url.startsWith("https:") ? httpsGet : httpGet;
+  return new Promise((resolve, reject) => {
+    const req = get(url, { headers, ca, timeout: timeoutMs }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+      res.on("error", reject);
+    });
+    req.on("timeout", () => req.destroy(new Error(`${url} did not answer within ${timeoutMs} ms`)));
+    req.on("error", reject);
+  });
 }

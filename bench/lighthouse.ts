@@ -1,6 +1,7 @@
 /**
  * Lighthouse (its Node API, the default mobile preset with simulated throttling) against
- * pages behind the compressing proxy (bench/compressing-proxy.ts), in Debian's Chromium:
+ * pages behind the compressing proxy (bench/compressing-proxy.ts, HTTPS and HTTP/2 where a
+ * certificate could be made), in Debian's Chromium:
  * three runs a page, the median of each figure, and the audits that did not pass.
  */
 import { launch, type LaunchedChrome } from "chrome-launcher";
@@ -89,8 +90,17 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Runs Lighthouse on each page in turn; `hold` registers Chromium so that the bench kills it whatever happens. */
-export async function runLighthouse(pages: LighthousePage[], hold: (kill: () => void) => () => void): Promise<PageResult[]> {
+/**
+ * Runs Lighthouse on each page in turn; `hold` registers Chromium so that the bench kills it
+ * whatever happens. `trustSpki` is the public-key hash of the one certificate Chromium is to
+ * trust besides its own store (the proxy's, bench/local-certificate.ts).
+ */
+export async function runLighthouse(
+  pages: LighthousePage[],
+  hold: (kill: () => void) => () => void,
+  { trustSpki }: { trustSpki?: string } = {},
+): Promise<PageResult[]> {
+  const chromeFlags = trustSpki ? [...chromiumFlags, `--ignore-certificate-errors-spki-list=${trustSpki}`] : chromiumFlags;
   const results: PageResult[] = [];
   let chrome: LaunchedChrome | null = null;
   let release = () => {};
@@ -108,7 +118,7 @@ export async function runLighthouse(pages: LighthousePage[], hold: (kill: () => 
       try {
         for (let run = 1; run <= RUNS_PER_PAGE; run++) {
           if (!chrome) {
-            chrome = await launch({ chromePath: chromiumPath, chromeFlags: chromiumFlags, logLevel: "silent", handleSIGINT: false });
+            chrome = await launch({ chromePath: chromiumPath, chromeFlags, logLevel: "silent", handleSIGINT: false });
             const launched = chrome;
             release = hold(() => launched.kill());
           }

@@ -27,7 +27,8 @@ import { buildScenarios } from "./app-scenarios.ts";
 import { ceilings, cpuReadings, evaluateTargets, startupShares, type BenchFigures } from "./app-targets.ts";
 import { startCompressingProxy, type CompressingProxy } from "./compressing-proxy.ts";
 import { runBench } from "./harness.ts";
-import { credentialFor, presentAsEdge, request } from "./http.ts";
+import { credentialFor, getTrusting, presentAsEdge, request } from "./http.ts";
+import { makeLocalCertificate } from "./local-certificate.ts";
 import { RUNS_PER_PAGE, runLighthouse, type LighthousePage } from "./lighthouse.ts";
 import { DURATION_S, WARMUP_S } from "./load.ts";
 import { loadAverage, noteMachineLoad, writeResults } from "./report.ts";
@@ -142,13 +143,18 @@ runBench(WATCHDOG_MS, async (run) => {
     console.error(`  ✗ sizes: ${failure(error)}`);
   }
 
-  console.log("\nLighthouse (3 runs a page)…");
+  // The proxy speaks HTTPS and HTTP/2 as Cloudflare does, given a certificate; without
+  // `openssl` it falls back to HTTP/1.1, and the results say which (decision 035).
+  const certificate = makeLocalCertificate();
+  const tls = "error" in certificate ? undefined : certificate;
+  const transport = tls ? "HTTPS with HTTP/2" : `HTTP/1.1 (${"error" in certificate ? certificate.error : ""})`;
+  console.log(`\nLighthouse (3 runs a page, behind the proxy over ${transport})…`);
   const proxies: CompressingProxy[] = [];
   const lighthouse = await timed(loads, "Lighthouse", async () => {
     try {
-      const edgeProxy = await startCompressingProxy(info.edgeUrl);
+      const edgeProxy = await startCompressingProxy(info.edgeUrl, { tls });
       proxies.push(edgeProxy);
-      const anchorProxy = await startCompressingProxy(info.anchorUrl);
+      const anchorProxy = await startCompressingProxy(info.anchorUrl, { tls });
       proxies.push(anchorProxy);
       const pages: LighthousePage[] = [
         ...paydeskPages.map((page) => ({ name: page, url: edgeProxy.url + page })),
@@ -156,12 +162,12 @@ runBench(WATCHDOG_MS, async (run) => {
       ];
       // Each page answers 200 in English through the proxy before Lighthouse loads it.
       for (const page of pages) {
-        const answer = await request(page.url, { headers: { "Accept-Language": "en" } });
+        const answer = await getTrusting(page.url, { "Accept-Language": "en" }, tls?.cert);
         if (answer.status !== 200 || !/<html[^>]*\blang="en"/.test(answer.body)) {
           throw new Error(`${page.url} answered ${answer.status}${answer.status === 200 ? " without <html lang=en>" : ""}`);
         }
       }
-      return await runLighthouse(pages, (kill) => run.holdWhileRunning(kill));
+      return await runLighthouse(pages, (kill) => run.holdWhileRunning(kill), { trustSpki: tls?.spkiHash });
     } finally {
       await Promise.all(proxies.map((proxy) => proxy.close()));
     }
@@ -198,7 +204,7 @@ runBench(WATCHDOG_MS, async (run) => {
       scenarios,
       sizes,
       lighthouse: {
-        how: `lighthouse ${lighthouseVersion()}, Node API, mobile preset, simulated throttling, Accept-Language: en, ${RUNS_PER_PAGE} runs a page, medians; behind a local brotli proxy`,
+        how: `lighthouse ${lighthouseVersion()}, Node API, mobile preset, simulated throttling, Accept-Language: en, ${RUNS_PER_PAGE} runs a page, medians; behind a local brotli proxy over ${transport}`,
         pages: lighthouse,
       },
       workers: { sizes: workerSizes, startups, startupShares: startupShares(startups) },
