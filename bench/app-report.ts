@@ -80,6 +80,21 @@ function printLighthouse(pages: BenchFigures["lighthouse"]): void {
       `${pad(page.name, 14)} ${scores.map((s) => padLeft(s === null ? "—" : String(s), 5)).join(" ")} ${[m.fcpMs, m.lcpMs, m.tbtMs].map((v) => padLeft(v.toFixed(0), 8)).join(" ")} ${padLeft(m.cls.toFixed(3), 6)}`,
     );
   }
+  console.log(`\nEach run's LCP, and the scripts its simulation waited for (those loaded before the first paint; decision 035)\n`);
+  for (const page of pages) {
+    if (!page.runs.length) continue;
+    const runs = page.runs.map((run) => {
+      const scripts = run.lcpScripts;
+      const waited =
+        scripts === undefined
+          ? "?"
+          : scripts.length === 0
+            ? "painted first"
+            : `${scripts.length}: ${scripts[0]}${scripts.length > 1 ? ", …" : ""}`;
+      return `${run.lcpMs.toFixed(0)} ms (${waited})`;
+    });
+    console.log(`  ${pad(page.name, 12)} ${runs.join("; ")}`);
+  }
   console.log(`\nAudits that did not pass (in how many of the 3 runs)\n`);
   for (const page of pages) {
     if (!page.failedAudits.length) continue;

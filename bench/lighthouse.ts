@@ -6,6 +6,8 @@
  */
 import { launch, type LaunchedChrome } from "chrome-launcher";
 import lighthouse, { type Flags, type Result } from "lighthouse";
+// Lighthouse's own copy of its simulator (Lantern), to read what each run's LCP counted.
+import * as Lantern from "lighthouse/core/lib/lantern/lantern.js";
 import { chromiumFlags, chromiumPath } from "../test/support/chromium.ts";
 
 export const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
@@ -15,7 +17,35 @@ export const RUNS_PER_PAGE = 3;
 /** One Lighthouse run waits at most this long for a page; a run over it fails the page. */
 const RUN_TIMEOUT_MS = 120_000;
 
-export type Figures = { scores: Record<Category, number | null>; fcpMs: number; lcpMs: number; tbtMs: number; cls: number };
+export type Figures = {
+  scores: Record<Category, number | null>;
+  fcpMs: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  /**
+   * The scripts the simulated LCP waited for (their paths, largest first): those that had
+   * finished loading before the observed first paint (docs/decisions/035-start-up-floors.md).
+   * Empty when the page painted first. Absent from a median.
+   */
+  lcpScripts?: string[];
+};
+
+/** The simulation behind the LCP Lighthouse reports (its pessimistic graph, the larger of the two it blends). */
+const lcpSimulation = "pessimisticLargestContentfulPaint";
+
+/** Which scripts the last run's LCP simulation counted, by path, largest first; null if it did not run. */
+export function scriptsInLcp(timings: ReadonlyMap<string, ReadonlyMap<unknown, unknown>>): string[] | null {
+  const graph = timings.get(lcpSimulation);
+  if (!graph) return null;
+  const scripts: { path: string; bytes: number }[] = [];
+  for (const node of graph.keys()) {
+    const request = (node as { type?: string; request?: { resourceType?: string; url?: string; transferSize?: number } }).request;
+    if ((node as { type?: string }).type !== "network" || request?.resourceType !== "Script" || !request.url) continue;
+    scripts.push({ path: new URL(request.url).pathname, bytes: request.transferSize ?? 0 });
+  }
+  return scripts.sort((a, b) => b.bytes - a.bytes).map((script) => script.path);
+}
 
 /** An audit of a scored category that did not pass, and in how many of the runs. */
 export type FailedAudit = { id: string; title: string; category: Category; score: number; displayValue?: string; runs: number };
@@ -131,12 +161,16 @@ export async function runLighthouse(
             // Pages choose their language by Accept-Language (workers/edge): measured in English.
             extraHeaders: { "Accept-Language": "en" },
           };
+          Lantern.Simulation.Simulator.allNodeTimings.clear();
           const answer = await withTimeout(lighthouse(page.url, flags), RUN_TIMEOUT_MS, `Lighthouse on ${page.url}`);
           const lhr = answer?.lhr;
           if (!lhr) throw new Error("Lighthouse returned no result");
           if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
           result.finalUrl = lhr.finalDisplayedUrl;
-          const figures = figuresOf(lhr);
+          const figures: Figures = {
+            ...figuresOf(lhr),
+            lcpScripts: scriptsInLcp(Lantern.Simulation.Simulator.allNodeTimings) ?? undefined,
+          };
           result.runs.push(figures);
           for (const audit of failedAudits(lhr)) {
             const key = `${audit.category}/${audit.id}`;
