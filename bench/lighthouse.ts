@@ -40,8 +40,8 @@ export function scriptsInLcp(timings: ReadonlyMap<string, ReadonlyMap<unknown, u
   if (!graph) return null;
   const scripts: { path: string; bytes: number }[] = [];
   for (const node of graph.keys()) {
-    const request = (node as { type?: string; request?: { resourceType?: string; url?: string; transferSize?: number } }).request;
-    if ((node as { type?: string }).type !== "network" || request?.resourceType !== "Script" || !request.url) continue;
+    const { type, request } = node as { type?: string; request?: { resourceType?: string; url?: string; transferSize?: number } };
+    if (type !== "network" || request?.resourceType !== "Script" || !request.url) continue;
     scripts.push({ path: new URL(request.url).pathname, bytes: request.transferSize ?? 0 });
   }
   return scripts.sort((a, b) => b.bytes - a.bytes).map((script) => script.path);

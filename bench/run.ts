@@ -147,7 +147,7 @@ runBench(WATCHDOG_MS, async (run) => {
   // `openssl` it falls back to HTTP/1.1, and the results say which (decision 035).
   const certificate = makeLocalCertificate();
   const tls = "error" in certificate ? undefined : certificate;
-  const transport = tls ? "HTTPS with HTTP/2" : `HTTP/1.1 (${"error" in certificate ? certificate.error : ""})`;
+  const transport = "error" in certificate ? `HTTP/1.1 (${certificate.error})` : "HTTPS with HTTP/2";
   console.log(`\nLighthouse (3 runs a page, behind the proxy over ${transport})…`);
   const proxies: CompressingProxy[] = [];
   const lighthouse = await timed(loads, "Lighthouse", async () => {
