@@ -80,6 +80,7 @@ export default defineConfig({
             "test/docs/**/*.test.ts",
             "test/lint/**/*.test.ts",
             "test/server-build/**/*.test.ts",
+            "test/client-build/**/*.test.ts",
             "test/contract/published-document.test.ts",
           ],
         },

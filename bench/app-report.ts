@@ -47,6 +47,16 @@ function printSizes(sizes: Sizes): void {
   if (sizes.firstVisit.unreferencedStaticImports.length) {
     console.log(`  note: statically imported but not referenced by the HTML: ${sizes.firstVisit.unreferencedStaticImports.join(", ")}`);
   }
+  console.log(`\nFirst visit to the other pages Lighthouse loads (gzip -9; the target names /)\n`);
+  for (const visit of sizes.otherFirstVisits) {
+    const over = visit.totalGzip > targets.firstVisitJsKb * KB ? `  over ${targets.firstVisitJsKb} KB` : "";
+    const unreferenced = visit.unreferencedStaticImports.length
+      ? `  (not referenced by the HTML: ${visit.unreferencedStaticImports.join(", ")})`
+      : "";
+    console.log(
+      `  ${pad(new URL(visit.page).pathname, 12)} ${padLeft(`${visit.files.length} files`, 9)} ${padLeft(kb(visit.totalGzip), 10)}${over}${unreferenced}`,
+    );
+  }
   console.log(`\nRoute modules (each route's own chunk, gzip -9; target ≤ ${targets.routeChunkKb} KB)\n`);
   for (const r of sizes.routes) {
     const shared = r.sharedWith.length ? ` (same file as ${r.sharedWith.join(", ")})` : "";

@@ -135,9 +135,13 @@ runBench(WATCHDOG_MS, async (run) => {
 
   let sizes: Sizes | null = null;
   try {
-    const home = await request(`${info.edgeUrl}/`, { headers: { "Accept-Language": "en" } });
-    if (home.status !== 200) throw new Error(`GET / answered ${home.status}`);
-    sizes = measureSizes(clientDir, home.body, `${info.edgeUrl}/`);
+    const page = async (path: string) => {
+      const answer = await request(`${info.edgeUrl}${path}`, { headers: { "Accept-Language": "en" } });
+      if (answer.status !== 200) throw new Error(`GET ${path} answered ${answer.status}`);
+      return { html: answer.body, url: `${info.edgeUrl}${path}` };
+    };
+    const otherPages = await Promise.all(paydeskPages.filter((path) => path !== "/").map(page));
+    sizes = measureSizes(clientDir, await page("/"), otherPages);
   } catch (error) {
     problems.push(`sizes: ${failure(error)}`);
     console.error(`  ✗ sizes: ${failure(error)}`);

@@ -11,15 +11,20 @@ export type FileSize = { file: string; bytes: number; gzip: number };
 
 export type RouteChunk = { routeId: string; module: string; bytes: number; gzip: number; sharedWith: string[] };
 
+export type FirstVisit = {
+  page: string;
+  files: FileSize[];
+  totalBytes: number;
+  totalGzip: number;
+  /** Files the first-visit files import statically that the HTML does not reference (should be none). */
+  unreferencedStaticImports: string[];
+};
+
 export type Sizes = {
-  firstVisit: {
-    page: string;
-    files: FileSize[];
-    totalBytes: number;
-    totalGzip: number;
-    /** Files the first-visit files import statically that the HTML does not reference (should be none). */
-    unreferencedStaticImports: string[];
-  };
+  /** The first visit to `/`, which issue #12's target names. */
+  firstVisit: FirstVisit;
+  /** The first visit to each other page the bench loads in Lighthouse, read beside it. */
+  otherFirstVisits: FirstVisit[];
   routes: RouteChunk[];
   css: { files: FileSize[]; totalBytes: number; totalGzip: number; firstVisit: string[] };
 };
@@ -106,8 +111,14 @@ export function readManifest(clientDir: string, referenced: string[] = []): Mani
   return JSON.parse(source.slice(prefix.length).replace(/;\s*$/, "")) as Manifest;
 }
 
-export function measureSizes(clientDir: string, firstVisitHtml: string, pageUrl: string): Sizes {
-  const { js, css: firstVisitCss } = referencedAssets(firstVisitHtml, pageUrl);
+const sum = (list: { bytes: number; gzip: number }[]) => ({
+  totalBytes: list.reduce((n, f) => n + f.bytes, 0),
+  totalGzip: list.reduce((n, f) => n + f.gzip, 0),
+});
+
+/** The JavaScript a first visit to a page loads: what its HTML references, and what that imports statically. */
+export function measureFirstVisit(clientDir: string, html: string, pageUrl: string): FirstVisit {
+  const { js } = referencedAssets(html, pageUrl);
   if (js.length === 0) throw new Error(`the HTML of ${pageUrl} references no /assets/*.js`);
   const files = js.map((file) => fileSize(clientDir, file)).sort((a, b) => b.gzip - a.gzip);
 
@@ -126,8 +137,17 @@ export function measureSizes(clientDir: string, firstVisitHtml: string, pageUrl:
       queue.push(imported);
     }
   }
+  return { page: pageUrl, files, ...sum(files), unreferencedStaticImports: unreferenced };
+}
 
-  const manifest = readManifest(clientDir, js);
+/** The client's sizes: the first visit to `/` (given its HTML) and to other pages, each route's chunk, the CSS. */
+export function measureSizes(clientDir: string, home: { html: string; url: string }, otherPages: { html: string; url: string }[]): Sizes {
+  const firstVisit = measureFirstVisit(clientDir, home.html, home.url);
+  const firstVisitCss = referencedAssets(home.html, home.url).css;
+  const manifest = readManifest(
+    clientDir,
+    firstVisit.files.map((f) => f.file),
+  );
   const byModule = new Map<string, string[]>();
   for (const route of Object.values(manifest.routes)) byModule.set(route.module, [...(byModule.get(route.module) ?? []), route.id]);
   const routes = Object.values(manifest.routes).map((route) => {
@@ -146,12 +166,9 @@ export function measureSizes(clientDir: string, firstVisitHtml: string, pageUrl:
     .sort()
     .map((name) => fileSize(clientDir, `/assets/${name}`));
 
-  const sum = (list: { bytes: number; gzip: number }[]) => ({
-    totalBytes: list.reduce((n, f) => n + f.bytes, 0),
-    totalGzip: list.reduce((n, f) => n + f.gzip, 0),
-  });
   return {
-    firstVisit: { page: pageUrl, files, ...sum(files), unreferencedStaticImports: unreferenced },
+    firstVisit,
+    otherFirstVisits: otherPages.map((page) => measureFirstVisit(clientDir, page.html, page.url)),
     routes,
     css: { files: cssFiles, ...sum(cssFiles), firstVisit: firstVisitCss },
   };

@@ -2,7 +2,7 @@ import { pageCursorSchema } from "./openapi";
 import { z } from "zod";
 import { minorUnits } from "./money";
 import { userText } from "./text";
-import { orderStatuses } from "./value-lists";
+import { orderIdPattern, orderStatuses } from "./value-lists";
 
 /** docs/rules-and-limits.md: recharge online ¥1.00 – ¥5,000.00 per order; unpaid orders close after 30 minutes. */
 const rechargeLimits = { min: 100, max: 500_000 } as const;
@@ -78,6 +78,6 @@ export const orderPageSchema = z.strictObject({
 });
 
 /** An order's id as the origin makes them; the one rule every path, body and page checks. */
-export const orderIdSchema = z.string().regex(/^ord_[0-9a-f-]{36}$/, "Not an order id.");
+export const orderIdSchema = z.string().regex(orderIdPattern, "Not an order id.");
 
 export const orderIdParamSchema = z.strictObject({ id: orderIdSchema });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { orderIdSchema } from "./orders";
+import { wechatOpenidMaxLength, wechatOpenidPattern } from "./value-lists";
 
 /**
  * Paying an order (docs/screens.md /pay and /wechat_pay; issue #5): from the wallet (task
@@ -15,8 +16,8 @@ export const walletPayBodySchema = z.strictObject({ method: z.literal("wallet") 
 export const wechatOpenidSchema = z
   .string({ error: "JSAPI needs the payer's openid." })
   .min(1, "JSAPI needs the payer's openid.")
-  .max(128, "An openid has at most 128 characters.")
-  .regex(/^[0-9A-Za-z_-]+$/, "Not an openid.");
+  .max(wechatOpenidMaxLength, `An openid has at most ${wechatOpenidMaxLength} characters.`)
+  .regex(wechatOpenidPattern, "Not an openid.");
 
 export const wechatPayBodySchema = z.discriminatedUnion(
   "flow",

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { orderIdSchema } from "./orders";
 import { userText } from "./text";
-import { ticketCategories } from "./value-lists";
+import { ticketCategories, ticketIdPattern } from "./value-lists";
 
 export { ticketCategories };
 export const ticketStatuses = ["open", "answered", "closed"] as const;
@@ -49,5 +49,5 @@ export const ticketThreadSchema = ticketSchema.extend({
 });
 export type TicketThread = z.infer<typeof ticketThreadSchema>;
 
-export const ticketIdSchema = z.string().regex(/^tkt_[0-9a-f-]{36}$/, "Not a ticket id.");
+const ticketIdSchema = z.string().regex(ticketIdPattern, "Not a ticket id.");
 export const ticketIdParamSchema = z.strictObject({ id: ticketIdSchema });

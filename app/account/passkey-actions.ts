@@ -1,4 +1,3 @@
-import { renamePasskeyBodySchema } from "../contract.client";
 import { addPasskey, passkeyRegistrationOptions, removePasskey, renamePasskey } from "../api/passkeys";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
 import { currentLanguage } from "../i18n/messages";
@@ -24,7 +23,7 @@ export const passkeyIntents = {
     withDevice("addPasskey", () =>
       runAction("addPasskey", async (api) => {
         // The name is checked before the device is asked: a passkey made and then refused would be an orphan.
-        const { name } = checked(renamePasskeyBodySchema, { name: formText(form, "name") }, fieldMessages());
+        const { name } = await checked((s) => s.renamePasskeyBodySchema, { name: formText(form, "name") }, fieldMessages());
         const options = await passkeyRegistrationOptions(api);
         const credential = await createPasskey(options);
         // One key per ceremony: a retry of this very answer replays, a new passkey is a new request.
@@ -32,8 +31,12 @@ export const passkeyIntents = {
       }),
     ),
   renamePasskey: (form: FormData) =>
-    runAction("renamePasskey", (api) =>
-      renamePasskey(api, formText(form, "id"), checked(renamePasskeyBodySchema, { name: formText(form, "name") }, fieldMessages())),
+    runAction("renamePasskey", async (api) =>
+      renamePasskey(
+        api,
+        formText(form, "id"),
+        await checked((s) => s.renamePasskeyBodySchema, { name: formText(form, "name") }, fieldMessages()),
+      ),
     ),
   removePasskey: (form: FormData) => runAction("removePasskey", (api) => removePasskey(api, formText(form, "id"))),
 };

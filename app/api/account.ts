@@ -1,11 +1,11 @@
 import type { z } from "zod";
 import type { registerBodySchema, SignInAnswer, signInBodySchema } from "#contract/account";
-import { signInAnswerSchema } from "../contract.client";
+import { contractSchemas } from "../contract-schemas";
 import type { UserInfo } from "#contract/user-info";
 import { postApi, unwrap } from "./client";
 
 // The sign-in page's calls. The session's own calls live apart in ./session, so the
-// start-up's chunk never carries zod for the parse below.
+// start-up's chunk never asks for the schemas the parse below needs.
 
 export async function register(body: z.input<typeof registerBodySchema>, idempotencyKey: string): Promise<UserInfo> {
   return unwrap(await postApi<UserInfo>("/api/user/register", body, { idempotencyKey }));
@@ -13,5 +13,7 @@ export async function register(body: z.input<typeof registerBodySchema>, idempot
 
 /** A new bearer token and its user; parsed, since the user is shown everywhere from then on. */
 export async function signIn(body: z.input<typeof signInBodySchema>): Promise<SignInAnswer> {
+  // Fetched before signing in: a session whose answer the page could not read would be one nobody holds.
+  const { signInAnswerSchema } = await contractSchemas();
   return signInAnswerSchema.parse(unwrap(await postApi<unknown>("/api/user/login", body)));
 }

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { ApiFailure, signedInApi, type SignedInApi } from "../api/client";
+import { contractSchemas, type ContractSchemas } from "../contract-schemas";
 import type { ErrorCode } from "#contract/error-codes";
 import { currentLanguage } from "../i18n/messages";
 import { messageFor } from "../messages/errors";
@@ -20,10 +21,15 @@ class InvalidInput extends Error {
 /**
  * Checks a form's values with the same schema the origin validates with, before sending
  * anything. The first failing field gets the screen's own message for it, in the page's
- * language.
+ * language. The schemas are fetched on first use (app/contract-schemas.ts); when they cannot
+ * be, nothing is sent and the form says Paydesk cannot be reached, as for a failed call.
  */
-export function checked<S extends z.ZodType>(schema: S, values: unknown, fieldMessages: Record<string, string>): z.output<S> {
-  const result = schema.safeParse(values);
+export async function checked<S extends z.ZodType>(
+  schemaOf: (schemas: ContractSchemas) => S,
+  values: unknown,
+  fieldMessages: Record<string, string>,
+): Promise<z.output<S>> {
+  const result = schemaOf(await contractSchemas()).safeParse(values);
   if (result.success) return result.data;
   const field = String(result.error.issues[0]?.path[0] ?? "");
   throw new InvalidInput({ code: "BAD_REQUEST", field: field || undefined, message: fieldMessages[field] });

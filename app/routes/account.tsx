@@ -1,5 +1,4 @@
 import type { Route } from "./+types/account";
-import { newRecoveryCodesBodySchema, passwordChangeBodySchema, profileBodySchema, sessionIdParamSchema } from "../contract.client";
 import {
   changePassword,
   changeProfile,
@@ -49,29 +48,34 @@ const accountIntents = {
     runAction("profile", async (api) => {
       const user = await changeProfile(
         api,
-        checked(profileBodySchema, { displayName: formText(form, "displayName").trim() }, fieldMessages()),
+        await checked((s) => s.profileBodySchema, { displayName: formText(form, "displayName").trim() }, fieldMessages()),
       );
       // The header shows the name: read the user afresh.
       await refreshUser();
       return user;
     }),
   password: (form: FormData) =>
-    runAction("password", (api) =>
+    runAction("password", async (api) =>
       changePassword(
         api,
-        checked(
-          passwordChangeBodySchema,
+        await checked(
+          (s) => s.passwordChangeBodySchema,
           { currentPassword: formText(form, "currentPassword"), newPassword: formText(form, "newPassword") },
           fieldMessages(),
         ),
       ),
     ),
   endSession: (form: FormData) =>
-    runAction("endSession", (api) => endSession(api, checked(sessionIdParamSchema, { id: formText(form, "id") }, {}).id)),
+    runAction("endSession", async (api) =>
+      endSession(api, (await checked((s) => s.sessionIdParamSchema, { id: formText(form, "id") }, {})).id),
+    ),
   endOthers: () => runAction("endOthers", (api) => endOtherSessions(api)),
   recoveryCodes: (form: FormData) =>
-    runAction("recoveryCodes", (api) =>
-      makeRecoveryCodes(api, checked(newRecoveryCodesBodySchema, { password: formText(form, "password") }, fieldMessages()).password),
+    runAction("recoveryCodes", async (api) =>
+      makeRecoveryCodes(
+        api,
+        (await checked((s) => s.newRecoveryCodesBodySchema, { password: formText(form, "password") }, fieldMessages())).password,
+      ),
     ),
 };
 

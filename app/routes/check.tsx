@@ -1,7 +1,6 @@
 import { useFetcher } from "react-router";
 import type { Route } from "./+types/check";
 import type { Claim } from "#contract/tasks";
-import { rejectBodySchema } from "../contract.client";
 import { approveClaim, listClaims, rejectClaim } from "../api/claims";
 import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime, Money } from "../components/money";
@@ -31,7 +30,11 @@ const decisions = {
     runAction("approve", (api) => approveClaim(api, formText(form, "id"), formText(form, "idempotencyKey")), { movesMoney: true }),
   reject: (form: FormData) =>
     runAction("reject", async (api) => {
-      const body = checked(rejectBodySchema, { reason: formText(form, "reason").trim() }, taskMessages[currentLanguage()].fields);
+      const body = await checked(
+        (s) => s.rejectBodySchema,
+        { reason: formText(form, "reason").trim() },
+        taskMessages[currentLanguage()].fields,
+      );
       return rejectClaim(api, formText(form, "id"), body, formText(form, "idempotencyKey"));
     }),
 };

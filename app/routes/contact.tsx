@@ -2,7 +2,6 @@ import { data, useFetcher } from "react-router";
 import type { Route } from "./+types/contact";
 import { sendContactMessage } from "../api/support";
 import { ticketCategories } from "#contract/value-lists";
-import { contactBodySchema } from "../contract.client";
 import { pageCacheControl } from "../config.server";
 import { contactDetails } from "../content/contact.server";
 import { attempt, checked, formText, type ActionResult } from "../forms/action-result";
@@ -29,8 +28,8 @@ export function meta({ matches }: Route.MetaArgs) {
 // Works signed out (docs/screens.md): no token, an email address to answer instead.
 function sendContactForm(form: FormData) {
   return attempt("contact", async () => {
-    const body = checked(
-      contactBodySchema,
+    const body = await checked(
+      (s) => s.contactBodySchema,
       {
         email: formText(form, "email").trim(),
         category: formText(form, "category") || "other",

@@ -1,6 +1,5 @@
 import { Form, Link, redirect, useActionData, useNavigate, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
-import { registerBodySchema, signInBodySchema } from "../contract.client";
 import { PasskeySignIn } from "../account/passkey-sign-in";
 import { register, signIn } from "../api/account";
 import { makeRecoveryCodes } from "../api/account-safety";
@@ -30,17 +29,18 @@ const fieldMessages = () => loginMessages[currentLanguage()].fields;
 const credentialsOf = (form: FormData) => ({ handle: formText(form, "handle").trim(), password: formText(form, "password") });
 
 const accountIntents = {
-  login: (form: FormData) => attempt("login", () => signIn(checked(signInBodySchema, credentialsOf(form), fieldMessages()))),
+  login: (form: FormData) =>
+    attempt("login", async () => signIn(await checked((s) => s.signInBodySchema, credentialsOf(form), fieldMessages()))),
   register: (form: FormData) =>
     attempt("register", async () => {
-      const body = checked(
-        registerBodySchema,
+      const body = await checked(
+        (s) => s.registerBodySchema,
         { ...credentialsOf(form), displayName: formText(form, "displayName").trim() },
         fieldMessages(),
       );
       // A retry with the same key replays our own success, never HANDLE_TAKEN.
       await register(body, formText(form, "idempotencyKey"));
-      const answer = await signIn(checked(signInBodySchema, credentialsOf(form), fieldMessages()));
+      const answer = await signIn(await checked((s) => s.signInBodySchema, credentialsOf(form), fieldMessages()));
       // A new account's recovery codes, shown once (docs/decisions/024-account-safety.md). If
       // they cannot be made now, the account page offers them; the account exists either way.
       const codes = await makeRecoveryCodes(signedInApi(answer.token), body.password).then(

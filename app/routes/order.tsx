@@ -1,8 +1,7 @@
 import { Form, Link, useFetcher, useSearchParams } from "react-router";
 import type { Route } from "./+types/order";
 import type { Order, OrderDetail } from "#contract/orders";
-import { orderStatuses } from "#contract/value-lists";
-import { orderIdSchema } from "../contract.client";
+import { orderIdPattern, orderStatuses } from "#contract/value-lists";
 import { cancelOrder, getOrder, listOrders, type OrderPage } from "../api/orders";
 import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime, Money } from "../components/money";
@@ -30,7 +29,7 @@ export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   return loadPersonal<Screen>(async (api) => {
     if (id !== null) {
       // A malformed id is simply not one of this user's orders.
-      const order = await getOrder(api, orderIdSchema.safeParse(id).success ? id : "ord_unknown");
+      const order = await getOrder(api, orderIdPattern.test(id) ? id : "ord_unknown");
       return { view: "detail", order };
     }
     const status = orderStatuses.find((known) => known === params.get("status"));

@@ -1,7 +1,6 @@
 import { redirect, useFetcher } from "react-router";
 import type { Route } from "./+types/recharge";
 import type { RedeemCodeAnswer } from "#contract/codes";
-import { createRechargeOrderBodySchema, redeemCodeBodySchema } from "../contract.client";
 import { redeemCode } from "../api/codes";
 import { createRechargeOrder } from "../api/orders";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
@@ -29,15 +28,15 @@ const rechargeIntents = {
       async (api) =>
         redeemCode(
           api,
-          checked(redeemCodeBodySchema, { code: formText(form, "code").trim() }, fieldMessages()),
+          await checked((s) => s.redeemCodeBodySchema, { code: formText(form, "code").trim() }, fieldMessages()),
           formText(form, "idempotencyKey"),
         ),
       { movesMoney: true },
     ),
   recharge: async (form: FormData): Promise<ActionResult | Response> => {
     const result = await runAction("recharge", async (api) => {
-      const body = checked(
-        createRechargeOrderBodySchema,
+      const body = await checked(
+        (s) => s.createRechargeOrderBodySchema,
         // The contract bounds the referrer; a longer one is still worth its first part.
         { amount: parseYuan(formText(form, "amount")), referrer: getStartupState().referrers.firstTouch.slice(0, 2048) },
         fieldMessages(),

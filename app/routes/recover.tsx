@@ -1,6 +1,5 @@
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/recover";
-import { recoverWithCodeBodySchema, recoverWithLinkBodySchema } from "../contract.client";
 import type { SignInAnswer } from "#contract/account";
 import { recoverWithCode, recoverWithLink } from "../api/account-safety";
 import { attempt, checked, formText, type ActionResult } from "../forms/action-result";
@@ -21,10 +20,10 @@ const fieldMessages = () => accountMessages[currentLanguage()].recoverFields;
 
 const recoverIntents = {
   code: (form: FormData) =>
-    attempt("code", () =>
+    attempt("code", async () =>
       recoverWithCode(
-        checked(
-          recoverWithCodeBodySchema,
+        await checked(
+          (s) => s.recoverWithCodeBodySchema,
           {
             handle: formText(form, "handle").trim().replace(/^@/, ""),
             code: formText(form, "code").trim(),
@@ -35,9 +34,13 @@ const recoverIntents = {
       ),
     ),
   link: (form: FormData) =>
-    attempt("link", () =>
+    attempt("link", async () =>
       recoverWithLink(
-        checked(recoverWithLinkBodySchema, { link: formText(form, "link"), newPassword: formText(form, "newPassword") }, fieldMessages()),
+        await checked(
+          (s) => s.recoverWithLinkBodySchema,
+          { link: formText(form, "link"), newPassword: formText(form, "newPassword") },
+          fieldMessages(),
+        ),
       ),
     ),
 };

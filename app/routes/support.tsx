@@ -1,8 +1,7 @@
 import { Link, useFetcher } from "react-router";
 import type { Route } from "./+types/support";
 import type { Ticket, TicketThread } from "#contract/support";
-import { ticketCategories } from "#contract/value-lists";
-import { openTicketBodySchema, replyBodySchema, ticketIdSchema } from "../contract.client";
+import { ticketCategories, ticketIdPattern } from "#contract/value-lists";
 import { closeTicket, getTicket, listTickets, openTicket, replyToTicket } from "../api/support";
 import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime } from "../components/money";
@@ -27,7 +26,7 @@ export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   const id = new URL(request.url).searchParams.get("id");
   return loadPersonal<Screen>(async (api) =>
     id !== null
-      ? { view: "thread", ticket: await getTicket(api, ticketIdSchema.safeParse(id).success ? id : "tkt_unknown") }
+      ? { view: "thread", ticket: await getTicket(api, ticketIdPattern.test(id) ? id : "tkt_unknown") }
       : { view: "list", tickets: await listTickets(api) },
   );
 }
@@ -39,8 +38,8 @@ const ticketIntents = {
   open: (form: FormData) =>
     runAction("open", async (api) => {
       const orderId = formText(form, "orderId").trim();
-      const body = checked(
-        openTicketBodySchema,
+      const body = await checked(
+        (s) => s.openTicketBodySchema,
         {
           category: formText(form, "category"),
           subject: formText(form, "subject").trim(),
@@ -56,7 +55,7 @@ const ticketIntents = {
       replyToTicket(
         api,
         formText(form, "id"),
-        checked(replyBodySchema, { message: formText(form, "message").trim() }, fieldMessages()),
+        await checked((s) => s.replyBodySchema, { message: formText(form, "message").trim() }, fieldMessages()),
         formText(form, "idempotencyKey"),
       ),
     ),

@@ -2,7 +2,6 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import type { Route } from "./+types/transfer";
 import type { Recipient, TransferReceipt } from "#contract/transfers";
-import { transferBodySchema } from "../contract.client";
 import { sendTransfer } from "../api/transfers";
 import { lookUpRecipient } from "../api/users";
 import { DateTime } from "../components/money";
@@ -34,9 +33,9 @@ function onRecipient<T>(result: ActionResult<T>): ActionResult<T> {
 }
 
 /** The form's transfer, checked with the origin's own rules. */
-function draftOf(form: FormData): Draft {
+function draftOf(form: FormData): Promise<Draft> {
   return checked(
-    transferBodySchema,
+    (s) => s.transferBodySchema,
     {
       toHandle: formText(form, "toHandle").trim().replace(/^@/, ""),
       amount: parseYuan(formText(form, "amount")),
@@ -50,13 +49,17 @@ const transferIntents = {
   review: async (form: FormData) =>
     onRecipient(
       await runAction("review", async (api): Promise<Reviewed> => {
-        const reviewed = draftOf(form);
+        const reviewed = await draftOf(form);
         const recipient = await lookUpRecipient(api, { handle: reviewed.toHandle });
         return { draft: reviewed, recipient };
       }),
     ),
   send: async (form: FormData) =>
-    onRecipient(await runAction("send", (api) => sendTransfer(api, draftOf(form), formText(form, "idempotencyKey")), { movesMoney: true })),
+    onRecipient(
+      await runAction("send", async (api) => sendTransfer(api, await draftOf(form), formText(form, "idempotencyKey")), {
+        movesMoney: true,
+      }),
+    ),
 };
 
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {

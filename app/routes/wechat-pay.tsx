@@ -3,7 +3,7 @@ import { Link, useFetcher, useNavigate, useRevalidator, useSearchParams, type Sh
 import type { Route } from "./+types/wechat-pay";
 import type { OrderDetail } from "#contract/orders";
 import type { WechatPayConfigAnswer, WechatPayFlow, WechatPrepay } from "#contract/payments";
-import { wechatOpenidSchema } from "../contract.client";
+import { isWechatOpenid } from "#contract/value-lists";
 import { getOrder, payOrder } from "../api/orders";
 import { getWechatPayConfig, simulateWechatPayment } from "../api/payments";
 import { MissingOrder, orderParam } from "../components/order-param";
@@ -201,7 +201,8 @@ function WechatCheckout({ order, config }: { order: OrderDetail; config: WechatP
   const layout = useLayoutMessages();
   const { isMobile } = useStartup();
   const [params] = useSearchParams();
-  const openid = wechatOpenidSchema.safeParse(params.get("openid")).data ?? null;
+  const given = params.get("openid");
+  const openid = isWechatOpenid(given) ? given : null;
   const inWechat = typeof navigator !== "undefined" && isWechatBrowser(navigator.userAgent);
   const flow = chooseFlow(config.flows, { isMobile, inWechat, openid });
   const prepare = useFetcher<ActionResult<WechatPrepay>>();

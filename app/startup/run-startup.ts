@@ -9,6 +9,7 @@ import { rememberReferrer } from "./referrer";
 import { routeModulesWithChunkLoader } from "./route-chunks";
 import { safeStorage } from "../storage/safe-storage";
 import { updateStartupState, getStartupState } from "./startup-state";
+import { whenIdle } from "./when-idle";
 import { followOtherTabs, resumeSession, settleUnknownSession } from "../session/account-session";
 import { takeLinkToken } from "../session/token";
 
@@ -105,10 +106,4 @@ export async function runStartup(hydrate: () => void): Promise<void> {
   hydrate();
   // 7. Then, off the page's first load, the error messages in the page's language.
   whenIdle(() => prefetchErrorMessages(currentLanguage()));
-}
-
-/** Safari has no requestIdleCallback; a second is long enough for a page to settle. */
-function whenIdle(work: () => void): void {
-  if ("requestIdleCallback" in window) window.requestIdleCallback(work, { timeout: 5_000 });
-  else setTimeout(work, 1_000);
 }

@@ -1,5 +1,4 @@
 import { redirect } from "react-router";
-import { postTaskBodySchema, submitProofBodySchema } from "../contract.client";
 import { submitProof } from "../api/claims";
 import { cancelTask, claimTask, postTask } from "../api/tasks";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
@@ -22,7 +21,7 @@ async function claim(form: FormData): Promise<TaskActionAnswer> {
 function submit(form: FormData): Promise<TaskActionAnswer> {
   return runAction("submit", async (api) => {
     const url = formText(form, "url").trim();
-    const body = checked(submitProofBodySchema, { text: formText(form, "text"), ...(url ? { url } : {}) }, fieldMessages());
+    const body = await checked((s) => s.submitProofBodySchema, { text: formText(form, "text"), ...(url ? { url } : {}) }, fieldMessages());
     return submitProof(api, formText(form, "id"), body, formText(form, "idempotencyKey"));
   });
 }
@@ -39,8 +38,8 @@ function deadlineOf(form: FormData): string {
 
 async function post(form: FormData): Promise<TaskActionAnswer> {
   const result = await runAction("post", async (api) => {
-    const body = checked(
-      postTaskBodySchema,
+    const body = await checked(
+      (s) => s.postTaskBodySchema,
       {
         title: formText(form, "title").trim(),
         description: formText(form, "description").trim(),

@@ -78,3 +78,62 @@ test("the styles stay when the root's error boundary draws the page anew", async
   expect(await page.locator(".app-header-bar").evaluate((bar) => getComputedStyle(bar).display)).toBe("flex");
   expect(await page.locator("head style").count()).toBe(1);
 });
+
+const contractSchemas = /\/assets\/contract\.client-[^/]+\.js$/;
+
+test("the forms' rules are no part of a first load: a page with a form fetches them once idle, a page without never", async ({ page }) => {
+  const fetched: string[] = [];
+  page.on("request", (request) => {
+    const { pathname } = new URL(request.url());
+    if (contractSchemas.test(pathname)) fetched.push(pathname);
+  });
+  const loginCalls: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/api/user/login") loginCalls.push(request.method());
+  });
+  for (const path of ["/help", "/login", "/transfer"]) {
+    expect(await (await page.request.get(path)).text()).not.toMatch(/contract\.client-/);
+  }
+
+  // Without a form: the page settles (its error messages arrive once idle) and no rules come.
+  const catalogue = page.waitForRequest(errorCatalogue);
+  await open(page, "/help");
+  await catalogue;
+  await page.waitForTimeout(500);
+  expect(fetched).toEqual([]);
+
+  await open(page, "/login");
+  await expect.poll(() => fetched.length, { timeout: 10_000 }).toBe(1);
+  // The form is checked with them before anything is sent.
+  await page.getByLabel("Handle").fill("x");
+  await page.getByLabel("Password").fill("a long enough password");
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page.getByText("A handle has 3 to 32 lower-case letters, digits or underscores.")).toBeVisible();
+  expect(loginCalls).toEqual([]);
+  expect(fetched).toHaveLength(1);
+});
+
+test("a form whose rules cannot be fetched sends nothing and says Paydesk cannot be reached; the next try fetches them", async ({
+  page,
+  problems,
+}) => {
+  problems.allow(/Failed to load resource|Failed to fetch dynamically imported module/);
+  const loginCalls: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/api/user/login") loginCalls.push(request.method());
+  });
+  await page.route(contractSchemas, (route) => route.abort("failed"));
+  await open(page, "/login");
+  await page.getByLabel("Handle").fill("x");
+  await page.getByLabel("Password").fill("a long enough password");
+  const signIn = page.getByRole("button", { name: "Sign in", exact: true });
+  await signIn.click();
+  await expect(page.getByText(errorMessages.en.ORIGIN_UNAVAILABLE).first()).toBeVisible();
+  expect(loginCalls).toEqual([]);
+
+  // The network is back: the same form, sent again, is checked this time.
+  await page.unroute(contractSchemas);
+  await signIn.click();
+  await expect(page.getByText("A handle has 3 to 32 lower-case letters, digits or underscores.")).toBeVisible();
+  expect(loginCalls).toEqual([]);
+});

@@ -1,7 +1,6 @@
 import { useFetcher } from "react-router";
 import type { Route } from "./+types/ops-codes";
 import type { CodeBatch } from "#contract/ops-codes";
-import { issueCodeBatchBodySchema } from "../../contract.client";
 import { codeBatches, issueCodeBatch, type IssuedCodeBatch, voidCodeBatch } from "../../api/ops";
 import { useAnnounceSuccess } from "../../components/announcer";
 import { DateTime, Money } from "../../components/money";
@@ -29,10 +28,10 @@ function expiryOf(day: string): string | null {
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
   return dispatchIntent(await request.formData(), {
     issue: (form) =>
-      runAction("issue", (api) => {
+      runAction("issue", async (api) => {
         const text = opsMessages[currentLanguage()];
-        const body = checked(
-          issueCodeBatchBodySchema,
+        const body = await checked(
+          (s) => s.issueCodeBatchBodySchema,
           {
             value: parseYuan(formText(form, "value")),
             count: Number(formText(form, "count")),

@@ -1,7 +1,6 @@
 import { Link, useFetcher } from "react-router";
 import type { Route } from "./+types/ops-order";
 import type { RefundRequest } from "#contract/ops-refunds";
-import { refundBodySchema } from "../../contract.client";
 import { askWechatPay, makeRefund, type OrderRefunds } from "../../api/ops";
 import { useAnnounceSuccess } from "../../components/announcer";
 import { DateTime, Money } from "../../components/money";
@@ -25,10 +24,10 @@ export async function clientLoader({ params }: Route.ClientLoaderArgs) {
 export async function clientAction({ request, params }: Route.ClientActionArgs): Promise<ActionResult> {
   return dispatchIntent(await request.formData(), {
     refund: (form) =>
-      runAction("refund", (api) => {
+      runAction("refund", async (api) => {
         const text = opsMessages[currentLanguage()];
-        const body = checked(
-          refundBodySchema,
+        const body = await checked(
+          (s) => s.refundBodySchema,
           { amount: parseYuan(formText(form, "amount")), reason: formText(form, "reason") },
           { amount: text.amountInvalid, reason: text.reasonMissing },
         );
