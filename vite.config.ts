@@ -2,6 +2,7 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vite";
 import { clientChunks } from "./vite/client-chunks.ts";
+import { edgeReactDomServer } from "./vite/edge-react-dom-server.ts";
 
 const originConfigPath = "./workers/origin/wrangler.toml";
 
@@ -63,6 +64,7 @@ export default defineConfig(({ command, isPreview }) => {
           : [{ configPath: originConfigPath }],
       }),
       reactRouter(),
+      edgeReactDomServer("ssr"),
     ],
   };
 });

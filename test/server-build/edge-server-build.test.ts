@@ -41,6 +41,12 @@ describe("the edge's server build", () => {
     expect(sources.filter((source) => /node_modules[\\/]zod[\\/]/.test(source))).toEqual([]);
   });
 
+  it("bundles React's streaming renderer alone, not the string renderer react-dom/server's edge entry also requires (vite/edge-react-dom-server.ts)", () => {
+    const sources = bundledSources();
+    expect(sources.filter((source) => /react-dom[\\/]cjs[\\/]react-dom-server\.edge\.production\.js$/.test(source))).toHaveLength(1);
+    expect(sources.filter((source) => /react-dom[\\/]cjs[\\/]react-dom-server-legacy\./.test(source))).toEqual([]);
+  });
+
   it("leaves Sentry's SDK out of the main module: an edge without a DSN never evaluates it (workers/edge/error-reporting.ts)", () => {
     built();
     const main = readFileSync(path.join(serverBuild, "index.js"), "utf8");
