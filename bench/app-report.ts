@@ -115,6 +115,9 @@ function printLighthouse(pages: BenchFigures["lighthouse"]): void {
   }
 }
 
+/** A difference in ms with its sign, or a dash where it was not read. */
+const signed = (ms: number | null) => (ms === null ? "—" : `${ms >= 0 ? "+" : ""}${ms.toFixed(0)} ms`);
+
 function printWorkers(figures: BenchFigures): void {
   console.log(`\nWorkers — modules evaluated at start-up, and on-demand chunks, all parsed at start-up (uncompressed / gzip -9)\n`);
   for (const w of figures.workerSizes) {
@@ -131,10 +134,7 @@ function printWorkers(figures: BenchFigures): void {
       console.log(`  ${pad(s.worker, 8)} not measured: ${s.error ?? "no runs"}`);
       continue;
     }
-    const over =
-      anchor !== null && s.worker !== "anchor" && s.floorOf === undefined
-        ? `  (${s.medianMs - anchor >= 0 ? "+" : ""}${(s.medianMs - anchor).toFixed(0)} ms vs anchor)`
-        : "";
+    const over = anchor !== null && s.worker !== "anchor" && s.floorOf === undefined ? `  (${signed(s.medianMs - anchor)} vs anchor)` : "";
     console.log(
       `  ${pad(s.worker, 12)} GET ${pad(s.path, 12)} ${padLeft(`${s.medianMs.toFixed(0)} ms`, 9)}  min ${padLeft(`${s.minMs?.toFixed(0)} ms`, 8)}  runs ${s.runsMs.map((ms) => ms.toFixed(0)).join(", ")}${over}`,
     );
@@ -144,9 +144,7 @@ function printWorkers(figures: BenchFigures): void {
   for (const s of figures.startups) {
     if (s.cpuMedianMs === null) continue;
     const over =
-      anchorCpu !== null && s.worker !== "anchor" && s.floorOf === undefined
-        ? `  (${s.cpuMedianMs - anchorCpu >= 0 ? "+" : ""}${(s.cpuMedianMs - anchorCpu).toFixed(0)} ms vs anchor)`
-        : "";
+      anchorCpu !== null && s.worker !== "anchor" && s.floorOf === undefined ? `  (${signed(s.cpuMedianMs - anchorCpu)} vs anchor)` : "";
     console.log(
       `  ${pad(s.worker, 12)} ${padLeft(`${s.cpuMedianMs.toFixed(0)} ms`, 9)}  runs ${s.cpuRunsMs.map((ms) => ms.toFixed(0)).join(", ")}${over}`,
     );
@@ -156,7 +154,6 @@ function printWorkers(figures: BenchFigures): void {
   console.log(
     `\nStart-up over each worker's configuration floor (its wrangler.json with a one-line worker: the local bindings' cost apart, the code's own share left)\n`,
   );
-  const signed = (ms: number | null) => (ms === null ? "—" : `${ms >= 0 ? "+" : ""}${ms.toFixed(0)} ms`);
   for (const s of shares) {
     const vsAnchor =
       s.worker === "anchor" ? "" : `   vs the anchor's share: ${signed(s.overAnchorShareMs)} wall, ${signed(s.overAnchorShareCpuMs)} CPU`;

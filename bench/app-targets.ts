@@ -222,19 +222,21 @@ export type StartupShare = {
   overAnchorShareCpuMs: number | null;
 };
 
+/** a − b, unless either was not read (CPU figures need /proc). */
+const difference = (a: number | null, b: number | null): number | null => (a !== null && b !== null ? a - b : null);
+
 export function startupShares(startups: Startup[]): StartupShare[] {
   const shares: StartupShare[] = [];
   for (const s of startups) {
     if (s.floorOf !== undefined || s.medianMs === null) continue;
     const floor = startups.find((f) => f.floorOf === s.worker);
     if (!floor || floor.medianMs === null) continue;
-    const cpuOver = s.cpuMedianMs !== null && floor.cpuMedianMs !== null ? s.cpuMedianMs - floor.cpuMedianMs : null;
     shares.push({
       worker: s.worker,
       floorMs: floor.medianMs,
       overFloorMs: s.medianMs - floor.medianMs,
       floorCpuMs: floor.cpuMedianMs,
-      overFloorCpuMs: cpuOver,
+      overFloorCpuMs: difference(s.cpuMedianMs, floor.cpuMedianMs),
       overAnchorShareMs: null,
       overAnchorShareCpuMs: null,
     });
@@ -247,8 +249,7 @@ export function startupShares(startups: Startup[]): StartupShare[] {
       : {
           ...s,
           overAnchorShareMs: s.overFloorMs - anchor.overFloorMs,
-          overAnchorShareCpuMs:
-            s.overFloorCpuMs !== null && anchor.overFloorCpuMs !== null ? s.overFloorCpuMs - anchor.overFloorCpuMs : null,
+          overAnchorShareCpuMs: difference(s.overFloorCpuMs, anchor.overFloorCpuMs),
         },
   );
 }

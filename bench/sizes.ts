@@ -118,7 +118,10 @@ const sum = (list: { bytes: number; gzip: number }[]) => ({
 
 /** The JavaScript a first visit to a page loads: what its HTML references, and what that imports statically. */
 export function measureFirstVisit(clientDir: string, html: string, pageUrl: string): FirstVisit {
-  const { js } = referencedAssets(html, pageUrl);
+  return firstVisitOf(clientDir, referencedAssets(html, pageUrl).js, pageUrl);
+}
+
+function firstVisitOf(clientDir: string, js: string[], pageUrl: string): FirstVisit {
   if (js.length === 0) throw new Error(`the HTML of ${pageUrl} references no /assets/*.js`);
   const files = js.map((file) => fileSize(clientDir, file)).sort((a, b) => b.gzip - a.gzip);
 
@@ -142,12 +145,9 @@ export function measureFirstVisit(clientDir: string, html: string, pageUrl: stri
 
 /** The client's sizes: the first visit to `/` (given its HTML) and to other pages, each route's chunk, the CSS. */
 export function measureSizes(clientDir: string, home: { html: string; url: string }, otherPages: { html: string; url: string }[]): Sizes {
-  const firstVisit = measureFirstVisit(clientDir, home.html, home.url);
-  const firstVisitCss = referencedAssets(home.html, home.url).css;
-  const manifest = readManifest(
-    clientDir,
-    firstVisit.files.map((f) => f.file),
-  );
+  const { js, css: firstVisitCss } = referencedAssets(home.html, home.url);
+  const firstVisit = firstVisitOf(clientDir, js, home.url);
+  const manifest = readManifest(clientDir, js);
   const byModule = new Map<string, string[]>();
   for (const route of Object.values(manifest.routes)) byModule.set(route.module, [...(byModule.get(route.module) ?? []), route.id]);
   const routes = Object.values(manifest.routes).map((route) => {
