@@ -178,8 +178,8 @@ export function printReport(
   for (const [part, load] of Object.entries(loadByPart)) console.log(`  ${pad(part, 24)} ${load}`);
   console.log(`\nTargets\n`);
   for (const t of targetResults) console.log(`  ${pad(t.name, 26)} ${pad(t.target, 30)} ${pad(t.actual, 52)} ${targetMark(t)}`);
-  console.log(`\nCeilings on this machine (the floor worker in Paydesk's place)\n`);
-  for (const c of ceilingResults) console.log(`  ${pad(c.target, 26)} floor ${pad(c.floor, 44)} Paydesk ${c.paydeskVsFloor}`);
+  console.log(`\nCeilings on this machine (the floor worker in Paydesk's place; for a render, the anchor rendering its page)\n`);
+  for (const c of ceilingResults) console.log(`  ${pad(c.target, 26)} floor ${pad(c.floor, 56)} Paydesk ${c.paydeskVsFloor}`);
   console.log(`\nBy the servers' CPU per request (throughput ratio the CPU allows: other ÷ Paydesk)\n`);
   for (const c of cpuResults)
     console.log(

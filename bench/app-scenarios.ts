@@ -1,7 +1,7 @@
 /**
  * The loads of `npm run bench`, each beside its ceiling or anchor: the cached page beside
- * a static file of its size, the uncached page beside the anchor app's server render, the
- * session call through the edge beside the same call straight to the origin. The floor
+ * a static file of its size, the uncached page beside the anchor app's server render (of its
+ * own page, and of /help's page: bench/capture-page-twin.ts), the session call through the edge beside the same call straight to the origin. The floor
  * worker (bench/floor/worker.ts) does the least a worker could in the cached page's and
  * the edge's place: what it reaches bounds what any code there can.
  */
@@ -166,6 +166,28 @@ export function buildScenarios(info: AppServerInfo, sameSizeStatic: { path: stri
         return cached.length
           ? { ok: false, detail: `the anchor's answer carries ${cached.join(", ")}: something may cache it` }
           : { ok: true, detail: `200, server-rendered, no caching headers, ${Buffer.byteLength(body)} bytes` };
+      },
+    },
+    {
+      // The anchor rendering the page /help is (its elements, links and loader data, captured
+      // by bench/capture-page-twin.ts): what the framework alone costs for that page.
+      key: "anchorTwinSsr",
+      label: "anchor SSR of /help's page GET /twin?bench=<n>",
+      url: `${anchorUrl}/twin?bench=<n>`,
+      load: loadOf(anchorUrl, pids.anchor, {
+        method: "GET",
+        path: "/twin",
+        headers: english,
+        setupRequest: (req) => ({ ...req, path: fresh("/twin") }),
+      }),
+      check: async () => {
+        const { status, body } = await request(anchorUrl + fresh("/twin"), { headers: english });
+        if (status !== 200) return expect200("anchor /twin (captured by bench/capture-page-twin.ts?)", status);
+        const bytes = Buffer.byteLength(body);
+        // Within a tenth of the page's size: the same elements, without Paydesk's start-up scripts.
+        return Math.abs(bytes - sameSizeStatic.bytes) <= sameSizeStatic.bytes / 10
+          ? { ok: true, detail: `200, ${bytes} bytes (/help: ${sameSizeStatic.bytes})` }
+          : { ok: false, detail: `${bytes} bytes where /help has ${sameSizeStatic.bytes}: not /help's page` };
       },
     },
     // The same request through the edge and straight to the origin: the proxy's cost. Both

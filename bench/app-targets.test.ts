@@ -1,14 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { type BenchFigures, cpuReadings, type LoadKey, startupShares } from "./app-targets.ts";
+import {
+  type BenchFigures,
+  ceilings,
+  cpuReadings,
+  evaluateTargets,
+  type LoadKey,
+  lighthouseCeilings,
+  startupShares,
+} from "./app-targets.ts";
+import type { PageResult } from "./lighthouse.ts";
 import type { LoadResult } from "./load.ts";
 import type { Startup } from "./startup.ts";
 
-function scenario(key: LoadKey, serverCpuMsPerRequest: number | undefined, checkOk = true): BenchFigures["scenarios"][number] {
+function scenario(key: LoadKey, serverCpuMsPerRequest: number | undefined, checkOk = true, rps = 500): BenchFigures["scenarios"][number] {
   const result: LoadResult = {
     requests: 1000,
     elapsedS: 2,
     bytesPerResponse: 1,
-    rps: 500,
+    rps,
     latencyMs: { mean: 20, p50: 20, p90: 0, p99: 0, max: 0 },
     statusCodes: { 200: 1000 },
     non2xx: 0,
@@ -28,17 +37,71 @@ describe("the load targets read by server CPU per request", () => {
       scenario("floorPage", 1.9),
       scenario("uncachedPage", 5),
       scenario("anchorSsr", 3),
+      scenario("anchorTwinSsr", 4),
     ]);
     expect(readings).toEqual([
       { comparison: "cached page vs same-size static", paydeskMs: 2, otherMs: 1.5, ratio: 0.75 },
       { comparison: "cached page vs floor worker", paydeskMs: 2, otherMs: 1.9, ratio: 0.95 },
       { comparison: "uncached /help vs anchor SSR", paydeskMs: 5, otherMs: 3, ratio: 0.6 },
+      { comparison: "uncached /help vs anchor SSR of its page", paydeskMs: 5, otherMs: 4, ratio: 0.8 },
     ]);
   });
 
   it("reads nothing from a load without a CPU figure or with a failed check", () => {
     expect(cpuReadings([scenario("sessionProxied", 4), scenario("sessionDirect", undefined)])).toEqual([]);
     expect(cpuReadings([scenario("sessionProxied", 4), scenario("sessionDirect", 2, false)])).toEqual([]);
+  });
+});
+
+describe("the ceilings", () => {
+  it("puts the uncached page beside the anchor rendering that page, and that render beside the anchor's own", () => {
+    const list = ceilings([
+      scenario("uncachedPage", 5, true, 300),
+      scenario("anchorSsr", 3, true, 480),
+      scenario("anchorTwinSsr", 4, true, 360),
+    ]);
+    expect(list).toEqual([
+      {
+        target: "uncached /help SSR",
+        floor: "0.75× anchor SSR (its twin of /help, 360 req/s)",
+        paydeskVsFloor: "0.83× the twin's req/s",
+      },
+    ]);
+  });
+
+  it("gives no render ceiling when the twin's check failed (no page was captured)", () => {
+    expect(ceilings([scenario("uncachedPage", 5), scenario("anchorSsr", 3), scenario("anchorTwinSsr", 4, false)])).toEqual([]);
+  });
+});
+
+function page(name: string, lcpMs: number): PageResult {
+  const scores = { performance: 100, accessibility: 100, "best-practices": 100, seo: 100 };
+  const figures = { scores, fcpMs: lcpMs, lcpMs, tbtMs: 0, cls: 0 };
+  return { name, url: `https://127.0.0.1/${name}`, runs: [figures], median: figures, failedAudits: [] };
+}
+
+describe("Lighthouse beside the anchor and its twin of /help", () => {
+  const figures: BenchFigures = {
+    scenarios: [],
+    sizes: null,
+    lighthouse: [page("/help", 990), page("anchor /", 840), page("anchor /twin", 900)],
+    anchorPage: "anchor /",
+    twinPage: "anchor /twin",
+    workerSizes: [],
+    startups: [],
+  };
+
+  it("judges Paydesk's pages only, the twin being a ceiling", () => {
+    const names = evaluateTargets(figures).map((t) => t.name);
+    expect(names).toContain("LCP /help");
+    expect(names.filter((name) => name.includes("anchor"))).toEqual([]);
+  });
+
+  it("puts /help's LCP beside the twin's, and the twin's beside the anchor's", () => {
+    expect(lighthouseCeilings(figures)).toEqual([
+      { target: "LCP /help", floor: "1.07× anchor LCP (its twin of /help, 900 ms)", paydeskVsFloor: "1.10× the twin's LCP" },
+    ]);
+    expect(lighthouseCeilings({ ...figures, lighthouse: figures.lighthouse.slice(0, 2) })).toEqual([]);
   });
 });
 

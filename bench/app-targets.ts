@@ -31,6 +31,7 @@ export type LoadKey =
   | "floorPage"
   | "uncachedPage"
   | "anchorSsr"
+  | "anchorTwinSsr"
   | "sessionProxied"
   | "sessionDirect"
   | "sessionFloor";
@@ -41,6 +42,8 @@ export type BenchFigures = {
   lighthouse: PageResult[];
   /** The anchor's page among `lighthouse`. */
   anchorPage: string;
+  /** The anchor's twin of /help among `lighthouse` (bench/capture-page-twin.ts): a ceiling, not a target. */
+  twinPage: string;
   workerSizes: WorkerSize[];
   startups: Startup[];
 };
@@ -109,10 +112,10 @@ function sizeTargets(sizes: Sizes | null): TargetResult[] {
   ];
 }
 
-function lighthouseTargets(pages: PageResult[], anchorName: string): TargetResult[] {
+function lighthouseTargets(pages: PageResult[], anchorName: string, twinName: string): TargetResult[] {
   const anchor = pages.find((p) => p.name === anchorName)?.median;
   const list: TargetResult[] = [];
-  for (const page of pages.filter((p) => p.name !== anchorName)) {
+  for (const page of pages.filter((p) => p.name !== anchorName && p.name !== twinName)) {
     const m = page.median;
     const scoreTarget = `perf ≥ ${targets.lighthousePerformance}, others ${targets.lighthouseOthers}`;
     const lcpTarget = `≤ ${targets.lcpVsAnchor}× anchor LCP`;
@@ -179,8 +182,9 @@ function workerTargets(workerSizes: WorkerSize[], startups: Startup[]): TargetRe
 }
 
 /**
- * What the floor worker reached where a target compares a worker with something that is not
- * one: the most any code in that place reaches on this machine, and how near Paydesk's is.
+ * The most any code in a target's place reaches on this machine, and how near Paydesk's is:
+ * the floor worker where a target compares a worker with something that is not one, the
+ * anchor rendering /help's own page where it compares a render with the anchor's.
  */
 export type Ceiling = { target: string; floor: string; paydeskVsFloor: string };
 
@@ -195,6 +199,15 @@ export function ceilings(scenarios: BenchFigures["scenarios"]): Ceiling[] {
       paydeskVsFloor: `${(cached.rps / floorPage.rps).toFixed(2)}× the floor's req/s`,
     });
   }
+  // A render's floor is the framework's: the anchor rendering the very page Paydesk rendered.
+  const [anchorSsr, twinSsr, uncached] = [get("anchorSsr"), get("anchorTwinSsr"), get("uncachedPage")];
+  if (anchorSsr && twinSsr && uncached) {
+    list.push({
+      target: "uncached /help SSR",
+      floor: `${(twinSsr.rps / anchorSsr.rps).toFixed(2)}× anchor SSR (its twin of /help, ${twinSsr.rps.toFixed(0)} req/s)`,
+      paydeskVsFloor: `${(uncached.rps / twinSsr.rps).toFixed(2)}× the twin's req/s`,
+    });
+  }
   const [direct, floorSession, proxied] = [get("sessionDirect"), get("sessionFloor"), get("sessionProxied")];
   if (direct && floorSession && proxied) {
     list.push({
@@ -204,6 +217,20 @@ export function ceilings(scenarios: BenchFigures["scenarios"]): Ceiling[] {
     });
   }
   return list;
+}
+
+/** The LCP of /help beside the anchor's twin of it: how the framework alone paints that page. */
+export function lighthouseCeilings({ lighthouse, anchorPage, twinPage }: BenchFigures): Ceiling[] {
+  const median = (name: string) => lighthouse.find((p) => p.name === name)?.median?.lcpMs;
+  const [anchor, twin, help] = [median(anchorPage), median(twinPage), median("/help")];
+  if (!anchor || !twin || !help) return [];
+  return [
+    {
+      target: "LCP /help",
+      floor: `${(twin / anchor).toFixed(2)}× anchor LCP (its twin of /help, ${twin.toFixed(0)} ms)`,
+      paydeskVsFloor: `${(help / twin).toFixed(2)}× the twin's LCP`,
+    },
+  ];
 }
 
 /**
@@ -269,6 +296,7 @@ export function cpuReadings(scenarios: BenchFigures["scenarios"]): CpuReading[] 
     ["cached page vs same-size static", "cachedPage", "sameSizeStatic"],
     ["cached page vs floor worker", "cachedPage", "floorPage"],
     ["uncached /help vs anchor SSR", "uncachedPage", "anchorSsr"],
+    ["uncached /help vs anchor SSR of its page", "uncachedPage", "anchorTwinSsr"],
     ["proxied session vs direct", "sessionProxied", "sessionDirect"],
     ["floor session vs direct", "sessionFloor", "sessionDirect"],
   ];
@@ -283,7 +311,7 @@ export function cpuReadings(scenarios: BenchFigures["scenarios"]): CpuReading[] 
 
 export function evaluateTargets(figures: BenchFigures): TargetResult[] {
   return [
-    ...lighthouseTargets(figures.lighthouse, figures.anchorPage),
+    ...lighthouseTargets(figures.lighthouse, figures.anchorPage, figures.twinPage),
     ...sizeTargets(figures.sizes),
     ...loadTargets(figures.scenarios),
     ...workerTargets(figures.workerSizes, figures.startups),

@@ -1,6 +1,7 @@
 /**
- * `npm run bench` (after `npm run build` and `react-router build bench/anchor`): Paydesk
- * beside the bench's bare React Router app (bench/anchor) in one run, on 127.0.0.1 only.
+ * `npm run bench` (after `npm run build`, `node bench/capture-page-twin.ts`, which gives the
+ * anchor Paydesk's /help to render, and `react-router build bench/anchor`): Paydesk beside the
+ * bench's bare React Router app (bench/anchor) in one run, on 127.0.0.1 only.
  *
  *   1. the workers: each one's modules and size (bench/worker-sizes.ts) and its cold start
  *      in a workerd of its own (bench/startup.ts), beside its configuration floor (the same
@@ -24,7 +25,7 @@ import path from "node:path";
 import { waitUntilServing } from "../test/support/wrangler-dev.ts";
 import { printReport } from "./app-report.ts";
 import { buildScenarios } from "./app-scenarios.ts";
-import { ceilings, cpuReadings, evaluateTargets, startupShares, type BenchFigures } from "./app-targets.ts";
+import { ceilings, cpuReadings, evaluateTargets, lighthouseCeilings, startupShares, type BenchFigures } from "./app-targets.ts";
 import { startCompressingProxy, type CompressingProxy } from "./compressing-proxy.ts";
 import { runBench } from "./harness.ts";
 import { credentialFor, getTrusting, presentAsEdge, request } from "./http.ts";
@@ -45,7 +46,8 @@ const resultsFile = "bench/results/latest.json";
 
 const paydeskPages = ["/", "/help", "/task", "/transfer", "/login"];
 const anchorPage = "anchor /";
-const SCENARIOS = 8;
+const twinPage = "anchor /twin";
+const SCENARIOS = 9;
 /** Each scenario's load is split into rounds taken in turns (bench/scenario.ts, runScenariosInRounds). */
 const LOAD_ROUNDS = 3;
 
@@ -55,7 +57,7 @@ const LOAD_ROUNDS = 3;
  * start (10 s), each Lighthouse run (45 s: about 15 s on a quiet machine) and its browser.
  */
 const WATCHDOG_MS =
-  (180 + SCENARIOS * (WARMUP_S + DURATION_S + 20) + 6 * STARTS_PER_WORKER * 10 + (paydeskPages.length + 1) * RUNS_PER_PAGE * 45) * 1000;
+  (180 + SCENARIOS * (WARMUP_S + DURATION_S + 20) + 6 * STARTS_PER_WORKER * 10 + (paydeskPages.length + 2) * RUNS_PER_PAGE * 45) * 1000;
 
 /** The 1-minute load average before and after a part of the run. */
 async function timed<T>(loads: Record<string, string>, part: string, work: () => Promise<T>): Promise<T> {
@@ -163,6 +165,7 @@ runBench(WATCHDOG_MS, async (run) => {
       const pages: LighthousePage[] = [
         ...paydeskPages.map((page) => ({ name: page, url: edgeProxy.url + page })),
         { name: anchorPage, url: `${anchorProxy.url}/` },
+        { name: twinPage, url: `${anchorProxy.url}/twin` },
       ];
       // Each page answers 200 in English through the proxy before Lighthouse loads it.
       for (const page of pages) {
@@ -185,9 +188,9 @@ runBench(WATCHDOG_MS, async (run) => {
   await run.stopServer();
   run.removeSnapshot();
 
-  const figures: BenchFigures = { scenarios, sizes, lighthouse, anchorPage, workerSizes, startups };
+  const figures: BenchFigures = { scenarios, sizes, lighthouse, anchorPage, twinPage, workerSizes, startups };
   const targetResults = evaluateTargets(figures);
-  const ceilingResults = ceilings(scenarios);
+  const ceilingResults = [...ceilings(scenarios), ...lighthouseCeilings(figures)];
   const cpuResults = cpuReadings(scenarios);
   printReport(figures, targetResults, ceilingResults, cpuResults, loads);
 

@@ -1,3 +1,4 @@
-import { index, type RouteConfig } from "@react-router/dev/routes";
+import { index, route, type RouteConfig } from "@react-router/dev/routes";
 
-export default [index("routes/home.tsx")] satisfies RouteConfig;
+// `/twin`: Paydesk's /help as the bare app renders it (bench/capture-page-twin.ts).
+export default [index("routes/home.tsx"), route("twin", "routes/twin.tsx")] satisfies RouteConfig;
