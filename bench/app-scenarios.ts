@@ -1,7 +1,7 @@
 /**
  * The loads of `npm run bench`, each beside its ceiling or anchor: the cached page beside
  * a static file of its size, the uncached page beside the anchor app's server render (of its
- * own page, and of /help's page: bench/capture-page-twin.ts), the session call through the edge beside the same call straight to the origin. The floor
+ * own page, and of /help's page: bench/build-anchors.ts), the session call through the edge beside the same call straight to the origin. The floor
  * worker (bench/floor/worker.ts) does the least a worker could in the cached page's and
  * the edge's place: what it reaches bounds what any code there can.
  */
@@ -54,7 +54,7 @@ function freshPaths() {
 }
 
 export function buildScenarios(info: AppServerInfo, sameSizeStatic: { path: string; bytes: number }): Scenario<LoadKey, LoadResult>[] {
-  const { edgeUrl, originUrl, anchorUrl, floorUrl, token, pids } = info;
+  const { edgeUrl, originUrl, anchorUrl, twinUrl, floorUrl, token, pids } = info;
   const floorPage = `/floor?bytes=${sameSizeStatic.bytes}`;
   const fresh = freshPaths();
   // As the app's client sends it (app/session/session-call.ts): a POST without a body.
@@ -170,19 +170,19 @@ export function buildScenarios(info: AppServerInfo, sameSizeStatic: { path: stri
     },
     {
       // The anchor rendering the page /help is (its elements, links and loader data, captured
-      // by bench/capture-page-twin.ts): what the framework alone costs for that page.
+      // by bench/build-anchors.ts): what the framework alone costs for that page.
       key: "anchorTwinSsr",
       label: "anchor SSR of /help's page GET /twin?bench=<n>",
-      url: `${anchorUrl}/twin?bench=<n>`,
-      load: loadOf(anchorUrl, pids.anchor, {
+      url: `${twinUrl}/twin?bench=<n>`,
+      load: loadOf(twinUrl, pids.twin, {
         method: "GET",
         path: "/twin",
         headers: english,
         setupRequest: (req) => ({ ...req, path: fresh("/twin") }),
       }),
       check: async () => {
-        const { status, body } = await request(anchorUrl + fresh("/twin"), { headers: english });
-        if (status !== 200) return expect200("anchor /twin (captured by bench/capture-page-twin.ts?)", status);
+        const { status, body } = await request(twinUrl + fresh("/twin"), { headers: english });
+        if (status !== 200) return expect200("anchor /twin (built by bench/build-anchors.ts?)", status);
         const bytes = Buffer.byteLength(body);
         // Within a tenth of the page's size: the same elements, without Paydesk's start-up scripts.
         return Math.abs(bytes - sameSizeStatic.bytes) <= sameSizeStatic.bytes / 10

@@ -42,7 +42,7 @@ export type BenchFigures = {
   lighthouse: PageResult[];
   /** The anchor's page among `lighthouse`. */
   anchorPage: string;
-  /** The anchor's twin of /help among `lighthouse` (bench/capture-page-twin.ts): a ceiling, not a target. */
+  /** The anchor's twin of /help among `lighthouse` (bench/build-anchors.ts): a ceiling, not a target. */
   twinPage: string;
   workerSizes: WorkerSize[];
   startups: Startup[];
@@ -296,7 +296,7 @@ export function cpuReadings(scenarios: BenchFigures["scenarios"]): CpuReading[] 
     ["cached page vs same-size static", "cachedPage", "sameSizeStatic"],
     ["cached page vs floor worker", "cachedPage", "floorPage"],
     ["uncached /help vs anchor SSR", "uncachedPage", "anchorSsr"],
-    ["uncached /help vs anchor SSR of its page", "uncachedPage", "anchorTwinSsr"],
+    ["uncached /help vs its twin's SSR", "uncachedPage", "anchorTwinSsr"],
     ["proxied session vs direct", "sessionProxied", "sessionDirect"],
     ["floor session vs direct", "sessionFloor", "sessionDirect"],
   ];

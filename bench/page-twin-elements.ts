@@ -1,6 +1,6 @@
 /**
  * A page twin (docs/decisions/038-the-anchor-renders-paydesks-page.md): a page Paydesk's edge
- * rendered, captured by bench/capture-page-twin.ts as plain elements and React Router links,
+ * rendered, captured by bench/build-anchors.ts as plain elements and React Router links,
  * with the loader data it was rendered from, so that the anchor (bench/anchor, whose `/twin`
  * route renders it with this module) serves the same document with none of Paydesk's code.
  */

@@ -1,14 +1,14 @@
 /**
- * `npm run bench` (after `npm run build`, `node bench/capture-page-twin.ts`, which gives the
- * anchor Paydesk's /help to render, and `react-router build bench/anchor`): Paydesk beside the
- * bench's bare React Router app (bench/anchor) in one run, on 127.0.0.1 only.
+ * `npm run bench` (after `npm run build` and `node bench/build-anchors.ts`, which builds the
+ * anchor and, apart, the anchor with its twin of Paydesk's /help): Paydesk beside the bench's
+ * bare React Router app (bench/anchor) in one run, on 127.0.0.1 only.
  *
  *   1. the workers: each one's modules and size (bench/worker-sizes.ts) and its cold start
  *      in a workerd of its own (bench/startup.ts), beside its configuration floor (the same
  *      config with a one-line worker, bench/startup-floor.ts), before anything else runs;
  *   2. loads: bench/serve.ts (a child in its own process group) serves the built edge +
- *      assets + origin, the origin alone, the anchor and the floor worker with `wrangler
- *      dev`; autocannon loads the scenarios of bench/app-scenarios.ts from this process, in
+ *      assets + origin, the origin alone, the anchor, the anchor's twin build and the floor
+ *      worker with `wrangler dev`; autocannon loads the scenarios of bench/app-scenarios.ts from this process, in
  *      rounds taken in turns;
  *   3. the client's JavaScript and CSS (bench/sizes.ts);
  *   4. Lighthouse on Paydesk's pages and the anchor's, behind a brotli proxy
@@ -53,7 +53,7 @@ const LOAD_ROUNDS = 3;
 
 /**
  * The whole run (without the build) is stopped after this: wrangler migrating and seeding
- * two D1s and starting three servers (180 s), each scenario's loads and checks, each cold
+ * two D1s and starting five servers (180 s), each scenario's loads and checks, each cold
  * start (10 s), each Lighthouse run (45 s: about 15 s on a quiet machine) and its browser.
  */
 const WATCHDOG_MS =
@@ -112,7 +112,9 @@ runBench(WATCHDOG_MS, async (run) => {
   );
   for (const s of startups) if (s.error) problems.push(`${s.worker} start-up: ${s.error}`);
 
-  console.log("\nStarting the built edge + origin, the origin alone, the anchor and the floor worker + origin with wrangler dev…");
+  console.log(
+    "\nStarting the built edge + origin, the origin alone, the anchor, its twin build and the floor worker + origin with wrangler dev…",
+  );
   const t0 = performance.now();
   const info = await run.startServer<AppServerInfo>("bench/serve.ts", [snapshotDir]).ready;
   presentAsEdge(info.originUrl, info.edgeSecret);
@@ -162,10 +164,12 @@ runBench(WATCHDOG_MS, async (run) => {
       proxies.push(edgeProxy);
       const anchorProxy = await startCompressingProxy(info.anchorUrl, { tls });
       proxies.push(anchorProxy);
+      const twinProxy = await startCompressingProxy(info.twinUrl, { tls });
+      proxies.push(twinProxy);
       const pages: LighthousePage[] = [
         ...paydeskPages.map((page) => ({ name: page, url: edgeProxy.url + page })),
         { name: anchorPage, url: `${anchorProxy.url}/` },
-        { name: twinPage, url: `${anchorProxy.url}/twin` },
+        { name: twinPage, url: `${twinProxy.url}/twin` },
       ];
       // Each page answers 200 in English through the proxy before Lighthouse loads it.
       for (const page of pages) {
@@ -202,7 +206,7 @@ runBench(WATCHDOG_MS, async (run) => {
     {
       loadAverageByPart: loads,
       server: {
-        how: "wrangler dev: build/server edge worker + build/client assets + dist/paydesk_origin bound in-process; dist/paydesk_origin alone in a second wrangler dev for the direct calls; bench/anchor/build/server + its assets in a third; bench/floor/worker.ts in the edge's place (same assets, routing and binding) + dist/paydesk_origin in a fourth",
+        how: "wrangler dev: build/server edge worker + build/client assets + dist/paydesk_origin bound in-process; dist/paydesk_origin alone in a second wrangler dev for the direct calls; bench/anchor/build/server + its assets in a third, bench/anchor/build-twin (the same app with its /twin route) in a fifth; bench/floor/worker.ts in the edge's place (same assets, routing and binding) + dist/paydesk_origin in a fourth",
         ...info,
         token: undefined,
         edgeSecret: undefined,

@@ -10,6 +10,8 @@
  *            for the session call without the edge in the path;
  *   anchor:  `wrangler dev -c bench/anchor/build/server/wrangler.json`, the bench's bare React
  *            Router app (bench/anchor) with its assets, the framework's own figures beside ours;
+ *   twin:    `wrangler dev -c bench/anchor/build-twin/server/wrangler.json`, the same app built
+ *            with its `/twin` route, which renders Paydesk's /help (bench/build-anchors.ts);
  *   floor:   `wrangler dev -c <state>/floor-worker/wrangler.json -c dist/paydesk_origin/wrangler.json`,
  *            bench/floor/worker.ts in the edge's place (its assets, its routing, the origin
  *            bound to it the same way): what any worker would reach here, Paydesk's code aside.
@@ -38,9 +40,11 @@ export type AppServerInfo = {
   edgeUrl: string;
   originUrl: string;
   anchorUrl: string;
+  /** The anchor's second build, with its twin of Paydesk's /help (bench/build-anchors.ts). */
+  twinUrl: string;
   floorUrl: string;
   /** Each server's wrangler process, for the CPU its process tree spends under a load. */
-  pids: Record<"edge" | "origin" | "anchor" | "floor", number | null>;
+  pids: Record<"edge" | "origin" | "anchor" | "twin" | "floor", number | null>;
   edgeSecret: string;
   token: string;
   migrations: string[];
@@ -51,6 +55,7 @@ const root = servedRoot();
 const edgeConfig = path.join(root, "build/server/wrangler.json");
 const originConfig = path.join(root, "dist/paydesk_origin/wrangler.json");
 const anchorConfig = path.join(root, "bench/anchor/build/server/wrangler.json");
+const twinConfig = path.join(root, "bench/anchor/build-twin/server/wrangler.json");
 const workerName = (config: string) => (JSON.parse(readFileSync(config, "utf8")) as { name: string }).name;
 
 /** The floor worker's config: in the edge's place, with the edge's assets, routing and binding. */
@@ -111,6 +116,12 @@ try {
     registryDir: path.join(state, "anchor-registry"),
   });
   servers.push(anchor);
+  const twin = await startWranglerDev({
+    configs: [twinConfig],
+    persistTo: path.join(state, "twin"),
+    registryDir: path.join(state, "twin-registry"),
+  });
+  servers.push(twin);
   const floorServer = await startWranglerDev({ configs: [floorConfig, originConfig], ...floor });
   servers.push(floorServer);
   await Promise.all(servers.map((server) => server.ready));
@@ -119,8 +130,15 @@ try {
     edgeUrl: edge.url,
     originUrl: origin.url,
     anchorUrl: anchor.url,
+    twinUrl: twin.url,
     floorUrl: floorServer.url,
-    pids: { edge: edge.pid ?? null, origin: origin.pid ?? null, anchor: anchor.pid ?? null, floor: floorServer.pid ?? null },
+    pids: {
+      edge: edge.pid ?? null,
+      origin: origin.pid ?? null,
+      anchor: anchor.pid ?? null,
+      twin: twin.pid ?? null,
+      floor: floorServer.pid ?? null,
+    },
     edgeSecret,
     token,
     migrations: migrations ?? [],

@@ -47,6 +47,8 @@ export const appBuild: SnapshotSpec = {
     "workers/origin/migrations",
     "bench/anchor/build/client",
     "bench/anchor/build/server",
+    "bench/anchor/build-twin/client",
+    "bench/anchor/build-twin/server",
   ],
   verify: (dir) => {
     const missing = [...missingAssets(dir), ...missingAssets(path.join(dir, "bench/anchor"))];

@@ -1,7 +1,7 @@
 import { Link, NavLink } from "react-router";
 import { type TwinLinks, type TwinPage, twinElements } from "../../../page-twin-elements";
 
-// Written by bench/capture-page-twin.ts before `npm run bench` builds the anchor; absent in a
+// Written by bench/build-anchors.ts before it builds the anchor with this route; absent in a
 // clean clone, where this route answers 404.
 const captured = Object.values(import.meta.glob<TwinPage>("../twin/page.json", { eager: true, import: "default" }))[0];
 
@@ -11,7 +11,7 @@ const captured = Object.values(import.meta.glob<TwinPage>("../twin/page.json", {
  * already what Paydesk rendered from it.
  */
 export function loader() {
-  if (!captured) throw new Response("No page twin: `npm run bench` captures one first (bench/capture-page-twin.ts).", { status: 404 });
+  if (!captured) throw new Response("No page twin: bench/build-anchors.ts captures one before it builds this route.", { status: 404 });
   return captured.loaderData;
 }
 
