@@ -1,5 +1,5 @@
 /**
- * A rendered Paydesk page as a page twin (bench/anchor/app/twin/twin-page.ts): its elements
+ * A rendered Paydesk page as a page twin (bench/page-twin-elements.ts): its elements
  * as React props and React Router links, for the anchor to render the same document
  * (docs/decisions/038-the-anchor-renders-paydesks-page.md).
  *
