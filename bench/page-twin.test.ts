@@ -16,12 +16,12 @@ const routerLinks: TwinLinks = { Link, NavLink };
 const withoutDiscover = (html: string) => html.replaceAll(' data-discover="true"', "");
 
 describe("a page twin", () => {
-  it("keeps the page's own head, and its body without the framework's scripts", () => {
+  it("keeps the page's own head, and its body without the framework's scripts but with its data blocks", () => {
     const html =
       '<!DOCTYPE html><html lang="en"><head><meta charSet="utf-8"/><meta name="viewport" content="width=device-width"/>' +
       '<title>Help</title><meta name="description" content="How it works"/><link rel="modulepreload" href="/assets/a.js"/>' +
       '<style nonce="n">main{color:red}</style><script nonce="n">window.x=1&&2</script><script type="module">import "/a.js"</script>' +
-      '</head><body><main hidden=""><p style="margin-top:1px;--gap:2px">A &amp; B</p></main><script>window.__ctx={}</script></body></html>';
+      '</head><body><main hidden=""><p style="margin-top:1px;--gap:2px">A &amp; B</p></main><script type="application/json" id="config">{"a":1}</script><script>window.__ctx={}</script></body></html>';
 
     const { head, body } = twinNodes(html);
 
@@ -31,7 +31,10 @@ describe("a page twin", () => {
       ["style", { nonce: "n" }, "main{color:red}"],
       ["script", { nonce: "n" }, "window.x=1&&2"],
     ]);
-    expect(body).toEqual([["main", { hidden: true }, ["p", { style: { marginTop: "1px", "--gap": "2px" } }, "A & B"]]]);
+    expect(body).toEqual([
+      ["main", { hidden: true }, ["p", { style: { marginTop: "1px", "--gap": "2px" } }, "A & B"]],
+      ["script", { type: "application/json", id: "config" }, '{"a":1}'],
+    ]);
     expect(renderToStaticMarkup(twinElements(head))).toContain('<script nonce="n">window.x=1&&2</script>');
   });
 
@@ -74,7 +77,7 @@ describe("a page twin", () => {
     const bodyStart = html.indexOf(">", html.indexOf("<body")) + 1;
     const ownBody = html
       .slice(bodyStart, html.lastIndexOf("</body>"))
-      .replace(/<script\b[\s\S]*?<\/script>/g, "")
+      .replace(/<script(?! type="application\/json")\b[\s\S]*?<\/script>/g, "")
       // React's markers around the framework's own streamed scripts.
       .replace(/<!--[\s\S]*?-->/g, "");
     expect(rendered(twinElements(body, routerLinks))).toBe(withoutDiscover(ownBody));

@@ -3,8 +3,8 @@
  * as React props and React Router links, for the anchor to render the same document
  * (docs/decisions/038-the-anchor-renders-paydesks-page.md).
  *
- * What is left out is the framework's own: the body's scripts (React Router's context,
- * manifest and data), the head's links (module preloads, the icon) and the charset and
+ * What is left out is the framework's own: the body's scripts but data blocks (React Router's
+ * context, manifest and data, and its scroll restoration), the head's links (module preloads, the icon) and the charset and
  * viewport tags, which the anchor's root renders itself.
  */
 import { Parser } from "htmlparser2";
@@ -89,7 +89,7 @@ export function twinNodes(html: string): { head: TwinNode[]; body: TwinNode[] } 
           parent === null ||
           section === null ||
           (section === head && open.length === 0 && !keptInHead(tag, attributes)) ||
-          (section === body && tag === "script");
+          (section === body && tag === "script" && attributes.type !== "application/json");
         const element = skipped ? null : (linkElement(attributes) ?? [tag, twinProps(attributes)]);
         if (element) (parent ?? section)?.push(element);
         open.push(element);
