@@ -19,7 +19,8 @@ function filesUnder(dir: string, keep: (file: string) => boolean): string[] {
       // Not the repo's files: packages, and what a build or typegen writes (git-ignored; bench/anchor's live in the tree).
       .filter(
         (file) =>
-          !file.split(path.sep).some((part) => ["node_modules", "build", "build-twin", ".react-router", ".wrangler"].includes(part)) && keep(file),
+          !file.split(path.sep).some((part) => ["node_modules", "build", "build-twin", ".react-router", ".wrangler"].includes(part)) &&
+          keep(file),
       )
   );
 }
