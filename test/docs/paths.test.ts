@@ -32,10 +32,15 @@ function namedPaths(text: string): string[] {
     .filter((name) => name.includes("/") && !name.endsWith("/."));
 }
 
-/** A module may be named without its extension; a git-ignored name is made at run time (.dev.vars, bench results). */
+/**
+ * A module may be named without its extension; a git-ignored name is made at run time (.dev.vars,
+ * bench results), a git-ignored directory too (a build): git matches a directory's pattern only
+ * to a name that ends in a slash.
+ */
 function exists(name: string): boolean {
   if (["", ".ts", ".tsx"].some((extension) => existsSync(path.join(root, name + extension)))) return true;
-  return spawnSync("git", ["check-ignore", "-q", "--no-index", name], { cwd: root }).status === 0;
+  const ignored = (candidate: string) => spawnSync("git", ["check-ignore", "-q", "--no-index", candidate], { cwd: root }).status === 0;
+  return ignored(name) || ignored(`${name}/`);
 }
 
 /** The comments of a source file (its strings name fixtures and URLs, not the repo's files). */
