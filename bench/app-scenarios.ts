@@ -57,6 +57,14 @@ export function buildScenarios(info: AppServerInfo, sameSizeStatic: { path: stri
   const { edgeUrl, originUrl, anchorUrl, twinUrl, floorUrl, token, pids } = info;
   const floorPage = `/floor?bytes=${sameSizeStatic.bytes}`;
   const fresh = freshPaths();
+  /** A page rendered afresh for every request, in English: a new query each time. */
+  const freshLoad = (baseUrl: string, serverPid: number | null, pathname: string) =>
+    loadOf(baseUrl, serverPid, {
+      method: "GET",
+      path: pathname,
+      headers: english,
+      setupRequest: (req) => ({ ...req, path: fresh(pathname) }),
+    });
   // As the app's client sends it (app/session/session-call.ts): a POST without a body.
   const sessionSpec: LoadSpec = {
     method: "POST",
@@ -132,12 +140,7 @@ export function buildScenarios(info: AppServerInfo, sameSizeStatic: { path: stri
       key: "uncachedPage",
       label: "uncached SSR GET /help?bench=<n> (MISS)",
       url: `${edgeUrl}/help?bench=<n>`,
-      load: loadOf(edgeUrl, pids.edge, {
-        method: "GET",
-        path: "/help",
-        headers: english,
-        setupRequest: (req) => ({ ...req, path: fresh("/help") }),
-      }),
+      load: freshLoad(edgeUrl, pids.edge, "/help"),
       check: async () => {
         const { status, headers } = await request(edgeUrl + fresh("/help"), { headers: english });
         if (status !== 200) return expect200("/help?bench", status);
@@ -152,12 +155,7 @@ export function buildScenarios(info: AppServerInfo, sameSizeStatic: { path: stri
       label: "anchor SSR GET /?bench=<n>",
       url: `${anchorUrl}/?bench=<n>`,
       // The anchor caches nothing; the fresh query treats it exactly as the uncached /help.
-      load: loadOf(anchorUrl, pids.anchor, {
-        method: "GET",
-        path: "/",
-        headers: english,
-        setupRequest: (req) => ({ ...req, path: fresh("/") }),
-      }),
+      load: freshLoad(anchorUrl, pids.anchor, "/"),
       check: async () => {
         const { status, headers, body } = await request(anchorUrl + fresh("/"), { headers: english });
         if (status !== 200) return expect200("anchor /", status);
@@ -174,12 +172,7 @@ export function buildScenarios(info: AppServerInfo, sameSizeStatic: { path: stri
       key: "anchorTwinSsr",
       label: "anchor SSR of /help's page GET /twin?bench=<n>",
       url: `${twinUrl}/twin?bench=<n>`,
-      load: loadOf(twinUrl, pids.twin, {
-        method: "GET",
-        path: "/twin",
-        headers: english,
-        setupRequest: (req) => ({ ...req, path: fresh("/twin") }),
-      }),
+      load: freshLoad(twinUrl, pids.twin, "/twin"),
       check: async () => {
         const { status, body } = await request(twinUrl + fresh("/twin"), { headers: english });
         if (status !== 200) return expect200("anchor /twin (built by bench/build-anchors.ts?)", status);

@@ -41,8 +41,8 @@ export function twinElements(nodes: TwinNode[], links?: TwinLinks): ReactNode[] 
     }
     const rendered = children.map(element);
     if (tag !== "Link" && tag !== "NavLink") return createElement(tag, { ...props, key }, ...rendered);
+    if (links) return createElement(links[tag], { ...props, to: String(props.to), key }, ...rendered);
     const { to, end: _end, ...rest } = props;
-    if (links) return createElement(links[tag], { ...props, to: String(to), key }, ...rendered);
     return createElement("a", { ...(tag === "NavLink" ? { className: "" } : {}), ...rest, href: String(to), key }, ...rendered);
   };
   return nodes.map(element);
