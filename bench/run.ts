@@ -120,7 +120,8 @@ runBench(WATCHDOG_MS, async (run) => {
   presentAsEdge(info.originUrl, info.edgeSecret);
   await waitUntilServing(`${info.edgeUrl}/help`, 20_000);
   await waitUntilServing(`${info.anchorUrl}/`, 20_000);
-  await waitUntilServing(`${info.floorUrl}/floor?bytes=1`, 20_000);
+  // The floor answers its usage as a 404 until it is asked for a page the bench writes later.
+  await waitUntilServing(`${info.floorUrl}/floor`, 20_000, (status) => status === 404);
   // The origin answers any request (a GET of the session route is its JSON 404); the session check comes later.
   await waitUntilServing(`${info.originUrl}/api/user/session`, 20_000, (status) => status < 500, credentialFor(info.originUrl));
   console.log(

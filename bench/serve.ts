@@ -26,12 +26,13 @@
  * (the parent went away): see bench/server-process.ts.
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { prepareLocalD1 } from "../test/support/local-d1.ts";
 import { withOpenLimits } from "../test/support/open-limits.ts";
 import { seedUserSql } from "../test/support/seed-user.ts";
+import { writeFloorConfig } from "./floor/config.ts";
 import { serveBench, servedRoot } from "./server-process.ts";
 import { startWranglerDev, type WranglerDev } from "../test/support/wrangler-dev.ts";
 
@@ -58,27 +59,6 @@ const anchorConfig = path.join(root, "bench/anchor/build/server/wrangler.json");
 const twinConfig = path.join(root, "bench/anchor/build-twin/server/wrangler.json");
 const workerName = (config: string) => (JSON.parse(readFileSync(config, "utf8")) as { name: string }).name;
 
-/** The floor worker's config: in the edge's place, with the edge's assets, routing and binding. */
-function writeFloorConfig(dir: string, edgeSecret: string): string {
-  const edge = JSON.parse(readFileSync(edgeConfig, "utf8")) as {
-    compatibility_date: string;
-    assets: { run_worker_first?: string[] };
-    services?: unknown[];
-  };
-  const config = path.join(dir, "wrangler.json");
-  mkdirSync(dir, { recursive: true });
-  const floor = {
-    name: "paydesk-bench-floor",
-    main: path.join(import.meta.dirname, "floor/worker.ts"),
-    compatibility_date: edge.compatibility_date,
-    assets: { directory: path.join(root, "build/client"), run_worker_first: edge.assets.run_worker_first },
-    services: edge.services,
-  };
-  writeFileSync(config, JSON.stringify(floor));
-  writeFileSync(path.join(dir, ".dev.vars"), `EDGE_SECRET=${edgeSecret}\n`, { mode: 0o600 });
-  return config;
-}
-
 const state = mkdtempSync(path.join(tmpdir(), "paydesk-bench-state-"));
 const servers: WranglerDev[] = [];
 const parent = serveBench("bench/serve", async () => {
@@ -100,7 +80,11 @@ try {
   const proxied = { persistTo: path.join(state, "proxied"), registryDir: path.join(state, "proxied-registry") };
   const direct = { persistTo: path.join(state, "direct"), registryDir: path.join(state, "direct-registry") };
   const floor = { persistTo: path.join(state, "floor"), registryDir: path.join(state, "floor-registry") };
-  const floorConfig = writeFloorConfig(path.join(state, "floor-worker"), edgeSecret);
+  const floorConfig = writeFloorConfig(path.join(state, "floor-worker"), {
+    config: edgeConfig,
+    assetsDirectory: path.join(root, "build/client"),
+    secret: edgeSecret,
+  });
 
   const [migrations] = await Promise.all(
     [proxied, direct, floor].map(({ persistTo }) => prepareLocalD1({ config: originConfig, persistTo }, seed)),
