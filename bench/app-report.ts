@@ -75,7 +75,7 @@ function printSizes(sizes: Sizes): void {
 }
 
 function printLighthouse(pages: BenchFigures["lighthouse"]): void {
-  console.log(`\nLighthouse (mobile, simulated throttling, behind a brotli proxy; median of 3 runs)\n`);
+  console.log(`\nLighthouse (mobile, simulated throttling, behind a brotli proxy; median of 3 runs, taken in turns)\n`);
   const header = `${pad("page", 14)} ${["perf", "a11y", "bp", "seo"].map((t) => padLeft(t, 5)).join(" ")} ${["FCP ms", "LCP ms", "TBT ms"].map((t) => padLeft(t, 8)).join(" ")} ${padLeft("CLS", 6)}`;
   console.log(header);
   console.log("-".repeat(header.length));

@@ -2,7 +2,8 @@
  * Lighthouse (its Node API, the default mobile preset with simulated throttling) against
  * pages behind the compressing proxy (bench/compressing-proxy.ts, HTTPS and HTTP/2 where a
  * certificate could be made), in Debian's Chromium:
- * three runs a page, the median of each figure, and the audits that did not pass.
+ * three runs a page, taken in turns with the other pages', the median of each figure, and the audits
+ * that did not pass.
  */
 import { launch, type LaunchedChrome } from "chrome-launcher";
 import lighthouse, { type Flags, type Result } from "lighthouse";
@@ -121,9 +122,37 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 }
 
 /**
- * Runs Lighthouse on each page in turn; `hold` registers Chromium so that the bench kills it
- * whatever happens. `trustSpki` is the public-key hash of the one certificate Chromium is to
- * trust besides its own store (the proxy's, bench/local-certificate.ts).
+ * Each page's runs taken in turns: the first run of every page, then the second, and so on.
+ * Run back to back, each page would get the browser and the machine of its moment in the
+ * sequence (the anchor's, near the end, the quietest); in turns, every page is measured
+ * across the same stretch of time, as the loads are (bench/scenario.ts). A page whose run
+ * fails is not run again; its error is kept.
+ */
+export async function runsInTurns<Page, Run>(
+  pages: readonly Page[],
+  runsPerPage: number,
+  runOne: (page: Page, run: number) => Promise<Run>,
+): Promise<{ runs: Run[]; error?: unknown }[]> {
+  const outcomes: { runs: Run[]; error?: unknown }[] = pages.map(() => ({ runs: [] }));
+  for (let run = 1; run <= runsPerPage; run++) {
+    for (const [index, page] of pages.entries()) {
+      const outcome = outcomes[index]!;
+      if ("error" in outcome) continue;
+      try {
+        outcome.runs.push(await runOne(page, run));
+      } catch (error) {
+        outcome.error = error;
+      }
+    }
+  }
+  return outcomes;
+}
+
+/**
+ * Runs Lighthouse on the pages, their runs in turns (`runsInTurns`); `hold` registers
+ * Chromium so that the bench kills it whatever happens. `trustSpki` is the public-key hash
+ * of the one certificate Chromium is to trust besides its own store (the proxy's,
+ * bench/local-certificate.ts).
  */
 export async function runLighthouse(
   pages: LighthousePage[],
@@ -131,7 +160,8 @@ export async function runLighthouse(
   { trustSpki }: { trustSpki?: string } = {},
 ): Promise<PageResult[]> {
   const chromeFlags = trustSpki ? [...chromiumFlags, `--ignore-certificate-errors-spki-list=${trustSpki}`] : chromiumFlags;
-  const results: PageResult[] = [];
+  const results: PageResult[] = pages.map((page) => ({ name: page.name, url: page.url, runs: [], failedAudits: [] }));
+  const failed = pages.map(() => new Map<string, FailedAudit>());
   let chrome: LaunchedChrome | null = null;
   let release = () => {};
   const stopChrome = () => {
@@ -139,53 +169,55 @@ export async function runLighthouse(
     chrome?.kill();
     chrome = null;
   };
+
+  const runOne = async (page: LighthousePage, run: number): Promise<Figures> => {
+    const index = pages.indexOf(page);
+    try {
+      if (!chrome) {
+        chrome = await launch({ chromePath: chromiumPath, chromeFlags, logLevel: "silent", handleSIGINT: false });
+        const launched = chrome;
+        release = hold(() => launched.kill());
+      }
+      const flags: Flags = {
+        port: chrome.port,
+        output: "json",
+        logLevel: "error",
+        onlyCategories: [...CATEGORIES],
+        throttlingMethod: "simulate",
+        // Pages choose their language by Accept-Language (workers/edge): measured in English.
+        extraHeaders: { "Accept-Language": "en" },
+      };
+      Lantern.Simulation.Simulator.allNodeTimings.clear();
+      const answer = await withTimeout(lighthouse(page.url, flags), RUN_TIMEOUT_MS, `Lighthouse on ${page.url}`);
+      const lhr = answer?.lhr;
+      if (!lhr) throw new Error("Lighthouse returned no result");
+      if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
+      results[index]!.finalUrl = lhr.finalDisplayedUrl;
+      const figures: Figures = { ...figuresOf(lhr), lcpScripts: scriptsInLcp(Lantern.Simulation.Simulator.allNodeTimings) ?? undefined };
+      for (const audit of failedAudits(lhr)) {
+        const key = `${audit.category}/${audit.id}`;
+        const seen = failed[index]!.get(key);
+        failed[index]!.set(key, seen ? { ...seen, score: Math.min(seen.score, audit.score), runs: seen.runs + 1 } : { ...audit, runs: 1 });
+      }
+      console.log(`  run ${run}, ${page.name}: perf ${figures.scores.performance}, LCP ${figures.lcpMs.toFixed(0)} ms`);
+      return figures;
+    } catch (error) {
+      console.error(`  ✗ run ${run}, ${page.name}: ${error instanceof Error ? error.message : String(error)}`);
+      stopChrome(); // a run that failed may have left the browser in any state
+      throw error;
+    }
+  };
+
   try {
-    for (const page of pages) {
-      const result: PageResult = { name: page.name, url: page.url, runs: [], failedAudits: [] };
-      results.push(result);
-      const failed = new Map<string, FailedAudit>();
-      process.stdout.write(`  ${page.name}: `);
-      try {
-        for (let run = 1; run <= RUNS_PER_PAGE; run++) {
-          if (!chrome) {
-            chrome = await launch({ chromePath: chromiumPath, chromeFlags, logLevel: "silent", handleSIGINT: false });
-            const launched = chrome;
-            release = hold(() => launched.kill());
-          }
-          const flags: Flags = {
-            port: chrome.port,
-            output: "json",
-            logLevel: "error",
-            onlyCategories: [...CATEGORIES],
-            throttlingMethod: "simulate",
-            // Pages choose their language by Accept-Language (workers/edge): measured in English.
-            extraHeaders: { "Accept-Language": "en" },
-          };
-          Lantern.Simulation.Simulator.allNodeTimings.clear();
-          const answer = await withTimeout(lighthouse(page.url, flags), RUN_TIMEOUT_MS, `Lighthouse on ${page.url}`);
-          const lhr = answer?.lhr;
-          if (!lhr) throw new Error("Lighthouse returned no result");
-          if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
-          result.finalUrl = lhr.finalDisplayedUrl;
-          const figures: Figures = {
-            ...figuresOf(lhr),
-            lcpScripts: scriptsInLcp(Lantern.Simulation.Simulator.allNodeTimings) ?? undefined,
-          };
-          result.runs.push(figures);
-          for (const audit of failedAudits(lhr)) {
-            const key = `${audit.category}/${audit.id}`;
-            const seen = failed.get(key);
-            failed.set(key, seen ? { ...seen, score: Math.min(seen.score, audit.score), runs: seen.runs + 1 } : { ...audit, runs: 1 });
-          }
-          process.stdout.write(`${run === 1 ? "" : ", "}perf ${figures.scores.performance}`);
-        }
-        result.median = medianOf(result.runs);
-        result.failedAudits = [...failed.values()];
-        console.log(`; median LCP ${result.median.lcpMs.toFixed(0)} ms`);
-      } catch (error) {
-        result.error = error instanceof Error ? error.message : String(error);
-        console.error(`\n  ✗ ${page.name}: ${result.error}`);
-        stopChrome(); // a run that failed may have left the browser in any state
+    const outcomes = await runsInTurns(pages, RUNS_PER_PAGE, runOne);
+    for (const [index, { runs, error }] of outcomes.entries()) {
+      const result = results[index]!;
+      result.runs = runs;
+      result.failedAudits = [...failed[index]!.values()];
+      if (error !== undefined) result.error = error instanceof Error ? error.message : String(error);
+      else {
+        result.median = medianOf(runs);
+        console.log(`  ${result.name}: median LCP ${result.median.lcpMs.toFixed(0)} ms`);
       }
     }
   } finally {

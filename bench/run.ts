@@ -157,7 +157,7 @@ runBench(WATCHDOG_MS, async (run) => {
   const certificate = makeLocalCertificate();
   const tls = "error" in certificate ? undefined : certificate;
   const transport = "error" in certificate ? `HTTP/1.1 (${certificate.error})` : "HTTPS with HTTP/2";
-  console.log(`\nLighthouse (3 runs a page, behind the proxy over ${transport})…`);
+  console.log(`\nLighthouse (3 runs a page, the pages in turns, behind the proxy over ${transport})…`);
   const proxies: CompressingProxy[] = [];
   const lighthouse = await timed(loads, "Lighthouse", async () => {
     try {
