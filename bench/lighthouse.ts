@@ -1,9 +1,8 @@
 /**
  * Lighthouse (its Node API, the default mobile preset with simulated throttling) against
  * pages behind the compressing proxy (bench/compressing-proxy.ts, HTTPS and HTTP/2 where a
- * certificate could be made), in Debian's Chromium:
- * three runs a page, taken in turns with the other pages', the median of each figure, and the audits
- * that did not pass.
+ * certificate could be made), in Debian's Chromium: three runs a page, taken in turns with
+ * the other pages', the median of each figure, and the audits that did not pass.
  */
 import { launch, type LaunchedChrome } from "chrome-launcher";
 import lighthouse, { type Flags, type Result } from "lighthouse";
