@@ -130,7 +130,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 export async function runsInTurns<Page, Run>(
   pages: readonly Page[],
   runsPerPage: number,
-  runOne: (page: Page, run: number) => Promise<Run>,
+  runOne: (page: Page, run: number, index: number) => Promise<Run>,
 ): Promise<{ runs: Run[]; error?: unknown }[]> {
   const outcomes: { runs: Run[]; error?: unknown }[] = pages.map(() => ({ runs: [] }));
   for (let run = 1; run <= runsPerPage; run++) {
@@ -138,7 +138,7 @@ export async function runsInTurns<Page, Run>(
       const outcome = outcomes[index]!;
       if ("error" in outcome) continue;
       try {
-        outcome.runs.push(await runOne(page, run));
+        outcome.runs.push(await runOne(page, run, index));
       } catch (error) {
         outcome.error = error;
       }
@@ -169,8 +169,7 @@ export async function runLighthouse(
     chrome = null;
   };
 
-  const runOne = async (page: LighthousePage, run: number): Promise<Figures> => {
-    const index = pages.indexOf(page);
+  const runOne = async (page: LighthousePage, run: number, index: number): Promise<Figures> => {
     try {
       if (!chrome) {
         chrome = await launch({ chromePath: chromiumPath, chromeFlags, logLevel: "silent", handleSIGINT: false });

@@ -8,8 +8,8 @@
  *      config with a one-line worker, bench/startup-floor.ts), before anything else runs;
  *   2. loads: bench/serve.ts (a child in its own process group) serves the built edge +
  *      assets + origin, the origin alone, the anchor, the anchor's twin build and the floor
- *      worker with `wrangler dev`; autocannon loads the scenarios of bench/app-scenarios.ts from this process, in
- *      rounds taken in turns;
+ *      worker with `wrangler dev`; autocannon loads the scenarios of bench/app-scenarios.ts
+ *      from this process, in rounds taken in turns;
  *   3. the client's JavaScript and CSS (bench/sizes.ts);
  *   4. Lighthouse on Paydesk's pages and the anchor's, behind a brotli proxy
  *      (bench/lighthouse.ts, bench/compressing-proxy.ts).
