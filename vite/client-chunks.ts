@@ -8,7 +8,12 @@
  * - `framework`: React, React DOM and React Router, which every page needs whole;
  * - `shell`: what the browser's entry and the root route import statically (start-up,
  *   session, layout, their messages), which every page needs too, and what the landing
- *   page shares with other pages (the personal-screen kit, money formatting);
+ *   page shares with other pages (the personal-screen kit, money formatting). A message
+ *   catalogue the landing page shared with one other screen would go there too, and every
+ *   page would load it: each screen's catalogue is its own (test/client-build holds this);
+ * - `forms`: the forms' kit (app/forms/, and the loader of the contract's schemas), which
+ *   every page with a form needs whole: one file instead of four of a few hundred bytes
+ *   (docs/decisions/040-lighter-first-visits.md);
  * - the route's own chunk and the chunks it shares with other routes, as the bundler cuts them.
  */
 import type { Rolldown } from "vite";
@@ -23,6 +28,8 @@ const dependency = /[\\/]node_modules[\\/]/;
 const routeModule = /\?__react-router-build-client-route$/;
 const entry = /[\\/]app[\\/]entry\.client\.tsx$/;
 const root = /[\\/]app[\\/]root\.tsx\?__react-router-build-client-route$/;
+// The forms' kit; a route imports it, never the entry or the root (they would pull it into the shell).
+const formKit = /[\\/]app[\\/](forms[\\/][^\\/]+|contract-schemas)\.tsx?$/;
 const landing = /[\\/]app[\\/]routes[\\/]home\.tsx\?__react-router-build-client-route$/;
 
 /** The entry and route modules that import a module statically, however indirectly. */
@@ -51,6 +58,7 @@ export function clientChunks(): CodeSplittingOptions {
     groups: [
       { name: "framework", test: framework, priority: 2 },
       { name: (id, graph) => (inShell(id, graph) ? "shell" : null), priority: 1 },
+      { name: "forms", test: formKit, priority: 0 },
     ],
   };
 }

@@ -7,6 +7,7 @@ import { Field, FormAlert, SubmitButton } from "../forms/fields";
 import { fieldError, useFormInstance } from "../forms/use-form-instance";
 import { useMessages } from "../i18n/messages";
 import { accountMessages } from "../messages/account";
+import { recoveryCodeMessages } from "../messages/recovery-codes";
 import { RecoveryCodesShown } from "./recovery-codes-shown";
 
 /** Fewer unused codes than this, and the page suggests a new set. */
@@ -14,6 +15,7 @@ const fewCodes = 3;
 
 export function RecoveryCodesSection({ status, handle }: { status: RecoveryCodesStatus; handle: string }) {
   const text = useMessages(accountMessages);
+  const codes = useMessages(recoveryCodeMessages);
   const fetcher = useFetcher<ActionResult<RecoveryCodes>>();
   const result = fetcher.data;
   const { formRef } = useFormInstance(result);
@@ -33,7 +35,7 @@ export function RecoveryCodesSection({ status, handle }: { status: RecoveryCodes
             {text.codesRemaining(status.remaining)} {text.codesMadeAt} <DateTime iso={status.generatedAt} />.
           </>
         ) : (
-          text.codesNone
+          codes.codesNone
         )}
       </p>
       {status.generatedAt && status.remaining < fewCodes ? <p className="notice notice-warning">{text.codesLow}</p> : null}

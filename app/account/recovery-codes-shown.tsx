@@ -1,13 +1,13 @@
 import { useEffect, useRef } from "react";
 import { useMessages } from "../i18n/messages";
-import { accountMessages } from "../messages/account";
+import { recoveryCodeMessages } from "../messages/recovery-codes";
 
 /**
  * A new set of recovery codes, shown this once (docs/decisions/024-account-safety.md): a list
  * to copy or print, and a text file to keep. Focus comes here so a screen reader hears them.
  */
 export function RecoveryCodesShown({ codes, handle, onDone }: { codes: readonly string[]; handle: string; onDone?: () => void }) {
-  const text = useMessages(accountMessages);
+  const text = useMessages(recoveryCodeMessages);
   const headingRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => headingRef.current?.focus(), []);
   const file = `data:text/plain;charset=utf-8,${encodeURIComponent([text.codesFileIntro(handle), "", ...codes, ""].join("\n"))}`;

@@ -18,6 +18,7 @@ export const loginMessages = defineMessages({
     creating: "Creating your account…",
     haveAccount: "I already have an account",
     createAccount: "Create an account",
+    forgotPassword: "Forgot your password?",
     fields: {
       handle: "A handle has 3 to 32 lower-case letters, digits or underscores.",
       password: "A password has 10 to 256 characters.",
@@ -41,6 +42,7 @@ export const loginMessages = defineMessages({
     creating: "正在创建账户…",
     haveAccount: "我已有账户",
     createAccount: "注册账户",
+    forgotPassword: "忘记密码？",
     fields: {
       handle: "用户名须为 3 到 32 个小写字母、数字或下划线。",
       password: "密码须为 10 到 256 个字符。",

@@ -1,6 +1,6 @@
 import { defineMessages } from "../i18n/messages";
 
-/** /wallet (the statement) and its receipts. */
+/** /wallet: the statement, its filters, its months and its export. */
 export const walletMessages = defineMessages({
   en: {
     title: "Statement",
@@ -97,57 +97,5 @@ export const walletMessages = defineMessages({
     downloaded: "账单已下载。",
     exportFailed: "下载失败：",
     dateRequired: "请填写两个日期。",
-  },
-});
-
-/** The receipt page. */
-export const receiptMessages = defineMessages({
-  en: {
-    title: "Receipt",
-    description: "A Paydesk receipt: the amount, the time, who paid and who was paid, ready to print.",
-    purpose: "Sign in to see this receipt.",
-    heading: { transfer: "Transfer receipt", payment: "Payment receipt", refund: "Refund receipt", reward: "Task reward receipt" },
-    amount: "Amount",
-    status: "Status",
-    statusValue: { succeeded: "Completed", pending: "In progress", failed: "Failed", refunded: "Refunded" },
-    time: "Time",
-    payer: "From",
-    payee: "To",
-    paydesk: "Paydesk",
-    method: "Paid with",
-    methodValue: { wallet: "Wallet balance", wechat: "WeChat Pay" },
-    note: "Note",
-    noNote: "(no note)",
-    order: "Order",
-    orderKind: { recharge: "Wallet recharge", task_budget: "Task budget" },
-    task: "Task",
-    transaction: "Transaction ID",
-    reference: "Receipt number",
-    print: "Print or save as PDF",
-    back: "Back to the statement",
-  },
-  "zh-CN": {
-    title: "收据",
-    description: "Paydesk 收据：金额、时间、付款方和收款方，可打印或保存为 PDF。",
-    purpose: "登录后查看此收据。",
-    heading: { transfer: "转账收据", payment: "支付收据", refund: "退款收据", reward: "任务报酬收据" },
-    amount: "金额",
-    status: "状态",
-    statusValue: { succeeded: "已完成", pending: "处理中", failed: "失败", refunded: "已退款" },
-    time: "时间",
-    payer: "付款方",
-    payee: "收款方",
-    paydesk: "Paydesk",
-    method: "支付方式",
-    methodValue: { wallet: "钱包余额", wechat: "微信支付" },
-    note: "备注",
-    noNote: "（无备注）",
-    order: "订单",
-    orderKind: { recharge: "钱包充值", task_budget: "任务预算" },
-    task: "任务",
-    transaction: "交易号",
-    reference: "收据编号",
-    print: "打印或存为 PDF",
-    back: "返回账单",
   },
 });

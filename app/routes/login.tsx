@@ -5,7 +5,7 @@ import { register, signIn } from "../api/account";
 import { makeRecoveryCodes } from "../api/account-safety";
 import { signedInApi } from "../api/client";
 import { RecoveryCodesShown } from "../account/recovery-codes-shown";
-import { accountMessages } from "../messages/account";
+import { recoveryCodeMessages } from "../messages/recovery-codes";
 import { Spinner } from "../components/spinner";
 import { attempt, checked, formText, type ActionResult } from "../forms/action-result";
 import { Field, FormAlert, SubmitButton } from "../forms/fields";
@@ -62,7 +62,7 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
 
 /** After sign-up: the recovery codes once, then on to where the person was going. */
 function NewAccountCodes({ codes, handle, next }: { codes: readonly string[] | null; handle: string; next: string }) {
-  const account = useMessages(accountMessages);
+  const account = useMessages(recoveryCodeMessages);
   const navigate = useNavigate();
   if (!codes) {
     return (
@@ -79,7 +79,6 @@ export default function Login() {
   const { user, session } = useSession();
   const text = useMessages(loginMessages);
   const layout = useLayoutMessages();
-  const account = useMessages(accountMessages);
   const [params] = useSearchParams();
   const result = useActionData<typeof clientAction>() as ActionResult | undefined;
   const navigation = useNavigation();
@@ -163,7 +162,7 @@ export default function Login() {
               ) : (
                 <>
                   <Link to={`/login?mode=register&next=${encodeURIComponent(next)}`}>{text.createAccount}</Link> ·{" "}
-                  <Link to="/recover">{account.forgotPassword}</Link>
+                  <Link to="/recover">{text.forgotPassword}</Link>
                 </>
               )}
             </p>

@@ -7,7 +7,7 @@ import { DateTime, Money } from "../components/money";
 import { PersonName } from "../components/person-name";
 import { metaLanguage, useMessages } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
-import { receiptMessages } from "../messages/wallet";
+import { receiptMessages } from "../messages/receipt";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalFallback, PersonalView } from "../personal/personal-view";
 import "../styles/receipt.css";

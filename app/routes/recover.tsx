@@ -8,15 +8,15 @@ import { dispatchIntent } from "../forms/intent-dispatch";
 import { fieldError, useFormInstance } from "../forms/use-form-instance";
 import { currentLanguage, metaLanguage, useMessages } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
-import { accountMessages } from "../messages/account";
+import { recoverMessages } from "../messages/recover";
 import { signedIn } from "../session/account-session";
 
 export function meta({ matches }: Route.MetaArgs) {
-  const text = accountMessages[metaLanguage(matches)];
-  return pageMeta(`${text.recoverTitle} · Paydesk`, text.recoverDescription);
+  const text = recoverMessages[metaLanguage(matches)];
+  return pageMeta(`${text.title} · Paydesk`, text.description);
 }
 
-const fieldMessages = () => accountMessages[currentLanguage()].recoverFields;
+const fieldMessages = () => recoverMessages[currentLanguage()].fields;
 
 const recoverIntents = {
   code: (form: FormData) =>
@@ -56,7 +56,7 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
 }
 
 export default function Recover() {
-  const text = useMessages(accountMessages);
+  const text = useMessages(recoverMessages);
   const [params] = useSearchParams();
   const link = params.get("link");
   const result = useActionData<typeof clientAction>();
@@ -67,7 +67,7 @@ export default function Recover() {
   if (result?.ok) {
     return (
       <section className="narrow" aria-labelledby="recover-title">
-        <h1 id="recover-title">{text.recoverTitle}</h1>
+        <h1 id="recover-title">{text.title}</h1>
         <p role="status">{text.recovered}</p>
         <p>
           <Link className="button" to="/account">
@@ -79,8 +79,8 @@ export default function Recover() {
   }
   return (
     <section className="narrow" aria-labelledby="recover-title">
-      <h1 id="recover-title">{text.recoverTitle}</h1>
-      <p>{link ? text.recoverLinkLead : text.recoverLead}</p>
+      <h1 id="recover-title">{text.title}</h1>
+      <p>{link ? text.linkLead : text.lead}</p>
       <Form method="post" className="form" ref={formRef} noValidate>
         <FormAlert result={result} fields={link ? ["newPassword"] : ["handle", "code", "newPassword"]} />
         <input type="hidden" name="intent" value={link ? "link" : "code"} />
@@ -130,7 +130,7 @@ export default function Recover() {
       </Form>
       {link ? null : (
         <p>
-          {text.recoverNoCodes} <Link to="/contact">{text.contactSupport}</Link>
+          {text.noCodes} <Link to="/contact">{text.contactSupport}</Link>
         </p>
       )}
     </section>

@@ -6,6 +6,8 @@
 import type { Browser, Page } from "@playwright/test";
 import type { Language } from "#app/i18n/languages";
 import { accountMessages } from "#app/messages/account";
+import { recoverMessages } from "#app/messages/recover";
+import { recoveryCodeMessages } from "#app/messages/recovery-codes";
 import { layoutCatalogue as layoutMessages } from "#app/messages/layout.server";
 import { loginMessages } from "#app/messages/login";
 import { opsMessages } from "#app/messages/ops";
@@ -54,6 +56,8 @@ for (const { viewport, language } of runs) {
   test.describe(`account safety at ${viewport.name} [${language}]`, () => {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
     const text = accountMessages[language];
+    const codesText = recoveryCodeMessages[language];
+    const recover = recoverMessages[language];
 
     test("a new account sees its ten recovery codes once, downloads them, then goes on", async ({ page }) => {
       const login = loginMessages[language];
@@ -69,16 +73,16 @@ for (const { viewport, language } of runs) {
       await expect(list.getByRole("listitem")).toHaveCount(10);
       const codes = await list.getByRole("listitem").allInnerTexts();
       for (const code of codes) expect(code.trim()).toMatch(codePattern);
-      await expect(page.getByRole("heading", { name: text.codesList })).toBeFocused();
+      await expect(page.getByRole("heading", { name: codesText.codesList })).toBeFocused();
       await expectAccessible(page);
       await shot(page, "recovery-codes-after-sign-up", viewport, language);
 
       const downloading = page.waitForEvent("download");
-      await page.getByRole("link", { name: text.downloadCodes }).click();
+      await page.getByRole("link", { name: codesText.downloadCodes }).click();
       const file = await downloadedText(await downloading);
       expect(file.split("\n").filter((line) => codePattern.test(line))).toEqual(codes.map((code) => code.trim()));
 
-      await page.getByRole("button", { name: text.savedCodes }).click();
+      await page.getByRole("button", { name: codesText.savedCodes }).click();
       await expect(page).toHaveURL(/\/transfer$/);
       // The account page knows the set without ever showing it again.
       await open(page, "/account");
@@ -139,21 +143,21 @@ for (const { viewport, language } of runs) {
       const { codes } = await api<{ codes: string[] }>("POST", "/api/account/recovery-codes", { token: person.token, body: { password } });
       await contextFor(page.context(), null, language);
       await open(page, "/login");
-      await page.getByRole("link", { name: text.forgotPassword }).click();
+      await page.getByRole("link", { name: loginMessages[language].forgotPassword }).click();
       await expect(page).toHaveURL(/\/recover$/);
       await waitForHydration(page);
-      await page.getByLabel(text.handle, { exact: true }).fill(person.handle);
+      await page.getByLabel(recover.handle, { exact: true }).fill(person.handle);
       // Typed as a person might: lower case, no dashes.
-      await page.getByLabel(text.code, { exact: true }).fill((codes[4] ?? "").replaceAll("-", "").toLowerCase());
-      await page.getByLabel(text.newPassword, { exact: true }).fill("recovered passphrase");
+      await page.getByLabel(recover.code, { exact: true }).fill((codes[4] ?? "").replaceAll("-", "").toLowerCase());
+      await page.getByLabel(recover.newPassword, { exact: true }).fill("recovered passphrase");
       await expectAccessible(page);
       await shot(page, "recover", viewport, language);
-      await page.getByRole("button", { name: text.setPassword }).click();
+      await page.getByRole("button", { name: recover.setPassword }).click();
 
-      await expect(page.getByText(text.recovered)).toBeVisible();
+      await expect(page.getByText(recover.recovered)).toBeVisible();
       await expect(signedInName(page)).toHaveText("Fang Yi");
       await expect(api("POST", "/api/user/session", { token: person.token })).rejects.toThrow(/UNAUTHENTICATED/);
-      await page.getByRole("link", { name: text.toAccount }).click();
+      await page.getByRole("link", { name: recover.toAccount }).click();
       await expect(page.getByTestId("recovery-codes-status")).toContainText(text.codesRemaining(9));
     });
 
@@ -174,11 +178,11 @@ for (const { viewport, language } of runs) {
       const personPage = await visitor.newPage();
       await personPage.goto(new URL(link).pathname + new URL(link).search);
       await waitForHydration(personPage);
-      await expect(personPage.getByText(text.recoverLinkLead)).toBeVisible();
-      await expect(personPage.getByLabel(text.handle, { exact: true })).toHaveCount(0);
-      await personPage.getByLabel(text.newPassword, { exact: true }).fill("set from a link");
-      await personPage.getByRole("button", { name: text.setPassword }).click();
-      await expect(personPage.getByText(text.recovered)).toBeVisible();
+      await expect(personPage.getByText(recover.linkLead)).toBeVisible();
+      await expect(personPage.getByLabel(recover.handle, { exact: true })).toHaveCount(0);
+      await personPage.getByLabel(recover.newPassword, { exact: true }).fill("set from a link");
+      await personPage.getByRole("button", { name: recover.setPassword }).click();
+      await expect(personPage.getByText(recover.recovered)).toBeVisible();
       await visitor.close();
 
       await api("POST", "/api/user/login", { body: { handle: person.handle, password: "set from a link" } });

@@ -7,7 +7,7 @@ import { formatMoney, formatSignedMoney } from "#app/i18n/format";
 import type { Language } from "#app/i18n/languages";
 import { errorMessages } from "./error-messages.ts";
 import { homeMessages } from "#app/messages/home";
-import { accountMessages } from "#app/messages/account";
+import { recoveryCodeMessages } from "#app/messages/recovery-codes";
 import { layoutCatalogue as layoutMessages } from "#app/messages/layout.server";
 import { loginMessages } from "#app/messages/login";
 import { orderMessages } from "#app/messages/orders";
@@ -65,7 +65,7 @@ for (const viewport of viewports) {
         await page.getByLabel(login.password, { exact: true }).fill(password);
         await page.getByRole("button", { name: login.registerTitle }).click();
         // The new account's recovery codes, shown once (test/e2e/account-safety.test.ts).
-        await page.getByRole("button", { name: accountMessages[language].savedCodes }).click();
+        await page.getByRole("button", { name: recoveryCodeMessages[language].savedCodes }).click();
         await expect(page.getByRole("heading", { level: 1 })).toHaveText(home.hello("Chen Jing"));
         await expect(headerBalance(page)).toHaveText(money(0));
         await expect(page.getByText(home.noEntries)).toBeVisible();

@@ -14,7 +14,8 @@ import { homeMessages } from "#app/messages/home";
 import { layoutCatalogue as layoutMessages } from "#app/messages/layout.server";
 import { orderMessages } from "#app/messages/orders";
 import { transferMessages } from "#app/messages/transfer";
-import { receiptMessages, walletMessages } from "#app/messages/wallet";
+import { receiptMessages } from "#app/messages/receipt";
+import { walletMessages } from "#app/messages/wallet";
 import { expect, test } from "./fixtures.ts";
 import { api, contextFor, downloadedText, expectAccessible, fund, newPerson, open, type Person, shot, viewports } from "./journey-kit.ts";
 

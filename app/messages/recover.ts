@@ -1,0 +1,51 @@
+import { defineMessages } from "../i18n/messages";
+
+/** /recover: a new password without the old one, with a recovery code or a link from support. */
+export const recoverMessages = defineMessages({
+  en: {
+    title: "Set a new password",
+    description: "Forgot your Paydesk password? Set a new one with a recovery code.",
+    lead: "Enter your handle, one of your recovery codes, and a new password. Every session of your account ends.",
+    linkLead: "Paydesk support gave you this link. Choose a new password; every session of your account ends.",
+    noCodes: "No recovery code? Contact support: after checking who you are, an admin can send you a link to set a new password.",
+    contactSupport: "Contact support",
+    handle: "Handle",
+    code: "Recovery code",
+    codeHint: "12 letters and digits, like ABCD-EFGH-JKMN. Each code works once.",
+    newPassword: "New password",
+    newPasswordHint: "At least 10 characters.",
+    setPassword: "Set new password",
+    settingPassword: "Setting…",
+    recovered: "Your new password is set and you are signed in.",
+    toAccount: "Go to your account",
+    fields: {
+      handle: "A handle has 3 to 32 lower-case letters, digits or underscores.",
+      code: "A recovery code has 12 letters and digits, like ABCD-EFGH-JKMN.",
+      newPassword: "A new password has 10 to 256 characters.",
+      link: "This link is not complete. Open the whole link you were given.",
+    },
+  },
+  "zh-CN": {
+    title: "设置新密码",
+    description: "忘记了 Paydesk 密码？用恢复码设置新密码。",
+    lead: "请输入用户名、一个恢复码和新密码。你账户的所有登录会话都会结束。",
+    linkLead: "这是 Paydesk 客服给你的链接。请设置新密码；你账户的所有登录会话都会结束。",
+    noCodes: "没有恢复码？请联系客服：核实身份后，管理员可以发给你一个设置新密码的链接。",
+    contactSupport: "联系客服",
+    handle: "用户名",
+    code: "恢复码",
+    codeHint: "12 个字母和数字，例如 ABCD-EFGH-JKMN。每个恢复码只能使用一次。",
+    newPassword: "新密码",
+    newPasswordHint: "至少 10 个字符。",
+    setPassword: "设置新密码",
+    settingPassword: "正在设置…",
+    recovered: "新密码已设置，你已登录。",
+    toAccount: "前往我的账户",
+    fields: {
+      handle: "用户名须为 3 到 32 个小写字母、数字或下划线。",
+      code: "恢复码为 12 个字母和数字，例如 ABCD-EFGH-JKMN。",
+      newPassword: "新密码须为 10 到 256 个字符。",
+      link: "链接不完整，请打开你收到的完整链接。",
+    },
+  },
+});
