@@ -6,7 +6,6 @@ import { DateTime, Money } from "../components/money";
 import { metaLanguage, useMessages } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
 import { homeMessages } from "../messages/home";
-import { walletEntryMessages } from "../messages/wallet-entries";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalView, UntilSessionKnown } from "../personal/personal-view";
 import { useSession } from "../session/session-state";
@@ -70,7 +69,6 @@ function EntryAmount({ entry }: { entry: WalletEntry }) {
 
 function Wallet({ overview }: { overview: Overview }) {
   const text = useMessages(homeMessages);
-  const entryNames = useMessages(walletEntryMessages);
   const { user } = useSession();
   // Signed out since the data came (here or in another tab): nothing personal stays.
   if (!user) return <Welcome />;
@@ -125,7 +123,7 @@ function Wallet({ overview }: { overview: Overview }) {
             <li key={entry.id} className="item">
               <span className="item-main">
                 <span className="item-title">
-                  {entryNames.kind[entry.kind] ?? entryNames.other} {entrySubject(entry)}
+                  {text.entryKind[entry.kind] ?? text.entryOther} {entrySubject(entry)}
                 </span>
                 <span className="item-meta">
                   <DateTime iso={entry.createdAt} />

@@ -104,8 +104,7 @@ describe("what each page's first visit carries", () => {
     return staticallyLoaded([shell, manifest.routes.root!.module, route.module]);
   };
 
-  // The screens' own catalogues; the shell's (the layout's, the errors', a wallet entry's name)
-  // are not listed.
+  // The screens' own catalogues; the shell's (the layout's, the errors') are not listed.
   const screens = {
     account: accountMessages,
     content: contentMessages,

@@ -7,7 +7,7 @@ import type { Page } from "@playwright/test";
 import type { Language } from "#app/i18n/languages";
 import { formatMoney } from "#app/i18n/format";
 import { errorMessages } from "./error-messages.ts";
-import { walletEntryMessages } from "#app/messages/wallet-entries";
+import { walletMessages } from "#app/messages/wallet";
 import { layoutCatalogue as layoutMessages } from "#app/messages/layout.server";
 import { opsMessages } from "#app/messages/ops";
 import { orderMessages } from "#app/messages/orders";
@@ -130,7 +130,7 @@ for (const { viewport, language } of runs) {
       await shot(page, "order-refunded", viewport, language);
 
       await open(page, "/");
-      await expect(page.getByText(walletEntryMessages[language].kind.refund ?? "Refund").first()).toBeVisible();
+      await expect(page.getByText(walletMessages[language].kind.refund).first()).toBeVisible();
       await shot(page, "home-refunded", viewport, language);
     });
   });

@@ -10,7 +10,7 @@ import { FormAlert, TextAreaField } from "../../forms/fields";
 import { dispatchIntent } from "../../forms/intent-dispatch";
 import { fieldError, useFormInstance } from "../../forms/use-form-instance";
 import { useMessages } from "../../i18n/messages";
-import { walletEntryMessages } from "../../messages/wallet-entries";
+import { walletMessages } from "../../messages/wallet";
 import { supportMessages } from "../../messages/support";
 import { taskMessages } from "../../messages/tasks";
 import { opsMessages } from "../../messages/ops";
@@ -135,7 +135,8 @@ function PersonView({ page }: { page: PersonPage }) {
   const text = useMessages(opsMessages);
   const operator = useOperator();
   const orders = useMessages(orderMessages);
-  const entryNames = useMessages(walletEntryMessages);
+  // The statement's names for an entry's kind: this list shows the kind alone, without a counterpart.
+  const statement = useMessages(walletMessages);
   const tasks = useMessages(taskMessages);
   const support = useMessages(supportMessages);
   const { person } = page;
@@ -210,7 +211,7 @@ function PersonView({ page }: { page: PersonPage }) {
           {page.walletEntries.map((entry) => (
             <li key={entry.id} className="item">
               <span className="item-main">
-                <span className="item-title">{entryNames.kind[entry.kind] ?? entryNames.other}</span>
+                <span className="item-title">{statement.kind[entry.kind]}</span>
                 <span className="item-meta">
                   <DateTime iso={entry.createdAt} />
                 </span>
