@@ -57,7 +57,7 @@ export function clientChunks(): CodeSplittingOptions {
   return {
     groups: [
       { name: "framework", test: framework, priority: 2 },
-      { name: (id, graph) => (inShell(id, graph) ? "shell" : null), priority: 1 },
+      { name: (id, graph) => (inShell(id, graph) ? "shell" : null), debugName: "shell", priority: 1 },
       { name: "forms", test: formKit, priority: 0 },
     ],
   };

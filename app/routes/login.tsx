@@ -62,12 +62,12 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
 
 /** After sign-up: the recovery codes once, then on to where the person was going. */
 function NewAccountCodes({ codes, handle, next }: { codes: readonly string[] | null; handle: string; next: string }) {
-  const account = useMessages(recoveryCodeMessages);
+  const text = useMessages(recoveryCodeMessages);
   const navigate = useNavigate();
   if (!codes) {
     return (
       <p>
-        {account.codesNone} <Link to="/account">{account.toAccount}</Link>
+        {text.codesNone} <Link to="/account">{text.toAccount}</Link>
       </p>
     );
   }
