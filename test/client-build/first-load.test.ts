@@ -33,6 +33,12 @@ const assetsDir = path.join(clientDir, "assets");
 // zod's core names each of its classes with a string literal, which minifying keeps.
 const zodMarker = "$ZodType";
 
+/** The build's JavaScript files, as the pages name them (`/assets/…`). */
+const builtChunks = () =>
+  readdirSync(assetsDir)
+    .filter((name) => name.endsWith(".js"))
+    .map((name) => `/assets/${name}`);
+
 const source = (asset: string) => readFileSync(path.join(clientDir, asset.replace(/^\//, "")), "utf8");
 
 /** Every chunk these load before running: themselves and what they import statically, however indirectly. */
@@ -54,9 +60,7 @@ function staticallyLoaded(start: string[]): Set<string> {
 
 describe("the browser's build", () => {
   if (!existsSync(assetsDir)) throw new Error(`${assetsDir} is missing: run \`npm run build\` first`);
-  const chunks = readdirSync(assetsDir)
-    .filter((name) => name.endsWith(".js"))
-    .map((name) => `/assets/${name}`);
+  const chunks = builtChunks();
   const withZod = chunks.filter((chunk) => source(chunk).includes(zodMarker));
 
   it("has zod in one chunk, the contract's schemas (app/contract.client.ts)", () => {
@@ -93,9 +97,7 @@ function longestPlainMessage(messages: object): string {
 
 describe("what each page's first visit carries", () => {
   const manifest = readManifest(clientDir);
-  const chunks = readdirSync(assetsDir)
-    .filter((name) => name.endsWith(".js"))
-    .map((name) => `/assets/${name}`);
+  const chunks = builtChunks();
   const shell = manifest.entry!.module;
   const holding = (text: string) => chunks.filter((chunk) => source(chunk).includes(text));
   const firstVisit = (routeId: string) => {
