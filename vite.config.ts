@@ -2,6 +2,7 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vite";
 import { clientChunks } from "./vite/client-chunks.ts";
+import { originChunks } from "./vite/origin-chunks.ts";
 import { edgeReactDomServer } from "./vite/edge-react-dom-server.ts";
 
 const originConfigPath = "./workers/origin/wrangler.toml";
@@ -33,7 +34,7 @@ export default defineConfig(({ command, isPreview }) => {
         },
       },
       ssr: { build: { minify: true } },
-      paydesk_origin: { build: { minify: true } },
+      paydesk_origin: { build: { minify: true, rolldownOptions: { output: originChunks() } } },
     },
     plugins: [
       cloudflare({

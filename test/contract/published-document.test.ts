@@ -8,7 +8,7 @@ import { createOriginApp, openApiPath } from "#origin/app";
  */
 describe("contract/openapi.json", () => {
   it("is the document the origin publishes at GET /api/openapi.json", async () => {
-    const answer = await createOriginApp().request(openApiPath, {}, {} as Env);
+    const answer = await (await createOriginApp()).request(openApiPath, {}, {} as Env);
     expect(answer.status).toBe(200);
     await expect(`${JSON.stringify(await answer.json(), null, 2)}\n`).toMatchFileSnapshot("../../contract/openapi.json");
   });
@@ -23,7 +23,7 @@ describe("the published document", () => {
     responses: Record<string, unknown>;
   };
   const operationsOf = async () => {
-    const document = (await (await createOriginApp().request(openApiPath, {}, {} as Env)).json()) as {
+    const document = (await (await (await createOriginApp()).request(openApiPath, {}, {} as Env)).json()) as {
       servers?: unknown[];
       paths: Record<string, Record<string, Operation>>;
     };
@@ -61,7 +61,7 @@ describe("the published document", () => {
 describe("operator roles", () => {
   it("are the same in the published contract as in the origin's rules", async () => {
     const { operatorRoles } = await import("#origin/ops/roles");
-    const document = (await (await createOriginApp().request(openApiPath, {}, {} as Env)).json()) as {
+    const document = (await (await (await createOriginApp()).request(openApiPath, {}, {} as Env)).json()) as {
       paths: Record<
         string,
         { post?: { requestBody?: { content: Record<string, { schema: { properties: { role: { enum: string[] } } } }> } } }

@@ -6,8 +6,8 @@ import { createOriginApp } from "./app";
 
 /** app.ts names its router instead of letting Hono's default pick one on the first request. */
 describe("the origin's router", () => {
-  it.each([false, true])("is the one Hono's default settles on for its routes (emulation %s)", (emulation) => {
-    const app = createOriginApp({ emulation });
+  it.each([false, true])("is the one Hono's default settles on for its routes (emulation %s)", async (emulation) => {
+    const app = await createOriginApp({ emulation });
     expect(app.router).toBeInstanceOf(TrieRouter);
     const byDefault = new SmartRouter<null>({ routers: [new RegExpRouter(), new TrieRouter()] });
     for (const { method, path } of app.routes) byDefault.add(method, path, null);

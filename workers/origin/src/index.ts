@@ -1,26 +1,38 @@
+import { getPath } from "hono/utils/url";
 import { reportingErrors } from "./error-reporting";
-import { createOriginApp, type OriginApp } from "./app";
-import { runTimeBasedRules } from "./scheduled";
+import { createOriginApp, type OriginApp, openApiPath } from "./app";
+import { segmentOf } from "./routers";
 import { simulatorBound } from "./wechat-pay/config";
-import { wechatPayFactory } from "./wechat-pay/factory";
+import { wechatPayOnFirstUse } from "./wechat-pay/on-first-use";
 
-// Built on the first request, once the bindings are known: the emulation routes exist only
-// where the WeChat Pay simulator is bound. An isolate's bindings do not change; one app per
-// answer still serves an environment that differs (tests call this worker with both).
-const apps = new Map<boolean, OriginApp>();
-function appFor(env: Env): OriginApp {
+const wechatPay = wechatPayOnFirstUse({ now: () => Date.now() });
+
+// Built on the first request that needs it, once the bindings are known: one app per first
+// path segment under /api, with only that segment's routers evaluated (routers.ts), and the
+// whole API for the published document (docs/decisions/041-origin-routers-on-first-use.md).
+// The emulation routes exist only where the WeChat Pay simulator is bound; an isolate's
+// bindings do not change, and one app per answer still serves an environment that differs
+// (tests call this worker with both).
+const apps = new Map<string, Promise<OriginApp>>();
+function appFor(request: Request, env: Env): Promise<OriginApp> {
   const emulation = simulatorBound(env);
-  const known = apps.get(emulation);
-  if (known) return known;
-  const app = createOriginApp({ emulation });
-  apps.set(emulation, app);
+  const path = getPath(request);
+  const segment = path === openApiPath ? undefined : segmentOf(path);
+  const key = `${emulation} ${segment ?? "*"}`;
+  let app = apps.get(key);
+  if (!app) {
+    app = createOriginApp({ emulation, segment, wechatPay });
+    apps.set(key, app);
+    // A failed build is tried again by the next request, not remembered.
+    app.catch(() => apps.delete(key));
+  }
   return app;
 }
 
-const wechatPayOf = wechatPayFactory({ now: () => Date.now() });
-
-export default reportingErrors<Env>(async (request, env, ctx) => appFor(env).fetch(request, env, ctx), {
+export default reportingErrors<Env>(async (request, env, ctx) => (await appFor(request, env)).fetch(request, env, ctx), {
   async scheduled(controller, env) {
-    await runTimeBasedRules(env.DB, controller.scheduledTime, { wechatPay: await wechatPayOf(env) });
+    // The cron's rules are evaluated when the cron first runs, not with every isolate.
+    const { runTimeBasedRules } = await import("./scheduled");
+    await runTimeBasedRules(env.DB, controller.scheduledTime, { wechatPay: await wechatPay(env) });
   },
 });

@@ -12,12 +12,12 @@ const emulationRoutes = [
   "POST /api/payments/wechat/simulator/pay",
 ];
 
-describe("the published contract", () => {
-  const app = createOriginApp();
+const app = await createOriginApp();
 
+describe("the published contract", () => {
   it("documents every route of the router, and nothing else (the emulation routes are routed, never documented)", async () => {
     for (const emulation of [false, true]) {
-      const emulated = createOriginApp({ emulation });
+      const emulated = await createOriginApp({ emulation });
       const response = await emulated.request(openApiPath, {}, env);
       expect(response.status).toBe(200);
       const document = (await response.json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };

@@ -10,9 +10,10 @@ type CallInit = { method?: string; body?: unknown; headers?: Record<string, stri
 /** An origin app on a clock the test moves, and helpers to call it like a client. */
 export function testOrigin(start = Date.parse("2026-11-01T00:00:00Z")) {
   let now = start;
+  // Loaded on the first call: the routers are imported on demand (src/routers.ts).
   const app = createOriginApp({ clock: { now: () => now } });
-  const call = (path: string, init: CallInit = {}) =>
-    app.request(
+  const call = async (path: string, init: CallInit = {}) =>
+    (await app).request(
       path,
       {
         method: init.method ?? "POST",
@@ -22,7 +23,6 @@ export function testOrigin(start = Date.parse("2026-11-01T00:00:00Z")) {
       { ...env, ...init.env, ...(init.db ? { DB: init.db } : {}) },
     );
   return {
-    app,
     call,
     advance: (ms: number) => {
       now += ms;

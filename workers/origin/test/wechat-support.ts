@@ -78,7 +78,7 @@ export async function wechatOrigin({
   let now = start;
   const clock = { now: () => now };
   const wechatEnv = wechatTestEnv(envOverrides);
-  const app = createOriginApp({ clock, wechatPayTimeoutMs: 500, emulation: simulatorBound(wechatEnv) });
+  const app = await createOriginApp({ clock, wechatPayTimeoutMs: 500, emulation: simulatorBound(wechatEnv) });
   await control("/clock", { offsetSeconds: Math.round((now - Date.now()) / 1000) });
   const wechatPay = wechatPayFactory(clock, { timeoutMs: 500 });
   const call = (path: string, init: CallInit & { env?: Env } = {}) =>

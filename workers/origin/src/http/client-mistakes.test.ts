@@ -4,7 +4,7 @@ import { createOriginApp } from "../app";
 import { resetDatabase, seedUser } from "../../test/origin-client";
 import { maxBodyBytes } from "./client-mistakes";
 
-const app = createOriginApp();
+const app = await createOriginApp();
 const register = JSON.stringify({ handle: "mistake_01", password: "long enough password", displayName: "Mistake" });
 const send = (path: string, init: RequestInit) => app.request(path, init, env);
 

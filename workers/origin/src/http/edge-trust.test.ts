@@ -11,8 +11,9 @@ const secret = "a-shared-secret-of-at-least-32-characters";
 const withSecret = { ...env, EDGE_SECRET: secret };
 const fromInternet = { "CF-Connecting-IP": "198.51.100.77" };
 
+const app = await createOriginApp();
+
 describe("the origin answers only the edge", () => {
-  const app = createOriginApp();
   const health = (headers: Record<string, string>, bindings: Env = env) => app.request("/api/health", { headers }, bindings);
 
   it("without EDGE_SECRET: answers what came over the service binding, refuses what came from the internet (CF-Connecting-IP)", async () => {

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from "jose";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { resetDatabase, seedUser } from "../../test/origin-client";
-import { createOriginApp } from "../app";
+import { createOriginApp, type OriginApp } from "../app";
 
 const teamDomain = "paydesk-test.cloudflareaccess.com";
 const audience = "aud-tag-of-the-back-office";
@@ -10,7 +10,7 @@ const accessEnv = { ...env, ACCESS_TEAM_DOMAIN: teamDomain, ACCESS_AUD: audience
 
 let team: CryptoKeyPair;
 let stranger: CryptoKeyPair;
-let app: ReturnType<typeof createOriginApp>;
+let app: OriginApp;
 let admin: Awaited<ReturnType<typeof seedUser>>;
 
 /** A JWT as Cloudflare Access issues it; each test changes what it needs to. */
@@ -32,7 +32,7 @@ beforeAll(async () => {
   stranger = await generateKeyPair("RS256");
   const jwk = { ...(await exportJWK(team.publicKey)), kid: "team-key", alg: "RS256" };
   // The team's key set, held locally: no request leaves the test.
-  app = createOriginApp({ accessKeys: () => createLocalJWKSet({ keys: [jwk] }) });
+  app = await createOriginApp({ accessKeys: () => createLocalJWKSet({ keys: [jwk] }) });
 });
 
 beforeEach(async () => {

@@ -132,7 +132,9 @@ describe("the emulation routes exist only where the simulator is bound", () => {
       }
     }
     // Not mounted at all, not merely refusing.
-    expect(createOriginApp({ emulation: simulatorBound(unbound) }).routes.filter((route) => route.path.includes("/simulator"))).toEqual([]);
+    expect(
+      (await createOriginApp({ emulation: simulatorBound(unbound) })).routes.filter((route) => route.path.includes("/simulator")),
+    ).toEqual([]);
     // An app that has them, asked in an environment without the simulator, answers the same.
     for (const [method, path] of emulationRequests) {
       const answer = await origin.call(path, {
@@ -157,7 +159,7 @@ describe("the emulation routes exist only where the simulator is bound", () => {
       expect(paths.filter((path) => path.includes("/simulator"))).toEqual([]);
     }
     for (const emulation of [true, false]) {
-      const app = createOriginApp({ emulation });
+      const app = await createOriginApp({ emulation });
       expect(app.routes.some((route) => route.path.includes("/simulator"))).toBe(emulation);
       expect((await pathsOf(await app.request(openApiPath, {}, env))).filter((path) => path.includes("/simulator"))).toEqual([]);
     }

@@ -1,0 +1,102 @@
+/**
+ * The origin's build as `wrangler deploy` ships it (`npm test` builds first): the worker and
+ * every router in the files it loads at start, Sentry's SDK and SimpleWebAuthn apart, and a
+ * cold isolate running only the routers its first request reaches
+ * (docs/decisions/041-origin-routers-on-first-use.md).
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { measureWorker } from "../../bench/worker-sizes.ts";
+import type { CodeRun } from "../support/code-run.ts";
+
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+const originBuild = path.join(repoRoot, "dist/paydesk_origin");
+const mainModule = path.join(originBuild, "index.js");
+
+function built(): void {
+  if (!existsSync(mainModule)) throw new Error(`${mainModule} is missing: run \`npm run build\` first`);
+}
+
+/** The source files of a built module, repo-relative, from its source map. */
+function sourcesOf(file: string): string[] {
+  const map = JSON.parse(readFileSync(path.join(originBuild, `${file}.map`), "utf8")) as { sources: string[] };
+  return map.sources.map((source) =>
+    path
+      .relative(repoRoot, path.resolve(path.dirname(path.join(originBuild, file)), source))
+      .split(path.sep)
+      .join("/"),
+  );
+}
+
+/** What the built origin ran, in a fresh Node process, after answering `requests` in turn. */
+function codeRun(...requests: string[]): CodeRun {
+  built();
+  const probe = spawnSync(process.execPath, [path.join(repoRoot, "test/support/code-run.ts"), mainModule, ...requests], {
+    cwd: repoRoot,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  const line = probe.stdout.split("\n").find((l) => l.startsWith("CODE-RUN "));
+  if (probe.status !== 0 || !line)
+    throw new Error(`code-run.ts failed (${probe.status}): ${probe.stderr.trim().split("\n").slice(-5).join(" ")}`);
+  return JSON.parse(line.slice("CODE-RUN ".length)) as CodeRun;
+}
+
+const routerModule = /^workers\/origin\/src\/.+-routes\.ts$/;
+const sentrySdk = /node_modules\/@sentry\//;
+const simpleWebAuthn = /node_modules\/@simplewebauthn\/server\//;
+
+describe("the origin's server build", () => {
+  it("loads the worker and every router at start, and Sentry's SDK and SimpleWebAuthn only on demand", () => {
+    built();
+    const { startup, onDemand } = measureWorker("origin", originBuild);
+    const startupSources = startup.flatMap(({ file }) => (existsSync(path.join(originBuild, `${file}.map`)) ? sourcesOf(file) : []));
+    const routers = startupSources.filter((source) => routerModule.test(source));
+    expect(routers).toEqual(
+      expect.arrayContaining(["workers/origin/src/transfers/transfer-routes.ts", "workers/origin/src/ops/ops-routes.ts"]),
+    );
+    expect(routers.length).toBeGreaterThan(30);
+    expect(startupSources.filter((source) => sentrySdk.test(source) || simpleWebAuthn.test(source))).toEqual([]);
+    // Two files on demand, one for each library; no router is a file of its own.
+    expect(onDemand).toHaveLength(2);
+    const onDemandSources = onDemand.map(({ file }) => sourcesOf(file));
+    expect(onDemandSources.filter((sources) => sources.some((source) => sentrySdk.test(source)))).toHaveLength(1);
+    expect(onDemandSources.filter((sources) => sources.some((source) => simpleWebAuthn.test(source)))).toHaveLength(1);
+    expect(onDemandSources.flat().filter((source) => routerModule.test(source))).toEqual([]);
+  });
+
+  it("runs, on a first request to /api/health, the health router and no other, nor their schemas", () => {
+    const { statuses, ran, notRun } = codeRun("GET /api/health");
+    expect(statuses).toEqual([200]);
+    expect(ran.filter((source) => routerModule.test(source))).toEqual(["workers/origin/src/http/health-routes.ts"]);
+    expect(notRun).toEqual(
+      expect.arrayContaining([
+        "workers/origin/src/transfers/transfer-routes.ts",
+        "workers/origin/src/ledger/wallet-routes.ts",
+        "contract/transfers.ts",
+        "contract/wallet.ts",
+        "contract/passkeys.ts",
+        "workers/origin/src/wechat-pay/factory.ts",
+        "workers/origin/src/scheduled.ts",
+      ]),
+    );
+  });
+
+  it("runs a segment's routers and schemas on its first request, and still no other's", () => {
+    // PATCH is not a method of /api/transfers: the transfers' app is built to find that out (405).
+    const { statuses, ran, notRun } = codeRun("GET /api/health", "PATCH /api/transfers");
+    expect(statuses).toEqual([200, 405]);
+    expect(ran).toEqual(expect.arrayContaining(["workers/origin/src/transfers/transfer-routes.ts", "contract/transfers.ts"]));
+    expect(notRun).toEqual(expect.arrayContaining(["workers/origin/src/ledger/wallet-routes.ts", "contract/wallet.ts"]));
+  });
+
+  it("runs every router for the published document", () => {
+    const { statuses, ran, notRun } = codeRun("GET /api/openapi.json");
+    expect(statuses).toEqual([200]);
+    expect(ran.filter((source) => routerModule.test(source)).length).toBeGreaterThan(30);
+    // The payer stand-in exists only where the WeChat Pay simulator is bound, never in the document.
+    expect(notRun.filter((source) => routerModule.test(source))).toEqual(["workers/origin/src/wechat-pay/emulation/emulation-routes.ts"]);
+  });
+});
