@@ -136,7 +136,7 @@ function printWorkers(figures: BenchFigures): void {
     }
     const over = anchor !== null && s.worker !== "anchor" && s.floorOf === undefined ? `  (${signed(s.medianMs - anchor)} vs anchor)` : "";
     console.log(
-      `  ${pad(s.worker, 12)} GET ${pad(s.path, 12)} ${padLeft(`${s.medianMs.toFixed(0)} ms`, 9)}  min ${padLeft(`${s.minMs?.toFixed(0)} ms`, 8)}  runs ${s.runsMs.map((ms) => ms.toFixed(0)).join(", ")}${over}`,
+      `  ${pad(s.worker, 12)} ${pad(`${s.method} ${s.path}`, 24)} ${padLeft(`${s.medianMs.toFixed(0)} ms`, 9)}  min ${padLeft(`${s.minMs?.toFixed(0)} ms`, 8)}  runs ${s.runsMs.map((ms) => ms.toFixed(0)).join(", ")}${over}`,
     );
   }
   const anchorCpu = figures.startups.find((s) => s.worker === "anchor")?.cpuMedianMs ?? null;

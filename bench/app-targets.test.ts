@@ -109,6 +109,7 @@ function startup(worker: string, medianMs: number, cpuMedianMs: number | null, f
   return {
     worker,
     ...(floorOf ? { floorOf } : {}),
+    method: "GET",
     path: "/",
     runsMs: [medianMs],
     medianMs,

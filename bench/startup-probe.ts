@@ -2,11 +2,11 @@
  * One cold start of one built worker, for bench/startup.ts: run in a fresh Node process,
  * it reads the worker's wrangler.json, then times from the start of a workerd serving that
  * worker alone (Miniflare, no wrangler in front) to the end of the first answer's body to
- * `GET <path>`. A worker's service bindings are answered by a stub that says 503, so that
+ * `<method> <path>` (GET unless named). A worker's service bindings are answered by a stub that says 503, so that
  * only the worker under test is loaded. Prints one line: `STARTUP {json}`, with the CPU
  * time workerd ran by then (bench/process-cpu.ts; null without /proc).
  *
- *   node bench/startup-probe.ts <wrangler.json> <path> [edge secret]
+ *   node bench/startup-probe.ts <wrangler.json> "[<method>] <path>" [edge secret]
  *
  * With an edge secret, the worker gets it as EDGE_SECRET and the request presents it: the
  * origin answers only the edge (workers/origin/src/http/edge-trust.ts).
@@ -15,8 +15,9 @@ import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { builtWorkerOptions } from "../test/support/built-worker.ts";
 import { descendantsCpuMs } from "./process-cpu.ts";
 
-const [configPath, requestPath = "/", edgeSecret] = process.argv.slice(2);
-if (!configPath) throw new Error("usage: node bench/startup-probe.ts <wrangler.json> <path>");
+const [configPath, request = "/", edgeSecret] = process.argv.slice(2);
+if (!configPath) throw new Error('usage: node bench/startup-probe.ts <wrangler.json> "[<method>] <path>"');
+const [method, requestPath] = request.includes(" ") ? request.split(" ", 2) : ["GET", request];
 
 const { worker, stubs } = builtWorkerOptions(configPath);
 
@@ -30,6 +31,7 @@ const mf = new Miniflare(
 );
 try {
   const response = await mf.dispatchFetch(`http://localhost${requestPath}`, {
+    method,
     headers: { "Accept-Language": "en", ...(edgeSecret ? { "X-Edge-Secret": edgeSecret } : {}) },
   });
   const body = await response.arrayBuffer();

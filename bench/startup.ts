@@ -17,6 +17,8 @@ const PROBE_TIMEOUT_MS = 60_000;
 export type StartupTarget = {
   worker: string;
   config: string;
+  /** GET unless named. */
+  method?: "GET" | "POST";
   path: string;
   presentsEdgeSecret?: boolean;
   /** The worker whose configuration floor this is (bench/startup-floor.ts). */
@@ -25,6 +27,7 @@ export type StartupTarget = {
 export type Startup = {
   worker: string;
   floorOf?: string;
+  method: string;
   path: string;
   runsMs: number[];
   medianMs: number | null;
@@ -40,7 +43,7 @@ export type Startup = {
 type ProbeAnswer = { ms: number; cpuMs: number | null; status: number };
 
 function probe(target: StartupTarget): Promise<ProbeAnswer> {
-  const args = [path.join(repoRoot, "bench/startup-probe.ts"), target.config, target.path];
+  const args = [path.join(repoRoot, "bench/startup-probe.ts"), target.config, `${target.method ?? "GET"} ${target.path}`];
   if (target.presentsEdgeSecret) args.push(randomBytes(32).toString("base64url"));
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"], timeout: PROBE_TIMEOUT_MS });
@@ -73,6 +76,7 @@ export async function measureStartups(targets: StartupTarget[]): Promise<Startup
   const results: Startup[] = targets.map((t) => ({
     worker: t.worker,
     ...(t.floorOf ? { floorOf: t.floorOf } : {}),
+    method: t.method ?? "GET",
     path: t.path,
     runsMs: [],
     medianMs: null,
