@@ -84,6 +84,19 @@ describe("the origin's server build", () => {
     );
   });
 
+  it("runs, for the session call every visit starts with, the accounts' router and not the passkeys' or recovery's", () => {
+    const { statuses, ran, notRun } = codeRun("POST /api/user/session");
+    expect(statuses).toEqual([401]);
+    expect(ran.filter((source) => routerModule.test(source))).toEqual(["workers/origin/src/auth/account-routes.ts"]);
+    expect(notRun).toEqual(
+      expect.arrayContaining([
+        "workers/origin/src/passkeys/passkey-sign-in-routes.ts",
+        "workers/origin/src/auth/recovery-routes.ts",
+        "contract/passkeys.ts",
+      ]),
+    );
+  });
+
   it("runs a segment's routers and schemas on its first request, and still no other's", () => {
     // PATCH is not a method of /api/transfers: the transfers' app is built to find that out (405).
     const { statuses, ran, notRun } = codeRun("GET /api/health", "PATCH /api/transfers");

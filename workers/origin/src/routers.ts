@@ -10,7 +10,10 @@ import type { OriginEnv } from "./origin-env";
 export type RouterMount = {
   /** Where the router is mounted (`app.route(at, router)`). */
   at: string;
-  /** The first path segments under /api that the router's paths start with. */
+  /**
+   * The keys of the paths it serves: a path's first segment under /api, or its first two
+   * where a segment's routers are split further (`segmentOf`).
+   */
   segments: string[];
   /** Only where the WeChat Pay simulator is bound (wechat-pay/config.ts `simulatorBound`). */
   emulationOnly?: boolean;
@@ -29,13 +32,15 @@ function mount(at: string, load: RouterMount["load"], segments = [at.split("/")[
 export const routerMounts: RouterMount[] = [
   mount("/api", async () => (await import("./http/health-routes")).healthRoutes, ["health"]),
   mount("/api/user", async () => (await import("./auth/account-routes")).accountRoutes),
-  mount("/api/user", async () => (await import("./auth/recovery-routes")).recoveryRoutes),
+  // Apart from the session call every visit starts with, which needs neither.
+  mount("/api/user", async () => (await import("./auth/recovery-routes")).recoveryRoutes, ["user/recover", "user/recover-with-link"]),
   mount("/api/account", async () => (await import("./account/profile-routes")).profileRoutes),
   mount("/api/account", async () => (await import("./account/password-routes")).passwordRoutes),
   mount("/api/account", async () => (await import("./account/session-routes")).sessionRoutes),
   mount("/api/account", async () => (await import("./account/recovery-code-routes")).recoveryCodeRoutes),
-  mount("/api/user", async () => (await import("./passkeys/passkey-sign-in-routes")).passkeySignInRoutes),
-  mount("/api/account/passkeys", async () => (await import("./passkeys/passkey-routes")).passkeyRoutes),
+  // WebAuthn's schemas are evaluated only for a passkey's requests.
+  mount("/api/user", async () => (await import("./passkeys/passkey-sign-in-routes")).passkeySignInRoutes, ["user/passkey"]),
+  mount("/api/account/passkeys", async () => (await import("./passkeys/passkey-routes")).passkeyRoutes, ["account/passkeys"]),
   mount("/api/users", async () => (await import("./users/user-routes")).userRoutes),
   mount("/api/codes", async () => (await import("./codes/code-routes")).codeRoutes),
   mount("/api/transfers", async () => (await import("./transfers/transfer-routes")).transferRoutes),
@@ -72,11 +77,14 @@ export const routerMounts: RouterMount[] = [
 const knownSegments = new Set(routerMounts.flatMap((m) => m.segments));
 
 /**
- * The routers a request to `path` can reach: those of its first segment under /api, or none
- * (every other path is the envelope's 404). Unknown segments all share the empty answer, so
- * that made-up paths cannot grow the set of apps an isolate keeps.
+ * The key of the routers a request to `path` can reach: its first two segments under /api
+ * where routers are listed for them, else its first, else none (every other path is the
+ * envelope's 404). Unknown segments all share the empty answer, so that made-up paths cannot
+ * grow the set of apps an isolate keeps.
  */
 export function segmentOf(path: string): string {
-  const [root, api, segment = ""] = path.split("/");
-  return root === "" && api === "api" && knownSegments.has(segment) ? segment : "";
+  const [root, api, first = "", second] = path.split("/");
+  if (root !== "" || api !== "api") return "";
+  if (second !== undefined && knownSegments.has(`${first}/${second}`)) return `${first}/${second}`;
+  return knownSegments.has(first) ? first : "";
 }
