@@ -67,34 +67,36 @@ describe("the origin's server build", () => {
     expect(onDemandSources.flat().filter((source) => routerModule.test(source))).toEqual([]);
   });
 
-  it("runs, on a first request to /api/health, the health router and no other, nor their schemas", () => {
-    const { statuses, ran, notRun } = codeRun("GET /api/health");
-    expect(statuses).toEqual([200]);
-    expect(ran.filter((source) => routerModule.test(source))).toEqual(["workers/origin/src/http/health-routes.ts"]);
-    expect(notRun).toEqual(
-      expect.arrayContaining([
+  // The session call is the first of every visit (docs/start-up.md); /api/health is a segment of one router.
+  it.each([
+    {
+      request: "GET /api/health",
+      status: 200,
+      router: "workers/origin/src/http/health-routes.ts",
+      notRun: [
         "workers/origin/src/transfers/transfer-routes.ts",
         "workers/origin/src/ledger/wallet-routes.ts",
         "contract/transfers.ts",
         "contract/wallet.ts",
-        "contract/passkeys.ts",
         "workers/origin/src/wechat-pay/factory.ts",
         "workers/origin/src/scheduled.ts",
-      ]),
-    );
-  });
-
-  it("runs, for the session call every visit starts with, the accounts' router and not the passkeys' or recovery's", () => {
-    const { statuses, ran, notRun } = codeRun("POST /api/user/session");
-    expect(statuses).toEqual([401]);
-    expect(ran.filter((source) => routerModule.test(source))).toEqual(["workers/origin/src/auth/account-routes.ts"]);
-    expect(notRun).toEqual(
-      expect.arrayContaining([
+      ],
+    },
+    {
+      request: "POST /api/user/session",
+      status: 401,
+      router: "workers/origin/src/auth/account-routes.ts",
+      notRun: [
         "workers/origin/src/passkeys/passkey-sign-in-routes.ts",
         "workers/origin/src/auth/recovery-routes.ts",
         "contract/passkeys.ts",
-      ]),
-    );
+      ],
+    },
+  ])("runs, on a first $request, one router ($router) and none of the others' schemas", ({ request, status, router, notRun }) => {
+    const run = codeRun(request);
+    expect(run.statuses).toEqual([status]);
+    expect(run.ran.filter((source) => routerModule.test(source))).toEqual([router]);
+    expect(run.notRun).toEqual(expect.arrayContaining(notRun));
   });
 
   it("runs a segment's routers and schemas on its first request, and still no other's", () => {

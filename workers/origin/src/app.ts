@@ -23,10 +23,10 @@ export const openApiPath = "/api/openapi.json";
  * The origin's HTTP API. Tests pass their own clock so time-based rules need no sleeping,
  * and a short WeChat Pay time-out to see time-outs without waiting for them. `emulation`
  * (the WeChat Pay simulator is bound: `simulatorBound` in wechat-pay/config.ts) adds the
- * payer stand-in routes, which are never part of the published document. With `segment`,
- * only the routers of that first path segment under /api are evaluated and mounted (the
- * worker builds one such app per segment, on its first request: routers.ts); without it, all
- * of them, and the published document. `wechatPay` shares one WeChat Pay client between the
+ * payer stand-in routes, which are never part of the published document. With `segment` (a
+ * path's first segment under /api, or its first two: `segmentOf` in routers.ts), only the
+ * routers of that key are evaluated and mounted (the worker builds one such app per key, on
+ * its first request); without it, all of them, and the published document. `wechatPay` shares one WeChat Pay client between the
  * apps of one isolate.
  */
 export async function createOriginApp({

@@ -7,9 +7,9 @@ import { wechatPayOnFirstUse } from "./wechat-pay/on-first-use";
 
 const wechatPay = wechatPayOnFirstUse({ now: () => Date.now() });
 
-// Built on the first request that needs it, once the bindings are known: one app per first
-// path segment under /api, with only that segment's routers evaluated (routers.ts), and the
-// whole API for the published document (docs/decisions/041-origin-routers-on-first-use.md).
+// Built on the first request that needs it, once the bindings are known: one app per key of
+// routers.ts (a path's first segment under /api, or its first two), with only that key's
+// routers evaluated, and the whole API for the published document (docs/decisions/041-origin-routers-on-first-use.md).
 // The emulation routes exist only where the WeChat Pay simulator is bound; an isolate's
 // bindings do not change, and one app per answer still serves an environment that differs
 // (tests call this worker with both).

@@ -26,8 +26,8 @@ function mount(at: string, load: RouterMount["load"], segments = [at.split("/")[
 
 /**
  * Every router, in the order it is mounted: Hono tries routes in that order, and the
- * published document lists them in it. A router mounted at `/api` itself names the segments
- * its paths start with; the test beside this file holds every router to its segments.
+ * published document lists them in it. A router mounted at `/api` itself, or one of a segment
+ * split further, names its keys; the test beside this file holds every router to its keys.
  */
 export const routerMounts: RouterMount[] = [
   mount("/api", async () => (await import("./http/health-routes")).healthRoutes, ["health"]),
