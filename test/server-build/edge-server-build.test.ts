@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { describe, expect, it } from "vitest";
+import { builtSources } from "../support/built-sources";
 import { builtWorkerOptions } from "../support/built-worker";
 import { startSentrySink } from "../support/sentry-sink";
 
@@ -18,16 +19,11 @@ function built(): void {
   if (!existsSync(config)) throw new Error(`${config} is missing: run \`npm run build\` first`);
 }
 
-/** The source files of a module the server build wrote, from its source map. */
-function sourcesOf(mapFile: string): string[] {
-  return (JSON.parse(readFileSync(path.join(serverBuild, mapFile), "utf8")) as { sources: string[] }).sources;
-}
-
 /** The source files of every module the server build wrote. */
 function bundledSources(): string[] {
   built();
   const maps = readdirSync(serverBuild, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".js.map"));
-  return maps.flatMap(sourcesOf);
+  return maps.flatMap((map) => builtSources(serverBuild, map.slice(0, -".map".length)));
 }
 
 const sentrySdk = /node_modules[\\/]@sentry[\\/]/;
@@ -50,10 +46,10 @@ describe("the edge's server build", () => {
   it("leaves Sentry's SDK out of the main module: an edge without a DSN never evaluates it (workers/edge/error-reporting.ts)", () => {
     built();
     const main = readFileSync(path.join(serverBuild, "index.js"), "utf8");
-    expect(sourcesOf("index.js.map").filter((source) => sentrySdk.test(source))).toEqual([]);
+    expect(builtSources(serverBuild, "index.js").filter((source) => sentrySdk.test(source))).toEqual([]);
     // The SDK is a chunk of its own, imported dynamically by the main module and by nothing statically.
     const chunks = readdirSync(path.join(serverBuild, "assets")).filter((file) => file.endsWith(".js"));
-    const sdkChunks = chunks.filter((file) => sourcesOf(`assets/${file}.map`).some((source) => sentrySdk.test(source)));
+    const sdkChunks = chunks.filter((file) => builtSources(serverBuild, `assets/${file}`).some((source) => sentrySdk.test(source)));
     expect(sdkChunks).toHaveLength(1);
     expect(main).toContain(`import(\`./assets/${sdkChunks[0]}\`)`);
     expect(main).not.toMatch(new RegExp(`from\\s*["']\\./assets/${sdkChunks[0]}["']`));

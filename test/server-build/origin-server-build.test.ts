@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { measureWorker } from "../../bench/worker-sizes.ts";
+import { builtSources } from "../support/built-sources.ts";
 import type { CodeRun } from "../support/code-run.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
@@ -19,16 +20,7 @@ function built(): void {
   if (!existsSync(mainModule)) throw new Error(`${mainModule} is missing: run \`npm run build\` first`);
 }
 
-/** The source files of a built module, repo-relative, from its source map. */
-function sourcesOf(file: string): string[] {
-  const map = JSON.parse(readFileSync(path.join(originBuild, `${file}.map`), "utf8")) as { sources: string[] };
-  return map.sources.map((source) =>
-    path
-      .relative(repoRoot, path.resolve(path.dirname(path.join(originBuild, file)), source))
-      .split(path.sep)
-      .join("/"),
-  );
-}
+const sourcesOf = (file: string) => builtSources(originBuild, file);
 
 /** What the built origin ran, in a fresh Node process, after answering `requests` in turn. */
 function codeRun(...requests: string[]): CodeRun {

@@ -10,7 +10,7 @@
  * or not anything it defines was called afterwards. The worker must import nothing that only
  * workerd has (the origin imports no `cloudflare:*` module).
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -73,12 +73,7 @@ async function main() {
   for (const script of result) {
     if (!script.url.startsWith("file:")) continue;
     const file = fileURLToPath(script.url);
-    if (!file.startsWith(buildDir + path.sep)) continue;
-    try {
-      readFileSync(`${file}.map`);
-    } catch {
-      continue;
-    }
+    if (!file.startsWith(buildDir + path.sep) || !existsSync(`${file}.map`)) continue;
     sourcesRun(
       file,
       script.functions.flatMap((fn) => fn.ranges),
