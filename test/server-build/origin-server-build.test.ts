@@ -5,7 +5,7 @@
  * (docs/decisions/041-origin-routers-on-first-use.md).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { measureWorker } from "../../bench/worker-sizes.ts";
