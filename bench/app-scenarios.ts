@@ -11,6 +11,7 @@ import { request } from "./http.ts";
 import { load, type LoadResult, type LoadSpec } from "./load.ts";
 import { treeCpuMs } from "./process-cpu.ts";
 import type { Check, Scenario } from "./scenario.ts";
+import type { SameSizeStatic } from "./same-size-static.ts";
 import type { AppServerInfo } from "./serve.ts";
 
 /** Upper bound on requests per load, whatever the duration. */
@@ -53,10 +54,11 @@ function freshPaths() {
   return (pathname: string) => `${pathname}?bench=${Date.now().toString(36)}-${++counter}`;
 }
 
-export function buildScenarios(info: AppServerInfo, sameSizeStatic: { path: string; bytes: number }): Scenario<LoadKey, LoadResult>[] {
+export function buildScenarios(info: AppServerInfo, sameSizeStatic: SameSizeStatic): Scenario<LoadKey, LoadResult>[] {
   const { edgeUrl, originUrl, anchorUrl, twinUrl, floorUrl, token, pids } = info;
-  // The floor answers the static file's own bytes, which are the page's (bench/floor/worker.ts).
-  const floorPage = `/floor?page=${encodeURIComponent(sameSizeStatic.path)}`;
+  // The floor answers the static file's own bytes, which are the page's, with the page's own
+  // headers (bench/floor/worker.ts).
+  const floorPage = `/floor?page=${encodeURIComponent(sameSizeStatic.path)}&headers=${encodeURIComponent(sameSizeStatic.headersPath)}`;
   const fresh = freshPaths();
   /** A page rendered afresh for every request, in English: a new query each time. */
   const freshLoad = (baseUrl: string, serverPid: number | null, pathname: string) =>
@@ -131,14 +133,24 @@ export function buildScenarios(info: AppServerInfo, sameSizeStatic: { path: stri
       check: async () => {
         // The floor's own wrangler dev picks the new file up by itself too; allow it a moment.
         const page = (await request(edgeUrl + sameSizeStatic.path)).body;
+        const pageHeaders = new Headers(JSON.parse((await request(edgeUrl + sameSizeStatic.headersPath)).body) as [string, string][]);
+        const pagePolicy = pageHeaders.get("Content-Security-Policy");
+        if (!pagePolicy) return { ok: false, detail: `${sameSizeStatic.headersPath} holds no Content-Security-Policy` };
         let last = "";
         for (let i = 0; i < 50; i++) {
-          const { status, body } = await request(floorUrl + floorPage);
-          if (status === 200 && body === page) return { ok: true, detail: `200, the static file's ${Buffer.byteLength(body)} bytes` };
-          last = status === 200 ? `${Buffer.byteLength(body)} bytes that are not the static file's` : `status ${status}`;
+          const { status, body, headers } = await request(floorUrl + floorPage);
+          const policy = headers.get("Content-Security-Policy");
+          if (status === 200 && body === page && policy === pagePolicy)
+            return { ok: true, detail: `200, the static file's ${Buffer.byteLength(body)} bytes, the page's headers` };
+          last =
+            status !== 200
+              ? `status ${status}`
+              : body !== page
+                ? `${Buffer.byteLength(body)} bytes that are not the static file's`
+                : `Content-Security-Policy ${policy ?? "(none)"}`;
           await sleep(100);
         }
-        return { ok: false, detail: `expected the static file's ${sameSizeStatic.bytes} bytes, got ${last}` };
+        return { ok: false, detail: `expected the static file's ${sameSizeStatic.bytes} bytes and the page's headers, got ${last}` };
       },
     },
     {

@@ -3,7 +3,8 @@
  *
  *   1. renders Paydesk's /help with the built edge (alone in workerd, as bench/startup-probe.ts
  *      starts it), reads the loader data it was rendered from through the edge's route-data
- *      endpoint, and writes the page twin (bench/page-twin.ts) to bench/anchor/app/twin/page.json;
+ *      endpoint, and writes the page twin (bench/page-twin.ts), with the headers the edge
+ *      answered it with, to bench/anchor/app/twin/page.json;
  *   2. builds the anchor with its `/twin` route, which renders that page, into bench/anchor/build-twin;
  *   3. builds the bare anchor, its one page only, into bench/anchor/build: what the targets
  *      compare with (its start-up, size, render and LCP).
@@ -16,6 +17,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { builtWorkerOptions } from "../test/support/built-worker.ts";
+import { chosenHeaders } from "./page-headers.ts";
 import type { TwinPage } from "./page-twin-elements.ts";
 import { twinNodes } from "./page-twin.ts";
 
@@ -33,12 +35,19 @@ async function capturePageTwin(): Promise<void> {
       if (answer.status !== 200) throw new Error(`GET ${url}: ${answer.status}`);
       return answer;
     };
-    const html = await (await get(twinSource)).text();
+    const page = await get(twinSource);
+    const html = await page.text();
     const loaderData: Record<string, unknown> = {};
     for (const route of ["root", "help"]) {
       loaderData[route] = await (await get(`/__serverLoader?route=${route}&url=${encodeURIComponent(twinSource)}`)).json();
     }
-    const twin: TwinPage = { source: twinSource, bytes: Buffer.byteLength(html), ...twinNodes(html), loaderData };
+    const twin: TwinPage = {
+      source: twinSource,
+      bytes: Buffer.byteLength(html),
+      headers: chosenHeaders(page.headers),
+      ...twinNodes(html),
+      loaderData,
+    };
     writeFileSync(path.join(anchorDir, "app/twin/page.json"), JSON.stringify(twin));
     console.log(`Page twin of ${twinSource} (${twin.bytes} bytes) captured`);
   } finally {

@@ -15,6 +15,8 @@ export type TwinPage = {
   /** The path the page was captured from, and its size in bytes there. */
   source: string;
   bytes: number;
+  /** The headers Paydesk's edge answered it with, which the twin answers with too (bench/page-headers.ts). */
+  headers: [string, string][];
   /** What Paydesk's <head> carries of its own (title, description, styles, inline scripts). */
   head: TwinNode[];
   /** The <body>'s elements, without the framework's scripts. */

@@ -140,11 +140,12 @@ runBench(WATCHDOG_MS, async (run) => {
     `  edge ${info.edgeUrl} (workers ${info.workers.join(", ")}), origin direct ${info.originUrl}, anchor ${info.anchorUrl}, floor ${info.floorUrl}; ready in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
   );
 
-  // The cached page's ceiling: its own bytes as a static file of the edge's assets.
+  // The cached page's ceiling: its own bytes as a static file of the edge's assets (and, for
+  // the floor, the headers the edge answered it with).
   const help = await request(`${info.edgeUrl}/help`, { headers: { "Accept-Language": "en" } });
   if (help.status !== 200) throw new Error(`GET /help answered ${help.status}`);
   const helpBytes = Buffer.from(help.body);
-  const sameSizeStatic = { path: writeSameSizeStatic(clientDir, helpBytes), bytes: helpBytes.length };
+  const sameSizeStatic = writeSameSizeStatic(clientDir, helpBytes, help.headers);
 
   const scenarios: BenchFigures["scenarios"] = await timed(loads, "loads", () =>
     runScenariosInRounds(buildScenarios(info, sameSizeStatic), LOAD_ROUNDS),

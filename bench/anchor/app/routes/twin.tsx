@@ -1,4 +1,5 @@
 import { Link, NavLink } from "react-router";
+import { policyReportOnly } from "../../../page-headers";
 import { type TwinLinks, type TwinPage, twinElements } from "../../../page-twin-elements";
 
 // Written by bench/build-anchors.ts before it builds the anchor with this route; absent in a
@@ -13,6 +14,12 @@ const captured = Object.values(import.meta.glob<TwinPage>("../twin/page.json", {
 export function loader() {
   if (!captured) throw new Response("No page twin: bench/build-anchors.ts captures one before it builds this route.", { status: 404 });
   return captured.loaderData;
+}
+
+// The same answer as Paydesk's, headers too, since each costs under wrangler dev; its policy
+// report-only, since the bare app's scripts do not carry Paydesk's nonce (bench/page-headers.ts).
+export function headers() {
+  return new Headers(captured ? policyReportOnly(captured.headers) : []);
 }
 
 // The server renders the links with React Router's own (their cost is the framework's); the
