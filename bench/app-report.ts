@@ -2,7 +2,7 @@
  * The tables `npm run bench` prints: loads, client sizes, Lighthouse, the workers' sizes
  * and start-ups, then the targets (bench/app-targets.ts).
  */
-import { startupShares, targets, type BenchFigures, type Ceiling, type CpuReading } from "./app-targets.ts";
+import { signedMs, startupShares, targets, type BenchFigures, type Ceiling, type CpuReading } from "./app-targets.ts";
 import { loadDescription, type LoadResult } from "./load.ts";
 import { columns, pad, padLeft, printScenarioTable, targetMark, type TargetResult } from "./report.ts";
 import { type Round, scenarioFailed } from "./scenario.ts";
@@ -116,7 +116,7 @@ function printLighthouse(pages: BenchFigures["lighthouse"]): void {
 }
 
 /** A difference in ms with its sign, or a dash where it was not read. */
-const signed = (ms: number | null) => (ms === null ? "—" : `${ms >= 0 ? "+" : ""}${ms.toFixed(0)} ms`);
+const signed = (ms: number | null) => (ms === null ? "—" : signedMs(ms));
 
 function printWorkers(figures: BenchFigures): void {
   console.log(`\nWorkers — modules evaluated at start-up, and on-demand chunks, all parsed at start-up (uncompressed / gzip -9)\n`);

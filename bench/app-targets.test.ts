@@ -6,6 +6,7 @@ import {
   evaluateTargets,
   type LoadKey,
   lighthouseCeilings,
+  startupCeilings,
   startupShares,
 } from "./app-targets.ts";
 import type { PageResult } from "./lighthouse.ts";
@@ -168,5 +169,28 @@ describe("start-ups over their configuration floors", () => {
         overAnchorShareCpuMs: null,
       },
     ]);
+  });
+});
+
+describe("the edge's start-up beside the anchor's twin of /help", () => {
+  it("puts the twin beside the anchor, and the edge beside the twin, by wall time and CPU", () => {
+    const startups = [
+      startup("anchor", 290, 124),
+      startup("anchor floor", 195, 94, "anchor"),
+      startup("twin", 293, 128),
+      startup("edge", 325, 158),
+    ];
+    expect(startupCeilings(startups)).toEqual([
+      {
+        target: "edge start-up",
+        floor: "+3 ms vs anchor, CPU +4 ms (its twin of /help, 293 ms)",
+        paydeskVsFloor: "+32 ms vs the twin, CPU +30 ms",
+      },
+    ]);
+    expect(startupCeilings([startup("anchor", 290, null), startup("twin", 280, null), startup("edge", 325, null)])).toEqual([
+      { target: "edge start-up", floor: "-10 ms vs anchor (its twin of /help, 280 ms)", paydeskVsFloor: "+45 ms vs the twin" },
+    ]);
+    // Without the twin (an older bench's results) there is nothing to put beside.
+    expect(startupCeilings(startups.filter((s) => s.worker !== "twin"))).toEqual([]);
   });
 });

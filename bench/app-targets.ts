@@ -149,6 +149,9 @@ function lighthouseTargets(pages: PageResult[], anchorName: string, twinName: st
   return list;
 }
 
+/** A difference in milliseconds, signed: "+12 ms", "-3 ms". */
+export const signedMs = (ms: number) => `${ms >= 0 ? "+" : ""}${ms.toFixed(0)} ms`;
+
 function workerTargets(workerSizes: WorkerSize[], startups: Startup[]): TargetResult[] {
   const list: TargetResult[] = [];
   for (const [worker, budgetKb] of [
@@ -173,7 +176,7 @@ function workerTargets(workerSizes: WorkerSize[], startups: Startup[]): TargetRe
       list.push({
         name: `${worker} start-up`,
         target,
-        actual: `${over >= 0 ? "+" : ""}${over.toFixed(0)} ms (${ms.toFixed(0)} vs ${anchor.toFixed(0)} ms)`,
+        actual: `${signedMs(over)} (${ms.toFixed(0)} vs ${anchor.toFixed(0)} ms)`,
         met: over <= targets.startupOverAnchorMs,
       });
     }
@@ -217,6 +220,25 @@ export function ceilings(scenarios: BenchFigures["scenarios"]): Ceiling[] {
     });
   }
   return list;
+}
+
+/**
+ * The edge's start-up beside the twin's: the anchor's build with its `/twin` route, started and
+ * asked for /help's page as the edge is, with none of Paydesk's code. By wall time and by CPU.
+ */
+export function startupCeilings(startups: Startup[]): Ceiling[] {
+  const find = (worker: string) => startups.find((s) => s.worker === worker && s.medianMs !== null);
+  const [anchor, twin, edge] = [find("anchor"), find("twin"), find("edge")];
+  if (!anchor?.medianMs || !twin?.medianMs || !edge?.medianMs) return [];
+  const cpu = (a: Startup, b: Startup) =>
+    a.cpuMedianMs === null || b.cpuMedianMs === null ? "" : `, CPU ${signedMs(a.cpuMedianMs - b.cpuMedianMs)}`;
+  return [
+    {
+      target: "edge start-up",
+      floor: `${signedMs(twin.medianMs - anchor.medianMs)} vs anchor${cpu(twin, anchor)} (its twin of /help, ${twin.medianMs.toFixed(0)} ms)`,
+      paydeskVsFloor: `${signedMs(edge.medianMs - twin.medianMs)} vs the twin${cpu(edge, twin)}`,
+    },
+  ];
 }
 
 /** The LCP of /help beside the anchor's twin of it: how the framework alone paints that page. */

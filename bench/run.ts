@@ -25,7 +25,15 @@ import path from "node:path";
 import { waitUntilServing } from "../test/support/wrangler-dev.ts";
 import { printReport } from "./app-report.ts";
 import { buildScenarios } from "./app-scenarios.ts";
-import { ceilings, cpuReadings, evaluateTargets, lighthouseCeilings, startupShares, type BenchFigures } from "./app-targets.ts";
+import {
+  ceilings,
+  cpuReadings,
+  evaluateTargets,
+  lighthouseCeilings,
+  startupCeilings,
+  startupShares,
+  type BenchFigures,
+} from "./app-targets.ts";
 import { startCompressingProxy, type CompressingProxy } from "./compressing-proxy.ts";
 import { runBench } from "./harness.ts";
 import { credentialFor, getTrusting, presentAsEdge, request } from "./http.ts";
@@ -115,11 +123,19 @@ runBench(WATCHDOG_MS, async (run) => {
             presentsEdgeSecret: true,
           },
         ] satisfies StartupTarget[]
-      ).flatMap((target) => [
-        target,
-        // The same configuration with a one-line worker: what the start costs before the code's own share.
-        { ...target, worker: `${target.worker} floor`, floorOf: target.worker, config: writeConfigFloor(path.dirname(target.config)) },
-      ]),
+      )
+        .flatMap((target) => [
+          target,
+          // The same configuration with a one-line worker: what the start costs before the code's own share.
+          { ...target, worker: `${target.worker} floor`, floorOf: target.worker, config: writeConfigFloor(path.dirname(target.config)) },
+        ])
+        .concat({
+          // The framework starting and rendering /help's page, with none of Paydesk's code; its
+          // configuration is the anchor's, and so is its floor (docs/decisions/042-the-floor-answers-the-page-headers.md).
+          worker: "twin",
+          config: path.join(snapshotDir, "bench/anchor/build-twin/server/wrangler.json"),
+          path: "/twin",
+        }),
     ),
   );
   for (const s of startups) if (s.error) problems.push(`${s.worker} start-up: ${s.error}`);
@@ -208,7 +224,7 @@ runBench(WATCHDOG_MS, async (run) => {
 
   const figures: BenchFigures = { scenarios, sizes, lighthouse, anchorPage, twinPage, workerSizes, startups };
   const targetResults = evaluateTargets(figures);
-  const ceilingResults = [...ceilings(scenarios), ...lighthouseCeilings(figures)];
+  const ceilingResults = [...ceilings(scenarios), ...lighthouseCeilings(figures), ...startupCeilings(startups)];
   const cpuResults = cpuReadings(scenarios);
   printReport(figures, targetResults, ceilingResults, cpuResults, loads);
 
