@@ -5,7 +5,8 @@
  *
  *   1. the workers: each one's modules and size (bench/worker-sizes.ts) and its cold start
  *      in a workerd of its own (bench/startup.ts), beside its configuration floor (the same
- *      config with a one-line worker, bench/startup-floor.ts), before anything else runs;
+ *      config with a one-line worker, bench/startup-floor.ts), and the anchor's twin build's
+ *      cold start beside the edge's, before anything else runs;
  *   2. loads: bench/serve.ts (a child in its own process group) serves the built edge +
  *      assets + origin, the origin alone, the anchor, the anchor's twin build and the floor
  *      worker with `wrangler dev`; autocannon loads the scenarios of bench/app-scenarios.ts
