@@ -11,6 +11,7 @@ import { request } from "./http.ts";
 import { load, type LoadResult, type LoadSpec } from "./load.ts";
 import { treeCpuMs } from "./process-cpu.ts";
 import type { Check, Scenario } from "./scenario.ts";
+import { policyReportOnly } from "./page-headers.ts";
 import type { SameSizeStatic } from "./same-size-static.ts";
 import type { AppServerInfo } from "./serve.ts";
 
@@ -59,6 +60,8 @@ export function buildScenarios(info: AppServerInfo, sameSizeStatic: SameSizeStat
   // The floor answers the static file's own bytes, which are the page's, with the page's own
   // headers (bench/floor/worker.ts).
   const floorPage = `/floor?page=${encodeURIComponent(sameSizeStatic.path)}&headers=${encodeURIComponent(sameSizeStatic.headersPath)}`;
+  /** The headers the edge answered /help with, as the bench wrote them beside the static file. */
+  const pageHeaders = async () => JSON.parse((await request(edgeUrl + sameSizeStatic.headersPath)).body) as [string, string][];
   const fresh = freshPaths();
   /** A page rendered afresh for every request, in English: a new query each time. */
   const freshLoad = (baseUrl: string, serverPid: number | null, pathname: string) =>
@@ -133,8 +136,7 @@ export function buildScenarios(info: AppServerInfo, sameSizeStatic: SameSizeStat
       check: async () => {
         // The floor's own wrangler dev picks the new file up by itself too; allow it a moment.
         const page = (await request(edgeUrl + sameSizeStatic.path)).body;
-        const pageHeaders = new Headers(JSON.parse((await request(edgeUrl + sameSizeStatic.headersPath)).body) as [string, string][]);
-        const pagePolicy = pageHeaders.get("Content-Security-Policy");
+        const pagePolicy = new Headers(await pageHeaders()).get("Content-Security-Policy");
         if (!pagePolicy) return { ok: false, detail: `${sameSizeStatic.headersPath} holds no Content-Security-Policy` };
         let last = "";
         for (let i = 0; i < 50; i++) {
@@ -191,13 +193,19 @@ export function buildScenarios(info: AppServerInfo, sameSizeStatic: SameSizeStat
       url: `${twinUrl}/twin?bench=<n>`,
       load: freshLoad(twinUrl, pids.twin, "/twin"),
       check: async () => {
-        const { status, body } = await request(twinUrl + fresh("/twin"), { headers: english });
+        const { status, body, headers } = await request(twinUrl + fresh("/twin"), { headers: english });
         if (status !== 200) return expect200("anchor /twin (built by bench/build-anchors.ts?)", status);
         const bytes = Buffer.byteLength(body);
         // Within a tenth of the page's size: the same elements, without Paydesk's start-up scripts.
-        return Math.abs(bytes - sameSizeStatic.bytes) <= sameSizeStatic.bytes / 10
-          ? { ok: true, detail: `200, ${bytes} bytes (/help: ${sameSizeStatic.bytes})` }
-          : { ok: false, detail: `${bytes} bytes where /help has ${sameSizeStatic.bytes}: not /help's page` };
+        if (Math.abs(bytes - sameSizeStatic.bytes) > sameSizeStatic.bytes / 10)
+          return { ok: false, detail: `${bytes} bytes where /help has ${sameSizeStatic.bytes}: not /help's page` };
+        // The same headers as /help's (their values were captured from another rendering).
+        const missing = policyReportOnly(await pageHeaders())
+          .map(([name]) => name)
+          .filter((name) => !headers.has(name));
+        return missing.length
+          ? { ok: false, detail: `/help's headers the twin does not answer with: ${missing.join(", ")}` }
+          : { ok: true, detail: `200, ${bytes} bytes (/help: ${sameSizeStatic.bytes}), /help's headers` };
       },
     },
     // The same request through the edge and straight to the origin: the proxy's cost. Both
