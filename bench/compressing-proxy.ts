@@ -19,6 +19,7 @@ import {
 import { createSecureServer, type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
 import { constants, createBrotliCompress } from "node:zlib";
+import { connectionHeaders } from "./page-headers.ts";
 
 /** What Cloudflare compresses by content type; images and fonts are compressed already. */
 const compressible = /^(text\/(html|css|javascript|plain)|application\/(javascript|json|x-javascript|manifest\+json))\b/i;
@@ -30,9 +31,6 @@ export type CompressingProxy = { url: string; close(): Promise<void> };
 
 /** A certificate for 127.0.0.1 (bench/local-certificate.ts): with one, the proxy speaks HTTPS and HTTP/2. */
 export type ProxyTls = { key: string; cert: string };
-
-/** Headers of one connection, not of the answer (RFC 9110 §7.6.1): never passed on, and HTTP/2 refuses them. */
-const connectionHeaders = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"]);
 
 /** Whether the client named brotli in Accept-Encoding without refusing it (`br;q=0`). */
 export function acceptsBrotli(acceptEncoding: string | undefined): boolean {

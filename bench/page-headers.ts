@@ -5,8 +5,14 @@
  * costs every hop it passes (docs/decisions/042-the-floor-answers-the-page-headers.md).
  */
 
-/** Headers of one hop, or of the body's framing, which a worker does not choose. */
-const transportHeaders = new Set(["connection", "content-encoding", "content-length", "date", "keep-alive", "transfer-encoding"]);
+/**
+ * Headers of one connection, not of the answer (RFC 9110 §7.6.1): no worker chooses them, and
+ * the bench's compressing proxy never passes them on (HTTP/2 refuses them).
+ */
+export const connectionHeaders = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"]);
+
+/** Those, and the headers of the body's framing: what a worker does not choose. */
+const transportHeaders = new Set([...connectionHeaders, "content-encoding", "content-length", "date"]);
 
 export function chosenHeaders(headers: Iterable<[string, string]>): [string, string][] {
   // `MF-*`: Miniflare's own, on an answer read through `dispatchFetch` (bench/build-anchors.ts).
