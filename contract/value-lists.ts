@@ -7,6 +7,33 @@
  */
 export const orderStatuses = ["pending", "paid", "closed"] as const;
 
+/**
+ * What a line of the wallet's history is, seen from the wallet's owner. One line per
+ * journal transaction that touched the wallet (docs/decisions/003-ledger.md):
+ *
+ * - `code_redeem`: a prepaid code redeemed (available +);
+ * - `transfer_in` / `transfer_out`: money from / to another user (available ±);
+ * - `recharge`: an online recharge credited (available +);
+ * - `task_budget`: a task's budget paid from the wallet (available −, held +);
+ * - `task_reward`: a reward received for approved work (available +);
+ * - `task_reward_paid`: a reward paid out of my task's escrow (held −);
+ * - `escrow_refund`: escrow my task no longer needs, back to my wallet (held −, available +);
+ * - `refund`: a payment refunded (available +);
+ * - `other`: a movement this version of the contract does not name yet.
+ */
+export const walletEntryKinds = [
+  "code_redeem",
+  "transfer_in",
+  "transfer_out",
+  "recharge",
+  "task_budget",
+  "task_reward",
+  "task_reward_paid",
+  "escrow_refund",
+  "refund",
+  "other",
+] as const;
+
 export const ticketCategories = ["payment", "order", "transfer", "task", "account", "other"] as const;
 
 /** An order's and a support ticket's ids, as the origin makes them. */

@@ -1,32 +1,7 @@
 import { pageCursorSchema } from "./openapi";
 import { z } from "zod";
+import { walletEntryKinds } from "./value-lists";
 
-/**
- * What a line of the wallet's history is, seen from the wallet's owner. One line per
- * journal transaction that touched the wallet (docs/decisions/003-ledger.md):
- *
- * - `code_redeem`: a prepaid code redeemed (available +);
- * - `transfer_in` / `transfer_out`: money from / to another user (available ±);
- * - `recharge`: an online recharge credited (available +);
- * - `task_budget`: a task's budget paid from the wallet (available −, held +);
- * - `task_reward`: a reward received for approved work (available +);
- * - `task_reward_paid`: a reward paid out of my task's escrow (held −);
- * - `escrow_refund`: escrow my task no longer needs, back to my wallet (held −, available +);
- * - `refund`: a payment refunded (available +);
- * - `other`: a movement this version of the contract does not name yet.
- */
-const walletEntryKinds = [
-  "code_redeem",
-  "transfer_in",
-  "transfer_out",
-  "recharge",
-  "task_budget",
-  "task_reward",
-  "task_reward_paid",
-  "escrow_refund",
-  "refund",
-  "other",
-] as const;
 export type WalletEntryKind = (typeof walletEntryKinds)[number];
 
 const fen = z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);

@@ -11,10 +11,14 @@
  *   page shares with other pages (the personal-screen kit, money formatting). A message
  *   catalogue the landing page shared with one other screen would go there too, and every
  *   page would load it: each screen's catalogue is its own (test/client-build holds this);
- * - `forms`: the forms' kit (app/forms/, and the loader of the contract's schemas), which
- *   every page with a form needs whole: one file instead of four of a few hundred bytes
- *   (docs/decisions/040-lighter-first-visits.md);
+ * - `forms`: what draws a form (its fields, the form instance, the loader of the contract's
+ *   schemas), which every page with a form needs whole: one file instead of several of a few
+ *   hundred bytes (docs/decisions/040-lighter-first-visits.md);
  * - the route's own chunk and the chunks it shares with other routes, as the bundler cuts them.
+ *
+ * What a screen shows once someone is signed in, and what runs on a submit, are parts fetched
+ * on first use (docs/decisions/043-screens-after-start-up.md), with `form-actions` (the
+ * dispatch, the action results, the form messages): none of it comes with a first visit.
  */
 import type { Rolldown } from "vite";
 
@@ -29,7 +33,10 @@ const routeModule = /\?__react-router-build-client-route$/;
 const entry = /[\\/]app[\\/]entry\.client\.tsx$/;
 const root = /[\\/]app[\\/]root\.tsx\?__react-router-build-client-route$/;
 // The forms' kit; a route imports it, never the entry or the root (they would pull it into the shell).
-const formKit = /[\\/]app[\\/](forms[\\/][^\\/]+|contract-schemas)\.tsx?$/;
+// What a form needs to be drawn, and what it needs once it is sent: the second comes with the
+// parts a screen fetches on first use (docs/decisions/043-screens-after-start-up.md).
+const formKit = /[\\/]app[\\/](forms[\\/](fields|use-form-instance)|contract-schemas)\.tsx?$/;
+const formActions = /[\\/]app[\\/](forms[\\/](action-result|intent-dispatch)|messages[\\/]forms)\.tsx?$/;
 const landing = /[\\/]app[\\/]routes[\\/]home\.tsx\?__react-router-build-client-route$/;
 
 /** The entry and route modules that import a module statically, however indirectly. */
@@ -59,6 +66,7 @@ export function clientChunks(): CodeSplittingOptions {
       { name: "framework", test: framework, priority: 2 },
       { name: (id, graph) => (inShell(id, graph) ? "shell" : null), debugName: "shell", priority: 1 },
       { name: "forms", test: formKit, priority: 0 },
+      { name: "form-actions", test: formActions, priority: 0 },
     ],
   };
 }

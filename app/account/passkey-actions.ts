@@ -3,7 +3,8 @@ import { checked, formText, runAction, type ActionResult } from "../forms/action
 import { currentLanguage } from "../i18n/messages";
 import { passkeySignInMessages } from "../messages/passkey-sign-in";
 import { passkeyMessages } from "../messages/passkeys";
-import { createPasskey, PasskeyDeviceError } from "./webauthn";
+import { createPasskey } from "./webauthn";
+import { PasskeyDeviceError } from "./webauthn-support";
 
 const fieldMessages = () => passkeyMessages[currentLanguage()].fields;
 

@@ -1,12 +1,18 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { ApiFailure } from "../api/client";
-import { passkeySignIn, passkeySignInOptions } from "../api/passkeys";
+import { useLayoutMessages } from "../i18n/layout-messages";
 import { useLanguage, useMessages } from "../i18n/messages";
 import { messageFor } from "../messages/errors";
 import { passkeySignInMessages } from "../messages/passkey-sign-in";
 import { signedIn } from "../session/account-session";
-import { cancelPasskeyRequest, PasskeyDeviceError, passkeyAutofillSupported, getPasskey } from "./webauthn";
+import { isChunkError } from "../startup/chunk-errors";
+import { partOnFirstUse } from "../startup/on-first-use";
+import { PasskeyDeviceError, passkeyAutofillSupported } from "./webauthn-support";
+
+type Credential = Awaited<ReturnType<typeof import("./webauthn").getPasskey>>;
+
+const ceremony = partOnFirstUse("passkey-sign-in", () => import("./passkey-sign-in-ceremony.client"));
 
 /**
  * Signing in with a passkey on /login: a button, and — where the browser offers it — the
@@ -15,6 +21,7 @@ import { cancelPasskeyRequest, PasskeyDeviceError, passkeyAutofillSupported, get
  */
 export function PasskeySignIn({ next }: { next: string }) {
   const text = useMessages(passkeySignInMessages);
+  const layout = useLayoutMessages();
   const language = useLanguage();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
@@ -22,9 +29,10 @@ export function PasskeySignIn({ next }: { next: string }) {
   const autofillStarted = useRef(false);
 
   const finish = useCallback(
-    async (credential: Awaited<ReturnType<typeof getPasskey>>) => {
+    async (credential: Credential) => {
       setBusy(true);
       try {
+        const { passkeySignIn } = await ceremony.load();
         const { token, user } = await passkeySignIn({ credential });
         signedIn(token, user);
         navigate(next, { replace: true });
@@ -39,19 +47,24 @@ export function PasskeySignIn({ next }: { next: string }) {
     (error: unknown) => {
       if (error instanceof PasskeyDeviceError) setProblem(text[error.reason]);
       else if (error instanceof ApiFailure) void messageFor(error.code, language, error.originMessage, error.field).then(setProblem);
+      // Already reported where it failed (app/startup/chunk-loading.ts).
+      else if (isChunkError(error)) setProblem(layout.chunkBody);
       else throw error;
     },
-    [text, language],
+    [text, layout, language],
   );
 
   useEffect(() => {
     let active = true;
     void (async () => {
       if (!(await passkeyAutofillSupported()) || !active) return;
+      // The autofill is an offer: without its chunk, the button still works.
+      const passkeys = await ceremony.prefetch();
+      if (!passkeys || !active) return;
       autofillStarted.current = true;
-      let credential: Awaited<ReturnType<typeof getPasskey>>;
+      let credential: Credential;
       try {
-        credential = await getPasskey(await passkeySignInOptions(), { autofill: true });
+        credential = await passkeys.getPasskey(await passkeys.passkeySignInOptions(), { autofill: true });
       } catch {
         // Nobody asked yet: a request the button replaced, a page going away, a browser or a
         // service that cannot do it now. The button still can, and says why if it fails.
@@ -61,7 +74,7 @@ export function PasskeySignIn({ next }: { next: string }) {
     })();
     return () => {
       active = false;
-      if (autofillStarted.current) void cancelPasskeyRequest();
+      if (autofillStarted.current) void ceremony.prefetch().then((passkeys) => passkeys?.cancelPasskeyRequest());
     };
   }, [finish, explain]);
 
@@ -77,8 +90,9 @@ export function PasskeySignIn({ next }: { next: string }) {
         onClick={() => {
           setProblem(null);
           setBusy(true);
-          passkeySignInOptions()
-            .then((options) => getPasskey(options, { autofill: false }))
+          ceremony
+            .load()
+            .then(async (passkeys) => passkeys.getPasskey(await passkeys.passkeySignInOptions(), { autofill: false }))
             .then(finish)
             .catch(explain)
             .finally(() => setBusy(false));

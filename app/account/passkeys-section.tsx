@@ -8,7 +8,7 @@ import { Field, FormAlert, SubmitButton } from "../forms/fields";
 import { fieldError, useFormInstance } from "../forms/use-form-instance";
 import { useMessages } from "../i18n/messages";
 import { passkeyMessages } from "../messages/passkeys";
-import { passkeysSupported } from "./webauthn";
+import { passkeysSupported } from "./webauthn-support";
 
 function AddPasskey() {
   const text = useMessages(passkeyMessages);

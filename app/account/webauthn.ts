@@ -1,8 +1,9 @@
 import type { z } from "zod";
 import type { addPasskeyBodySchema, AuthenticationOptions, passkeySignInBodySchema, RegistrationOptions } from "#contract/passkeys";
+import { PasskeyDeviceError } from "./webauthn-support";
 
 /*
- * The browser's side of passkeys. @simplewebauthn/browser is imported only when a passkey is
+ * The passkey ceremonies in the browser. @simplewebauthn/browser is imported only when a passkey is
  * actually made or used, so the route chunks of /login and /account stay small
  * (docs/decisions/025-passkeys.md).
  */
@@ -10,31 +11,6 @@ const browserLibrary = () => import("@simplewebauthn/browser");
 
 type RegistrationAnswer = z.input<typeof addPasskeyBodySchema>["credential"];
 type AuthenticationAnswer = z.input<typeof passkeySignInBodySchema>["credential"];
-
-/** Whether this browser has WebAuthn at all (read after hydration; the server renders without). */
-export function passkeysSupported(): boolean {
-  return typeof window !== "undefined" && typeof window.PublicKeyCredential === "function";
-}
-
-/** Whether the browser offers passkeys in a field's autofill (conditional mediation). */
-export async function passkeyAutofillSupported(): Promise<boolean> {
-  if (!passkeysSupported()) return false;
-  try {
-    return (await PublicKeyCredential.isConditionalMediationAvailable?.()) === true;
-  } catch {
-    return false;
-  }
-}
-
-/** Why the device gave no passkey, as the page tells it. */
-export type DeviceRefusal = "cancelled" | "alreadyOnDevice" | "deviceFailed";
-
-export class PasskeyDeviceError extends Error {
-  constructor(readonly reason: DeviceRefusal) {
-    super(reason);
-    this.name = "PasskeyDeviceError";
-  }
-}
 
 function refusalOf(error: unknown): PasskeyDeviceError {
   const name = error instanceof Error ? error.name : "";

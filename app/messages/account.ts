@@ -3,9 +3,6 @@ import { defineMessages } from "../i18n/messages";
 /** /account: name, password, sessions and recovery codes. */
 export const accountMessages = defineMessages({
   en: {
-    title: "Your account",
-    description: "Your Paydesk account: your name, password, where you are signed in, passkeys and recovery codes.",
-    purpose: "Sign in to manage your name, password, sessions, passkeys and recovery codes.",
     profileTitle: "Your name",
     handleIs: (handle: string) => `Your handle is @${handle}; it cannot change.`,
     displayName: "Display name",
@@ -57,9 +54,6 @@ export const accountMessages = defineMessages({
     },
   },
   "zh-CN": {
-    title: "我的账户",
-    description: "你的 Paydesk 账户：名字、密码、登录的设备、通行密钥和恢复码。",
-    purpose: "登录后可管理你的名字、密码、登录会话、通行密钥和恢复码。",
     profileTitle: "你的名字",
     handleIs: (handle: string) => `你的用户名是 @${handle}，不能更改。`,
     displayName: "显示名称",

@@ -3,9 +3,6 @@ import { defineMessages } from "../i18n/messages";
 /** Orders and payments: shared by /order, /pay, /pay_success and /wechat_pay. */
 export const orderMessages = defineMessages({
   en: {
-    title: "Orders",
-    description: "Your Paydesk orders: what you paid, what is waiting, and any refunds.",
-    purpose: "Sign in to see your orders.",
     filter: "Show",
     filterAll: "All orders",
     status: { pending: "Awaiting payment", paid: "Paid", closed: "Closed" },
@@ -18,7 +15,6 @@ export const orderMessages = defineMessages({
     list: "Your orders",
     created: "Created",
     amount: "Amount",
-    detailTitle: "Order details",
     back: "All orders",
     kindLabel: "Kind",
     statusLabel: "Status",
@@ -44,9 +40,6 @@ export const orderMessages = defineMessages({
     historyStatus: { pending: "Created", paid: "Paid", closed: "Closed" } as Record<string, string>,
   },
   "zh-CN": {
-    title: "订单",
-    description: "你的 Paydesk 订单：已支付、待支付以及退款。",
-    purpose: "登录后查看你的订单。",
     filter: "显示",
     filterAll: "全部订单",
     status: { pending: "待支付", paid: "已支付", closed: "已关闭" },
@@ -59,7 +52,6 @@ export const orderMessages = defineMessages({
     list: "你的订单",
     created: "创建时间",
     amount: "金额",
-    detailTitle: "订单详情",
     back: "全部订单",
     kindLabel: "类型",
     statusLabel: "状态",

@@ -3,9 +3,6 @@ import { defineMessages } from "../i18n/messages";
 /** Checkout, WeChat Pay and the payment result. */
 export const paymentMessages = defineMessages({
   en: {
-    payTitle: "Checkout",
-    payDescription: "Choose how to pay your Paydesk order: from your wallet or with WeChat Pay.",
-    payPurpose: "Sign in to pay this order.",
     forWhat: "For",
     amount: "Amount",
     payBy: "Pay by",
@@ -56,9 +53,6 @@ export const paymentMessages = defineMessages({
     startAgain: "Start a new recharge",
   },
   "zh-CN": {
-    payTitle: "收银台",
-    payDescription: "选择 Paydesk 订单的支付方式：钱包余额或微信支付。",
-    payPurpose: "登录后支付此订单。",
     forWhat: "订单内容",
     amount: "金额",
     payBy: "支付截止",

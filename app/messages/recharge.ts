@@ -2,9 +2,6 @@ import { defineMessages } from "../i18n/messages";
 
 export const rechargeMessages = defineMessages({
   en: {
-    title: "Recharge",
-    description: "Top up your Paydesk wallet with WeChat Pay or redeem a prepaid code.",
-    purpose: "Sign in to top up your wallet.",
     redeemTitle: "Redeem a prepaid code",
     code: "Prepaid code",
     codeHint: "16 letters and digits, like ABCD-EFGH-JKMN-PQRS. Dashes and case do not matter.",
@@ -22,9 +19,6 @@ export const rechargeMessages = defineMessages({
     },
   },
   "zh-CN": {
-    title: "充值",
-    description: "通过微信支付或兑换充值码为 Paydesk 钱包充值。",
-    purpose: "登录后即可为钱包充值。",
     redeemTitle: "兑换充值码",
     code: "充值码",
     codeHint: "16 位字母和数字，例如 ABCD-EFGH-JKMN-PQRS。不区分大小写，可带短横线。",

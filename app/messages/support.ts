@@ -3,9 +3,6 @@ import { defineMessages } from "../i18n/messages";
 /** /support (my tickets) and the contact form of /contact. */
 export const supportMessages = defineMessages({
   en: {
-    title: "Support",
-    description: "Your Paydesk support tickets: ask for help and read our answers.",
-    purpose: "Sign in to see your support tickets and write to us.",
     tickets: "Your tickets",
     noTickets: "You have no support tickets. Open one below if you need help.",
     status: { open: "Open", answered: "Answered", closed: "Closed" },
@@ -62,9 +59,6 @@ export const supportMessages = defineMessages({
     },
   },
   "zh-CN": {
-    title: "客服",
-    description: "你的 Paydesk 客服工单：寻求帮助并查看回复。",
-    purpose: "登录后查看你的客服工单并联系我们。",
     tickets: "你的工单",
     noTickets: "你还没有客服工单。如需帮助，请在下方新建。",
     status: { open: "处理中", answered: "已回复", closed: "已关闭" },

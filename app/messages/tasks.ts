@@ -1,13 +1,8 @@
 import { defineMessages } from "../i18n/messages";
 
-/** The task board (/task) and the review queue (/check). */
+/** The task board's lists and forms (/task) and the review queue (/check); the board's own words are in task-board.ts. */
 export const taskMessages = defineMessages({
   en: {
-    title: "Tasks",
-    pageDescription: "Find paid tasks, take one and earn its reward, or post a task with its budget held safely.",
-    purpose: "Sign in to claim tasks, submit your work and post tasks of your own.",
-    tabs: { available: "Available", mine: "My work", posted: "Posted" },
-    tabsLabel: "Task lists",
     reward: "Reward",
     slotsLeft: (left: number, of: number) => `${left} of ${of} places left`,
     deadline: "Deadline",
@@ -60,9 +55,6 @@ export const taskMessages = defineMessages({
       url: "A link must start with https://.",
       reason: "Tell the worker why, in up to 500 characters.",
     },
-    checkTitle: "Check submissions",
-    checkDescription: "Review the work submitted for your tasks and approve it to pay the reward.",
-    checkPurpose: "Sign in to check the work submitted for your tasks.",
     checkEmpty: "Nothing to check. Submissions for your tasks appear here.",
     checkQueue: "Submissions waiting for your check",
     submitted: "Submitted",
@@ -71,7 +63,6 @@ export const taskMessages = defineMessages({
     reject: "Reject",
     rejecting: "Rejecting…",
     rejectHint: "The worker sees this; the place reopens for someone else.",
-    autoApprove: "Submissions not checked within 72 hours are approved automatically.",
     decided: "Done. The queue is up to date.",
     taskCancelled: "The task is cancelled; escrow no longer needed is back in your wallet.",
     proofSubmitted: "Your proof is submitted and waits for the poster's check.",
@@ -80,11 +71,6 @@ export const taskMessages = defineMessages({
     doneBy: "Done by",
   },
   "zh-CN": {
-    title: "任务",
-    pageDescription: "查找有偿任务并领取赚取报酬，或发布任务，预算由平台托管。",
-    purpose: "登录后即可领取任务、提交成果并发布自己的任务。",
-    tabs: { available: "可领取", mine: "我领取的", posted: "我发布的" },
-    tabsLabel: "任务列表",
     reward: "报酬",
     slotsLeft: (left: number, of: number) => `剩余 ${left} / ${of} 个名额`,
     deadline: "截止时间",
@@ -131,9 +117,6 @@ export const taskMessages = defineMessages({
       url: "链接必须以 https:// 开头。",
       reason: "请告诉接单者原因，最多 500 个字符。",
     },
-    checkTitle: "审核提交",
-    checkDescription: "审核他人为你的任务提交的成果，通过后支付报酬。",
-    checkPurpose: "登录后审核别人为你的任务提交的成果。",
     checkEmpty: "暂无待审核内容。别人为你的任务提交的成果会显示在这里。",
     checkQueue: "等待你审核的提交",
     submitted: "提交时间",
@@ -142,7 +125,6 @@ export const taskMessages = defineMessages({
     reject: "驳回",
     rejecting: "正在驳回…",
     rejectHint: "接单者会看到原因；名额将重新开放。",
-    autoApprove: "72 小时内未审核的提交将自动通过。",
     decided: "已处理，列表已更新。",
     taskCancelled: "任务已取消，不再需要的托管资金已退回你的钱包。",
     proofSubmitted: "凭证已提交，等待发布者审核。",

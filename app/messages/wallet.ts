@@ -3,9 +3,6 @@ import { defineMessages } from "../i18n/messages";
 /** /wallet: the statement, its filters, its months and its export. */
 export const walletMessages = defineMessages({
   en: {
-    title: "Statement",
-    description: "Your Paydesk statement: every wallet entry with its running balance, monthly totals, a CSV export and receipts.",
-    purpose: "Sign in to see your statement.",
     filters: "Filter the statement",
     kindLabel: "Kind",
     kindAll: "All kinds",
@@ -51,9 +48,6 @@ export const walletMessages = defineMessages({
     dateRequired: "Enter both dates.",
   },
   "zh-CN": {
-    title: "账单",
-    description: "你的 Paydesk 账单：每一笔钱包记录及余额、每月收支、CSV 导出和收据。",
-    purpose: "登录后查看你的账单。",
     filters: "筛选账单",
     kindLabel: "类型",
     kindAll: "全部类型",

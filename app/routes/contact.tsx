@@ -1,16 +1,15 @@
 import { data, useFetcher } from "react-router";
 import type { Route } from "./+types/contact";
-import { sendContactMessage } from "../api/support";
 import { ticketCategories } from "#contract/value-lists";
 import { pageCacheControl } from "../config.server";
 import { contactDetails } from "../content/contact.server";
-import { attempt, checked, formText, type ActionResult } from "../forms/action-result";
+import type { ActionResult } from "../forms/action-result";
 import { Field, FormAlert, SelectField, SubmitButton, TextAreaField } from "../forms/fields";
-import { dispatchIntent } from "../forms/intent-dispatch";
 import { fieldError, useFormInstance } from "../forms/use-form-instance";
-import { currentLanguage, metaLanguage, useMessages } from "../i18n/messages";
+import { metaLanguage, useMessages } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
 import { supportMessages } from "../messages/support";
+import { partOnFirstUse, usePrefetchWhenIdle } from "../startup/on-first-use";
 
 export function loader() {
   return data({ contact: contactDetails() }, { headers: { "Cache-Control": pageCacheControl } });
@@ -25,25 +24,11 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(`${text.contactTitle} · Paydesk`, text.contactDescription);
 }
 
-// Works signed out (docs/screens.md): no token, an email address to answer instead.
-function sendContactForm(form: FormData) {
-  return attempt("contact", async () => {
-    const body = await checked(
-      (s) => s.contactBodySchema,
-      {
-        email: formText(form, "email").trim(),
-        category: formText(form, "category") || "other",
-        subject: formText(form, "subject").trim(),
-        message: formText(form, "message").trim(),
-      },
-      supportMessages[currentLanguage()].fields,
-    );
-    return sendContactMessage(body, formText(form, "idempotencyKey"));
-  });
-}
+const contactActions = partOnFirstUse("contact-actions", () => import("../support/contact-actions.client"));
 
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult<{ id: string }>> {
-  return dispatchIntent(await request.formData(), { contact: sendContactForm });
+  const [{ actOnContactForm }, form] = await Promise.all([contactActions.load(), request.formData()]);
+  return actOnContactForm(form);
 }
 
 function ContactForm() {
@@ -51,6 +36,7 @@ function ContactForm() {
   const fetcher = useFetcher<typeof clientAction>();
   const result = fetcher.data;
   const { formRef, idempotencyKey } = useFormInstance(result);
+  usePrefetchWhenIdle(contactActions);
   return (
     <section className="card" aria-labelledby="contact-form-title">
       <h2 id="contact-form-title">{text.formTitle}</h2>

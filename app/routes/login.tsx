@@ -1,22 +1,18 @@
-import { Form, Link, redirect, useActionData, useNavigate, useNavigation, useSearchParams } from "react-router";
+import { Form, Link, redirect, useActionData, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
 import { PasskeySignIn } from "../account/passkey-sign-in";
-import { register, signIn } from "../api/account";
-import { makeRecoveryCodes } from "../api/account-safety";
-import { signedInApi } from "../api/client";
-import { RecoveryCodesShown } from "../account/recovery-codes-shown";
-import { recoveryCodeMessages } from "../messages/recovery-codes";
+import { PartView } from "../components/part-view";
 import { Spinner } from "../components/spinner";
-import { attempt, checked, formText, type ActionResult } from "../forms/action-result";
+import type { ActionResult } from "../forms/action-result";
 import { Field, FormAlert, SubmitButton } from "../forms/fields";
-import { dispatchIntent } from "../forms/intent-dispatch";
 import { fieldError, useFormInstance } from "../forms/use-form-instance";
-import { currentLanguage, metaLanguage, useMessages } from "../i18n/messages";
+import { metaLanguage, useMessages } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
 import { loginMessages } from "../messages/login";
 import { signedIn } from "../session/account-session";
 import { safeNextPath } from "../session/safe-next";
 import { useSession } from "../session/session-state";
+import { partOnFirstUse, usePrefetchWhenIdle } from "../startup/on-first-use";
 import { useStartup } from "../startup/startup-state";
 import { useLayoutMessages } from "../i18n/layout-messages";
 
@@ -25,53 +21,22 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(`${text.signInTitle} · Paydesk`, text.description);
 }
 
-const fieldMessages = () => loginMessages[currentLanguage()].fields;
-const credentialsOf = (form: FormData) => ({ handle: formText(form, "handle").trim(), password: formText(form, "password") });
-
-const accountIntents = {
-  login: (form: FormData) =>
-    attempt("login", async () => signIn(await checked((s) => s.signInBodySchema, credentialsOf(form), fieldMessages()))),
-  register: (form: FormData) =>
-    attempt("register", async () => {
-      const body = await checked(
-        (s) => s.registerBodySchema,
-        { ...credentialsOf(form), displayName: formText(form, "displayName").trim() },
-        fieldMessages(),
-      );
-      // A retry with the same key replays our own success, never HANDLE_TAKEN.
-      await register(body, formText(form, "idempotencyKey"));
-      const answer = await signIn(await checked((s) => s.signInBodySchema, credentialsOf(form), fieldMessages()));
-      // A new account's recovery codes, shown once (docs/decisions/024-account-safety.md). If
-      // they cannot be made now, the account page offers them; the account exists either way.
-      const codes = await makeRecoveryCodes(signedInApi(answer.token), body.password).then(
-        (made) => made.codes,
-        () => null,
-      );
-      return { ...answer, codes };
-    }),
-};
+const loginActions = partOnFirstUse("login-actions", () => import("../account/login-actions.client"));
+const newAccountCodes = partOnFirstUse("new-account-codes", () => import("../account/new-account-codes.client"));
 
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult | Response> {
-  const result = await dispatchIntent(await request.formData(), accountIntents);
+  const [{ actOnLoginForm }, form] = await Promise.all([loginActions.load(), request.formData()]);
+  const result = await actOnLoginForm(form);
   if (!result.ok) return result;
   signedIn(result.data.token, result.data.user);
   // A new account stays here to see its recovery codes once; a sign-in goes on at once.
-  if (result.intent === "register") return result;
-  return redirect(safeNextPath(new URL(request.url).searchParams.get("next")));
-}
-
-/** After sign-up: the recovery codes once, then on to where the person was going. */
-function NewAccountCodes({ codes, handle, next }: { codes: readonly string[] | null; handle: string; next: string }) {
-  const text = useMessages(recoveryCodeMessages);
-  const navigate = useNavigate();
-  if (!codes) {
-    return (
-      <p>
-        {text.codesNone} <Link to="/account">{text.toAccount}</Link>
-      </p>
-    );
+  if (result.intent === "register") {
+    // Its codes are shown as soon as the answer is: if their part cannot come now, it is
+    // asked for again when they are shown.
+    await newAccountCodes.prefetch();
+    return result;
   }
-  return <RecoveryCodesShown codes={codes} handle={handle} onDone={() => navigate(next)} />;
+  return redirect(safeNextPath(new URL(request.url).searchParams.get("next")));
 }
 
 export default function Login() {
@@ -87,12 +52,17 @@ export default function Login() {
   const registering = params.get("mode") === "register";
   const title = registering ? text.registerTitle : text.signInTitle;
   const { formRef, idempotencyKey } = useFormInstance(result, { resetOnSuccess: false });
+  usePrefetchWhenIdle(loginActions);
 
   return (
     <section className="narrow" aria-labelledby="login-title">
       <h1 id="login-title">{title}</h1>
       {result?.ok && result.intent === "register" && user ? (
-        <NewAccountCodes codes={(result.data as { codes: string[] | null }).codes} handle={user.handle} next={next} />
+        <PartView part={newAccountCodes}>
+          {({ NewAccountCodes }) => (
+            <NewAccountCodes codes={(result.data as { codes: string[] | null }).codes} handle={user.handle} next={next} />
+          )}
+        </PartView>
       ) : ready && user ? (
         <p>
           {text.signedInAs} <strong>{user.displayName}</strong> (@{user.handle}). <Link to={next}>{text.continue}</Link>

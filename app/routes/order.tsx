@@ -1,32 +1,27 @@
-import { Form, Link, useFetcher, useSearchParams } from "react-router";
 import type { Route } from "./+types/order";
-import type { Order, OrderDetail } from "#contract/orders";
 import { orderIdPattern, orderStatuses } from "#contract/value-lists";
-import { cancelOrder, getOrder, listOrders, type OrderPage } from "../api/orders";
-import { useAnnounceSuccess } from "../components/announcer";
-import { DateTime, Money } from "../components/money";
-import { useOrderTitle } from "../components/order-summary";
-import { formText, runAction, type ActionResult } from "../forms/action-result";
-import { FormAlert, SubmitButton } from "../forms/fields";
-import { dispatchIntent } from "../forms/intent-dispatch";
-import { useFormInstance } from "../forms/use-form-instance";
+import { getOrder, listOrders } from "../api/orders";
+import { PartView } from "../components/part-view";
 import { metaLanguage, useMessages } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
-import { orderMessages } from "../messages/orders";
+import { orderPageMessages } from "../messages/order-page";
+import type { OrdersView } from "../orders/orders-screen.client";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalFallback, PersonalView } from "../personal/personal-view";
+import { mayBeSignedIn, partOnFirstUse } from "../startup/on-first-use";
+
+const ordersScreen = partOnFirstUse("orders-screen", () => import("../orders/orders-screen.client"));
+if (mayBeSignedIn()) void ordersScreen.prefetch();
 
 export function meta({ matches }: Route.MetaArgs) {
-  const text = orderMessages[metaLanguage(matches)];
+  const text = orderPageMessages[metaLanguage(matches)];
   return pageMeta(`${text.title} · Paydesk`, text.description);
 }
-
-type Screen = { view: "list"; page: OrderPage; status: string } | { view: "detail"; order: OrderDetail };
 
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   const params = new URL(request.url).searchParams;
   const id = params.get("id");
-  return loadPersonal<Screen>(async (api) => {
+  const screen = await loadPersonal<OrdersView>(async (api) => {
     if (id !== null) {
       // A malformed id is simply not one of this user's orders.
       const order = await getOrder(api, orderIdPattern.test(id) ? id : "ord_unknown");
@@ -36,17 +31,19 @@ export async function clientLoader({ request }: Route.ClientLoaderArgs) {
     const page = await listOrders(api, { limit: 20, status, cursor: params.get("cursor") || undefined });
     return { view: "list", page, status: status ?? "" };
   });
+  // The orders arrive with their data, not after it (if they cannot, the render asks again).
+  if (screen.state === "ready") await ordersScreen.prefetch();
+  return screen;
 }
 clientLoader.hydrate = true as const;
 
-export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
-  return dispatchIntent(await request.formData(), {
-    cancel: (form) => runAction("cancel", (api) => cancelOrder(api, formText(form, "orderId"), formText(form, "idempotencyKey"))),
-  });
+export async function clientAction({ request }: Route.ClientActionArgs) {
+  const [{ actOnOrderForm }, form] = await Promise.all([ordersScreen.load(), request.formData()]);
+  return actOnOrderForm(form);
 }
 
 export function HydrateFallback() {
-  const text = useMessages(orderMessages);
+  const text = useMessages(orderPageMessages);
   return (
     <section aria-labelledby="order-title">
       <h1 id="order-title">{text.title}</h1>
@@ -55,200 +52,13 @@ export function HydrateFallback() {
   );
 }
 
-function StatusBadge({ order }: { order: Order }) {
-  const text = useMessages(orderMessages);
-  return (
-    <span className={`badge badge-${order.status}`}>
-      {text.status[order.status]}
-      {order.closeReason ? ` (${text.closeReason[order.closeReason]})` : null}
-    </span>
-  );
-}
-
-function OrderList({ page, status }: { page: OrderPage; status: string }) {
-  const text = useMessages(orderMessages);
-  const title = useOrderTitle();
-  const [params] = useSearchParams();
-  return (
-    <>
-      <Form method="get" className="filter-bar">
-        <label htmlFor="order-status">{text.filter}</label>
-        <select id="order-status" name="status" defaultValue={status}>
-          <option value="">{text.filterAll}</option>
-          {orderStatuses.map((value) => (
-            <option key={value} value={value}>
-              {text.status[value]}
-            </option>
-          ))}
-        </select>
-        <button type="submit" className="button button-secondary">
-          {text.apply}
-        </button>
-      </Form>
-      {page.orders.length === 0 ? (
-        <p className="empty">{text.empty}</p>
-      ) : (
-        <ul className="item-list" aria-label={text.list}>
-          {page.orders.map((order) => (
-            <li key={order.id} className="item">
-              <Link to={`/order?id=${order.id}`} className="item-main">
-                <span className="item-title">{title(order)}</span>
-                <span className="item-meta">
-                  {text.kind[order.kind]} · <DateTime iso={order.createdAt} />
-                </span>
-              </Link>
-              <span className="item-side">
-                <Money amount={order.amount} />
-                <StatusBadge order={order} />
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
-      <p className="pager">
-        {params.get("cursor") ? <Link to={status ? `/order?status=${status}` : "/order"}>{text.newest}</Link> : null}
-        {page.nextCursor ? (
-          <Link to={`/order?${new URLSearchParams({ ...(status ? { status } : {}), cursor: page.nextCursor })}`}>{text.older}</Link>
-        ) : null}
-      </p>
-    </>
-  );
-}
-
-function CancelOrder({ order }: { order: OrderDetail }) {
-  const text = useMessages(orderMessages);
-  const fetcher = useFetcher<ActionResult>();
-  const { formRef, idempotencyKey } = useFormInstance(fetcher.data, { resetOnSuccess: false });
-  useAnnounceSuccess(fetcher.data, text.cancelled);
-  return (
-    <fetcher.Form method="post" ref={formRef}>
-      <FormAlert result={fetcher.data} />
-      <input type="hidden" name="intent" value="cancel" />
-      <input type="hidden" name="orderId" value={order.id} />
-      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-      <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.cancelling} className="button button-secondary">
-        {text.cancel}
-      </SubmitButton>
-    </fetcher.Form>
-  );
-}
-
-function OrderDetailView({ order }: { order: OrderDetail }) {
-  const text = useMessages(orderMessages);
-  const title = useOrderTitle();
-  return (
-    <article className="card" aria-labelledby="order-detail-title">
-      <p>
-        <Link to="/order">← {text.back}</Link>
-      </p>
-      <h2 id="order-detail-title">{title(order)}</h2>
-      <dl className="summary">
-        <dt>{text.amount}</dt>
-        <dd className="amount-large">
-          <Money amount={order.amount} />
-        </dd>
-        <dt>{text.kindLabel}</dt>
-        <dd>{text.kind[order.kind]}</dd>
-        <dt>{text.statusLabel}</dt>
-        <dd>
-          <StatusBadge order={order} />
-        </dd>
-        <dt>{text.created}</dt>
-        <dd>
-          <DateTime iso={order.createdAt} />
-        </dd>
-        {order.status === "pending" ? (
-          <>
-            <dt>{text.payBy}</dt>
-            <dd>
-              <DateTime iso={order.expiresAt} />
-            </dd>
-          </>
-        ) : null}
-      </dl>
-      {order.status === "pending" ? (
-        <div className="form-actions">
-          <Link className="button" to={`/pay?order=${order.id}`}>
-            {text.pay}
-          </Link>
-          <CancelOrder order={order} />
-        </div>
-      ) : null}
-      <h3>{text.history}</h3>
-      <ol className="timeline">
-        {order.history.map((entry) => (
-          <li key={`${entry.status}-${entry.at}`}>
-            <DateTime iso={entry.at} /> — {text.historyStatus[entry.status] ?? entry.status}
-            {entry.reason && entry.reason in text.closeReason
-              ? ` (${text.closeReason[entry.reason as keyof typeof text.closeReason]})`
-              : null}
-          </li>
-        ))}
-      </ol>
-      <h3>{text.payments}</h3>
-      {order.payments.length === 0 ? (
-        <p>{text.noPayments}</p>
-      ) : (
-        <ul className="item-list">
-          {order.payments.map((payment) => (
-            <li key={payment.id} className="item">
-              <span className="item-main">
-                <span className="item-title">{text.method[payment.method]}</span>
-                <span className="item-meta">
-                  <DateTime iso={payment.createdAt} />
-                </span>
-              </span>
-              <span className="item-side">
-                <Money amount={payment.amount} /> <span className="badge">{text.paymentStatus[payment.status]}</span>
-                <Link to={`/wallet/receipts/payment/${payment.id}`} aria-label={text.paymentReceipt(text.method[payment.method])}>
-                  {text.receipt}
-                </Link>
-                {payment.refund ? (
-                  <span className="item-meta">
-                    {text.refund[payment.refund.status]} <Money amount={payment.refund.amount} />
-                  </span>
-                ) : null}
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
-      {order.refunds.length > 0 ? (
-        <>
-          <h3>{text.refunds}</h3>
-          <ul className="item-list" data-testid="order-refunds">
-            {order.refunds.map((refund) => (
-              <li key={refund.id} className="item">
-                <span className="item-main">
-                  <span className="item-title">{text.refundTo[refund.method]}</span>
-                  <span className="item-meta">
-                    <DateTime iso={refund.createdAt} />
-                  </span>
-                </span>
-                <span className="item-side">
-                  <Money amount={refund.amount} /> <span className="badge">{text.refundStatus[refund.status]}</span>
-                  <Link to={`/wallet/receipts/refund/${refund.id}`} aria-label={text.refundReceipt(text.refundTo[refund.method])}>
-                    {text.receipt}
-                  </Link>
-                </span>
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : null}
-    </article>
-  );
-}
-
 export default function Orders({ loaderData }: Route.ComponentProps) {
-  const text = useMessages(orderMessages);
+  const text = useMessages(orderPageMessages);
   return (
     <section aria-labelledby="order-title">
       <h1 id="order-title">{loaderData.state === "ready" && loaderData.data.view === "detail" ? text.detailTitle : text.title}</h1>
       <PersonalView result={loaderData} purpose={text.purpose}>
-        {(screen) =>
-          screen.view === "detail" ? <OrderDetailView order={screen.order} /> : <OrderList page={screen.page} status={screen.status} />
-        }
+        {(screen) => <PartView part={ordersScreen}>{({ OrdersScreen }) => <OrdersScreen screen={screen} />}</PartView>}
       </PersonalView>
     </section>
   );

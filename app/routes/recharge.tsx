@@ -1,124 +1,31 @@
-import { redirect, useFetcher } from "react-router";
 import type { Route } from "./+types/recharge";
-import type { RedeemCodeAnswer } from "#contract/codes";
-import { redeemCode } from "../api/codes";
-import { createRechargeOrder } from "../api/orders";
-import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
-import { Field, FormAlert, MoneyField, SubmitButton } from "../forms/fields";
-import { dispatchIntent } from "../forms/intent-dispatch";
-import { fieldError, useFormInstance } from "../forms/use-form-instance";
-import { formatMoney, parseYuan } from "../i18n/format";
-import { currentLanguage, metaLanguage, useLanguage, useMessages } from "../i18n/messages";
+import { PartView } from "../components/part-view";
+import { metaLanguage, useMessages } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
-import { rechargeMessages } from "../messages/recharge";
+import { rechargePageMessages } from "../messages/recharge-page";
 import { RequireUser } from "../personal/personal-view";
-import { getStartupState } from "../startup/startup-state";
+import { mayBeSignedIn, partOnFirstUse } from "../startup/on-first-use";
+
+const rechargeForms = partOnFirstUse("recharge-forms", () => import("../recharge/recharge-forms.client"));
+if (mayBeSignedIn()) void rechargeForms.prefetch();
 
 export function meta({ matches }: Route.MetaArgs) {
-  const text = rechargeMessages[metaLanguage(matches)];
+  const text = rechargePageMessages[metaLanguage(matches)];
   return pageMeta(`${text.title} · Paydesk`, text.description);
 }
 
-const fieldMessages = () => rechargeMessages[currentLanguage()].fields;
-
-const rechargeIntents = {
-  redeem: (form: FormData): Promise<ActionResult | Response> =>
-    runAction(
-      "redeem",
-      async (api) =>
-        redeemCode(
-          api,
-          await checked((s) => s.redeemCodeBodySchema, { code: formText(form, "code").trim() }, fieldMessages()),
-          formText(form, "idempotencyKey"),
-        ),
-      { movesMoney: true },
-    ),
-  recharge: async (form: FormData): Promise<ActionResult | Response> => {
-    const result = await runAction("recharge", async (api) => {
-      const body = await checked(
-        (s) => s.createRechargeOrderBodySchema,
-        // The contract bounds the referrer; a longer one is still worth its first part.
-        { amount: parseYuan(formText(form, "amount")), referrer: getStartupState().referrers.firstTouch.slice(0, 2048) },
-        fieldMessages(),
-      );
-      return createRechargeOrder(api, body, formText(form, "idempotencyKey"));
-    });
-    return result.ok ? redirect(`/pay?order=${encodeURIComponent(result.data.id)}`) : result;
-  },
-};
-
-export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult | Response> {
-  return dispatchIntent(await request.formData(), rechargeIntents);
-}
-
-function RedeemForm() {
-  const text = useMessages(rechargeMessages);
-  const language = useLanguage();
-  const fetcher = useFetcher<ActionResult<RedeemCodeAnswer>>();
-  const result = fetcher.data;
-  const { formRef, idempotencyKey } = useFormInstance(result);
-  return (
-    <section className="card" aria-labelledby="redeem-title">
-      <h2 id="redeem-title">{text.redeemTitle}</h2>
-      <fetcher.Form method="post" className="form" ref={formRef} noValidate>
-        <FormAlert result={result} fields={["code"]} />
-        <input type="hidden" name="intent" value="redeem" />
-        <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-        <Field
-          id="redeem-code"
-          name="code"
-          label={text.code}
-          hint={text.codeHint}
-          autoComplete="off"
-          autoCapitalize="characters"
-          spellCheck={false}
-          required
-          maxLength={40}
-          className="code-input"
-          error={fieldError(result, "code")}
-        />
-        <SubmitButton busy={fetcher.state !== "idle"} busyLabel={text.redeeming}>
-          {text.redeem}
-        </SubmitButton>
-      </fetcher.Form>
-      <div role="status" aria-live="polite">
-        {result?.ok ? <p className="notice notice-success">{text.redeemed(formatMoney(result.data.value, language))}</p> : null}
-      </div>
-    </section>
-  );
-}
-
-function OnlineTopUp() {
-  const text = useMessages(rechargeMessages);
-  const fetcher = useFetcher<ActionResult>();
-  const result = fetcher.data;
-  const { formRef, idempotencyKey } = useFormInstance(result, { resetOnSuccess: false });
-  return (
-    <section className="card" aria-labelledby="online-title">
-      <h2 id="online-title">{text.onlineTitle}</h2>
-      <fetcher.Form method="post" className="form" ref={formRef} noValidate>
-        <FormAlert result={result} fields={["amount"]} />
-        <input type="hidden" name="intent" value="recharge" />
-        <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-        <MoneyField id="recharge-amount" name="amount" label={text.amount} hint={text.amountHint} error={fieldError(result, "amount")} />
-        <SubmitButton busy={fetcher.state !== "idle"} busyLabel={text.creating}>
-          {text.createOrder}
-        </SubmitButton>
-      </fetcher.Form>
-    </section>
-  );
+export async function clientAction({ request }: Route.ClientActionArgs) {
+  const [{ actOnRechargeForm }, form] = await Promise.all([rechargeForms.load(), request.formData()]);
+  return actOnRechargeForm(form);
 }
 
 export default function Recharge() {
-  const text = useMessages(rechargeMessages);
+  const text = useMessages(rechargePageMessages);
   return (
     <section aria-labelledby="recharge-title">
       <h1 id="recharge-title">{text.title}</h1>
       <RequireUser purpose={text.purpose}>
-        <div className="cards">
-          <RedeemForm />
-          <OnlineTopUp />
-        </div>
+        <PartView part={rechargeForms}>{({ RechargeForms }) => <RechargeForms />}</PartView>
       </RequireUser>
     </section>
   );

@@ -1,52 +1,25 @@
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/recover";
 import type { SignInAnswer } from "#contract/account";
-import { recoverWithCode, recoverWithLink } from "../api/account-safety";
-import { attempt, checked, formText, type ActionResult } from "../forms/action-result";
+import type { ActionResult } from "../forms/action-result";
 import { Field, FormAlert, SubmitButton } from "../forms/fields";
-import { dispatchIntent } from "../forms/intent-dispatch";
 import { fieldError, useFormInstance } from "../forms/use-form-instance";
-import { currentLanguage, metaLanguage, useMessages } from "../i18n/messages";
+import { metaLanguage, useMessages } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
 import { recoverMessages } from "../messages/recover";
 import { signedIn } from "../session/account-session";
+import { partOnFirstUse, usePrefetchWhenIdle } from "../startup/on-first-use";
 
 export function meta({ matches }: Route.MetaArgs) {
   const text = recoverMessages[metaLanguage(matches)];
   return pageMeta(`${text.title} · Paydesk`, text.description);
 }
 
-const fieldMessages = () => recoverMessages[currentLanguage()].fields;
-
-const recoverIntents = {
-  code: (form: FormData) =>
-    attempt("code", async () =>
-      recoverWithCode(
-        await checked(
-          (s) => s.recoverWithCodeBodySchema,
-          {
-            handle: formText(form, "handle").trim().replace(/^@/, ""),
-            code: formText(form, "code").trim(),
-            newPassword: formText(form, "newPassword"),
-          },
-          fieldMessages(),
-        ),
-      ),
-    ),
-  link: (form: FormData) =>
-    attempt("link", async () =>
-      recoverWithLink(
-        await checked(
-          (s) => s.recoverWithLinkBodySchema,
-          { link: formText(form, "link"), newPassword: formText(form, "newPassword") },
-          fieldMessages(),
-        ),
-      ),
-    ),
-};
+const recoverActions = partOnFirstUse("recover-actions", () => import("../account/recover-actions.client"));
 
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
-  const result = await dispatchIntent(await request.formData(), recoverIntents);
+  const [{ actOnRecoverForm }, form] = await Promise.all([recoverActions.load(), request.formData()]);
+  const result = await actOnRecoverForm(form);
   // Signed in with the new password at once: every earlier session has ended.
   if (result.ok) {
     const { token, user } = result.data as SignInAnswer;
@@ -62,6 +35,7 @@ export default function Recover() {
   const result = useActionData<typeof clientAction>();
   const navigation = useNavigation();
   const { formRef } = useFormInstance(result, { resetOnSuccess: false });
+  usePrefetchWhenIdle(recoverActions);
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
 
   if (result?.ok) {

@@ -1,73 +1,43 @@
-import { Link, useFetcher } from "react-router";
 import type { Route } from "./+types/support";
-import type { Ticket, TicketThread } from "#contract/support";
-import { ticketCategories, ticketIdPattern } from "#contract/value-lists";
-import { closeTicket, getTicket, listTickets, openTicket, replyToTicket } from "../api/support";
-import { useAnnounceSuccess } from "../components/announcer";
-import { DateTime } from "../components/money";
-import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
-import { Field, FormAlert, SelectField, SubmitButton, TextAreaField } from "../forms/fields";
-import { dispatchIntent } from "../forms/intent-dispatch";
-import { fieldError, useFormInstance } from "../forms/use-form-instance";
-import { currentLanguage, metaLanguage, useMessages } from "../i18n/messages";
+import { ticketIdPattern } from "#contract/value-lists";
+import { getTicket, listTickets } from "../api/support";
+import { PartView } from "../components/part-view";
+import { metaLanguage, useMessages } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
-import { supportMessages } from "../messages/support";
+import { supportPageMessages } from "../messages/support-page";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalFallback, PersonalView } from "../personal/personal-view";
+import { mayBeSignedIn, partOnFirstUse } from "../startup/on-first-use";
+import type { SupportView } from "../support/support-screen.client";
+
+const supportScreen = partOnFirstUse("support-screen", () => import("../support/support-screen.client"));
+if (mayBeSignedIn()) void supportScreen.prefetch();
 
 export function meta({ matches }: Route.MetaArgs) {
-  const text = supportMessages[metaLanguage(matches)];
+  const text = supportPageMessages[metaLanguage(matches)];
   return pageMeta(`${text.title} · Paydesk`, text.description);
 }
 
-type Screen = { view: "list"; tickets: Ticket[] } | { view: "thread"; ticket: TicketThread };
-
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   const id = new URL(request.url).searchParams.get("id");
-  return loadPersonal<Screen>(async (api) =>
+  const screen = await loadPersonal<SupportView>(async (api) =>
     id !== null
       ? { view: "thread", ticket: await getTicket(api, ticketIdPattern.test(id) ? id : "tkt_unknown") }
       : { view: "list", tickets: await listTickets(api) },
   );
+  // The tickets arrive with their data, not after it (if they cannot, the render asks again).
+  if (screen.state === "ready") await supportScreen.prefetch();
+  return screen;
 }
 clientLoader.hydrate = true as const;
 
-const fieldMessages = () => supportMessages[currentLanguage()].fields;
-
-const ticketIntents = {
-  open: (form: FormData) =>
-    runAction("open", async (api) => {
-      const orderId = formText(form, "orderId").trim();
-      const body = await checked(
-        (s) => s.openTicketBodySchema,
-        {
-          category: formText(form, "category"),
-          subject: formText(form, "subject").trim(),
-          message: formText(form, "message").trim(),
-          ...(orderId ? { orderId } : {}),
-        },
-        fieldMessages(),
-      );
-      return openTicket(api, body, formText(form, "idempotencyKey"));
-    }),
-  reply: (form: FormData) =>
-    runAction("reply", async (api) =>
-      replyToTicket(
-        api,
-        formText(form, "id"),
-        await checked((s) => s.replyBodySchema, { message: formText(form, "message").trim() }, fieldMessages()),
-        formText(form, "idempotencyKey"),
-      ),
-    ),
-  close: (form: FormData) => runAction("close", (api) => closeTicket(api, formText(form, "id"), formText(form, "idempotencyKey"))),
-};
-
-export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
-  return dispatchIntent(await request.formData(), ticketIntents);
+export async function clientAction({ request }: Route.ClientActionArgs) {
+  const [{ actOnSupportForm }, form] = await Promise.all([supportScreen.load(), request.formData()]);
+  return actOnSupportForm(form);
 }
 
 export function HydrateFallback() {
-  const text = useMessages(supportMessages);
+  const text = useMessages(supportPageMessages);
   return (
     <section aria-labelledby="support-title">
       <h1 id="support-title">{text.title}</h1>
@@ -76,176 +46,13 @@ export function HydrateFallback() {
   );
 }
 
-function OpenTicket() {
-  const text = useMessages(supportMessages);
-  const fetcher = useFetcher<ActionResult<TicketThread>>();
-  const result = fetcher.data;
-  const { formRef, idempotencyKey } = useFormInstance(result);
-  return (
-    <section className="card" aria-labelledby="open-ticket-title">
-      <h2 id="open-ticket-title">{text.openTitle}</h2>
-      <fetcher.Form method="post" ref={formRef} className="form" noValidate>
-        <FormAlert result={result} fields={["category", "subject", "message", "orderId"]} />
-        <input type="hidden" name="intent" value="open" />
-        <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-        <SelectField
-          id="ticket-category"
-          name="category"
-          label={text.category}
-          options={ticketCategories.map((value) => ({ value, label: text.categories[value] }))}
-          error={fieldError(result, "category")}
-        />
-        <Field
-          id="ticket-subject"
-          name="subject"
-          label={text.subject}
-          hint={text.subjectHint}
-          required
-          maxLength={120}
-          error={fieldError(result, "subject")}
-        />
-        <TextAreaField
-          id="ticket-message"
-          name="message"
-          label={text.message}
-          hint={text.messageHint}
-          required
-          maxLength={4000}
-          rows={5}
-          error={fieldError(result, "message")}
-        />
-        <Field
-          id="ticket-order"
-          name="orderId"
-          label={text.orderId}
-          hint={text.orderIdHint}
-          maxLength={40}
-          autoComplete="off"
-          spellCheck={false}
-          error={fieldError(result, "orderId")}
-        />
-        <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.opening}>
-          {text.open}
-        </SubmitButton>
-      </fetcher.Form>
-      <p role="status">{result?.ok ? <Link to={`/support?id=${result.data.id}`}>{text.opened}</Link> : null}</p>
-    </section>
-  );
-}
-
-function TicketList({ tickets }: { tickets: Ticket[] }) {
-  const text = useMessages(supportMessages);
-  return (
-    <>
-      {tickets.length === 0 ? (
-        <p className="empty">{text.noTickets}</p>
-      ) : (
-        <ul className="item-list" aria-label={text.tickets}>
-          {tickets.map((ticket) => (
-            <li key={ticket.id} className="item">
-              <Link to={`/support?id=${ticket.id}`} className="item-main">
-                <span className="item-title">{ticket.subject}</span>
-                <span className="item-meta">
-                  {text.categories[ticket.category]} · {text.updated} <DateTime iso={ticket.updatedAt} />
-                </span>
-              </Link>
-              <span className={`badge badge-${ticket.status}`}>{text.status[ticket.status]}</span>
-            </li>
-          ))}
-        </ul>
-      )}
-      <OpenTicket />
-    </>
-  );
-}
-
-function Reply({ ticket }: { ticket: TicketThread }) {
-  const text = useMessages(supportMessages);
-  const fetcher = useFetcher<ActionResult>();
-  const closer = useFetcher<ActionResult>();
-  const result = fetcher.data;
-  const replying = useFormInstance(result);
-  const closing = useFormInstance(closer.data, { resetOnSuccess: false });
-  useAnnounceSuccess(result, text.replied);
-  useAnnounceSuccess(closer.data, text.ticketClosed);
-  return (
-    <>
-      <fetcher.Form method="post" ref={replying.formRef} className="form" noValidate>
-        <FormAlert result={result} fields={["message"]} />
-        <input type="hidden" name="intent" value="reply" />
-        <input type="hidden" name="id" value={ticket.id} />
-        <input type="hidden" name="idempotencyKey" value={replying.idempotencyKey} />
-        <TextAreaField
-          id="ticket-reply"
-          name="message"
-          label={text.reply}
-          hint={text.messageHint}
-          required
-          maxLength={4000}
-          rows={4}
-          error={fieldError(result, "message")}
-        />
-        <SubmitButton busy={fetcher.state !== "idle" || !replying.idempotencyKey} busyLabel={text.sending}>
-          {text.send}
-        </SubmitButton>
-      </fetcher.Form>
-      <closer.Form method="post" ref={closing.formRef}>
-        <FormAlert result={closer.data} />
-        <input type="hidden" name="intent" value="close" />
-        <input type="hidden" name="id" value={ticket.id} />
-        <input type="hidden" name="idempotencyKey" value={closing.idempotencyKey} />
-        <SubmitButton
-          busy={closer.state !== "idle" || !closing.idempotencyKey}
-          busyLabel={text.closing}
-          className="button button-secondary"
-        >
-          {text.close}
-        </SubmitButton>
-      </closer.Form>
-    </>
-  );
-}
-
-function Thread({ ticket }: { ticket: TicketThread }) {
-  const text = useMessages(supportMessages);
-  return (
-    <article className="card" aria-labelledby="thread-title">
-      <p>
-        <Link to="/support">← {text.back}</Link>
-      </p>
-      <h2 id="thread-title">{ticket.subject}</h2>
-      <p>
-        <span className={`badge badge-${ticket.status}`}>{text.status[ticket.status]}</span> · {text.categories[ticket.category]}
-        {ticket.orderId ? (
-          <>
-            {" "}
-            · <Link to={`/order?id=${ticket.orderId}`}>{ticket.orderId}</Link>
-          </>
-        ) : null}
-      </p>
-      <ol className="thread" aria-label={text.thread}>
-        {ticket.messages.map((message, index) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: a thread only grows at its end, so a message keeps its index; nothing else in it is unique.
-          <li key={index} className={`thread-message thread-${message.author}`}>
-            <p className="thread-author">
-              {message.author === "user" ? text.you : text.operator} · <DateTime iso={message.createdAt} />
-            </p>
-            <p className="thread-body">{message.body}</p>
-          </li>
-        ))}
-      </ol>
-      {ticket.status === "closed" ? <p>{text.closedNote}</p> : <Reply ticket={ticket} />}
-    </article>
-  );
-}
-
 export default function Support({ loaderData }: Route.ComponentProps) {
-  const text = useMessages(supportMessages);
+  const text = useMessages(supportPageMessages);
   return (
     <section aria-labelledby="support-title">
       <h1 id="support-title">{text.title}</h1>
       <PersonalView result={loaderData} purpose={text.purpose}>
-        {(screen) => (screen.view === "thread" ? <Thread ticket={screen.ticket} /> : <TicketList tickets={screen.tickets} />)}
+        {(screen) => <PartView part={supportScreen}>{({ SupportScreen }) => <SupportScreen screen={screen} />}</PartView>}
       </PersonalView>
     </section>
   );

@@ -1,22 +1,13 @@
-import { ChunkLoadError, reloadOnceFor } from "./chunk-errors";
-import { chunkTimeoutMs } from "./chunk-policy";
-import type { KeyValueStore } from "../storage/safe-storage";
+import { loadChunk, type ChunkPolicy } from "./chunk-loading";
 
 type RouteModules = Record<string, unknown>;
 type Manifest = { routes: Record<string, { id: string; module: string } | undefined> };
 
-export type RouteChunkOptions = {
+export type RouteChunkOptions = ChunkPolicy & {
   modules: RouteModules;
   manifest: Manifest;
-  session: KeyValueStore;
-  reload: () => void;
-  /** Told of a chunk that failed for good (reported and explained by the caller). */
-  onFailure?: (error: ChunkLoadError) => void;
   importModule?: (url: string) => Promise<unknown>;
-  timeoutMs?: number;
 };
-
-const never = new Promise<never>(() => {});
 
 /**
  * React Router's route modules, with their loading taken over. Its own loader has no
@@ -25,21 +16,16 @@ const never = new Promise<never>(() => {});
  * React Router loads a route with `if (id in modules) return modules[id]` before its
  * own `import()` (react-router's `loadRouteModule`), and awaits the answer. So for a
  * route not loaded yet, `id in modules` says yes and the read right after it gets our
- * load: the chunk with the 120 s limit; a stale chunk reloads the page once; a second
- * failure or a time-out is handed to `onFailure` (React Router renders nothing for a
- * route whose component failed to load, so the caller shows the explanation) and
- * rejects with a ChunkLoadError. Every other read sees the
- * route as not loaded, as React Router expects. test/e2e/chunks.test.ts proves the
- * hook still holds after each React Router upgrade.
+ * load, under the chunk policy (`loadChunk`): React Router renders nothing for a route
+ * whose component failed to load, so `onFailure`'s caller shows the explanation. Every
+ * other read sees the route as not loaded, as React Router expects.
+ * test/e2e/chunks.test.ts proves the hook still holds after each React Router upgrade.
  */
 export function routeModulesWithChunkLoader({
   modules,
   manifest,
-  session,
-  reload,
-  onFailure = () => {},
   importModule = (url) => import(/* @vite-ignore */ url),
-  timeoutMs = chunkTimeoutMs,
+  ...policy
 }: RouteChunkOptions): RouteModules {
   const loading = new Map<string, Promise<unknown>>();
   let askedFor: string | null = null;
@@ -47,24 +33,16 @@ export function routeModulesWithChunkLoader({
     typeof id === "string" && !Object.hasOwn(modules, id) && manifest.routes[id] !== undefined;
 
   function load(id: string, url: string): Promise<unknown> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ChunkLoadError(id, url, "timeout")), timeoutMs);
-    });
-    return Promise.race([importModule(url), timeout]).then(
+    const settled = () => loading.delete(id);
+    return loadChunk({ id, url }, () => importModule(url), policy).then(
       (module) => {
-        clearTimeout(timer);
-        loading.delete(id);
+        settled();
         modules[id] = module;
         return module;
       },
       (error: unknown) => {
-        clearTimeout(timer);
-        loading.delete(id);
-        if (!(error instanceof ChunkLoadError) && reloadOnceFor(url, session, reload)) return never;
-        const failure = error instanceof ChunkLoadError ? error : new ChunkLoadError(id, url, "error");
-        onFailure(failure);
-        throw failure;
+        settled();
+        throw error;
       },
     );
   }

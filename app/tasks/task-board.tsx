@@ -1,16 +1,19 @@
 import { Link, useSearchParams } from "react-router";
 import { useMessages } from "../i18n/messages";
-import { taskMessages } from "../messages/tasks";
+import { taskBoardMessages } from "../messages/task-board";
+import { PartView } from "../components/part-view";
 import type { Personal } from "../personal/load-personal";
 import { PersonalView } from "../personal/personal-view";
-import { AvailableTasks } from "./available-tasks";
-import { MyWork } from "./my-work";
-import { PostedTasks } from "./posted-tasks";
+import { mayBeSignedIn, partOnFirstUse } from "../startup/on-first-use";
 import { tabOf, taskTabs, type TaskBoard as Board } from "./task-tabs";
+
+/** The lists of the tabs, with their forms: what only someone signed in sees. */
+export const taskLists = partOnFirstUse("task-lists", () => import("./task-lists.client"));
+if (mayBeSignedIn()) void taskLists.prefetch();
 
 /** The task board: its tabs, and the one the address names. */
 export function TaskBoard({ board }: { board: Personal<Board> }) {
-  const text = useMessages(taskMessages);
+  const text = useMessages(taskBoardMessages);
   const [params] = useSearchParams();
   const current = tabOf(`https://x/?${params}`);
   return (
@@ -28,15 +31,19 @@ export function TaskBoard({ board }: { board: Personal<Board> }) {
         </ul>
       </nav>
       <PersonalView result={board} purpose={text.purpose}>
-        {(shown) =>
-          shown.tab === "available" ? (
-            <AvailableTasks tasks={shown.tasks} />
-          ) : shown.tab === "mine" ? (
-            <MyWork claims={shown.claims} />
-          ) : (
-            <PostedTasks tasks={shown.tasks} />
-          )
-        }
+        {(shown) => (
+          <PartView part={taskLists}>
+            {({ AvailableTasks, MyWork, PostedTasks }) =>
+              shown.tab === "available" ? (
+                <AvailableTasks tasks={shown.tasks} />
+              ) : shown.tab === "mine" ? (
+                <MyWork claims={shown.claims} />
+              ) : (
+                <PostedTasks tasks={shown.tasks} />
+              )
+            }
+          </PartView>
+        )}
       </PersonalView>
     </section>
   );

@@ -4,7 +4,9 @@
  * that a page fetches on first use (docs/decisions/036-form-rules-on-demand.md). Every page
  * loads the shell (the entry chunk), so no screen's messages belong in it; a screen loads
  * the catalogues it shows and no other screen's; a page with a form gets the forms' kit as
- * one file (docs/decisions/040-lighter-first-visits.md).
+ * one file (docs/decisions/040-lighter-first-visits.md). What a screen shows only to someone
+ * signed in, and what runs on a submit, are parts fetched on first use, not with the first
+ * visit (docs/decisions/043-screens-after-start-up.md).
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -21,10 +23,12 @@ import { receiptMessages } from "#app/messages/receipt";
 import { rechargeMessages } from "#app/messages/recharge";
 import { recoverMessages } from "#app/messages/recover";
 import { recoveryCodeMessages } from "#app/messages/recovery-codes";
+import { statementPageMessages } from "#app/messages/statement-page";
 import { supportMessages } from "#app/messages/support";
 import { taskMessages } from "#app/messages/tasks";
 import { transferMessages } from "#app/messages/transfer";
 import { walletMessages } from "#app/messages/wallet";
+import { walletOverviewMessages } from "#app/messages/wallet-overview";
 import { readManifest, staticImports } from "../../bench/sizes";
 
 const clientDir = path.resolve(import.meta.dirname, "../../build/client");
@@ -123,6 +127,7 @@ describe("what each page's first visit carries", () => {
     tasks: taskMessages,
     transfer: transferMessages,
     wallet: walletMessages,
+    walletOverview: walletOverviewMessages,
   };
 
   it.each(Object.entries(screens))("keeps the %s screen's messages out of the shell every page loads", (_name, catalogue) => {
@@ -133,18 +138,57 @@ describe("what each page's first visit carries", () => {
     expect(found).not.toContain(shell);
   });
 
-  it("loads neither the account page's messages nor /recover's with /login, only the recovery codes' it shows after sign-up", () => {
+  it("loads neither the account page's messages nor /recover's with /login, nor the recovery codes' it shows only after sign-up", () => {
     const loaded = [...firstVisit("login")];
     const carries = (messages: object) => holding(longestPlainMessage(messages)).some((chunk) => loaded.includes(chunk));
     expect(carries(loginMessages.en)).toBe(true);
-    expect(carries(recoveryCodeMessages.en)).toBe(true);
+    expect(carries(recoveryCodeMessages.en)).toBe(false);
     expect(carries(accountMessages.en)).toBe(false);
     expect(carries(recoverMessages.en)).toBe(false);
   });
 
+  /** The one chunk that holds `marker`, which must exist: otherwise its absence would prove nothing. */
+  const onlyChunkWith = (marker: string) => {
+    const found = holding(marker);
+    expect(found, marker).toHaveLength(1);
+    return found[0]!;
+  };
+  /** What a page's first visit can fetch later: the chunks it imports dynamically, and what those import statically. */
+  const onFirstUse = (routeId: string) => {
+    const loaded = firstVisit(routeId);
+    const later = [...loaded].flatMap((chunk) =>
+      [...source(chunk).matchAll(/\bimport\(\s*["'`]([^"'`]+)["'`]\s*\)/g)].map(
+        (m) => new URL(m[1]!, `https://paydesk.local${chunk}`).pathname,
+      ),
+    );
+    return new Set([...staticallyLoaded(later)].filter((chunk) => !loaded.has(chunk)));
+  };
+
+  it.each([
+    ["home", "the overview someone signed in sees", longestPlainMessage(walletOverviewMessages.en)],
+    ["task", "the board's lists and their forms", longestPlainMessage(taskMessages.en)],
+    ["transfer", "the transfer's steps", "/wallet/receipts/transfer/"],
+    ["login", "what a submit runs", "/api/user/register"],
+    ["login", "the recovery codes shown after sign-up", longestPlainMessage(recoveryCodeMessages.en)],
+    ["login", "the passkey ceremony", "/api/user/passkey/login"],
+    ["wallet", "the statement someone signed in sees", longestPlainMessage(walletMessages.en)],
+    ["account", "the sections and their forms", longestPlainMessage(accountMessages.en)],
+    ["check", "the queue and its decisions", longestPlainMessage(taskMessages.en)],
+    ["support", "the tickets and their forms", longestPlainMessage(supportMessages.en)],
+    ["order", "the orders and cancelling one", longestPlainMessage(orderMessages.en)],
+    ["recharge", "the top-up forms", longestPlainMessage(rechargeMessages.en)],
+    ["pay", "the checkout", longestPlainMessage(paymentMessages.en)],
+    ["recover", "what a submit runs", "/api/user/recover"],
+    ["contact", "what a submit runs", "/api/support/contact"],
+  ] as const)("leaves out of /%s's first visit %s, a part its page fetches on first use", (routeId, _what, marker) => {
+    const part = onlyChunkWith(marker);
+    expect(firstVisit(routeId).has(part)).toBe(false);
+    expect(onFirstUse(routeId).has(part)).toBe(true);
+  });
+
   it.each([
     ["home", "help", homeMessages],
-    ["wallet", "receipt", walletMessages],
+    ["wallet", "receipt", statementPageMessages],
     ["receipt", "wallet", receiptMessages],
   ] as const)("loads the %s screen's messages with its page and not with the %s screen", (routeId, other, messages) => {
     const [chunk, ...more] = holding(longestPlainMessage(messages.en));
@@ -153,20 +197,14 @@ describe("what each page's first visit carries", () => {
     expect(firstVisit(other).has(chunk!)).toBe(false);
   });
 
-  it("gives a page with a form the forms' kit as one file: its fields, its dispatch, its messages and the schemas' loader", () => {
-    const loaded = [...firstVisit("transfer")];
-    const kit = new Set(
-      [
-        `className:\`field-error\``,
-        formMessages.en.unknownIntent,
-        `import(\`./${path.basename(chunks.find((chunk) => /\/contract\.client-/.test(chunk))!)}\`)`,
-      ].flatMap((marker) => {
-        const found = holding(marker);
-        expect(found, marker).toHaveLength(1);
-        return found;
-      }),
-    );
+  it("gives a page with a form the forms' kit to draw it as one file, and what a submit needs as another, with the parts", () => {
+    const schemasLoader = `import(\`./${path.basename(chunks.find((chunk) => /\/contract\.client-/.test(chunk))!)}\`)`;
+    const kit = new Set([`className:\`field-error\``, schemasLoader].map(onlyChunkWith));
     expect([...kit]).toEqual([expect.stringMatching(/^\/assets\/forms-[\w-]+\.js$/)]);
-    expect(loaded).toContain([...kit][0]);
+    const actions = onlyChunkWith(formMessages.en.unknownIntent);
+    expect(actions).toMatch(/^\/assets\/form-actions-[\w-]+\.js$/);
+    // /login draws its form at once and sends it later.
+    expect(firstVisit("login").has([...kit][0]!)).toBe(true);
+    expect(firstVisit("login").has(actions)).toBe(false);
   });
 });

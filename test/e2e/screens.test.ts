@@ -3,6 +3,7 @@
  * WeChat Pay "not configured" state, and signing out clearing what was personal.
  */
 import { homeMessages } from "#app/messages/home";
+import { walletOverviewMessages } from "#app/messages/wallet-overview";
 import { layoutCatalogue as layoutMessages } from "#app/messages/layout.server";
 import { loginMessages } from "#app/messages/login";
 import { paymentMessages } from "#app/messages/payment";
@@ -50,7 +51,7 @@ test("signing in and redeeming a code work with the keyboard alone", async ({ pa
   await tabTo(text.password);
   await page.keyboard.type(password);
   await page.keyboard.press("Enter");
-  await expect(page.getByRole("heading", { level: 1, name: homeMessages.en.hello("Jiang Tao") })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: walletOverviewMessages.en.hello("Jiang Tao") })).toBeVisible();
 
   // Focus moved to the new page's heading; Tab goes on from there.
   await expect(page.getByRole("heading", { level: 1 })).toBeFocused();

@@ -10,7 +10,7 @@ import type { Page } from "@playwright/test";
 import { walletExportColumns } from "#contract/wallet";
 import { formatMoney } from "#app/i18n/format";
 import type { Language } from "#app/i18n/languages";
-import { homeMessages } from "#app/messages/home";
+import { walletOverviewMessages } from "#app/messages/wallet-overview";
 import { layoutCatalogue as layoutMessages } from "#app/messages/layout.server";
 import { orderMessages } from "#app/messages/orders";
 import { transferMessages } from "#app/messages/transfer";
@@ -50,7 +50,7 @@ for (const { viewport, language } of cases) {
       await contextFor(page.context(), me, language);
 
       await open(page, "/");
-      await page.getByRole("link", { name: homeMessages[language].seeStatement }).click();
+      await page.getByRole("link", { name: walletOverviewMessages[language].seeStatement }).click();
       await expect(page).toHaveURL(/\/wallet$/);
       await expect(
         page

@@ -1,0 +1,81 @@
+/*
+ * The account page's sections for someone signed in, with their forms: a chunk fetched on
+ * first use (app/routes/account.tsx, docs/decisions/043-screens-after-start-up.md).
+ */
+import type { UserInfo } from "#contract/user-info";
+import type { Passkey } from "#contract/passkeys";
+import { changePassword, changeProfile, endOtherSessions, endSession, makeRecoveryCodes } from "../api/account-safety";
+import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
+import { dispatchIntent } from "../forms/intent-dispatch";
+import { currentLanguage } from "../i18n/messages";
+import { accountMessages } from "../messages/account";
+import { refreshUser } from "../session/account-session";
+import { passkeyIntents } from "./passkey-actions";
+import { PasskeysSection } from "./passkeys-section";
+import { PasswordSection } from "./password-section";
+import { ProfileSection } from "./profile-section";
+import { RecoveryCodesSection } from "./recovery-codes-section";
+import { SessionsSection } from "./sessions-section";
+
+const fieldMessages = () => accountMessages[currentLanguage()].fields;
+
+const accountIntents = {
+  profile: (form: FormData) =>
+    runAction("profile", async (api) => {
+      const user = await changeProfile(
+        api,
+        await checked((s) => s.profileBodySchema, { displayName: formText(form, "displayName").trim() }, fieldMessages()),
+      );
+      // The header shows the name: read the user afresh.
+      await refreshUser();
+      return user;
+    }),
+  password: (form: FormData) =>
+    runAction("password", async (api) =>
+      changePassword(
+        api,
+        await checked(
+          (s) => s.passwordChangeBodySchema,
+          { currentPassword: formText(form, "currentPassword"), newPassword: formText(form, "newPassword") },
+          fieldMessages(),
+        ),
+      ),
+    ),
+  endSession: (form: FormData) =>
+    runAction("endSession", async (api) =>
+      endSession(api, (await checked((s) => s.sessionIdParamSchema, { id: formText(form, "id") }, {})).id),
+    ),
+  endOthers: () => runAction("endOthers", (api) => endOtherSessions(api)),
+  recoveryCodes: (form: FormData) =>
+    runAction("recoveryCodes", async (api) =>
+      makeRecoveryCodes(
+        api,
+        (await checked((s) => s.newRecoveryCodesBodySchema, { password: formText(form, "password") }, fieldMessages())).password,
+      ),
+    ),
+};
+
+/** The page's action: the intent of whichever section's form was sent. */
+export function actOnAccountForm(form: FormData): Promise<ActionResult> {
+  return dispatchIntent(form, { ...accountIntents, ...passkeyIntents });
+}
+
+type Sections = {
+  user: UserInfo;
+  sessions: Parameters<typeof SessionsSection>[0]["sessions"];
+  passkeys: Passkey[];
+  codes: Parameters<typeof RecoveryCodesSection>[0]["status"];
+};
+
+/** A composition of sections, each with its own module: this hands each its data. */
+export function AccountSections({ user, sessions, passkeys, codes }: Sections) {
+  return (
+    <>
+      <ProfileSection user={user} />
+      <PasswordSection handle={user.handle} />
+      <SessionsSection sessions={sessions} />
+      <PasskeysSection passkeys={passkeys} />
+      <RecoveryCodesSection status={codes} handle={user.handle} />
+    </>
+  );
+}

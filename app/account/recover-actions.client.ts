@@ -1,0 +1,43 @@
+/*
+ * What /recover runs on a submit: a chunk fetched once the browser is idle, not with the
+ * page's first visit (app/routes/recover.tsx, docs/decisions/043-screens-after-start-up.md).
+ */
+import { recoverWithCode, recoverWithLink } from "../api/account-safety";
+import { attempt, checked, formText, type ActionResult } from "../forms/action-result";
+import { dispatchIntent } from "../forms/intent-dispatch";
+import { currentLanguage } from "../i18n/messages";
+import { recoverMessages } from "../messages/recover";
+
+const fieldMessages = () => recoverMessages[currentLanguage()].fields;
+
+const recoverIntents = {
+  code: (form: FormData) =>
+    attempt("code", async () =>
+      recoverWithCode(
+        await checked(
+          (s) => s.recoverWithCodeBodySchema,
+          {
+            handle: formText(form, "handle").trim().replace(/^@/, ""),
+            code: formText(form, "code").trim(),
+            newPassword: formText(form, "newPassword"),
+          },
+          fieldMessages(),
+        ),
+      ),
+    ),
+  link: (form: FormData) =>
+    attempt("link", async () =>
+      recoverWithLink(
+        await checked(
+          (s) => s.recoverWithLinkBodySchema,
+          { link: formText(form, "link"), newPassword: formText(form, "newPassword") },
+          fieldMessages(),
+        ),
+      ),
+    ),
+};
+
+/** The recovery form's intent (a recovery code, or a link from support), checked and sent. */
+export function actOnRecoverForm(form: FormData): Promise<ActionResult> {
+  return dispatchIntent(form, recoverIntents);
+}

@@ -1,0 +1,116 @@
+/*
+ * Topping up, for someone signed in: redeeming a prepaid code and ordering an online recharge.
+ * A chunk fetched on first use (app/routes/recharge.tsx, docs/decisions/043-screens-after-start-up.md).
+ */
+import { redirect, useFetcher } from "react-router";
+import type { RedeemCodeAnswer } from "#contract/codes";
+import { redeemCode } from "../api/codes";
+import { createRechargeOrder } from "../api/orders";
+import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
+import { Field, FormAlert, MoneyField, SubmitButton } from "../forms/fields";
+import { dispatchIntent } from "../forms/intent-dispatch";
+import { fieldError, useFormInstance } from "../forms/use-form-instance";
+import { formatMoney, parseYuan } from "../i18n/format";
+import { currentLanguage, useLanguage, useMessages } from "../i18n/messages";
+import { rechargeMessages } from "../messages/recharge";
+import { getStartupState } from "../startup/startup-state";
+
+const fieldMessages = () => rechargeMessages[currentLanguage()].fields;
+
+const rechargeIntents = {
+  redeem: (form: FormData): Promise<ActionResult | Response> =>
+    runAction(
+      "redeem",
+      async (api) =>
+        redeemCode(
+          api,
+          await checked((s) => s.redeemCodeBodySchema, { code: formText(form, "code").trim() }, fieldMessages()),
+          formText(form, "idempotencyKey"),
+        ),
+      { movesMoney: true },
+    ),
+  recharge: async (form: FormData): Promise<ActionResult | Response> => {
+    const result = await runAction("recharge", async (api) => {
+      const body = await checked(
+        (s) => s.createRechargeOrderBodySchema,
+        // The contract bounds the referrer; a longer one is still worth its first part.
+        { amount: parseYuan(formText(form, "amount")), referrer: getStartupState().referrers.firstTouch.slice(0, 2048) },
+        fieldMessages(),
+      );
+      return createRechargeOrder(api, body, formText(form, "idempotencyKey"));
+    });
+    return result.ok ? redirect(`/pay?order=${encodeURIComponent(result.data.id)}`) : result;
+  },
+};
+
+/** The page's action: redeem a code, or order a recharge (and go on to pay it). */
+export function actOnRechargeForm(form: FormData): Promise<ActionResult | Response> {
+  return dispatchIntent(form, rechargeIntents);
+}
+
+function RedeemForm() {
+  const text = useMessages(rechargeMessages);
+  const language = useLanguage();
+  const fetcher = useFetcher<ActionResult<RedeemCodeAnswer>>();
+  const result = fetcher.data;
+  const { formRef, idempotencyKey } = useFormInstance(result);
+  return (
+    <section className="card" aria-labelledby="redeem-title">
+      <h2 id="redeem-title">{text.redeemTitle}</h2>
+      <fetcher.Form method="post" className="form" ref={formRef} noValidate>
+        <FormAlert result={result} fields={["code"]} />
+        <input type="hidden" name="intent" value="redeem" />
+        <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+        <Field
+          id="redeem-code"
+          name="code"
+          label={text.code}
+          hint={text.codeHint}
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          required
+          maxLength={40}
+          className="code-input"
+          error={fieldError(result, "code")}
+        />
+        <SubmitButton busy={fetcher.state !== "idle"} busyLabel={text.redeeming}>
+          {text.redeem}
+        </SubmitButton>
+      </fetcher.Form>
+      <div role="status" aria-live="polite">
+        {result?.ok ? <p className="notice notice-success">{text.redeemed(formatMoney(result.data.value, language))}</p> : null}
+      </div>
+    </section>
+  );
+}
+
+function OnlineTopUp() {
+  const text = useMessages(rechargeMessages);
+  const fetcher = useFetcher<ActionResult>();
+  const result = fetcher.data;
+  const { formRef, idempotencyKey } = useFormInstance(result, { resetOnSuccess: false });
+  return (
+    <section className="card" aria-labelledby="online-title">
+      <h2 id="online-title">{text.onlineTitle}</h2>
+      <fetcher.Form method="post" className="form" ref={formRef} noValidate>
+        <FormAlert result={result} fields={["amount"]} />
+        <input type="hidden" name="intent" value="recharge" />
+        <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+        <MoneyField id="recharge-amount" name="amount" label={text.amount} hint={text.amountHint} error={fieldError(result, "amount")} />
+        <SubmitButton busy={fetcher.state !== "idle"} busyLabel={text.creating}>
+          {text.createOrder}
+        </SubmitButton>
+      </fetcher.Form>
+    </section>
+  );
+}
+
+export function RechargeForms() {
+  return (
+    <div className="cards">
+      <RedeemForm />
+      <OnlineTopUp />
+    </div>
+  );
+}

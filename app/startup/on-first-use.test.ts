@@ -1,0 +1,89 @@
+import { describe, expect, it, vi } from "vitest";
+import type { KeyValueStore } from "../storage/safe-storage";
+import { ChunkLoadError } from "./chunk-errors";
+import { reloadedForKey } from "./chunk-policy";
+import type { ChunkPolicy } from "./chunk-loading";
+import { mayBeSignedIn, partOnFirstUse } from "./on-first-use";
+
+function memoryStore(): KeyValueStore {
+  const data: Record<string, string> = {};
+  return {
+    get: (key) => data[key] ?? null,
+    set: (key, value) => {
+      data[key] = value;
+    },
+  };
+}
+
+const chunkUrl = "https://paydesk.test/assets/transfer-steps.client-Ab12.js";
+const failedFetch = () => Promise.reject(new TypeError(`Failed to fetch dynamically imported module: ${chunkUrl}`));
+const settledWithin = async (promise: Promise<unknown>, ms = 20) =>
+  Promise.race([
+    promise.then(
+      () => "resolved",
+      () => "rejected",
+    ),
+    new Promise((resolve) => setTimeout(() => resolve("pending"), ms)),
+  ]);
+
+describe("a part fetched on first use", () => {
+  it("is fetched once, and read at once by every later use", async () => {
+    const module = { Steps: "steps" };
+    const importPart = vi.fn(async () => module);
+    const policy = { session: memoryStore(), reload: vi.fn() };
+    const part = partOnFirstUse("transfer-steps", importPart, () => policy);
+    expect(await part.prefetch()).toBe(module);
+    expect(await part.load()).toBe(module);
+    // Arrived: a render reads it without suspending (use() would throw a promise otherwise).
+    expect(part.use()).toBe(module);
+    expect(importPart).toHaveBeenCalledTimes(1);
+  });
+
+  it("does nothing when a prefetch fails, and the next use fetches again", async () => {
+    const module = { Steps: "steps" };
+    const importPart = vi.fn().mockImplementationOnce(failedFetch).mockResolvedValue(module);
+    const policy = { session: memoryStore(), reload: vi.fn(), onFailure: vi.fn() };
+    const part = partOnFirstUse("transfer-steps", importPart, () => policy);
+    expect(await part.prefetch()).toBeNull();
+    expect(policy.reload).not.toHaveBeenCalled();
+    expect(policy.onFailure).not.toHaveBeenCalled();
+    expect(await part.load()).toBe(module);
+    expect(importPart).toHaveBeenCalledTimes(2);
+  });
+
+  it("reloads the page once for a part that fails to load, then reports it and rejects, naming the browser's address", async () => {
+    const session = memoryStore();
+    const first: ChunkPolicy = { session, reload: vi.fn(), onFailure: vi.fn() };
+    const loading = partOnFirstUse("transfer-steps", failedFetch, () => first).load();
+    // The page is reloading: the load never settles.
+    expect(await settledWithin(loading)).toBe("pending");
+    expect(first.reload).toHaveBeenCalledTimes(1);
+    expect(first.onFailure).not.toHaveBeenCalled();
+
+    // The reloaded page meets the same failure: no second reload, a ChunkLoadError instead.
+    const second: ChunkPolicy = { session, reload: vi.fn(), onFailure: vi.fn() };
+    const error = await partOnFirstUse("transfer-steps", failedFetch, () => second)
+      .load()
+      .catch((failure: unknown) => failure);
+    expect(second.reload).not.toHaveBeenCalled();
+    expect(error).toBeInstanceOf(ChunkLoadError);
+    expect((error as ChunkLoadError).url).toBe(chunkUrl);
+    expect((error as Error).message).toBe(`Loading chunk transfer-steps failed.\n(error: ${chunkUrl})`);
+    expect(second.onFailure).toHaveBeenCalledWith(error);
+  });
+
+  it("tries again on the next load after one failed for good", async () => {
+    const session = memoryStore();
+    session.set(reloadedForKey, chunkUrl);
+    const module = { Steps: "steps" };
+    const importPart = vi.fn().mockImplementationOnce(failedFetch).mockResolvedValue(module);
+    const part = partOnFirstUse("transfer-steps", importPart, () => ({ session, reload: vi.fn() }));
+    await expect(part.load()).rejects.toBeInstanceOf(ChunkLoadError);
+    expect(await part.load()).toBe(module);
+  });
+
+  it("is never thought signed in on the server", () => {
+    expect(typeof document).toBe("undefined");
+    expect(mayBeSignedIn()).toBe(false);
+  });
+});

@@ -1,0 +1,107 @@
+import { use, useEffect } from "react";
+import { loadChunk, type ChunkPolicy } from "./chunk-loading";
+import { reportError } from "./error-reporting";
+import { getSessionState } from "../session/session-state";
+import { updateStartupState } from "./startup-state";
+import { safeStorage } from "../storage/safe-storage";
+import { whenIdle } from "./when-idle";
+
+/**
+ * Code of a screen that neither its first paint nor its hydration needs: what it shows once
+ * someone is signed in, what runs on a submit. It is a chunk of its own, fetched the first
+ * time it is needed, so a first visit does not load it
+ * (docs/decisions/043-screens-after-start-up.md).
+ */
+export type Part<M> = {
+  /**
+   * The part's module, under the chunk policy: a failure reloads the page once; a second is
+   * reported, the page explains it as it does for a route's chunk, and this rejects.
+   */
+  load(): Promise<M>;
+  /**
+   * Fetches it ahead of its use, or for what may do without it: the module, or null when it
+   * could not come (nothing else happens then, and the next use tries again).
+   */
+  prefetch(): Promise<M | null>;
+  /** In a component under <Suspense>: the module, at once when it has arrived. */
+  use(): M;
+};
+
+const never = new Promise<never>(() => {});
+
+function pagePolicy(): ChunkPolicy {
+  return {
+    session: safeStorage(() => window.sessionStorage),
+    reload: () => window.location.reload(),
+    // As for a route's chunk (app/startup/run-startup.ts): the page shows the explanation.
+    onFailure: (error) => {
+      reportError(error);
+      updateStartupState({ chunkFailure: error });
+    },
+  };
+}
+
+export function partOnFirstUse<M>(name: string, importPart: () => Promise<M>, policy: () => ChunkPolicy = pagePolicy): Part<M> {
+  let module: M | undefined;
+  let fetching: Promise<M> | undefined;
+  let loading: Promise<M> | undefined;
+  let loadFailed = false;
+
+  // A fetch that failed is not remembered: the next one tries again.
+  function fetchPart(): Promise<M> {
+    if (!fetching) {
+      const attempt = importPart();
+      fetching = attempt;
+      attempt.then(
+        (arrived) => {
+          module = arrived;
+        },
+        () => {
+          if (fetching === attempt) fetching = undefined;
+        },
+      );
+    }
+    return fetching;
+  }
+
+  function load(): Promise<M> {
+    if (module !== undefined) return Promise.resolve(module);
+    if (!loading || loadFailed) {
+      const attempt = loadChunk({ id: name }, fetchPart, policy());
+      loading = attempt;
+      loadFailed = false;
+      attempt.catch(() => {
+        if (loading === attempt) loadFailed = true;
+      });
+    }
+    return loading;
+  }
+
+  return {
+    load,
+    prefetch: () => fetchPart().catch(() => null),
+    use() {
+      // Arrived before its first render (prefetched, or awaited by a loader): no fallback at all.
+      if (module !== undefined) return module;
+      // Failed for good: the page shows the explanation instead of its screen (pagePolicy), so
+      // this render waits for nothing, as React Router does for a route whose chunk failed.
+      return use(loadFailed ? never : (loading ?? load()));
+    },
+  };
+}
+
+/**
+ * Whether someone may be signed in here: the page found a token when it loaded (the head's
+ * token mark, app/startup/token-mark.server.ts), or someone has signed in since. A screen's
+ * signed-in part is then fetched at once, beside the session call; on a signed-out visit,
+ * not at all. Always false on the server.
+ */
+export function mayBeSignedIn(): boolean {
+  if (typeof document === "undefined") return false;
+  return document.documentElement.hasAttribute("data-token") || getSessionState().user !== null;
+}
+
+/** For a form drawn at once: what its submit runs is fetched once the browser is idle, before anyone sends it. */
+export function usePrefetchWhenIdle(part: Part<unknown>): void {
+  useEffect(() => whenIdle(() => void part.prefetch()), [part]);
+}

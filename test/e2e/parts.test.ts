@@ -1,0 +1,99 @@
+/**
+ * What a screen shows only to someone signed in, and what runs on a submit, are parts fetched
+ * on first use (app/startup/on-first-use.ts, docs/decisions/043-screens-after-start-up.md):
+ * a signed-out visit never fetches them; a signed-in one fetches them beside the session
+ * call; one that fails is handled as a route chunk that fails.
+ */
+import { transferMessages } from "#app/messages/transfer";
+import { clearEnvelopes, envelopesMentioning, expect, test, waitForHydration } from "./fixtures.ts";
+import { contextFor, newPerson, open } from "./journey-kit.ts";
+
+const signedInParts = /\/assets\/(wallet-overview|task-lists|transfer-steps)\.client-[^/]+\.js$/;
+const transferSteps = /\/assets\/transfer-steps\.client-[^/]+\.js$/;
+
+/** The parts' file names this page asked for, as they are asked for. */
+function partsRequested(page: import("@playwright/test").Page): string[] {
+  const requested: string[] = [];
+  page.on("request", (request) => {
+    const match = signedInParts.exec(new URL(request.url()).pathname);
+    if (match?.[1]) requested.push(match[1]);
+  });
+  return requested;
+}
+
+test("a signed-out visit never fetches what only someone signed in sees; a signed-in one does", async ({ browser }) => {
+  const pages = ["/", "/task", "/transfer"];
+  const signedOut = await browser.newContext();
+  const outPage = await signedOut.newPage();
+  const outParts = partsRequested(outPage);
+  for (const path of pages) {
+    await open(outPage, path);
+    // Past the moment a signed-in visit has asked for its part (idle work included).
+    await outPage.waitForLoadState("networkidle");
+  }
+  expect(outParts).toEqual([]);
+  await signedOut.close();
+
+  const person = await newPerson("parts", "Lin Feng");
+  const signedIn = await browser.newContext();
+  await contextFor(signedIn, person, "en");
+  const inPage = await signedIn.newPage();
+  const inParts = partsRequested(inPage);
+  for (const path of pages) {
+    await open(inPage, path);
+    await inPage.waitForLoadState("networkidle");
+  }
+  expect(inParts).toEqual(["wallet-overview", "task-lists", "transfer-steps"]);
+  await signedIn.close();
+});
+
+test("a signed-in visit fetches its screen's part beside the session call, not after it", async ({ page }) => {
+  const person = await newPerson("parts_early", "Song Jia");
+  await contextFor(page.context(), person, "en");
+  const events: string[] = [];
+  // The session call held back for a second: the part must not wait for its answer.
+  await page.route("**/api/user/session", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    events.push("session answered");
+    await route.continue();
+  });
+  page.on("request", (request) => {
+    if (transferSteps.test(new URL(request.url()).pathname)) events.push("part requested");
+  });
+  await open(page, "/transfer");
+  await expect(page.getByLabel(transferMessages.en.recipient, { exact: true })).toBeVisible();
+  expect(events).toEqual(["part requested", "session answered"]);
+});
+
+test("a part that fails after a deploy reloads the page once, then explains and is reported", async ({ page, problems }) => {
+  problems.allow(/Failed to load resource|Failed to fetch dynamically imported module/);
+  await clearEnvelopes();
+  const person = await newPerson("parts_fail", "He Lan");
+  await contextFor(page.context(), person, "en");
+  await page.route(transferSteps, (route) => route.fulfill({ status: 404, body: "Not found" }));
+  let documentLoads = 0;
+  page.on("request", (request) => {
+    if (request.resourceType() === "document") documentLoads += 1;
+  });
+
+  await page.goto("/transfer");
+  await expect(page.getByRole("heading", { name: "This part of Paydesk could not load" })).toBeVisible();
+  expect(documentLoads).toBe(2);
+  const reports = await envelopesMentioning("Loading chunk transfer-steps failed");
+  expect(reports.length).toBeGreaterThan(0);
+
+  // Reload is offered and works once the part is back.
+  await page.unroute(transferSteps);
+  await page.getByRole("button", { name: "Reload the page" }).click();
+  await waitForHydration(page);
+  await expect(page.getByLabel(transferMessages.en.recipient, { exact: true })).toBeVisible();
+});
+
+test("/login fetches what a submit runs once the browser is idle, before anyone submits", async ({ page }) => {
+  const requested: string[] = [];
+  page.on("request", (request) => requested.push(new URL(request.url()).pathname));
+  await open(page, "/login");
+  await expect.poll(() => requested.filter((path) => /\/assets\/login-actions\.client-[^/]+\.js$/.test(path)).length).toBe(1);
+  // Signed out, with a password: neither the recovery codes nor the passkey ceremony is needed yet.
+  expect(requested.filter((path) => /\/assets\/new-account-codes\.client-/.test(path))).toEqual([]);
+});
