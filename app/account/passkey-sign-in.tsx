@@ -1,12 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { ApiFailure } from "../api/client";
-import { useLayoutMessages } from "../i18n/layout-messages";
 import { useLanguage, useMessages } from "../i18n/messages";
 import { messageFor } from "../messages/errors";
 import { passkeySignInMessages } from "../messages/passkey-sign-in";
 import { signedIn } from "../session/account-session";
-import { isChunkError } from "../startup/chunk-errors";
 import { partOnFirstUse } from "../startup/on-first-use";
 import { PasskeyDeviceError, passkeyAutofillSupported } from "./webauthn-support";
 
@@ -15,13 +13,23 @@ type Credential = Awaited<ReturnType<typeof import("./webauthn").getPasskey>>;
 const ceremony = partOnFirstUse("passkey-sign-in", () => import("./passkey-sign-in-ceremony.client"));
 
 /**
+ * The ceremony's code, fetched when a passkey is first used. If it cannot come now, the
+ * button says Paydesk cannot be reached, as for a call that never arrived, and the next
+ * press tries again; the page is not reloaded under the person.
+ */
+async function passkeyCeremony() {
+  const passkeys = await ceremony.prefetch();
+  if (!passkeys) throw new ApiFailure("ORIGIN_UNAVAILABLE");
+  return passkeys;
+}
+
+/**
  * Signing in with a passkey on /login: a button, and — where the browser offers it — the
  * passkeys in the handle field's autofill (its `autocomplete` ends in `webauthn`). Either
  * way the answer is a session like the password's, and the page moves on to `next`.
  */
 export function PasskeySignIn({ next }: { next: string }) {
   const text = useMessages(passkeySignInMessages);
-  const layout = useLayoutMessages();
   const language = useLanguage();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
@@ -32,7 +40,7 @@ export function PasskeySignIn({ next }: { next: string }) {
     async (credential: Credential) => {
       setBusy(true);
       try {
-        const { passkeySignIn } = await ceremony.load();
+        const { passkeySignIn } = await passkeyCeremony();
         const { token, user } = await passkeySignIn({ credential });
         signedIn(token, user);
         navigate(next, { replace: true });
@@ -47,11 +55,9 @@ export function PasskeySignIn({ next }: { next: string }) {
     (error: unknown) => {
       if (error instanceof PasskeyDeviceError) setProblem(text[error.reason]);
       else if (error instanceof ApiFailure) void messageFor(error.code, language, error.originMessage, error.field).then(setProblem);
-      // Already reported where it failed (app/startup/chunk-loading.ts).
-      else if (isChunkError(error)) setProblem(layout.chunkBody);
       else throw error;
     },
-    [text, layout, language],
+    [text, language],
   );
 
   useEffect(() => {
@@ -90,8 +96,7 @@ export function PasskeySignIn({ next }: { next: string }) {
         onClick={() => {
           setProblem(null);
           setBusy(true);
-          ceremony
-            .load()
+          passkeyCeremony()
             .then(async (passkeys) => passkeys.getPasskey(await passkeys.passkeySignInOptions(), { autofill: false }))
             .then(finish)
             .catch(explain)

@@ -5,6 +5,7 @@ import { pageCacheControl } from "../config.server";
 import { contactDetails } from "../content/contact.server";
 import type { ActionResult } from "../forms/action-result";
 import { Field, FormAlert, SelectField, SubmitButton, TextAreaField } from "../forms/fields";
+import { submitWith } from "../forms/submit-part";
 import { fieldError, useFormInstance } from "../forms/use-form-instance";
 import { metaLanguage, useMessages } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
@@ -27,8 +28,7 @@ export function meta({ matches }: Route.MetaArgs) {
 const contactActions = partOnFirstUse("contact-actions", () => import("../support/contact-actions.client"));
 
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult<{ id: string }>> {
-  const [{ actOnContactForm }, form] = await Promise.all([contactActions.load(), request.formData()]);
-  return actOnContactForm(form);
+  return submitWith(contactActions, request, ({ actOnContactForm }, form) => actOnContactForm(form));
 }
 
 function ContactForm() {

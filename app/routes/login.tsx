@@ -5,6 +5,7 @@ import { PartView } from "../components/part-view";
 import { Spinner } from "../components/spinner";
 import type { ActionResult } from "../forms/action-result";
 import { Field, FormAlert, SubmitButton } from "../forms/fields";
+import { submitWith } from "../forms/submit-part";
 import { fieldError, useFormInstance } from "../forms/use-form-instance";
 import { metaLanguage, useMessages } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
@@ -25,8 +26,7 @@ const loginActions = partOnFirstUse("login-actions", () => import("../account/lo
 const newAccountCodes = partOnFirstUse("new-account-codes", () => import("../account/new-account-codes.client"));
 
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult | Response> {
-  const [{ actOnLoginForm }, form] = await Promise.all([loginActions.load(), request.formData()]);
-  const result = await actOnLoginForm(form);
+  const result = await submitWith(loginActions, request, ({ actOnLoginForm }, form) => actOnLoginForm(form));
   if (!result.ok) return result;
   signedIn(result.data.token, result.data.user);
   // A new account stays here to see its recovery codes once; a sign-in goes on at once.

@@ -3,6 +3,7 @@ import type { Route } from "./+types/recover";
 import type { SignInAnswer } from "#contract/account";
 import type { ActionResult } from "../forms/action-result";
 import { Field, FormAlert, SubmitButton } from "../forms/fields";
+import { submitWith } from "../forms/submit-part";
 import { fieldError, useFormInstance } from "../forms/use-form-instance";
 import { metaLanguage, useMessages } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
@@ -18,8 +19,7 @@ export function meta({ matches }: Route.MetaArgs) {
 const recoverActions = partOnFirstUse("recover-actions", () => import("../account/recover-actions.client"));
 
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
-  const [{ actOnRecoverForm }, form] = await Promise.all([recoverActions.load(), request.formData()]);
-  const result = await actOnRecoverForm(form);
+  const result = await submitWith(recoverActions, request, ({ actOnRecoverForm }, form) => actOnRecoverForm(form));
   // Signed in with the new password at once: every earlier session has ended.
   if (result.ok) {
     const { token, user } = result.data as SignInAnswer;

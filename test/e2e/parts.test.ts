@@ -4,9 +4,11 @@
  * a signed-out visit never fetches them; a signed-in one fetches them beside the session
  * call; one that fails is handled as a route chunk that fails.
  */
+import { loginMessages } from "#app/messages/login";
 import { transferMessages } from "#app/messages/transfer";
+import { errorMessages } from "./error-messages.ts";
 import { clearEnvelopes, envelopesMentioning, expect, test, waitForHydration } from "./fixtures.ts";
-import { contextFor, newPerson, open } from "./journey-kit.ts";
+import { contextFor, newPerson, open, password } from "./journey-kit.ts";
 
 const signedInParts = /\/assets\/(wallet-overview|task-lists|transfer-steps)\.client-[^/]+\.js$/;
 const transferSteps = /\/assets\/transfer-steps\.client-[^/]+\.js$/;
@@ -96,4 +98,35 @@ test("/login fetches what a submit runs once the browser is idle, before anyone 
   await expect.poll(() => requested.filter((path) => /\/assets\/login-actions\.client-[^/]+\.js$/.test(path)).length).toBe(1);
   // Signed out, with a password: neither the recovery codes nor the passkey ceremony is needed yet.
   expect(requested.filter((path) => /\/assets\/new-account-codes\.client-/.test(path))).toEqual([]);
+});
+
+test("a sign-in whose code cannot be fetched sends nothing, keeps the form and says why; the next one signs in", async ({
+  page,
+  problems,
+}) => {
+  problems.allow(/Failed to load resource|Failed to fetch dynamically imported module/);
+  const person = await newPerson("parts_submit", "Xu Qing");
+  const loginActions = /\/assets\/login-actions\.client-[^/]+\.js$/;
+  await page.route(loginActions, (route) => route.abort("failed"));
+  let documentLoads = 0;
+  let signIns = 0;
+  page.on("request", (request) => {
+    if (request.resourceType() === "document") documentLoads += 1;
+    if (new URL(request.url()).pathname === "/api/user/login") signIns += 1;
+  });
+  const text = loginMessages.en;
+  await open(page, "/login");
+  await page.getByLabel(text.handle, { exact: true }).fill(person.handle);
+  await page.getByLabel(text.password, { exact: true }).fill(password);
+  await page.getByRole("button", { name: text.signInTitle, exact: true }).click();
+  await expect(page.getByText(errorMessages.en.ORIGIN_UNAVAILABLE).first()).toBeVisible();
+  expect(documentLoads).toBe(1);
+  expect(signIns).toBe(0);
+  await expect(page.getByLabel(text.handle, { exact: true })).toHaveValue(person.handle);
+
+  await page.unroute(loginActions);
+  await page.getByRole("button", { name: text.signInTitle, exact: true }).click();
+  await expect(page).toHaveURL(/\/$/);
+  expect(signIns).toBe(1);
+  expect(documentLoads).toBe(1);
 });

@@ -1,0 +1,23 @@
+import { currentLanguage } from "../i18n/messages";
+import { messageFor } from "../messages/errors";
+import type { Part } from "../startup/on-first-use";
+import type { ActionResult } from "./action-result";
+
+/**
+ * A submit of a form drawn at once, whose code is a part fetched when the browser is idle
+ * (usePrefetchWhenIdle, docs/decisions/043-screens-after-start-up.md). If the part cannot
+ * be fetched now, nothing is sent and the form says Paydesk cannot be reached, as when the
+ * contract's schemas cannot be (docs/decisions/036-form-rules-on-demand.md): what was typed
+ * stays, and the next submit tries again. The page is not reloaded under the person.
+ */
+export async function submitWith<M, R>(
+  part: Part<M>,
+  request: Request,
+  act: (module: M, form: FormData) => Promise<R>,
+): Promise<R | ActionResult<never>> {
+  const [module, form] = await Promise.all([part.prefetch(), request.formData()]);
+  if (module) return act(module, form);
+  const intent = form.get("intent");
+  const message = await messageFor("ORIGIN_UNAVAILABLE", currentLanguage());
+  return { intent: typeof intent === "string" ? intent : "", ok: false, failure: { code: "ORIGIN_UNAVAILABLE", message } };
+}
