@@ -2,9 +2,6 @@ import { defineMessages } from "../i18n/messages";
 
 export const transferMessages = defineMessages({
   en: {
-    title: "Send money",
-    description: "Send money from your Paydesk wallet to another person by their handle.",
-    purpose: "Sign in to send money to another Paydesk user.",
     recipient: "Recipient's handle",
     recipientHint: "Their Paydesk handle, without @.",
     amount: "Amount (¥)",
@@ -34,9 +31,6 @@ export const transferMessages = defineMessages({
     },
   },
   "zh-CN": {
-    title: "转账",
-    description: "按用户名从 Paydesk 钱包向他人转账。",
-    purpose: "登录后即可向其他 Paydesk 用户转账。",
     recipient: "收款人用户名",
     recipientHint: "对方的 Paydesk 用户名，不带 @。",
     amount: "金额（¥）",

@@ -8,12 +8,11 @@ import { accountPageMessages } from "../messages/account-page";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalFallback, PersonalView } from "../personal/personal-view";
 import { useSession } from "../session/session-state";
-import { mayBeSignedIn, partOnFirstUse } from "../startup/on-first-use";
+import { signedInPart } from "../startup/on-first-use";
 
 // This route loads the sections' data; the sections themselves, each with its own module
 // under app/account/, and their forms are a part fetched on first use.
-const accountSections = partOnFirstUse("account-sections", () => import("../account/account-sections.client"));
-if (mayBeSignedIn()) void accountSections.prefetch();
+const accountSections = signedInPart("account-sections", () => import("../account/account-sections.client"));
 
 export function meta({ matches }: Route.MetaArgs) {
   const text = accountPageMessages[metaLanguage(matches)];

@@ -6,10 +6,9 @@ import { pageMeta } from "../i18n/page-meta";
 import { checkPageMessages } from "../messages/check";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalFallback, PersonalView } from "../personal/personal-view";
-import { mayBeSignedIn, partOnFirstUse } from "../startup/on-first-use";
+import { signedInPart } from "../startup/on-first-use";
 
-const checkQueue = partOnFirstUse("check-queue", () => import("../tasks/check-queue.client"));
-if (mayBeSignedIn()) void checkQueue.prefetch();
+const checkQueue = signedInPart("check-queue", () => import("../tasks/check-queue.client"));
 
 export function meta({ matches }: Route.MetaArgs) {
   const text = checkPageMessages[metaLanguage(matches)];

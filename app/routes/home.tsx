@@ -8,10 +8,9 @@ import { homeMessages } from "../messages/home";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalView, UntilSessionKnown } from "../personal/personal-view";
 import { useSession } from "../session/session-state";
-import { mayBeSignedIn, partOnFirstUse } from "../startup/on-first-use";
+import { signedInPart } from "../startup/on-first-use";
 
-const walletOverview = partOnFirstUse("wallet-overview", () => import("../home/wallet-overview.client"));
-if (mayBeSignedIn()) void walletOverview.prefetch();
+const walletOverview = signedInPart("wallet-overview", () => import("../home/wallet-overview.client"));
 
 export function meta({ matches }: Route.MetaArgs) {
   const text = homeMessages[metaLanguage(matches)];

@@ -8,10 +8,9 @@ import { orderPageMessages } from "../messages/order-page";
 import type { OrdersView } from "../orders/orders-screen.client";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalFallback, PersonalView } from "../personal/personal-view";
-import { mayBeSignedIn, partOnFirstUse } from "../startup/on-first-use";
+import { signedInPart } from "../startup/on-first-use";
 
-const ordersScreen = partOnFirstUse("orders-screen", () => import("../orders/orders-screen.client"));
-if (mayBeSignedIn()) void ordersScreen.prefetch();
+const ordersScreen = signedInPart("orders-screen", () => import("../orders/orders-screen.client"));
 
 export function meta({ matches }: Route.MetaArgs) {
   const text = orderPageMessages[metaLanguage(matches)];

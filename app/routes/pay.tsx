@@ -6,10 +6,9 @@ import { pageMeta } from "../i18n/page-meta";
 import { payPageMessages } from "../messages/pay-page";
 import { loadOrderNamedIn } from "../personal/load-order";
 import { PersonalFallback, PersonalView } from "../personal/personal-view";
-import { mayBeSignedIn, partOnFirstUse } from "../startup/on-first-use";
+import { signedInPart } from "../startup/on-first-use";
 
-const checkout = partOnFirstUse("checkout", () => import("../payments/checkout.client"));
-if (mayBeSignedIn()) void checkout.prefetch();
+const checkout = signedInPart("checkout", () => import("../payments/checkout.client"));
 
 export function meta({ matches }: Route.MetaArgs) {
   const text = payPageMessages[metaLanguage(matches)];

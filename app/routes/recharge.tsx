@@ -4,10 +4,9 @@ import { metaLanguage, useMessages } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
 import { rechargePageMessages } from "../messages/recharge-page";
 import { RequireUser } from "../personal/personal-view";
-import { mayBeSignedIn, partOnFirstUse } from "../startup/on-first-use";
+import { signedInPart } from "../startup/on-first-use";
 
-const rechargeForms = partOnFirstUse("recharge-forms", () => import("../recharge/recharge-forms.client"));
-if (mayBeSignedIn()) void rechargeForms.prefetch();
+const rechargeForms = signedInPart("recharge-forms", () => import("../recharge/recharge-forms.client"));
 
 export function meta({ matches }: Route.MetaArgs) {
   const text = rechargePageMessages[metaLanguage(matches)];

@@ -7,11 +7,10 @@ import { pageMeta } from "../i18n/page-meta";
 import { supportPageMessages } from "../messages/support-page";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalFallback, PersonalView } from "../personal/personal-view";
-import { mayBeSignedIn, partOnFirstUse } from "../startup/on-first-use";
+import { signedInPart } from "../startup/on-first-use";
 import type { SupportView } from "../support/support-screen.client";
 
-const supportScreen = partOnFirstUse("support-screen", () => import("../support/support-screen.client"));
-if (mayBeSignedIn()) void supportScreen.prefetch();
+const supportScreen = signedInPart("support-screen", () => import("../support/support-screen.client"));
 
 export function meta({ matches }: Route.MetaArgs) {
   const text = supportPageMessages[metaLanguage(matches)];

@@ -2,15 +2,14 @@ import type { Route } from "./+types/transfer";
 import { PartView } from "../components/part-view";
 import { metaLanguage, useMessages } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
-import { transferMessages } from "../messages/transfer";
+import { transferPageMessages } from "../messages/transfer-page";
 import { RequireUser } from "../personal/personal-view";
-import { mayBeSignedIn, partOnFirstUse } from "../startup/on-first-use";
+import { signedInPart } from "../startup/on-first-use";
 
-const transferSteps = partOnFirstUse("transfer-steps", () => import("../transfer/transfer-steps.client"));
-if (mayBeSignedIn()) void transferSteps.prefetch();
+const transferSteps = signedInPart("transfer-steps", () => import("../transfer/transfer-steps.client"));
 
 export function meta({ matches }: Route.MetaArgs) {
-  const text = transferMessages[metaLanguage(matches)];
+  const text = transferPageMessages[metaLanguage(matches)];
   return pageMeta(`${text.title} · Paydesk`, text.description);
 }
 
@@ -20,7 +19,7 @@ export async function clientAction({ request }: Route.ClientActionArgs) {
 }
 
 export default function Transfer() {
-  const text = useMessages(transferMessages);
+  const text = useMessages(transferPageMessages);
   return (
     <section className="narrow" aria-labelledby="transfer-title">
       <h1 id="transfer-title">{text.title}</h1>

@@ -6,11 +6,10 @@ import { pageMeta } from "../i18n/page-meta";
 import { statementPageMessages } from "../messages/statement-page";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalFallback, PersonalView } from "../personal/personal-view";
-import { mayBeSignedIn, partOnFirstUse } from "../startup/on-first-use";
+import { signedInPart } from "../startup/on-first-use";
 import { filterOf, type Statement } from "../wallet/statement-filter";
 
-const statementView = partOnFirstUse("statement-view", () => import("../wallet/statement-view.client"));
-if (mayBeSignedIn()) void statementView.prefetch();
+const statementView = signedInPart("statement-view", () => import("../wallet/statement-view.client"));
 
 export function meta({ matches }: Route.MetaArgs) {
   const text = statementPageMessages[metaLanguage(matches)];

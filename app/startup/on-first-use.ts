@@ -92,13 +92,23 @@ export function partOnFirstUse<M>(name: string, importPart: () => Promise<M>, po
 
 /**
  * Whether someone may be signed in here: the page found a token when it loaded (the head's
- * token mark, app/startup/token-mark.server.ts), or someone has signed in since. A screen's
- * signed-in part is then fetched at once, beside the session call; on a signed-out visit,
- * not at all. Always false on the server.
+ * token mark, app/startup/token-mark.server.ts), or someone has signed in since. Always
+ * false on the server.
  */
 export function mayBeSignedIn(): boolean {
   if (typeof document === "undefined") return false;
   return document.documentElement.hasAttribute("data-token") || getSessionState().user !== null;
+}
+
+/**
+ * A part only someone signed in sees. Made when its route module is evaluated, before
+ * hydration: if someone may be signed in, it is fetched at once, beside the session call;
+ * on a signed-out visit, not at all.
+ */
+export function signedInPart<M>(name: string, importPart: () => Promise<M>): Part<M> {
+  const part = partOnFirstUse(name, importPart);
+  if (mayBeSignedIn()) void part.prefetch();
+  return part;
 }
 
 /** For a form drawn at once: what its submit runs is fetched once the browser is idle, before anyone sends it. */

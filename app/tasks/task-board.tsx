@@ -4,12 +4,11 @@ import { taskBoardMessages } from "../messages/task-board";
 import { PartView } from "../components/part-view";
 import type { Personal } from "../personal/load-personal";
 import { PersonalView } from "../personal/personal-view";
-import { mayBeSignedIn, partOnFirstUse } from "../startup/on-first-use";
+import { signedInPart } from "../startup/on-first-use";
 import { tabOf, taskTabs, type TaskBoard as Board } from "./task-tabs";
 
 /** The lists of the tabs, with their forms: what only someone signed in sees. */
-export const taskLists = partOnFirstUse("task-lists", () => import("./task-lists.client"));
-if (mayBeSignedIn()) void taskLists.prefetch();
+export const taskLists = signedInPart("task-lists", () => import("./task-lists.client"));
 
 /** The task board: its tabs, and the one the address names. */
 export function TaskBoard({ board }: { board: Personal<Board> }) {

@@ -1,6 +1,7 @@
 /*
- * Sending money, once someone is signed in: fetched on first use, apart from the route's own
- * chunk, which a first visit loads (app/routes/transfer.tsx, docs/decisions/043-screens-after-start-up.md).
+ * Sending money, once someone is signed in: a chunk fetched on first use, apart from the
+ * route's own, which a first visit loads (app/routes/transfer.tsx,
+ * docs/decisions/043-screens-after-start-up.md).
  */
 import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
