@@ -2,8 +2,9 @@
  * The account page's sections for someone signed in, with their forms: a chunk fetched on
  * first use (app/routes/account.tsx, docs/decisions/043-screens-after-start-up.md).
  */
-import type { UserInfo } from "#contract/user-info";
+import type { AccountSession, RecoveryCodesStatus } from "#contract/account-safety";
 import type { Passkey } from "#contract/passkeys";
+import type { UserInfo } from "#contract/user-info";
 import { changePassword, changeProfile, endOtherSessions, endSession, makeRecoveryCodes } from "../api/account-safety";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
 import { dispatchIntent } from "../forms/intent-dispatch";
@@ -60,12 +61,7 @@ export function actOnAccountForm(form: FormData): Promise<ActionResult> {
   return dispatchIntent(form, { ...accountIntents, ...passkeyIntents });
 }
 
-type Sections = {
-  user: UserInfo;
-  sessions: Parameters<typeof SessionsSection>[0]["sessions"];
-  passkeys: Passkey[];
-  codes: Parameters<typeof RecoveryCodesSection>[0]["status"];
-};
+type Sections = { user: UserInfo; sessions: AccountSession[]; passkeys: Passkey[]; codes: RecoveryCodesStatus };
 
 /** A composition of sections, each with its own module: this hands each its data. */
 export function AccountSections({ user, sessions, passkeys, codes }: Sections) {

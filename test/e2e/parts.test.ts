@@ -130,3 +130,25 @@ test("a sign-in whose code cannot be fetched sends nothing, keeps the form and s
   expect(signIns).toBe(1);
   expect(documentLoads).toBe(1);
 });
+
+test("a signed-in navigation to a screen waits for its part, and never shows the screen with a spinner in it", async ({ page }) => {
+  const person = await newPerson("parts_nav", "Tang Yi");
+  await contextFor(page.context(), person, "en");
+  await open(page, "/help");
+  // The part held back: a screen drawn before it arrived would show its spinner meanwhile.
+  await page.route(transferSteps, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await route.continue();
+  });
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { spinnersSeen: string[] }).spinnersSeen = seen;
+    new MutationObserver(() => {
+      const spinner = document.querySelector("main .spinner");
+      if (spinner) seen.push(spinner.textContent ?? "");
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Transfer" }).click();
+  await expect(page.getByLabel(transferMessages.en.recipient, { exact: true })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { spinnersSeen: string[] }).spinnersSeen)).toEqual([]);
+});
