@@ -4,7 +4,7 @@ import { metaLanguage, useMessages } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
 import { transferPageMessages } from "../messages/transfer-page";
 import { RequireUser } from "../personal/personal-view";
-import { mayBeSignedIn, signedInPart } from "../startup/on-first-use";
+import { signedInPart, waitingFor } from "../startup/on-first-use";
 
 const transferSteps = signedInPart("transfer-steps", () => import("../transfer/transfer-steps.client"));
 
@@ -13,14 +13,7 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(`${text.title} · Paydesk`, text.description);
 }
 
-// A navigation here, someone signed in, waits for the part as it waits for the route's
-// chunk, instead of showing the screen with a spinner in it. The server's HTML is the page
-// itself (its HydrateFallback), which shows the loading state or the sign-in prompt until
-// start-up has said who is there (docs/decisions/043-screens-after-start-up.md).
-export async function clientLoader() {
-  if (mayBeSignedIn()) await transferSteps.prefetch();
-  return null;
-}
+export const clientLoader = waitingFor(transferSteps);
 
 export async function clientAction({ request }: Route.ClientActionArgs) {
   const [{ actOnTransferForm }, form] = await Promise.all([transferSteps.load(), request.formData()]);

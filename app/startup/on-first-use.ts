@@ -111,6 +111,20 @@ export function signedInPart<M>(name: string, importPart: () => Promise<M>): Par
   return part;
 }
 
+/**
+ * The `clientLoader` of a screen whose only signed-in content is its part: a navigation
+ * there, someone signed in, waits for the part as it waits for the route's chunk, instead
+ * of showing the screen with a spinner in it. Its route's `HydrateFallback` is then the page
+ * itself, so the server's HTML stays the loading state or the sign-in prompt until start-up
+ * has said who is there (docs/decisions/043-screens-after-start-up.md).
+ */
+export function waitingFor(part: Part<unknown>): () => Promise<null> {
+  return async () => {
+    if (mayBeSignedIn()) await part.prefetch();
+    return null;
+  };
+}
+
 /** For a form drawn at once: what its submit runs is fetched once the browser is idle, before anyone sends it. */
 export function usePrefetchWhenIdle(part: Part<unknown>): void {
   useEffect(() => whenIdle(() => void part.prefetch()), [part]);
