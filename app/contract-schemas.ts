@@ -6,24 +6,20 @@
  * (docs/decisions/036-form-rules-on-demand.md).
  */
 import { ApiFailure } from "./api/client";
+import { partOnFirstUse } from "./startup/on-first-use";
 
 export type ContractSchemas = typeof import("./contract.client");
 
-let pending: Promise<ContractSchemas> | undefined;
+// A fetch that failed is not remembered: the next use tries again.
+const schemas = partOnFirstUse("contract-schemas", () => import("./contract.client"));
 
 /** The schemas; when they cannot be fetched, the network is what failed, as for a call. */
-export function contractSchemas(): Promise<ContractSchemas> {
-  if (!pending) {
-    const loading: Promise<ContractSchemas> = import("./contract.client").catch(() => {
-      // Not remembered: the next use tries again.
-      if (pending === loading) pending = undefined;
-      throw new ApiFailure("ORIGIN_UNAVAILABLE");
-    });
-    pending = loading;
-  }
-  return pending;
+export async function contractSchemas(): Promise<ContractSchemas> {
+  const loaded = await schemas.prefetch();
+  if (!loaded) throw new ApiFailure("ORIGIN_UNAVAILABLE");
+  return loaded;
 }
 
 export function prefetchContractSchemas(): void {
-  contractSchemas().catch(() => {});
+  void schemas.prefetch();
 }

@@ -33,18 +33,12 @@ export function routeModulesWithChunkLoader({
     typeof id === "string" && !Object.hasOwn(modules, id) && manifest.routes[id] !== undefined;
 
   function load(id: string, url: string): Promise<unknown> {
-    const settled = () => loading.delete(id);
-    return loadChunk({ id, url }, () => importModule(url), policy).then(
-      (module) => {
-        settled();
+    return loadChunk({ id, url }, () => importModule(url), policy)
+      .then((module) => {
         modules[id] = module;
         return module;
-      },
-      (error: unknown) => {
-        settled();
-        throw error;
-      },
-    );
+      })
+      .finally(() => loading.delete(id));
   }
 
   return new Proxy(modules, {
