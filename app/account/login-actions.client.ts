@@ -9,9 +9,9 @@ import { signedInApi } from "../api/client";
 import { attempt, checked, formText } from "../forms/action-result";
 import { dispatchIntent } from "../forms/intent-dispatch";
 import { currentLanguage } from "../i18n/messages";
-import { loginMessages } from "../messages/login";
+import { loginFieldMessages } from "../messages/login-fields";
 
-const fieldMessages = () => loginMessages[currentLanguage()].fields;
+const fieldMessages = () => loginFieldMessages[currentLanguage()];
 const credentialsOf = (form: FormData) => ({ handle: formText(form, "handle").trim(), password: formText(form, "password") });
 
 const accountIntents = {

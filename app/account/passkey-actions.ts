@@ -1,7 +1,6 @@
 import { addPasskey, passkeyRegistrationOptions, removePasskey, renamePasskey } from "../api/passkeys";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
 import { currentLanguage } from "../i18n/messages";
-import { passkeySignInMessages } from "../messages/passkey-sign-in";
 import { passkeyMessages } from "../messages/passkeys";
 import { createPasskey } from "./webauthn";
 import { PasskeyDeviceError } from "./webauthn-support";
@@ -14,7 +13,7 @@ async function withDevice<T>(intent: string, work: () => Promise<ActionResult<T>
     return await work();
   } catch (error) {
     if (!(error instanceof PasskeyDeviceError)) throw error;
-    return { intent, ok: false, failure: { code: "BAD_REQUEST", message: passkeySignInMessages[currentLanguage()][error.reason] } };
+    return { intent, ok: false, failure: { code: "BAD_REQUEST", message: error.message } };
   }
 }
 

@@ -53,11 +53,11 @@ export function PasskeySignIn({ next }: { next: string }) {
 
   const explain = useCallback(
     (error: unknown) => {
-      if (error instanceof PasskeyDeviceError) setProblem(text[error.reason]);
+      if (error instanceof PasskeyDeviceError) setProblem(error.message);
       else if (error instanceof ApiFailure) void messageFor(error.code, language, error.originMessage, error.field).then(setProblem);
       else throw error;
     },
-    [text, language],
+    [language],
   );
 
   useEffect(() => {

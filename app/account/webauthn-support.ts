@@ -1,7 +1,8 @@
 /*
- * What a page asks before any passkey is made or used: whether the browser can, and what a
- * device's refusal is called. Apart from the ceremonies (./webauthn.ts), which /login fetches
- * only when a passkey is used (docs/decisions/043-screens-after-start-up.md).
+ * What a page asks before any passkey is made or used: whether the browser can, and how a
+ * device's refusal is recognised. Apart from the ceremonies (./webauthn.ts), which /login
+ * fetches only when a passkey is used (docs/decisions/043-screens-after-start-up.md); they
+ * also bring what a refusal is called.
  */
 
 /** Whether this browser has WebAuthn at all (read after hydration; the server renders without). */
@@ -22,9 +23,13 @@ export async function passkeyAutofillSupported(): Promise<boolean> {
 /** Why the device gave no passkey, as the page tells it. */
 export type DeviceRefusal = "cancelled" | "alreadyOnDevice" | "deviceFailed";
 
+/** A device's refusal, with its message in the page's language (made by ./webauthn.ts). */
 export class PasskeyDeviceError extends Error {
-  constructor(readonly reason: DeviceRefusal) {
-    super(reason);
+  constructor(
+    readonly reason: DeviceRefusal,
+    message: string,
+  ) {
+    super(message);
     this.name = "PasskeyDeviceError";
   }
 }

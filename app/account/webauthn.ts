@@ -1,6 +1,8 @@
 import type { z } from "zod";
 import type { addPasskeyBodySchema, AuthenticationOptions, passkeySignInBodySchema, RegistrationOptions } from "#contract/passkeys";
-import { PasskeyDeviceError } from "./webauthn-support";
+import { currentLanguage } from "../i18n/messages";
+import { passkeyRefusalMessages } from "../messages/passkey-refusals";
+import { type DeviceRefusal, PasskeyDeviceError } from "./webauthn-support";
 
 /*
  * The passkey ceremonies in the browser. @simplewebauthn/browser is imported only when a passkey is
@@ -15,9 +17,9 @@ type AuthenticationAnswer = z.input<typeof passkeySignInBodySchema>["credential"
 function refusalOf(error: unknown): PasskeyDeviceError {
   const name = error instanceof Error ? error.name : "";
   // The library rethrows the browser's DOMException names (it keeps them as `name`).
-  if (name === "NotAllowedError" || name === "AbortError") return new PasskeyDeviceError("cancelled");
-  if (name === "InvalidStateError") return new PasskeyDeviceError("alreadyOnDevice");
-  return new PasskeyDeviceError("deviceFailed");
+  const reason: DeviceRefusal =
+    name === "NotAllowedError" || name === "AbortError" ? "cancelled" : name === "InvalidStateError" ? "alreadyOnDevice" : "deviceFailed";
+  return new PasskeyDeviceError(reason, passkeyRefusalMessages[currentLanguage()][reason]);
 }
 
 /** `navigator.credentials.create()` for the origin's options, answered in WebAuthn's JSON form. */

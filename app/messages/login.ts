@@ -19,11 +19,6 @@ export const loginMessages = defineMessages({
     haveAccount: "I already have an account",
     createAccount: "Create an account",
     forgotPassword: "Forgot your password?",
-    fields: {
-      handle: "A handle has 3 to 32 lower-case letters, digits or underscores.",
-      password: "A password has 10 to 256 characters.",
-      displayName: "Enter the name others will see (up to 64 characters).",
-    },
   },
   "zh-CN": {
     signInTitle: "登录",
@@ -43,10 +38,5 @@ export const loginMessages = defineMessages({
     haveAccount: "我已有账户",
     createAccount: "注册账户",
     forgotPassword: "忘记密码？",
-    fields: {
-      handle: "用户名须为 3 到 32 个小写字母、数字或下划线。",
-      password: "密码须为 10 到 256 个字符。",
-      displayName: "请输入别人看到的名字（最多 64 个字符）。",
-    },
   },
 });

@@ -9,7 +9,8 @@ import { submitWith } from "../forms/submit-part";
 import { fieldError, useFormInstance } from "../forms/use-form-instance";
 import { metaLanguage, useMessages } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
-import { supportMessages } from "../messages/support";
+import { contactMessages } from "../messages/contact";
+import { ticketMessages } from "../messages/ticket";
 import { partOnFirstUse, usePrefetchWhenIdle } from "../startup/on-first-use";
 
 export function loader() {
@@ -21,7 +22,7 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 }
 
 export function meta({ matches }: Route.MetaArgs) {
-  const text = supportMessages[metaLanguage(matches)];
+  const text = contactMessages[metaLanguage(matches)];
   return pageMeta(`${text.contactTitle} · Paydesk`, text.contactDescription);
 }
 
@@ -32,7 +33,8 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
 }
 
 function ContactForm() {
-  const text = useMessages(supportMessages);
+  const text = useMessages(contactMessages);
+  const ticketText = useMessages(ticketMessages);
   const fetcher = useFetcher<typeof clientAction>();
   const result = fetcher.data;
   const { formRef, idempotencyKey } = useFormInstance(result);
@@ -58,16 +60,16 @@ function ContactForm() {
         <SelectField
           id="contact-category"
           name="category"
-          label={text.category}
+          label={ticketText.category}
           defaultValue="other"
-          options={ticketCategories.map((value) => ({ value, label: text.categories[value] }))}
+          options={ticketCategories.map((value) => ({ value, label: ticketText.categories[value] }))}
           error={fieldError(result, "category")}
         />
         <Field
           id="contact-subject"
           name="subject"
-          label={text.subject}
-          hint={text.subjectHint}
+          label={ticketText.subject}
+          hint={ticketText.subjectHint}
           required
           maxLength={120}
           error={fieldError(result, "subject")}
@@ -75,15 +77,15 @@ function ContactForm() {
         <TextAreaField
           id="contact-message"
           name="message"
-          label={text.message}
-          hint={text.messageHint}
+          label={ticketText.message}
+          hint={ticketText.messageHint}
           required
           maxLength={4000}
           rows={5}
           error={fieldError(result, "message")}
         />
-        <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.opening}>
-          {text.open}
+        <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={ticketText.opening}>
+          {ticketText.open}
         </SubmitButton>
       </fetcher.Form>
       <p role="status">{result?.ok ? text.contactSent(result.data.id) : null}</p>
@@ -93,7 +95,7 @@ function ContactForm() {
 
 export default function Contact({ loaderData }: Route.ComponentProps) {
   const { contact } = loaderData;
-  const text = useMessages(supportMessages);
+  const text = useMessages(contactMessages);
   return (
     <article className="prose" aria-labelledby="contact-title">
       <h1 id="contact-title">{text.contactTitle}</h1>

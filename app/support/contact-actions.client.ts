@@ -6,7 +6,7 @@ import { sendContactMessage } from "../api/support";
 import { attempt, checked, formText, type ActionResult } from "../forms/action-result";
 import { dispatchIntent } from "../forms/intent-dispatch";
 import { currentLanguage } from "../i18n/messages";
-import { supportMessages } from "../messages/support";
+import { ticketFieldMessages } from "../messages/ticket-fields";
 
 // Works signed out (docs/screens.md): no token, an email address to answer instead.
 function sendContactForm(form: FormData) {
@@ -19,7 +19,7 @@ function sendContactForm(form: FormData) {
         subject: formText(form, "subject").trim(),
         message: formText(form, "message").trim(),
       },
-      supportMessages[currentLanguage()].fields,
+      ticketFieldMessages[currentLanguage()],
     );
     return sendContactMessage(body, formText(form, "idempotencyKey"));
   });

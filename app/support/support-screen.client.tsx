@@ -14,11 +14,13 @@ import { dispatchIntent } from "../forms/intent-dispatch";
 import { fieldError, useFormInstance } from "../forms/use-form-instance";
 import { currentLanguage, useMessages } from "../i18n/messages";
 import { supportMessages } from "../messages/support";
+import { ticketFieldMessages } from "../messages/ticket-fields";
+import { ticketMessages } from "../messages/ticket";
 
 /** What the address asks for: the list of tickets with the form to open one, or one thread. */
 export type SupportView = { view: "list"; tickets: Ticket[] } | { view: "thread"; ticket: TicketThread };
 
-const fieldMessages = () => supportMessages[currentLanguage()].fields;
+const fieldMessages = () => ticketFieldMessages[currentLanguage()];
 
 const ticketIntents = {
   open: (form: FormData) =>
@@ -55,6 +57,7 @@ export function actOnSupportForm(form: FormData): Promise<ActionResult> {
 
 function OpenTicket() {
   const text = useMessages(supportMessages);
+  const ticketText = useMessages(ticketMessages);
   const fetcher = useFetcher<ActionResult<TicketThread>>();
   const result = fetcher.data;
   const { formRef, idempotencyKey } = useFormInstance(result);
@@ -68,15 +71,15 @@ function OpenTicket() {
         <SelectField
           id="ticket-category"
           name="category"
-          label={text.category}
-          options={ticketCategories.map((value) => ({ value, label: text.categories[value] }))}
+          label={ticketText.category}
+          options={ticketCategories.map((value) => ({ value, label: ticketText.categories[value] }))}
           error={fieldError(result, "category")}
         />
         <Field
           id="ticket-subject"
           name="subject"
-          label={text.subject}
-          hint={text.subjectHint}
+          label={ticketText.subject}
+          hint={ticketText.subjectHint}
           required
           maxLength={120}
           error={fieldError(result, "subject")}
@@ -84,8 +87,8 @@ function OpenTicket() {
         <TextAreaField
           id="ticket-message"
           name="message"
-          label={text.message}
-          hint={text.messageHint}
+          label={ticketText.message}
+          hint={ticketText.messageHint}
           required
           maxLength={4000}
           rows={5}
@@ -101,8 +104,8 @@ function OpenTicket() {
           spellCheck={false}
           error={fieldError(result, "orderId")}
         />
-        <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.opening}>
-          {text.open}
+        <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={ticketText.opening}>
+          {ticketText.open}
         </SubmitButton>
       </fetcher.Form>
       <p role="status">{result?.ok ? <Link to={`/support?id=${result.data.id}`}>{text.opened}</Link> : null}</p>
@@ -112,6 +115,7 @@ function OpenTicket() {
 
 function TicketList({ tickets }: { tickets: Ticket[] }) {
   const text = useMessages(supportMessages);
+  const ticketText = useMessages(ticketMessages);
   return (
     <>
       {tickets.length === 0 ? (
@@ -123,7 +127,7 @@ function TicketList({ tickets }: { tickets: Ticket[] }) {
               <Link to={`/support?id=${ticket.id}`} className="item-main">
                 <span className="item-title">{ticket.subject}</span>
                 <span className="item-meta">
-                  {text.categories[ticket.category]} · {text.updated} <DateTime iso={ticket.updatedAt} />
+                  {ticketText.categories[ticket.category]} · {text.updated} <DateTime iso={ticket.updatedAt} />
                 </span>
               </Link>
               <span className={`badge badge-${ticket.status}`}>{text.status[ticket.status]}</span>
@@ -138,6 +142,7 @@ function TicketList({ tickets }: { tickets: Ticket[] }) {
 
 function Reply({ ticket }: { ticket: TicketThread }) {
   const text = useMessages(supportMessages);
+  const ticketText = useMessages(ticketMessages);
   const fetcher = useFetcher<ActionResult>();
   const closer = useFetcher<ActionResult>();
   const result = fetcher.data;
@@ -156,7 +161,7 @@ function Reply({ ticket }: { ticket: TicketThread }) {
           id="ticket-reply"
           name="message"
           label={text.reply}
-          hint={text.messageHint}
+          hint={ticketText.messageHint}
           required
           maxLength={4000}
           rows={4}
@@ -185,6 +190,7 @@ function Reply({ ticket }: { ticket: TicketThread }) {
 
 function Thread({ ticket }: { ticket: TicketThread }) {
   const text = useMessages(supportMessages);
+  const ticketText = useMessages(ticketMessages);
   return (
     <article className="card" aria-labelledby="thread-title">
       <p>
@@ -192,7 +198,7 @@ function Thread({ ticket }: { ticket: TicketThread }) {
       </p>
       <h2 id="thread-title">{ticket.subject}</h2>
       <p>
-        <span className={`badge badge-${ticket.status}`}>{text.status[ticket.status]}</span> · {text.categories[ticket.category]}
+        <span className={`badge badge-${ticket.status}`}>{text.status[ticket.status]}</span> · {ticketText.categories[ticket.category]}
         {ticket.orderId ? (
           <>
             {" "}

@@ -12,11 +12,14 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { accountMessages } from "#app/messages/account";
+import { contactMessages } from "#app/messages/contact";
 import { contentMessages } from "#app/messages/content";
 import { formMessages } from "#app/messages/forms";
 import { homeMessages } from "#app/messages/home";
 import { loginMessages } from "#app/messages/login";
+import { loginFieldMessages } from "#app/messages/login-fields";
 import { orderMessages } from "#app/messages/orders";
+import { passkeyRefusalMessages } from "#app/messages/passkey-refusals";
 import { passkeyMessages } from "#app/messages/passkeys";
 import { paymentMessages } from "#app/messages/payment";
 import { receiptMessages } from "#app/messages/receipt";
@@ -26,6 +29,8 @@ import { recoveryCodeMessages } from "#app/messages/recovery-codes";
 import { statementPageMessages } from "#app/messages/statement-page";
 import { supportMessages } from "#app/messages/support";
 import { taskMessages } from "#app/messages/tasks";
+import { ticketMessages } from "#app/messages/ticket";
+import { ticketFieldMessages } from "#app/messages/ticket-fields";
 import { transferMessages } from "#app/messages/transfer";
 import { walletMessages } from "#app/messages/wallet";
 import { walletOverviewMessages } from "#app/messages/wallet-overview";
@@ -113,11 +118,14 @@ describe("what each page's first visit carries", () => {
   // The screens' own catalogues; the shell's (the layout's, the errors') are not listed.
   const screens = {
     account: accountMessages,
+    contact: contactMessages,
     content: contentMessages,
     home: homeMessages,
     login: loginMessages,
+    loginFields: loginFieldMessages,
     orders: orderMessages,
     passkeys: passkeyMessages,
+    passkeyRefusals: passkeyRefusalMessages,
     payment: paymentMessages,
     receipt: receiptMessages,
     recharge: rechargeMessages,
@@ -125,6 +133,8 @@ describe("what each page's first visit carries", () => {
     recoveryCodes: recoveryCodeMessages,
     support: supportMessages,
     tasks: taskMessages,
+    ticket: ticketMessages,
+    ticketFields: ticketFieldMessages,
     transfer: transferMessages,
     wallet: walletMessages,
     walletOverview: walletOverviewMessages,
@@ -138,13 +148,17 @@ describe("what each page's first visit carries", () => {
     expect(found).not.toContain(shell);
   });
 
+  /** Whether a page's first visit loads a catalogue (looked for by its longest plain message). */
+  const carries = (routeId: string, messages: object) => {
+    const loaded = firstVisit(routeId);
+    return holding(longestPlainMessage(messages)).some((chunk) => loaded.has(chunk));
+  };
+
   it("loads neither the account page's messages nor /recover's with /login, nor the recovery codes' it shows only after sign-up", () => {
-    const loaded = [...firstVisit("login")];
-    const carries = (messages: object) => holding(longestPlainMessage(messages)).some((chunk) => loaded.includes(chunk));
-    expect(carries(loginMessages.en)).toBe(true);
-    expect(carries(recoveryCodeMessages.en)).toBe(false);
-    expect(carries(accountMessages.en)).toBe(false);
-    expect(carries(recoverMessages.en)).toBe(false);
+    expect(carries("login", loginMessages.en)).toBe(true);
+    expect(carries("login", recoveryCodeMessages.en)).toBe(false);
+    expect(carries("login", accountMessages.en)).toBe(false);
+    expect(carries("login", recoverMessages.en)).toBe(false);
   });
 
   /** The one chunk that holds `marker`, which must exist: otherwise its absence would prove nothing. */
@@ -163,6 +177,29 @@ describe("what each page's first visit carries", () => {
     );
     return new Set([...staticallyLoaded(later)].filter((chunk) => !loaded.has(chunk)));
   };
+
+  /** Whether a page can fetch a catalogue on first use (some chunk that holds it). */
+  const fetchedLater = (routeId: string, messages: object) => {
+    const later = onFirstUse(routeId);
+    return holding(longestPlainMessage(messages)).some((chunk) => later.has(chunk));
+  };
+
+  it("leaves what a submit or a passkey answers out of /login's first visit, with the code that shows it", () => {
+    // What the contract's rules say of a field comes with the submit's code; what a device's
+    // refusal is called, with the passkey ceremonies.
+    expect(carries("login", loginFieldMessages.en)).toBe(false);
+    expect(carries("login", passkeyRefusalMessages.en)).toBe(false);
+    expect(fetchedLater("login", loginFieldMessages.en)).toBe(true);
+    expect(fetchedLater("login", passkeyRefusalMessages.en)).toBe(true);
+  });
+
+  it("loads /contact's words and a ticket's, not the tickets screen's nor what its submit answers", () => {
+    expect(carries("contact", contactMessages.en)).toBe(true);
+    expect(carries("contact", ticketMessages.en)).toBe(true);
+    expect(carries("contact", supportMessages.en)).toBe(false);
+    expect(carries("contact", ticketFieldMessages.en)).toBe(false);
+    expect(fetchedLater("contact", ticketFieldMessages.en)).toBe(true);
+  });
 
   it.each([
     ["home", "the overview someone signed in sees", longestPlainMessage(walletOverviewMessages.en)],

@@ -16,6 +16,7 @@ import { orderMessages } from "#app/messages/orders";
 import { paymentMessages } from "#app/messages/payment";
 import { rechargeMessages } from "#app/messages/recharge";
 import { supportMessages } from "#app/messages/support";
+import { ticketMessages } from "#app/messages/ticket";
 import { taskMessages } from "#app/messages/tasks";
 import { transferMessages } from "#app/messages/transfer";
 import { e2eAdminToken } from "./e2e-env.ts";
@@ -253,15 +254,16 @@ for (const viewport of viewports) {
     test("a support ticket is opened and the operator's reply appears", async ({ page }) => {
       const language = "en";
       const text = supportMessages[language];
+      const ticketText = ticketMessages[language];
       const person = await newPerson("asker", "Sun Li");
       await contextFor(page.context(), person, language);
       await open(page, "/support");
       await expect(page.getByText(text.noTickets)).toBeVisible();
-      await page.getByLabel(text.category, { exact: true }).selectOption("payment");
-      await page.getByLabel(text.subject, { exact: true }).fill("Where is my recharge?");
-      await page.getByLabel(text.message, { exact: true }).fill("I paid ¥20.00 an hour ago.");
+      await page.getByLabel(ticketText.category, { exact: true }).selectOption("payment");
+      await page.getByLabel(ticketText.subject, { exact: true }).fill("Where is my recharge?");
+      await page.getByLabel(ticketText.message, { exact: true }).fill("I paid ¥20.00 an hour ago.");
       await expectAccessible(page);
-      await page.getByRole("button", { name: text.open }).click();
+      await page.getByRole("button", { name: ticketText.open }).click();
       await page.getByRole("link", { name: text.opened }).click();
       await expect(page.getByRole("heading", { name: "Where is my recharge?" })).toBeVisible();
       const ticketId = new URL(page.url()).searchParams.get("id")!;

@@ -164,6 +164,35 @@ test.describe("passkeys", () => {
     await page.screenshot({ path: "test-results/screens/account-passkeys-360x740-zh-CN.png", fullPage: true });
   });
 
+  test("a device's refusal is told in the page's language: a passkey the device already holds, on /account; a request it finds none for, on /login", async ({
+    page,
+    context,
+  }) => {
+    const person = await newPerson("passkey_no", "No Key");
+    const { cdp, authenticatorId } = await virtualAuthenticator(page);
+    await signInWithPassword(page, person, "/account");
+    const section = page.getByTestId("passkeys-section");
+    await section.getByRole("textbox", { name: "Name" }).fill("Phone");
+    await section.getByRole("button", { name: "Add a passkey" }).click();
+    await expect(section.getByRole("listitem").filter({ hasText: "Phone" })).toBeVisible();
+    // The origin lists the account's passkeys for the device to exclude: this one refuses.
+    await section.getByRole("textbox", { name: "Name" }).fill("Phone again");
+    await section.getByRole("button", { name: "Add a passkey" }).click();
+    await expect(section.getByRole("alert")).toContainText("This device already holds a passkey for your account.");
+    await expect(section.getByRole("listitem")).toHaveCount(1);
+
+    // In Simplified Chinese, on a device that holds no passkey for Paydesk: the refusal comes
+    // with the ceremony's code, in the document's language.
+    await signOut(page);
+    await cdp.send("WebAuthn.removeVirtualAuthenticator", { authenticatorId });
+    await virtualAuthenticator(page);
+    await context.addCookies([{ name: "lang", value: "zh-CN", url: site }]);
+    await open(page, "/login");
+    await page.getByRole("button", { name: "使用通行密钥登录" }).click();
+    await expect(page.getByRole("alert")).toHaveText("通行密钥请求已取消或超时。准备好后请重试。");
+    await expect(page.getByRole("button", { name: "使用通行密钥登录" })).toBeEnabled();
+  });
+
   test("/login's form and passkey button are there from the first paint where the browser has passkeys, the button not at all where it has none", async ({
     browser,
   }) => {

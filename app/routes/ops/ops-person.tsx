@@ -12,6 +12,7 @@ import { fieldError, useFormInstance } from "../../forms/use-form-instance";
 import { useMessages } from "../../i18n/messages";
 import { walletMessages } from "../../messages/wallet";
 import { supportMessages } from "../../messages/support";
+import { ticketMessages } from "../../messages/ticket";
 import { taskMessages } from "../../messages/tasks";
 import { opsMessages } from "../../messages/ops";
 import { orderMessages } from "../../messages/orders";
@@ -139,6 +140,7 @@ function PersonView({ page }: { page: PersonPage }) {
   const statement = useMessages(walletMessages);
   const tasks = useMessages(taskMessages);
   const support = useMessages(supportMessages);
+  const ticketText = useMessages(ticketMessages);
   const { person } = page;
   return (
     <section aria-labelledby="ops-person-title">
@@ -299,7 +301,7 @@ function PersonView({ page }: { page: PersonPage }) {
                   {ticket.subject}
                 </Link>
                 <span className="item-meta">
-                  <DateTime iso={ticket.updatedAt} /> · {support.categories[ticket.category]}
+                  <DateTime iso={ticket.updatedAt} /> · {ticketText.categories[ticket.category]}
                 </span>
               </span>
               <span className="item-side">
