@@ -59,6 +59,18 @@ describe("the origin's server build", () => {
     expect(onDemandSources.flat().filter((source) => routerModule.test(source))).toEqual([]);
   });
 
+  it("carries zod's English messages alone, not its other locales (docs/decisions/045-origin-without-zod-locales.md)", () => {
+    built();
+    const { startup, onDemand } = measureWorker("origin", originBuild);
+    const sources = [...startup, ...onDemand].flatMap(({ file }) =>
+      existsSync(path.join(originBuild, `${file}.map`)) ? sourcesOf(file) : [],
+    );
+    const locales = sources.filter((source) => source.startsWith("node_modules/zod/v4/locales/")).sort();
+    // en.js, which zod's schemas import for their default messages, and the index that lists it.
+    expect(locales).toEqual(["node_modules/zod/v4/locales/en.js", "node_modules/zod/v4/locales/index.js"]);
+    expect(sources).toContain("node_modules/zod/v4/classic/schemas.js");
+  });
+
   // The session call is the first of every visit (docs/start-up.md); /api/health is a segment of one router.
   it.each([
     {
