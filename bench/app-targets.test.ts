@@ -98,6 +98,14 @@ describe("Lighthouse beside the anchor and its twin of /help", () => {
     expect(names.filter((name) => name.includes("anchor"))).toEqual([]);
   });
 
+  it("prints a ratio that two decimals would round onto its limit with three, beside its verdict", () => {
+    const lcp = (ms: number) =>
+      evaluateTargets({ ...figures, lighthouse: [page("/login", ms), page("anchor /", 838)] }).find((t) => t.name === "LCP /login");
+    expect(lcp(966)).toMatchObject({ actual: "1.153× (966 vs 838 ms)", met: false });
+    expect(lcp(963)).toMatchObject({ actual: "1.149× (963 vs 838 ms)", met: true });
+    expect(lcp(990)).toMatchObject({ actual: "1.18× (990 vs 838 ms)", met: false });
+  });
+
   it("puts /help's LCP beside the twin's, and the twin's beside the anchor's", () => {
     expect(lighthouseCeilings(figures)).toEqual([
       { target: "LCP /help", floor: "1.07× anchor LCP (its twin of /help, 900 ms)", paydeskVsFloor: "1.10× the twin's LCP" },
