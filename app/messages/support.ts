@@ -1,6 +1,6 @@
 import { defineMessages } from "../i18n/messages";
 
-/** /support: one's tickets and their threads (the form's own words are ./ticket-form.ts). */
+/** /support: one's tickets and their threads (a ticket's topics and its form's words are ./ticket.ts). */
 export const supportMessages = defineMessages({
   en: {
     tickets: "Your tickets",

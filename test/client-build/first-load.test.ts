@@ -148,11 +148,10 @@ describe("what each page's first visit carries", () => {
     expect(found).not.toContain(shell);
   });
 
-  /** Whether a page's first visit loads a catalogue (looked for by its longest plain message). */
-  const carries = (routeId: string, messages: object) => {
-    const loaded = firstVisit(routeId);
-    return holding(longestPlainMessage(messages)).some((chunk) => loaded.has(chunk));
-  };
+  /** Whether one of `chunks` holds a catalogue (looked for by its longest plain message). */
+  const heldIn = (chunks: Set<string>, messages: object) => holding(longestPlainMessage(messages)).some((chunk) => chunks.has(chunk));
+  /** Whether a page's first visit loads a catalogue. */
+  const carries = (routeId: string, messages: object) => heldIn(firstVisit(routeId), messages);
 
   it("loads neither the account page's messages nor /recover's with /login, nor the recovery codes' it shows only after sign-up", () => {
     expect(carries("login", loginMessages.en)).toBe(true);
@@ -178,11 +177,8 @@ describe("what each page's first visit carries", () => {
     return new Set([...staticallyLoaded(later)].filter((chunk) => !loaded.has(chunk)));
   };
 
-  /** Whether a page can fetch a catalogue on first use (some chunk that holds it). */
-  const fetchedLater = (routeId: string, messages: object) => {
-    const later = onFirstUse(routeId);
-    return holding(longestPlainMessage(messages)).some((chunk) => later.has(chunk));
-  };
+  /** Whether a page can fetch a catalogue on first use. */
+  const fetchedLater = (routeId: string, messages: object) => heldIn(onFirstUse(routeId), messages);
 
   it("leaves what a submit or a passkey answers out of /login's first visit, with the code that shows it", () => {
     // What the contract's rules say of a field comes with the submit's code; what a device's
