@@ -4,7 +4,7 @@ import { defineConfig } from "vite";
 import { clientChunks } from "./vite/client-chunks.ts";
 import { originChunks } from "./vite/origin-chunks.ts";
 import { edgeReactDomServer } from "./vite/edge-react-dom-server.ts";
-import { zodEnglishOnly } from "./vite/zod-english-only.ts";
+import { zodOpenApiExtendsZodType } from "./vite/zod-openapi-extends-zod-type.ts";
 
 const originConfigPath = "./workers/origin/wrangler.toml";
 
@@ -67,7 +67,7 @@ export default defineConfig(({ command, isPreview }) => {
       }),
       reactRouter(),
       edgeReactDomServer("ssr"),
-      zodEnglishOnly("paydesk_origin"),
+      zodOpenApiExtendsZodType("paydesk_origin"),
     ],
   };
 });
