@@ -7,6 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { extendZodWithOpenApi } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { measureWorker } from "../../bench/worker-sizes.ts";
 import { builtSources } from "../support/built-sources.ts";
@@ -73,6 +74,23 @@ describe("the origin's server build", () => {
     expect(zod.filter((source) => source.startsWith("node_modules/zod/v4/locales/"))).toEqual(["node_modules/zod/v4/locales/en.js"]);
     expect(zod).not.toContain("node_modules/zod/v4/classic/from-json-schema.js");
     expect(zod).not.toContain("node_modules/zod/v4/core/compile.js");
+  });
+
+  it("relies on extendZodWithOpenApi reading nothing of zod but ZodType, which is all the plugin hands it", () => {
+    const read = new Set<string | symbol>();
+    class ZodType {}
+    const zod = new Proxy(
+      { ZodType },
+      {
+        get(target, name) {
+          read.add(name);
+          return Reflect.get(target, name);
+        },
+      },
+    );
+    extendZodWithOpenApi(zod as unknown as Parameters<typeof extendZodWithOpenApi>[0]);
+    expect([...read]).toEqual(["ZodType"]);
+    expect(typeof (ZodType.prototype as { openapi?: unknown }).openapi).toBe("function");
   });
 
   // The session call is the first of every visit (docs/start-up.md); /api/health is a segment of one router.
