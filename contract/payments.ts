@@ -1,14 +1,13 @@
 import { z } from "zod";
 import { orderIdSchema } from "./orders";
-import { wechatOpenidMaxLength, wechatOpenidPattern } from "./value-lists";
+import { wechatOpenidMaxLength, wechatOpenidPattern, wechatPayFlows } from "./value-lists";
 
 /**
  * Paying an order (docs/screens.md /pay and /wechat_pay; issue #5): from the wallet (task
  * budgets only), or with WeChat Pay — Native (a QR code, desktop), H5 (a phone's browser)
  * or JSAPI (inside WeChat, with the payer's openid).
  */
-export const wechatPayFlows = ["native", "h5", "jsapi"] as const;
-export type WechatPayFlow = (typeof wechatPayFlows)[number];
+export { wechatPayFlows, type WechatPayFlow } from "./value-lists";
 
 export const walletPayBodySchema = z.strictObject({ method: z.literal("wallet") });
 

@@ -106,6 +106,9 @@ describe("the origin's server build", () => {
         "contract/wallet.ts",
         "workers/origin/src/wechat-pay/factory.ts",
         "workers/origin/src/scheduled.ts",
+        // Reading WeChat Pay's configuration at start builds none of its schemas.
+        "contract/payments.ts",
+        "contract/orders.ts",
       ],
     },
     {
@@ -116,6 +119,8 @@ describe("the origin's server build", () => {
         "workers/origin/src/passkeys/passkey-sign-in-routes.ts",
         "workers/origin/src/auth/recovery-routes.ts",
         "contract/passkeys.ts",
+        "contract/payments.ts",
+        "contract/orders.ts",
       ],
     },
   ])("runs, on a first $request, one router ($router) and none of the others' schemas", ({ request, status, router, notRun }) => {

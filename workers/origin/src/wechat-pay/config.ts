@@ -1,5 +1,5 @@
 /** WeChat Pay's configuration: the secrets a deployment sets, read into the client's settings. */
-import { wechatPayFlows, type WechatPayFlow } from "#contract/payments";
+import { wechatPayFlows, type WechatPayFlow } from "#contract/value-lists";
 import type { WechatPayClient } from "./client/client";
 import type { WechatPayConfig } from "./client/client-config";
 

@@ -1,4 +1,4 @@
-import { wechatPayFlows } from "#contract/payments";
+import { wechatPayFlows } from "#contract/value-lists";
 import type { WechatPayConfig } from "../client/client-config";
 import { text, type WechatPaySettings } from "../config";
 
