@@ -40,7 +40,6 @@ export const ticketCategories = ["payment", "order", "transfer", "task", "accoun
 export const orderIdPattern = /^ord_[0-9a-f-]{36}$/;
 export const ticketIdPattern = /^tkt_[0-9a-f-]{36}$/;
 
-/** A WeChat openid (the payer in WeChat's own browser): its characters and its longest length. */
 /**
  * WeChat Pay's ways to pay: Native (a QR code), H5 (a phone's browser), JSAPI (inside WeChat).
  * A plain list, so that the origin can read its configuration at start-up without building
@@ -49,6 +48,7 @@ export const ticketIdPattern = /^tkt_[0-9a-f-]{36}$/;
 export const wechatPayFlows = ["native", "h5", "jsapi"] as const;
 export type WechatPayFlow = (typeof wechatPayFlows)[number];
 
+/** A WeChat openid (the payer in WeChat's own browser): its characters and its longest length. */
 export const wechatOpenidPattern = /^[0-9A-Za-z_-]+$/;
 export const wechatOpenidMaxLength = 128;
 
