@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runsInTurns, scriptsInLcp } from "./lighthouse.ts";
+import { observedRace, raceText, runsInTurns, scriptsInLcp } from "./lighthouse.ts";
 
 const network = (resourceType: string, url: string, transferSize: number) => ({
   type: "network",
@@ -25,6 +25,72 @@ describe("the scripts a run's simulated LCP waited for", () => {
     const paintedFirst = new Map<unknown, unknown>([[network("Document", "https://127.0.0.1:8443/", 1_600), {}]]);
     expect(scriptsInLcp(new Map([["pessimisticLargestContentfulPaint", paintedFirst]]))).toEqual([]);
     expect(scriptsInLcp(new Map([["optimisticFirstContentfulPaint", paintedFirst]]))).toBeNull();
+  });
+});
+
+describe("the race a run's browser ran between the first paint and the scripts", () => {
+  const page = "https://127.0.0.1:8443/help";
+  const start = 5_000_000; // µs on the trace's clock
+  const at = (ms: number) => start + ms * 1000;
+  const request = (id: string, url: string, ms: number) => ({
+    name: "ResourceSendRequest",
+    ts: at(ms),
+    args: { data: { requestId: id, url } },
+  });
+  const finish = (id: string, ms: number) => ({
+    name: "ResourceFinish",
+    ts: at(ms) + 300,
+    args: { data: { requestId: id, finishTime: at(ms) / 1e6 } },
+  });
+  const trace = [
+    // Lighthouse's blank page first, then the page measured.
+    {
+      name: "navigationStart",
+      ts: start - 90_000,
+      args: { frame: "F", data: { isLoadingMainFrame: true, documentLoaderURL: "about:blank" } },
+    },
+    { name: "navigationStart", ts: start, args: { frame: "F", data: { isLoadingMainFrame: true, documentLoaderURL: page } } },
+    request("1", page, 0),
+    request("2", "https://127.0.0.1:8443/assets/entry.client-A.js", 24),
+    request("3", "https://127.0.0.1:8443/assets/framework-B.js", 25),
+    request("4", "https://127.0.0.1:8443/favicon.svg", 150),
+    request("5", "https://127.0.0.1:8443/assets/gone-C.js", 26),
+    finish("1", 20),
+    finish("2", 62.24),
+    finish("4", 160),
+    { name: "ResourceFinish", ts: at(70), args: { data: { requestId: "5", finishTime: 0 } } },
+    { name: "firstContentfulPaint", ts: at(75.7), args: { frame: "other" } },
+    { name: "firstContentfulPaint", ts: at(83.2), args: { frame: "F" } },
+    finish("3", 110.6),
+  ];
+
+  it("reads, after the page's own navigation, its first paint and when each of its scripts finished, in ms", () => {
+    expect(observedRace(trace, page)).toEqual({
+      paintMs: 83.2,
+      scripts: [
+        { path: "/assets/entry.client-A.js", finishedMs: 62.2 },
+        { path: "/assets/framework-B.js", finishedMs: 110.6 },
+      ],
+    });
+  });
+
+  it("is unknown without the page's navigation or its paint", () => {
+    expect(observedRace(trace, "https://127.0.0.1:9999/help")).toBeNull();
+    expect(
+      observedRace(
+        trace.filter((e) => e.name !== "firstContentfulPaint" || e.ts !== at(83.2)),
+        page,
+      ),
+    ).toBeNull();
+  });
+
+  it("says how the race went", () => {
+    const race = observedRace(trace, page)!;
+    expect(raceText(race)).toBe("paint at 83 ms, 1 script loaded before it (the last at 62), the next at 111");
+    expect(raceText({ paintMs: 60, scripts: race.scripts })).toBe("paint at 60 ms, no script loaded before it, the next at 62");
+    expect(raceText({ paintMs: 120, scripts: race.scripts })).toBe(
+      "paint at 120 ms, 2 scripts loaded before it (the last at 111), none after it",
+    );
   });
 });
 

@@ -29,7 +29,66 @@ export type Figures = {
    * Empty when the page painted first. Absent from a median.
    */
   lcpScripts?: string[];
+  /** When the run's page first painted, and when its scripts finished loading (`observedRace`). Absent from a median. */
+  observed?: ObservedRace;
 };
+
+/**
+ * What the browser did in the run Lighthouse observed (not simulated), in ms after the
+ * navigation started: when the page first painted, and when each of its scripts finished
+ * loading. The simulated LCP counts the scripts that finished before that paint
+ * (`scriptsInLcp`); these times show by how much each side won the race.
+ */
+export type ObservedRace = { paintMs: number; scripts: { path: string; finishedMs: number }[] };
+
+/** The race in a few words: the paint, the scripts loaded before it (the last of them), and the first one after. */
+export function raceText({ paintMs, scripts }: ObservedRace): string {
+  const before = scripts.filter((script) => script.finishedMs <= paintMs);
+  const after = scripts.find((script) => script.finishedMs > paintMs);
+  const lastBefore = before.at(-1);
+  return [
+    `paint at ${paintMs.toFixed(0)} ms`,
+    lastBefore
+      ? `${before.length} script${before.length > 1 ? "s" : ""} loaded before it (the last at ${lastBefore.finishedMs.toFixed(0)})`
+      : "no script loaded before it",
+    after ? `the next at ${after.finishedMs.toFixed(0)}` : "none after it",
+  ].join(", ");
+}
+
+type TraceEvent = { name: string; ts: number; args?: { frame?: string; data?: Record<string, unknown> } };
+
+/** The observed race in a run's trace (Lighthouse's `Trace` artifact); null if the trace lacks the navigation or the paint. */
+export function observedRace(traceEvents: readonly TraceEvent[], pageUrl: string): ObservedRace | null {
+  const origin = new URL(pageUrl).origin;
+  const navigation = traceEvents.find(
+    (e) =>
+      e.name === "navigationStart" &&
+      e.args?.data?.isLoadingMainFrame === true &&
+      typeof e.args.data.documentLoaderURL === "string" &&
+      e.args.data.documentLoaderURL.startsWith(origin),
+  );
+  if (!navigation) return null;
+  const paint = traceEvents.find(
+    (e) => e.name === "firstContentfulPaint" && e.args?.frame === navigation.args?.frame && e.ts >= navigation.ts,
+  );
+  if (!paint) return null;
+  const ms = (microseconds: number) => Math.round((microseconds - navigation.ts) / 100) / 10;
+  const scriptUrls = new Map<string, string>();
+  for (const e of traceEvents) {
+    const url = e.args?.data?.url;
+    if (e.name === "ResourceSendRequest" && typeof url === "string" && url.startsWith(origin) && new URL(url).pathname.endsWith(".js")) {
+      scriptUrls.set(String(e.args?.data?.requestId), new URL(url).pathname);
+    }
+  }
+  const scripts: ObservedRace["scripts"] = [];
+  for (const e of traceEvents) {
+    const path = e.name === "ResourceFinish" ? scriptUrls.get(String(e.args?.data?.requestId)) : undefined;
+    const finishTime = e.args?.data?.finishTime;
+    // finishTime is in seconds on the trace's clock; a request that failed has none.
+    if (path && typeof finishTime === "number" && finishTime > 0) scripts.push({ path, finishedMs: ms(finishTime * 1e6) });
+  }
+  return { paintMs: ms(paint.ts), scripts: scripts.sort((a, b) => a.finishedMs - b.finishedMs) };
+}
 
 /** The simulation behind the LCP Lighthouse reports (its pessimistic graph, the larger of the two it blends). */
 const lcpSimulation = "pessimisticLargestContentfulPaint";
@@ -191,7 +250,12 @@ export async function runLighthouse(
       if (!lhr) throw new Error("Lighthouse returned no result");
       if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
       results[index]!.finalUrl = lhr.finalDisplayedUrl;
-      const figures: Figures = { ...figuresOf(lhr), lcpScripts: scriptsInLcp(Lantern.Simulation.Simulator.allNodeTimings) ?? undefined };
+      const trace = (answer?.artifacts as { Trace?: { traceEvents?: TraceEvent[] } } | undefined)?.Trace?.traceEvents;
+      const figures: Figures = {
+        ...figuresOf(lhr),
+        lcpScripts: scriptsInLcp(Lantern.Simulation.Simulator.allNodeTimings) ?? undefined,
+        observed: (trace && observedRace(trace, lhr.finalDisplayedUrl)) ?? undefined,
+      };
       for (const audit of failedAudits(lhr)) {
         const key = `${audit.category}/${audit.id}`;
         const seen = failed[index]!.get(key);
