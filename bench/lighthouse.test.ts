@@ -59,12 +59,13 @@ describe("the race a run's browser ran between the first paint and the scripts",
     finish("2", 62.24),
     finish("4", 160),
     { name: "ResourceFinish", ts: at(70), args: { data: { requestId: "5", finishTime: 0 } } },
-    { name: "firstContentfulPaint", ts: at(75.7), args: { frame: "other" } },
-    { name: "firstContentfulPaint", ts: at(83.2), args: { frame: "F" } },
+    { name: "largestContentfulPaint::Candidate", ts: at(75.7), args: { frame: "other" } },
+    { name: "largestContentfulPaint::Candidate", ts: at(80.1), args: { frame: "F" } },
+    { name: "largestContentfulPaint::Candidate", ts: at(83.2), args: { frame: "F" } },
     finish("3", 110.6),
   ];
 
-  it("reads, after the page's own navigation, its first paint and when each of its scripts finished, in ms", () => {
+  it("reads, after the page's own navigation, its LCP (the last candidate) and when each of its scripts finished, in ms", () => {
     expect(observedRace(trace, page)).toEqual({
       paintMs: 83.2,
       scripts: [
@@ -78,7 +79,7 @@ describe("the race a run's browser ran between the first paint and the scripts",
     expect(observedRace(trace, "https://127.0.0.1:9999/help")).toBeNull();
     expect(
       observedRace(
-        trace.filter((e) => e.name !== "firstContentfulPaint" || e.ts !== at(83.2)),
+        trace.filter((e) => e.name !== "largestContentfulPaint::Candidate" || e.ts === at(75.7)),
         page,
       ),
     ).toBeNull();
@@ -86,10 +87,10 @@ describe("the race a run's browser ran between the first paint and the scripts",
 
   it("says how the race went", () => {
     const race = observedRace(trace, page)!;
-    expect(raceText(race)).toBe("paint at 83 ms, 1 script loaded before it (the last at 62), the next at 111");
-    expect(raceText({ paintMs: 60, scripts: race.scripts })).toBe("paint at 60 ms, no script loaded before it, the next at 62");
+    expect(raceText(race)).toBe("LCP painted at 83 ms, 1 script loaded before it (the last at 62), the next at 111");
+    expect(raceText({ paintMs: 60, scripts: race.scripts })).toBe("LCP painted at 60 ms, no script loaded before it, the next at 62");
     expect(raceText({ paintMs: 120, scripts: race.scripts })).toBe(
-      "paint at 120 ms, 2 scripts loaded before it (the last at 111), none after it",
+      "LCP painted at 120 ms, 2 scripts loaded before it (the last at 111), none after it",
     );
   });
 });
