@@ -51,7 +51,6 @@ export type BenchFigures = {
 const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
 const notMeasured = (name: string, target: string): TargetResult => ({ name, target, actual: "n/a", met: null });
 
-/** A scenario's figures, when its checks before and after passed. */
 /**
  * A ratio as the targets table prints it: two decimals, or three where two would round it
  * onto its limit (966 ÷ 838 is 1.153×, over a limit of 1.15×, not "1.15×, not met").
@@ -61,6 +60,7 @@ function ratioText(value: number, limit: number): string {
   return text === limit.toFixed(2) && value !== limit ? value.toFixed(3) : text;
 }
 
+/** A scenario's figures, when its checks before and after passed. */
 function measured(scenarios: BenchFigures["scenarios"]) {
   return (key: LoadKey) => {
     const r = scenarios.find((s) => s.key === key);
