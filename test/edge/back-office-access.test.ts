@@ -74,9 +74,21 @@ describe("Cloudflare Access in front of the back office's pages", () => {
     }
   });
 
+  it("guards every spelling of the back office's paths that React Router matches", async () => {
+    for (const path of ["/OPS/people", "/Ops", "/%6Fps/people", "/%6f%70%73", "//ops/people", "/ops\\people"]) {
+      rendered = [];
+      const response = await visit(path, accessEnv);
+      expect(response.status, path).toBe(404);
+      expect(response.headers.get("Cache-Control"), path).toBe("no-store");
+      expect(response.headers.get("X-Robots-Tag"), path).toBe("noindex, nofollow");
+      expect(rendered, path).toEqual(["/ops-not-here"]);
+    }
+  });
+
   it("leaves the people's pages alone", async () => {
     rendered = [];
     expect((await visit("/help", accessEnv)).status).toBe(200);
-    expect(rendered).toEqual(["/help"]);
+    expect((await visit("/opsroom", accessEnv)).status).toBe(200);
+    expect(rendered).toEqual(["/help", "/opsroom"]);
   });
 });

@@ -49,6 +49,16 @@ describe("the page language", () => {
     expect(response.headers.get("Cache-Control")).toBe("no-store");
   });
 
+  it("returns only to a path of this site: a path that reads as another host goes home", async () => {
+    for (const path of ["//evil.example?lang=en", "/\\evil.example/x?lang=zh-CN", "//evil.example/%2e%2e?lang=en"]) {
+      const { response } = await page(path);
+      expect(response.status, path).toBe(303);
+      expect(response.headers.get("Location"), path).toBe("/");
+    }
+    const { response } = await page("/help//faq?lang=en");
+    expect(response.headers.get("Location")).toBe("/help//faq");
+  });
+
   it("ignores a ?lang= naming a language it does not have", async () => {
     const { response } = await page("/help?lang=fr");
     expect(response.status).toBe(303);

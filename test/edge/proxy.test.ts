@@ -111,6 +111,15 @@ describe("the /api/* proxy", () => {
     expect(without.headers["x-real-ip"]).toBe("203.0.113.7");
   });
 
+  it("passes Cloudflare Access's assertion on to the origin, which checks it before /api/ops/*, and no other cf-* header", async () => {
+    const request = new Request("https://paydesk.test/api/echo", {
+      headers: { "Cf-Access-Jwt-Assertion": "a.b.c", "CF-Connecting-IP": "203.0.113.7", "CF-IPCountry": "BR", "CF-Ray": "8f00" },
+    });
+    const echo = (await (await proxyToOrigin(request, { ORIGIN: env.ORIGIN })).json()) as Echo;
+    expect(echo.headers["cf-access-jwt-assertion"]).toBe("a.b.c");
+    expect(Object.keys(echo.headers).filter((name) => name.startsWith("cf-"))).toEqual(["cf-access-jwt-assertion"]);
+  });
+
   it("tells the origin roughly where the client is, from Cloudflare's view only, percent-encoded", async () => {
     const request = new Request("https://paydesk.test/api/echo", {
       headers: { "X-Client-Place": "forged by a client" },

@@ -7,7 +7,7 @@ import { proxyToOrigin, type OriginTarget } from "./origin-proxy";
 import { createPageCache, isShareable, keepsRendering, matchPage, pageCacheKey, storePage, type PageCacheTiers } from "./page-cache";
 import { routeLoaderDataPath, serveRouteLoaderData } from "./route-loader-data";
 import { applySecurityHeaders, createNonce } from "./security-headers";
-import { type AccessEnv, type AccessKeys, accessAllows } from "./access-gate";
+import { type AccessEnv, type AccessKeys, accessAllows, isBackOfficePath } from "./access-gate";
 
 export type EdgeEnv = OriginTarget &
   AccessEnv & {
@@ -67,7 +67,7 @@ export function createEdgeHandler({ build, render, cache = createPageCache(), or
     // A sign-in link (`?token=`) or a recovery link (`?link=`) is personal: its page is rendered
     // for this visit only, and its secret never becomes a cache key. The back office's pages
     // are never kept at the edge, nor indexed (docs/decisions/012-operators-and-audit.md).
-    const backOffice = url.pathname === "/ops" || url.pathname.startsWith("/ops/");
+    const backOffice = isBackOfficePath(url.pathname);
     const carriesSecret = url.searchParams.has("token") || url.searchParams.has("link");
     const cacheable = request.method === "GET" && !carriesSecret && !backOffice;
     const key = cacheable ? pageCacheKey(url, deployVersion(env, build), language) : null;

@@ -39,6 +39,15 @@ const clientSuppliedForwardingHeaders = [
 ];
 
 /**
+ * Cloudflare's own headers describe the request that reached the edge, and one of them
+ * (CF-Connecting-IP) tells the origin a request came from the internet: none crosses to the
+ * origin but Cloudflare Access's assertion, which the origin checks in front of /api/ops/*
+ * when Access is configured (workers/origin/src/ops/access-check.ts). Only the team's keys
+ * can sign one, so a client's own is refused there like a missing one.
+ */
+const accessAssertionHeader = "cf-access-jwt-assertion";
+
+/**
  * Roughly where the client is, from Cloudflare's view of it (city, region, country): the
  * origin shows it beside a person's sessions (docs/decisions/024-account-safety.md).
  */
@@ -59,7 +68,7 @@ function withoutHopByHop(source: Headers): Headers {
 function originRequestHeaders(request: Request, requestId: string, edgeSecret: string | undefined): Headers {
   const headers = withoutHopByHop(request.headers);
   for (const name of clientSuppliedForwardingHeaders) headers.delete(name);
-  for (const name of [...headers.keys()]) if (name.startsWith("cf-")) headers.delete(name);
+  for (const name of [...headers.keys()]) if (name.startsWith("cf-") && name !== accessAssertionHeader) headers.delete(name);
   const clientIp = request.headers.get("cf-connecting-ip");
   if (clientIp) {
     headers.set("X-Forwarded-For", clientIp);
