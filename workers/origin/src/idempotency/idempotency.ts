@@ -20,7 +20,8 @@ export type Idempotency = {
   /**
    * Refuses. A lasting refusal (one this request will always get) is recorded, so a
    * retry hears it again; one that can change (funds, limits, a handle not yet taken)
-   * is not, so a retry after topping up can succeed.
+   * is not, so a retry after topping up can succeed. Either way, a twin with this key that
+   * committed first is answered instead.
    */
   refuse(error: ApiError, options?: { lasting?: boolean }): Promise<never>;
   /**
@@ -122,7 +123,13 @@ export function keyedIdempotency(
       return twin ? answerFor(twin) : null;
     },
     async refuse(error, { lasting = true } = {}) {
-      if (!lasting) throw error;
+      if (!lasting) {
+        // What can change may have been changed by a twin with this key that committed while
+        // this request ran (the money it moved, the limit it used): its answer stands.
+        const twin = await read();
+        if (twin) throw new ReplayAnswer(answerFor(twin));
+        throw error;
+      }
       try {
         await record(errorStatusOf(error), errorBody(error)).run();
       } catch (conflict) {

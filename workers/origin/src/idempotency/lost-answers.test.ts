@@ -214,4 +214,34 @@ describe("paying an order from the wallet", () => {
     expect(await balanceOf(poster.id)).toEqual({ available: 0, held: 1_000 });
     await expectLedgerWhole();
   });
+
+  it("answers a retry that races its own first request with the first answer, not a refusal", async () => {
+    await fundWallet(origin, poster, 1_000);
+    const posted = await post("/api/tasks", {
+      key: "task-raced-pay-01",
+      body: { title: "Raced retry", description: "Pay me once.", reward: 500, slots: 2, deadline: new Date(origin.now() + 7_200_000).toISOString() },
+    });
+    const { order } = ((await posted.json()) as { data: { order: { id: string } } }).data;
+    const body = { method: "wallet" };
+    // The client gave up on its first request and sent it again; the first commits while the
+    // retry runs, after the retry looked for an answer under the key and before its batch.
+    let first: Response | undefined;
+    const racing = new Proxy(env.DB, {
+      get(target, property, receiver) {
+        if (property !== "batch") return Reflect.get(target, property, receiver);
+        return async (statements: D1PreparedStatement[]) => {
+          first ??= await post(`/api/orders/${order.id}/pay`, { key: "pay-raced-0001", body });
+          return target.batch(statements);
+        };
+      },
+    });
+    const retry = await post(`/api/orders/${order.id}/pay`, { key: "pay-raced-0001", body, db: racing });
+    expect(first?.status).toBe(201);
+    // The wallet no longer holds the amount (the first request spent it), yet this is the same request.
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await retry.json()).toMatchObject({ data: { orderId: order.id, status: "paid", amount: 1_000 } });
+    expect(await balanceOf(poster.id)).toEqual({ available: 0, held: 1_000 });
+    await expectLedgerWhole();
+  });
 });
