@@ -54,6 +54,6 @@ export const orderRefundsSchema = z.strictObject({
   payments: z.array(
     z.strictObject({ id: z.string(), method: z.enum(["wallet", "wechat"]), paid: z.number().int(), refundable: z.number().int() }),
   ),
-  /** Refunds above this amount (fen) wait for a second operator. */
+  /** What one payment's refunds made without a second operator may total (fen); a refund that would pass it waits for one. */
   approvalThreshold: z.number().int(),
 });

@@ -186,7 +186,8 @@ export const opsMessages = defineMessages({
     refundAmount: "Amount to refund (¥)",
     refundReason: "Reason",
     refund: "Refund",
-    threshold: (amount: string) => `Refunds above ${amount} wait for a second operator's approval.`,
+    threshold: (amount: string) =>
+      `A payment's refunds made without a second operator's approval may total ${amount}; a refund that would pass it waits for one.`,
     refundMade: "Refunded.",
     askWechatPay: "Ask WeChat Pay now",
     askWechatPayHint:
@@ -391,7 +392,7 @@ export const opsMessages = defineMessages({
     refundAmount: "退款金额（元）",
     refundReason: "原因",
     refund: "退款",
-    threshold: (amount: string) => `超过 ${amount} 的退款需另一位运营人员审批。`,
+    threshold: (amount: string) => `同一笔付款无需审批的退款合计最多 ${amount}；超出的退款需另一位运营人员审批。`,
     refundMade: "已退款。",
     askWechatPay: "立即查询微信支付",
     askWechatPayHint: "立即查询本订单的支付和未完成的退款，与定时核对相同。微信支付显示已支付的款项会立即入账。",

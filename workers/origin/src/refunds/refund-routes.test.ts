@@ -192,6 +192,52 @@ describe("maker-checker above the threshold", () => {
     await expectLedgerWhole();
   });
 
+  it("counts what one payment gave back without a second operator: small refunds cannot add up past the threshold", async () => {
+    const { id: orderId } = await wechatRecharge(3_000);
+    expect(await refund(orderId, 600, { threshold: 1_000 })).toMatchObject({ status: 201, data: { status: "approved" } });
+    const second = await refund(orderId, 600, { threshold: 1_000 });
+    expect(second).toMatchObject({ status: 201, data: { status: "awaiting_approval", source: null } });
+    expect(await balanceOf(alice.id)).toEqual({ available: 2_400, held: 0 });
+    // A refund a second operator approved was checked: it does not count against the threshold.
+    expect(await decide(second.data.id, "approve", checker)).toMatchObject({ status: 200, data: { status: "approved" } });
+    expect(await refund(orderId, 400, { threshold: 1_000 })).toMatchObject({ status: 201, data: { status: "approved" } });
+    expect(await refund(orderId, 100, { threshold: 1_000 })).toMatchObject({ status: 201, data: { status: "awaiting_approval" } });
+    expect(await balanceOf(alice.id)).toEqual({ available: 1_400, held: 0 });
+    await expectLedgerWhole();
+  });
+
+  it("of two small refunds made at once past the threshold, the second to commit waits for a second operator", async () => {
+    const { id: orderId } = await wechatRecharge(3_000);
+    const env1000 = { ...origin.env, REFUND_APPROVAL_THRESHOLD: "1000" };
+    // The checker's refund commits after the finance operator's request read the payment and before its batch.
+    let raced: Response | undefined;
+    const racing = new Proxy(env.DB, {
+      get(target, property, receiver) {
+        if (property !== "batch") return Reflect.get(target, property, receiver);
+        return async (statements: D1PreparedStatement[]) => {
+          raced ??= await origin.call(`/api/ops/orders/${orderId}/refunds`, {
+            body: { amount: 600, reason: "The customer asked, ticket 43." },
+            headers: keyed(checker.auth),
+            env: env1000,
+          });
+          return target.batch(statements);
+        };
+      },
+    });
+    const mine = await answerOf(
+      await origin.call(`/api/ops/orders/${orderId}/refunds`, {
+        body: { amount: 600, reason: "The customer asked, ticket 42." },
+        headers: keyed(finance.auth),
+        env: { ...env1000, DB: racing },
+      }),
+    );
+    expect(raced?.status).toBe(201);
+    expect(mine).toMatchObject({ status: 201, data: { status: "awaiting_approval", requestedBy: { handle: "op_finance" } } });
+    expect(await balanceOf(alice.id)).toEqual({ available: 2_400, held: 0 });
+    expect(await auditActions()).toEqual(["refund.make", "refund.request"]);
+    await expectLedgerWhole();
+  });
+
   it("a rejected refund moves nothing and frees its amount", async () => {
     const { id: orderId } = await wechatRecharge(3_000);
     const asked = await refund(orderId, 3_000, { threshold: 1_000 });

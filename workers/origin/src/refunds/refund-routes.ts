@@ -21,7 +21,7 @@ import { z } from "zod";
 import { afterAnswer } from "../http/after-answer";
 import { ApiError } from "../http/answer";
 import { validationHook } from "../http/validation";
-import { isFailedAssertion } from "../idempotency/batch-assertion";
+import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
 import { idempotentPosts } from "../idempotency/idempotency";
 import { isOverdraft } from "../ledger/journal";
 import { auditStatement } from "../ops/audit";
@@ -29,7 +29,14 @@ import { operatorWith } from "../ops/operator-access";
 import { operatorActor, requestIdOf } from "../ops/operator-actor";
 import type { OriginEnv } from "../origin-env";
 import { findRefund, requestRefund } from "../wechat-pay/payments/refunds";
-import { type RefundablePayment, type RefundSource, refundablePayment, refundMoneyStatements, refundSourceOf } from "./refund-money";
+import {
+  type RefundablePayment,
+  type RefundSource,
+  refundablePayment,
+  refundMoneyStatements,
+  refundSourceOf,
+  uncheckedRefundsSql,
+} from "./refund-money";
 import { findRefundRequest, refundRequests } from "./refund-rows";
 
 /** ¥1,000.00 unless configured: refunds above it wait for a second operator. */
@@ -45,7 +52,8 @@ const notAnOperator = "not signed in as an operator (the same answer as an unkno
 const makeRefund = createRoute({
   method: "post",
   path: "/orders/{id}/refunds",
-  summary: "Refund an order's payment, in full or in part, with a reason (finance; audited; above the threshold it waits for approval)",
+  summary:
+    "Refund an order's payment, in full or in part, with a reason (finance; audited; past the threshold, which the payment's refunds made without approval count towards, it waits for approval)",
   security: operatorSession,
   request: {
     headers: idempotencyKeyHeader,
@@ -198,10 +206,24 @@ async function paymentToRefund(c: OpsContext, orderId: string): Promise<Refundab
   return payment as RefundablePayment & { payment_id: string };
 }
 
+/** Thrown when a refund made at once by another operator took this one over the threshold meanwhile. */
+class ThresholdPassedMeanwhile extends Error {}
+
 refundRoutes.openapi(makeRefund, async (c) => {
+  const asked = { orderId: c.req.valid("param").id, ...c.req.valid("json") };
+  // Read again once when another operator's refund took this one over the threshold while it
+  // ran: it then waits for a second operator, as it would have had it come second.
+  try {
+    return await makeRefundAsRead(c, asked);
+  } catch (error) {
+    if (!(error instanceof ThresholdPassedMeanwhile)) throw error;
+    return await makeRefundAsRead(c, asked);
+  }
+});
+
+async function makeRefundAsRead(c: OpsContext, { orderId, amount, reason }: { orderId: string; amount: number; reason: string }) {
   const db = c.env.DB;
-  const { amount, reason } = c.req.valid("json");
-  const payment = await paymentToRefund(c, c.req.valid("param").id);
+  const payment = await paymentToRefund(c, orderId);
   const left = payment.paid - payment.refunded;
   if (amount > left) {
     return c.var.idempotency.refuse(
@@ -211,7 +233,10 @@ refundRoutes.openapi(makeRefund, async (c) => {
   }
   const now = c.var.clock.now();
   const id = `rfd_${crypto.randomUUID()}`;
-  const waits = amount > approvalThresholdOf(c.env);
+  // Maker-checker counts what one payment gave back without a second operator, so a large
+  // refund cannot pass as several small ones (docs/decisions/015-operator-refunds.md).
+  const threshold = approvalThresholdOf(c.env);
+  const waits = payment.refunded_unchecked + amount > threshold;
   // An open task's slots are checked now too: a request that could never be approved is refused.
   const source: RefundSource = refundSourceOf(payment, amount);
   const txId = waits ? null : `tx_${crypto.randomUUID()}`;
@@ -234,46 +259,89 @@ refundRoutes.openapi(makeRefund, async (c) => {
   };
   const money = txId ? refundMoneyStatements(db, { payment, source, amount, txId, now }) : { opening: [], moving: [] };
   const response = await movedOrRefused(c, () =>
-    c.var.idempotency.commit(
-      [
-        ...money.opening,
-        db
-          .prepare(
-            `INSERT INTO refund_request (id, order_id, payment_id, method, amount, reason, status, source, requested_by, requested_at, tx_id)
+    thresholdStated(c, payment, amount, waits ? null : threshold, () =>
+      c.var.idempotency.commit(
+        [
+          ...money.opening,
+          db
+            .prepare(
+              `INSERT INTO refund_request (id, order_id, payment_id, method, amount, reason, status, source, requested_by, requested_at, tx_id)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)`,
-          )
-          .bind(
-            id,
-            payment.order_id,
-            payment.payment_id,
-            payment.method,
-            amount,
+            )
+            .bind(
+              id,
+              payment.order_id,
+              payment.payment_id,
+              payment.method,
+              amount,
+              reason,
+              answer.status,
+              answer.source,
+              c.var.operator.userId,
+              now,
+              txId,
+            ),
+          ...money.moving,
+          ...(wechat ? [wechat.statement] : []),
+          // A refund made at once meanwhile counts too: the sum, this one included, is stated again.
+          ...(waits
+            ? []
+            : [
+                assertInBatch(
+                  db,
+                  "refunds without a second operator within the threshold",
+                  `(SELECT (${uncheckedRefundsSql}) FROM payment WHERE payment.id = ?) <= ?`,
+                  payment.payment_id,
+                  threshold,
+                ),
+              ]),
+          auditStatement(db, {
+            actor: operatorActor(c),
+            action: waits ? "refund.request" : "refund.make",
+            object: { type: "order", id: payment.order_id },
+            after: {
+              refund: id,
+              payment: payment.payment_id,
+              method: payment.method,
+              amount,
+              source: answer.source,
+              status: answer.status,
+            },
             reason,
-            answer.status,
-            answer.source,
-            c.var.operator.userId,
-            now,
-            txId,
-          ),
-        ...money.moving,
-        ...(wechat ? [wechat.statement] : []),
-        auditStatement(db, {
-          actor: operatorActor(c),
-          action: waits ? "refund.request" : "refund.make",
-          object: { type: "order", id: payment.order_id },
-          after: { refund: id, payment: payment.payment_id, method: payment.method, amount, source: answer.source, status: answer.status },
-          reason,
-          requestId: requestIdOf(c),
-          at: now,
-        }),
-      ],
-      201,
-      { code: "SUCCESS" as const, data: answer },
+            requestId: requestIdOf(c),
+            at: now,
+          }),
+        ],
+        201,
+        { code: "SUCCESS" as const, data: answer },
+      ),
     ),
   );
   if (wechat && response.status === 201 && !response.headers.get("Idempotent-Replayed")) await askWechatPay(c, wechat.outRefundNo, now);
   return response;
-});
+}
+
+/**
+ * Runs a refund's batch that states the threshold (`threshold` null: it waits, nothing to
+ * state); when a statement of the batch did not hold, tells the threshold's apart from the
+ * task's slots by reading the payment again.
+ */
+async function thresholdStated<T>(
+  c: OpsContext,
+  payment: RefundablePayment,
+  amount: number,
+  threshold: number | null,
+  commit: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await commit();
+  } catch (error) {
+    if (threshold === null || !isFailedAssertion(error)) throw error;
+    const now = await refundablePayment(c.env.DB, payment.order_id);
+    if (now && now.refunded_unchecked + amount > threshold) throw new ThresholdPassedMeanwhile();
+    throw error;
+  }
+}
 
 refundRoutes.openapi(orderRefunds, async (c) => {
   const db = c.env.DB;
