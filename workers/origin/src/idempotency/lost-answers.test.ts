@@ -219,7 +219,13 @@ describe("paying an order from the wallet", () => {
     await fundWallet(origin, poster, 1_000);
     const posted = await post("/api/tasks", {
       key: "task-raced-pay-01",
-      body: { title: "Raced retry", description: "Pay me once.", reward: 500, slots: 2, deadline: new Date(origin.now() + 7_200_000).toISOString() },
+      body: {
+        title: "Raced retry",
+        description: "Pay me once.",
+        reward: 500,
+        slots: 2,
+        deadline: new Date(origin.now() + 7_200_000).toISOString(),
+      },
     });
     const { order } = ((await posted.json()) as { data: { order: { id: string } } }).data;
     const body = { method: "wallet" };
