@@ -11,6 +11,7 @@
 export { registerBodySchema, signInAnswerSchema, signInBodySchema } from "#contract/account";
 export {
   newRecoveryCodesBodySchema,
+  passkeyOptionsBodySchema,
   passwordChangeBodySchema,
   profileBodySchema,
   recoverWithCodeBodySchema,

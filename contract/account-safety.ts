@@ -55,6 +55,12 @@ export type RecoveryCodesStatus = z.infer<typeof recoveryCodesStatusSchema>;
 /** A new set replaces the old one; the password is asked again, so a stolen session cannot make one. */
 export const newRecoveryCodesBodySchema = z.strictObject({ password: passwordSchema });
 
+/**
+ * Adding a passkey asks for the password again too: a passkey signs in as the password does,
+ * so a stolen session alone must not make one that outlives a password change.
+ */
+export const passkeyOptionsBodySchema = z.strictObject({ password: passwordSchema });
+
 export const recoveryCodesSchema = z.strictObject({
   codes: z.array(z.string().regex(/^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/)).length(recoveryCodeCount),
   generatedAt: z.iso.datetime(),

@@ -70,7 +70,7 @@ export function AccountSections({ user, sessions, passkeys, codes }: Sections) {
       <ProfileSection user={user} />
       <PasswordSection handle={user.handle} />
       <SessionsSection sessions={sessions} />
-      <PasskeysSection passkeys={passkeys} />
+      <PasskeysSection passkeys={passkeys} handle={user.handle} />
       <RecoveryCodesSection status={codes} handle={user.handle} />
     </>
   );

@@ -24,7 +24,8 @@ export const passkeyIntents = {
       runAction("addPasskey", async (api) => {
         // The name is checked before the device is asked: a passkey made and then refused would be an orphan.
         const { name } = await checked((s) => s.renamePasskeyBodySchema, { name: formText(form, "name") }, fieldMessages());
-        const options = await passkeyRegistrationOptions(api);
+        const { password } = await checked((s) => s.passkeyOptionsBodySchema, { password: formText(form, "password") }, fieldMessages());
+        const options = await passkeyRegistrationOptions(api, password);
         const credential = await createPasskey(options);
         // One key per ceremony: a retry of this very answer replays, a new passkey is a new request.
         return addPasskey(api, { name, credential }, `${formText(form, "idempotencyKey")}:${options.challenge.slice(0, 32)}`);

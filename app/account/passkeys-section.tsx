@@ -10,7 +10,7 @@ import { useMessages } from "../i18n/messages";
 import { passkeyMessages } from "../messages/passkeys";
 import { passkeysSupported } from "./webauthn-support";
 
-function AddPasskey() {
+function AddPasskey({ handle }: { handle: string }) {
   const text = useMessages(passkeyMessages);
   const fetcher = useFetcher<ActionResult>();
   const result = fetcher.data?.intent === "addPasskey" ? fetcher.data : undefined;
@@ -23,9 +23,11 @@ function AddPasskey() {
   return (
     <fetcher.Form method="post" className="form" ref={formRef} noValidate aria-labelledby="add-passkey-title">
       <h3 id="add-passkey-title">{text.addTitle}</h3>
-      <FormAlert result={result} fields={["name"]} />
+      <FormAlert result={result} fields={["name", "password"]} />
       <input type="hidden" name="intent" value="addPasskey" />
       <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+      {/* For password managers: whose password this is. */}
+      <input type="text" name="username" value={handle} autoComplete="username" readOnly hidden />
       <Field
         id="passkey-name"
         label={text.name}
@@ -35,6 +37,17 @@ function AddPasskey() {
         required
         maxLength={64}
         error={fieldError(result, "name")}
+      />
+      <Field
+        id="passkey-password"
+        label={text.password}
+        name="password"
+        type="password"
+        hint={text.passwordHint}
+        autoComplete="current-password"
+        required
+        maxLength={256}
+        error={fieldError(result, "password")}
       />
       <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey || supported === null} busyLabel={text.adding}>
         {text.add}
@@ -169,7 +182,7 @@ function PasskeyItem({ passkey }: { passkey: Passkey }) {
 }
 
 /** /account's passkeys: the list with rename and remove, and adding one (docs/decisions/025-passkeys.md). */
-export function PasskeysSection({ passkeys }: { passkeys: Passkey[] }) {
+export function PasskeysSection({ passkeys, handle }: { passkeys: Passkey[]; handle: string }) {
   const text = useMessages(passkeyMessages);
   return (
     <section className="card passkeys" aria-labelledby="passkeys-title" data-testid="passkeys-section">
@@ -184,7 +197,7 @@ export function PasskeysSection({ passkeys }: { passkeys: Passkey[] }) {
           ))}
         </ul>
       )}
-      <AddPasskey />
+      <AddPasskey handle={handle} />
     </section>
   );
 }

@@ -14,8 +14,9 @@ import { postApi, unwrap, type SignedInApi } from "./client";
 
 // My passkeys (/account) and signing in with one (/login): docs/decisions/025-passkeys.md.
 
-export function passkeyRegistrationOptions(api: SignedInApi): Promise<RegistrationOptions> {
-  return api.post<RegistrationOptions>("/api/account/passkeys/options", undefined);
+/** Adding a passkey starts with the password (docs/decisions/024-account-safety.md). */
+export function passkeyRegistrationOptions(api: SignedInApi, password: string): Promise<RegistrationOptions> {
+  return api.post<RegistrationOptions>("/api/account/passkeys/options", { password });
 }
 
 export function addPasskey(api: SignedInApi, body: z.input<typeof addPasskeyBodySchema>, idempotencyKey: string): Promise<Passkey> {

@@ -52,6 +52,8 @@ test.describe("passkeys", () => {
     problems,
   }) => {
     problems.allow(/status of 401/);
+    // A wrong password when adding: 422 WRONG_PASSWORD, shown at the field.
+    problems.allow(/status of 422/);
     await page.setViewportSize({ width: 360, height: 740 });
     const person = await newPerson("passkey", "Pass Key");
     const { cdp, authenticatorId } = await virtualAuthenticator(page);
@@ -70,6 +72,15 @@ test.describe("passkeys", () => {
     await expect(section.getByText("Give the passkey a name of up to 64 characters.")).toBeVisible();
     await expect(section.getByLabel("Name")).toBeFocused();
     await section.getByLabel("Name").fill("Test phone");
+    // Then the password: a session alone, which a thief may hold, adds no passkey.
+    await section.getByRole("button", { name: "Add a passkey" }).click();
+    await expect(section.getByText("Enter your password.")).toBeVisible();
+    await expect(section.getByLabel("Password")).toBeFocused();
+    await section.getByLabel("Password").fill("not the password");
+    await section.getByRole("button", { name: "Add a passkey" }).click();
+    await expect(section.getByText("That is not your current password.")).toBeVisible();
+    expect((await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials).toHaveLength(0);
+    await section.getByLabel("Password").fill(password);
     await section.getByRole("button", { name: "Add a passkey" }).click();
     const item = section.getByRole("listitem").filter({ hasText: "Test phone" });
     await expect(item).toBeVisible();
@@ -157,6 +168,7 @@ test.describe("passkeys", () => {
     await cdp.send("WebAuthn.setAutomaticPresenceSimulation", { authenticatorId, enabled: true });
     await expect(page.getByRole("heading", { name: "通行密钥", exact: true })).toBeVisible();
     await page.getByTestId("passkeys-section").getByLabel("名称", { exact: true }).fill("我的手机");
+    await page.getByTestId("passkeys-section").getByLabel("密码", { exact: true }).fill(password);
     await page.getByRole("button", { name: "添加通行密钥" }).click();
     await expect(page.getByTestId("passkeys-section").getByRole("listitem").filter({ hasText: "我的手机" })).toContainText("尚未使用");
     await expectAccessible(page);
@@ -173,10 +185,12 @@ test.describe("passkeys", () => {
     await signInWithPassword(page, person, "/account");
     const section = page.getByTestId("passkeys-section");
     await section.getByRole("textbox", { name: "Name" }).fill("Phone");
+    await section.getByLabel("Password").fill(password);
     await section.getByRole("button", { name: "Add a passkey" }).click();
     await expect(section.getByRole("listitem").filter({ hasText: "Phone" })).toBeVisible();
     // The origin lists the account's passkeys for the device to exclude: this one refuses.
     await section.getByRole("textbox", { name: "Name" }).fill("Phone again");
+    await section.getByLabel("Password").fill(password);
     await section.getByRole("button", { name: "Add a passkey" }).click();
     await expect(section.getByRole("alert")).toContainText("This device already holds a passkey for your account.");
     await expect(section.getByRole("listitem")).toHaveCount(1);

@@ -1,6 +1,8 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import { setPasswordStatement } from "../src/account/account-password";
 import { hashToken } from "../src/auth/bearer-token";
+import { hashPassword } from "../src/auth/passwords";
 import { createOriginApp } from "../src/app";
 import { ledgerViolations } from "../src/ledger/invariants";
 import { walletAccountOf } from "../src/ledger/journal";
@@ -128,6 +130,14 @@ export async function seedUser(handle: string, now = Date.now()): Promise<{ id: 
     ),
   ]);
   return { id, token, auth: { Authorization: `Bearer ${token}` } };
+}
+
+/** The password a fixture user is given by `givePassword` (hashed with few iterations: tests need speed, not strength). */
+export const fixturePassword = "correct horse battery";
+
+/** Gives a seeded user a password, written directly. */
+export async function givePassword(userId: string, password = fixturePassword): Promise<void> {
+  await setPasswordStatement(env.DB, userId, await hashPassword(password, 1_000)).run();
 }
 
 /** A user holding an operator role (docs/decisions/012-operators-and-audit.md), granted directly. */

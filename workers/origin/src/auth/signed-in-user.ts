@@ -7,15 +7,20 @@ import { findSessionUser } from "./sessions";
 /**
  * What a locked account may still do (docs/decisions/013-account-locks.md): read its records
  * and talk to support, and keep itself safe where that takes the password or only ends
- * access — change the password, end sessions, make recovery codes
- * (docs/decisions/024-account-safety.md). Not its name, nor its passkeys: adding one needs
- * only a session, which a thief may hold (docs/decisions/025-passkeys.md). Every other
- * request it makes is refused before it begins; the ledger's triggers refuse the rest,
+ * access — change the password, end sessions, make recovery codes, remove a passkey
+ * (docs/decisions/024-account-safety.md). Not its name, nor add or rename a passkey
+ * (docs/decisions/025-passkeys.md): a new way in is not for an account under a lock. Every
+ * other request it makes is refused before it begins; the ledger's triggers refuse the rest,
  * should a lock commit while a request is under way.
  */
 const lockedMaySafetyPaths = ["/api/account/password", "/api/account/sessions/", "/api/account/recovery-codes"];
+// `[^/]+` takes the published document's `{id}` as well as an id.
+const passkeyRemoval = /^\/api\/account\/passkeys\/[^/]+\/remove$/;
 export const lockedMay = (method: string, path: string) =>
-  method === "GET" || path.startsWith("/api/support/") || lockedMaySafetyPaths.some((prefix) => path.startsWith(prefix));
+  method === "GET" ||
+  path.startsWith("/api/support/") ||
+  lockedMaySafetyPaths.some((prefix) => path.startsWith(prefix)) ||
+  passkeyRemoval.test(path);
 
 /** The signed-in operations that do not pass through `signedInUser`: a locked account still signs out and learns it is locked. */
 export const sessionOwnPaths = new Set(["/api/user/session", "/api/user/logout"]);

@@ -48,7 +48,8 @@ async function senderFor(door: DoorName): Promise<Sender> {
     case "passkeySignIn":
       return (overrides) => origin.call("/api/user/passkey/options", { headers: { "X-Real-IP": address }, env: overrides });
     case "passkeys":
-      return (overrides) => origin.call("/api/account/passkeys/options", { headers: user.auth, env: overrides });
+      return (overrides) =>
+        origin.call("/api/account/passkeys/options", { body: { password: "not the password" }, headers: user.auth, env: overrides });
     case "signInLink":
       return (overrides) => origin.call("/api/user/sign-in-link", { headers: user.auth, env: overrides });
     case "lookup":

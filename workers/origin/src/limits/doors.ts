@@ -74,7 +74,7 @@ export const doors = {
   accountSecurity: {
     burst: "LIMIT_ACCOUNT_SECURITY",
     burstBy: "user",
-    routes: ["POST /api/account/password", "POST /api/account/recovery-codes"],
+    routes: ["POST /api/account/password", "POST /api/account/recovery-codes", "POST /api/account/passkeys/options"],
     perDay: { user: 30 },
   },
   // Besides the handle's sign-in lock, which recovery codes share with passwords.

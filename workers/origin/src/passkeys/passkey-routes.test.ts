@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Passkey, RegistrationOptions } from "#contract/passkeys";
-import { resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
+import { fixturePassword, givePassword, resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
 import { softwareAuthenticator, type SoftwareAuthenticator } from "../../test/software-authenticator";
 
 let origin: TestOrigin;
@@ -12,7 +12,7 @@ let bob: Person;
 const keyed = (person: Person, key = `pk-${crypto.randomUUID()}`) => ({ ...person.auth, "Idempotency-Key": key });
 
 async function registrationOptions(person: Person): Promise<RegistrationOptions> {
-  const answer = await origin.call("/api/account/passkeys/options", { headers: person.auth });
+  const answer = await origin.call("/api/account/passkeys/options", { body: { password: fixturePassword }, headers: person.auth });
   expect(answer.status).toBe(200);
   return ((await answer.json()) as { data: RegistrationOptions }).data;
 }
@@ -41,6 +41,8 @@ beforeEach(async () => {
   origin = testOrigin();
   alice = await seedUser("alice_pk", origin.now());
   bob = await seedUser("bob_pk", origin.now());
+  await givePassword(alice.id);
+  await givePassword(bob.id);
 });
 
 describe("registration options", () => {
@@ -71,7 +73,16 @@ describe("registration options", () => {
   });
 
   it("need a session", async () => {
-    expect((await origin.call("/api/account/passkeys/options")).status).toBe(401);
+    expect((await origin.call("/api/account/passkeys/options", { body: { password: fixturePassword } })).status).toBe(401);
+  });
+
+  it("need the password too: a session alone, which a thief may hold, adds no passkey (422 WRONG_PASSWORD)", async () => {
+    for (const body of [{ password: "not the password" }, undefined]) {
+      const refused = await origin.call("/api/account/passkeys/options", { body, headers: alice.auth });
+      expect(refused.status).toBe(body ? 422 : 400);
+      if (body) expect(await refused.json()).toMatchObject({ code: "WRONG_PASSWORD", field: "password" });
+    }
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM webauthn_challenge").first("n")).toBe(0);
   });
 });
 
@@ -182,7 +193,7 @@ describe("adding a passkey", () => {
       ).bind(`pk_${crypto.randomUUID()}`, `cred${n}`, alice.id, `Key ${n}`, origin.now()),
     );
     await env.DB.batch(statements);
-    const refused = await origin.call("/api/account/passkeys/options", { headers: alice.auth });
+    const refused = await origin.call("/api/account/passkeys/options", { body: { password: fixturePassword }, headers: alice.auth });
     expect(refused.status).toBe(409);
     expect(await refused.json()).toMatchObject({ code: "TOO_MANY_PASSKEYS" });
     // Options asked for before the 20th was added do not make a 21st.
@@ -243,20 +254,21 @@ describe("renaming and removing", () => {
 });
 
 describe("a locked account", () => {
-  it("lists its passkeys but adds, renames and removes none (403 ACCOUNT_LOCKED)", async () => {
+  it("lists its passkeys and may remove one, which only ends a way in, but adds and renames none (403 ACCOUNT_LOCKED)", async () => {
     const answer = await addPasskey(alice, await softwareAuthenticator());
     const passkey = ((await answer.json()) as { data: Passkey }).data;
     await env.DB.prepare("UPDATE user SET locked_at = ?1 WHERE id = ?2").bind(origin.now(), alice.id).run();
     expect(await listOf(alice)).toHaveLength(1);
     for (const [path, body] of [
-      ["/api/account/passkeys/options", undefined],
+      ["/api/account/passkeys/options", { password: fixturePassword }],
       [`/api/account/passkeys/${passkey.id}/rename`, { name: "New" }],
-      [`/api/account/passkeys/${passkey.id}/remove`, undefined],
     ] as const) {
       const refused = await origin.call(path, { body, headers: alice.auth });
       expect(refused.status, path).toBe(403);
       expect(await refused.json()).toMatchObject({ code: "ACCOUNT_LOCKED" });
     }
+    expect((await origin.call(`/api/account/passkeys/${passkey.id}/remove`, { headers: alice.auth })).status).toBe(200);
+    expect(await listOf(alice)).toEqual([]);
   });
 
   it("loses a race with the lock: a passkey being added when the lock commits is not added", async () => {

@@ -11,6 +11,8 @@ import {
   registrationOptionsSchema,
 } from "#contract/passkeys";
 import { renamePasskeyBodySchema } from "#contract/passkey-name";
+import { passkeyOptionsBodySchema } from "#contract/account-safety";
+import { checkCurrentPassword } from "../account/account-password";
 import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
 import { validationHook } from "../http/validation";
@@ -26,11 +28,13 @@ import { simpleWebAuthn } from "./webauthn-library";
 const registrationOptions = createRoute({
   method: "post",
   path: "/options",
-  summary: "Options for adding a passkey: pass them to navigator.credentials.create() (single use, five minutes)",
+  summary: "Options for adding a passkey, with my password: pass them to navigator.credentials.create() (single use, five minutes)",
   security: bearerAuth,
+  request: { body: { content: { "application/json": { schema: passkeyOptionsBodySchema } }, required: true } },
   responses: {
     200: jsonContent(successEnvelope(registrationOptionsSchema), "WebAuthn creation options (JSON form)"),
     409: errorContent("TOO_MANY_PASSKEYS"),
+    422: errorContent("WRONG_PASSWORD (field password)"),
   },
 });
 
@@ -96,7 +100,8 @@ const isBatchAssertion = (error: unknown) => error instanceof Error && error.mes
 
 export const passkeyRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 passkeyRoutes.use("*", signedInUser);
-passkeyRoutes.use("/options", doorLimit("passkeys"));
+// The options ask for the password: its guesses count where a password change's do.
+passkeyRoutes.use("/options", doorLimit("passkeys"), doorLimit("accountSecurity"));
 passkeyRoutes.use(
   "/",
   idempotentPosts((c) => c.var.user.id),
@@ -108,6 +113,9 @@ passkeyRoutes
     const user = c.var.user;
     const db = c.env.DB;
     const rp = relyingPartyOf(c.env);
+    // A challenge is issued only to whoever knows the password; the passkey answering it is
+    // then added within its five minutes (docs/decisions/024-account-safety.md).
+    await checkCurrentPassword(db, user.id, c.req.valid("json").password, "password");
     const existing = await passkeysOf(db, user.id);
     if (existing.length >= maxPasskeysPerPerson) throw tooMany();
     const challenge = await issueChallenge(db, "register", user.id, c.var.clock.now());

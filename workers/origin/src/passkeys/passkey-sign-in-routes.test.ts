@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { AuthenticationOptions, Passkey, RegistrationOptions } from "#contract/passkeys";
-import { resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
+import { fixturePassword, givePassword, resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
 import { type SoftwareAuthenticator, softwareAuthenticator, strangerKey } from "../../test/software-authenticator";
 
 let origin: TestOrigin;
@@ -11,7 +11,8 @@ let alice: Person;
 type Credential = Awaited<ReturnType<SoftwareAuthenticator["authenticate"]>>;
 
 async function addPasskey(person: Person, authenticator: SoftwareAuthenticator): Promise<Passkey> {
-  const options = await origin.call("/api/account/passkeys/options", { headers: person.auth });
+  await givePassword(person.id);
+  const options = await origin.call("/api/account/passkeys/options", { body: { password: fixturePassword }, headers: person.auth });
   const credential = await authenticator.register(((await options.json()) as { data: RegistrationOptions }).data);
   const added = await origin.call("/api/account/passkeys", {
     body: { name: "Phone", credential },
