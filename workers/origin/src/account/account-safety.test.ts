@@ -268,6 +268,34 @@ describe("recovery codes", () => {
     expect((await signIn()).status).toBe(429);
   });
 
+  it("does the same work for a wrong code as for an unknown handle: the new password is hashed only for an unspent code", async () => {
+    await register();
+    // What each attempt asks of the database, in order, with the values left out.
+    const asked = async (handle: string) => {
+      const statements: string[] = [];
+      const watched = new Proxy(env.DB, {
+        get(target, property, receiver) {
+          if (property === "prepare") return (sql: string) => (statements.push(sql.replace(/\s+/g, " ")), target.prepare(sql));
+          if (property === "batch")
+            return (batch: D1PreparedStatement[]) => (statements.push(`batch of ${batch.length}`), target.batch(batch));
+          return Reflect.get(target, property, receiver);
+        },
+      });
+      const answer = await origin.call("/api/user/recover", {
+        body: { handle, code: "AAAA-AAAA-AAAA", newPassword: "recovered passphrase" },
+        db: watched,
+      });
+      expect(answer.status).toBe(401);
+      expect(await json(answer)).toMatchObject({ code: "INVALID_RECOVERY" });
+      return statements;
+    };
+    const known = await asked(alice.handle);
+    const unknown = await asked("nobody_here");
+    expect(unknown).toEqual(known);
+    // Neither reached the batch that would set the password (and hash it first).
+    expect(known.filter((statement) => statement.includes("password_hash"))).toEqual([]);
+  });
+
   it("answers a code of the wrong shape with 400 naming the field", async () => {
     const response = await origin.call("/api/user/recover", {
       body: { handle: alice.handle, code: "short", newPassword: "recovered passphrase" },

@@ -49,6 +49,9 @@ export const recoveryRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validati
 recoveryRoutes.use("/recover", doorLimit("recovery"));
 recoveryRoutes.use("/recover-with-link", doorLimit("recovery"));
 
+/** No account has an empty id: the look-up an unknown handle makes finds nothing. */
+const absentUserId = "";
+
 const invalidRecovery = () =>
   new ApiError("INVALID_RECOVERY", "That does not match an unused recovery code of this account, or the link has expired or been used.");
 
@@ -83,9 +86,16 @@ recoveryRoutes
     // Wrong codes count as failed sign-ins of the handle: guessing both ways shares one budget.
     if ((await reserveSignInAttempt(db, handle, now)) === null) throw await signInLockedError(db, handle, now);
     const user = await db.prepare("SELECT id FROM user WHERE handle = ?1").bind(handle).first<{ id: string }>();
-    const plain = plainRecoveryCode(code);
-    const codeHash = user && plain ? await recoveryCodeHash(user.id, plain) : null;
-    if (!user || !codeHash) {
+    // A known handle and an unknown one do the same work before the same refusal (a hash and a
+    // look-up; the new password is hashed only once the code is known unspent), so the time an
+    // answer takes does not tell whether the handle exists, as signing in does not.
+    const userId = user?.id ?? absentUserId;
+    const codeHash = await recoveryCodeHash(userId, plainRecoveryCode(code) ?? code);
+    const unspent = await db
+      .prepare("SELECT 1 AS unspent FROM recovery_code WHERE code_hash = ?1 AND user_id = ?2 AND used_at IS NULL")
+      .bind(codeHash, userId)
+      .first<{ unspent: 1 }>();
+    if (!user || !unspent) {
       await settleFailedAttempt(db, handle, now);
       throw invalidRecovery();
     }
