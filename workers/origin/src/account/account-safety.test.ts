@@ -275,9 +275,18 @@ describe("recovery codes", () => {
       const statements: string[] = [];
       const watched = new Proxy(env.DB, {
         get(target, property, receiver) {
-          if (property === "prepare") return (sql: string) => (statements.push(sql.replace(/\s+/g, " ")), target.prepare(sql));
-          if (property === "batch")
-            return (batch: D1PreparedStatement[]) => (statements.push(`batch of ${batch.length}`), target.batch(batch));
+          if (property === "prepare") {
+            return (sql: string) => {
+              statements.push(sql.replace(/\s+/g, " "));
+              return target.prepare(sql);
+            };
+          }
+          if (property === "batch") {
+            return (batch: D1PreparedStatement[]) => {
+              statements.push(`batch of ${batch.length}`);
+              return target.batch(batch);
+            };
+          }
           return Reflect.get(target, property, receiver);
         },
       });
