@@ -32,7 +32,9 @@ function lostRace(error: unknown): boolean {
  * WeChat Pay says the payment of `outTradeNo` succeeded (a notification, or a query). Exactly
  * once per payment, in one batch: the money comes in from the world account and
  * - the order is still pending → it is paid: a recharge credits the wallet; a task budget is
- *   held in the poster's escrow and the task opens (as a wallet payment of a budget does);
+ *   held in the poster's escrow and the task opens (as a wallet payment of a budget does).
+ *   So too for a payment given up meanwhile (a close that met ORDER_NOT_EXIST before its
+ *   create landed, migration 0028): the payer paid it, and the order can take it;
  * - the order closed, or was paid another way → the money waits in the clearing account and a
  *   refund is due (the caller requests it; the cron retries it).
  * A second report of the same success finds the payment settled and changes nothing.
@@ -51,7 +53,7 @@ export async function settleWechatSuccess(db: D1Database, transaction: Transacti
     if (payment.status === "succeeded") return { outcome: "already_settled" };
     if (payment.status === "refunded") return { outcome: "refund_already_due" };
     try {
-      if (payment.status === "pending" && payment.order_status === "pending") {
+      if ((payment.status === "pending" || payment.status === "failed") && payment.order_status === "pending") {
         await db.batch(settlementStatements(db, payment, transaction, now));
         return { outcome: "settled", payment };
       }

@@ -89,6 +89,31 @@ describe("late and lost events", () => {
     await expectLedgerWhole();
   });
 
+  it("a success for a payment given up while its order is still pending pays the order", async () => {
+    const order = await rechargeOrder(3_000);
+    const { outTradeNo: first } = await startWechat(order.id, "native");
+    // Two requests started WeChat Pay at once: the second asked WeChat Pay to close the first's
+    // payment before its create had landed, heard ORDER_NOT_EXIST and gave the payment up;
+    // then the create landed, and the first request handed its code to the payer.
+    await env.DB.prepare("UPDATE payment SET status = 'failed', remote_state = 'absent', next_check_at = NULL WHERE out_trade_no = ?1")
+      .bind(first)
+      .run();
+    const { outTradeNo: second } = await startWechat(order.id, "h5");
+    expect(second).not.toBe(first);
+
+    const notification = await payerPays(first);
+    expect((await replay(origin, notification)).status).toBe(204);
+    expect(await paymentRow(first)).toMatchObject({ status: "succeeded", remote_state: "paid" });
+    expect(await balanceOf(alice.id)).toEqual({ available: 3_000, held: 0 });
+    expect(await orderDetail(order.id)).toMatchObject({ status: "paid" });
+    // The other WeChat Pay order is now due to be closed there by the cron (or refunded if paid).
+    expect(await paymentRow(second)).toMatchObject({ status: "pending", next_check_at: expect.any(Number) });
+    // A copy of the notification changes nothing.
+    expect((await replay(origin, notification)).status).toBe(204);
+    expect(await balanceOf(alice.id)).toEqual({ available: 3_000, held: 0 });
+    await expectLedgerWhole();
+  });
+
   it("a success nobody notified for a cancelled order: the cron's close meets ORDER_PAID, queries, and refunds", async () => {
     const order = await rechargeOrder(1_100);
     const { outTradeNo } = await startWechat(order.id);
