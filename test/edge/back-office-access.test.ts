@@ -75,7 +75,7 @@ describe("Cloudflare Access in front of the back office's pages", () => {
   });
 
   it("guards every spelling of the back office's paths that React Router matches", async () => {
-    for (const path of ["/OPS/people", "/Ops", "/%6Fps/people", "/%6f%70%73", "//ops/people", "/ops\\people"]) {
+    for (const path of ["/OPS/people", "/Ops", "/%6Fps/people", "/%6f%70%73", "//ops/people", "/ops%5Cpeople", "/ops.data", "/OPS.data"]) {
       rendered = [];
       const response = await visit(path, accessEnv);
       expect(response.status, path).toBe(404);
@@ -89,6 +89,7 @@ describe("Cloudflare Access in front of the back office's pages", () => {
     rendered = [];
     expect((await visit("/help", accessEnv)).status).toBe(200);
     expect((await visit("/opsroom", accessEnv)).status).toBe(200);
-    expect(rendered).toEqual(["/help", "/opsroom"]);
+    expect((await visit("/opsroom.data", accessEnv)).status).toBe(200);
+    expect(rendered).toEqual(["/help", "/opsroom", "/opsroom.data"]);
   });
 });

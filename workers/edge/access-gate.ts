@@ -15,8 +15,9 @@ export type AccessEnv = { ACCESS_TEAM_DOMAIN?: string; ACCESS_AUD?: string };
 /**
  * Whether a path reaches the back office's pages. React Router matches a path decoded and in
  * any letter case, so `/OPS/people` and `/%6Fps/people` render the same screens as
- * `/ops/people`: the gate, the no-store and the noindex must hold for them too. Leading
- * slashes beyond the first are read as one, to err on the gate's side.
+ * `/ops/people`, and `/ops.data` is the index's data: the gate, the no-store and the noindex
+ * must hold for them too. Leading slashes beyond the first are read as one, to err on the
+ * gate's side.
  */
 export function isBackOfficePath(pathname: string): boolean {
   let path = pathname;
@@ -25,7 +26,7 @@ export function isBackOfficePath(pathname: string): boolean {
   } catch {
     // A malformed escape: React Router cannot decode it either; the path is read as it came.
   }
-  return /^\/+ops(?:[/\\]|$)/i.test(path);
+  return /^\/+ops(?:[/\\]|\.data$|$)/i.test(path);
 }
 
 // One key set per team per isolate: jose caches the keys it fetched and refetches on a new kid.

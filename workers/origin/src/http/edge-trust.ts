@@ -29,7 +29,8 @@ const minimumSecretLength = 32;
  * Whether a request came from the edge worker (docs/decisions/011-origin-trusts-the-edge.md):
  * with `EDGE_SECRET` set, when it presents that secret; without it, when it did not come from
  * the internet, which Cloudflare marks on every such request with `CF-Connecting-IP` (a
- * client cannot set it; the edge drops every `cf-*` header before forwarding).
+ * client cannot set it; the edge drops it, with every `cf-*` header but Access's assertion,
+ * before forwarding).
  */
 function cameFromEdge(header: (name: string) => string | undefined, secret: string | undefined): boolean {
   if (secret !== undefined && secret.length >= minimumSecretLength) return sameSecret(header(edgeSecretHeader) ?? "", secret);

@@ -25,8 +25,8 @@ export type Idempotency = {
    */
   refuse(error: ApiError, options?: { lasting?: boolean }): Promise<never>;
   /**
-   * The answer a twin with this key committed meanwhile, replayed, or null. Asked before
-   * refusing for a reason such a twin could have caused (a limit it used up, money it moved).
+   * The answer a twin with this key committed meanwhile, replayed, or null: for a handler
+   * that answers otherwise than through `commit` or `refuse` (which ask it themselves).
    */
   twinAnswer(): Promise<Response | null>;
 };
@@ -126,8 +126,8 @@ export function keyedIdempotency(
       if (!lasting) {
         // What can change may have been changed by a twin with this key that committed while
         // this request ran (the money it moved, the limit it used): its answer stands.
-        const twin = await read();
-        if (twin) throw new ReplayAnswer(answerFor(twin));
+        const twin = await this.twinAnswer();
+        if (twin) throw new ReplayAnswer(twin);
         throw error;
       }
       try {

@@ -26,9 +26,9 @@ export type RefundablePayment = {
   task_slots: number | null;
 };
 
-/** The sum of a payment's (`payment.id`) refunds that no second operator approved: made at once, by whoever asked. */
-export const uncheckedRefundsSql =
-  "SELECT coalesce(sum(amount), 0) FROM refund_request WHERE payment_id = payment.id AND status = 'approved' AND decided_by IS NULL";
+/** The sum of the refunds of payment `paymentId` (an SQL expression) that no second operator approved: made at once, by whoever asked. */
+export const uncheckedRefundsOf = (paymentId: string) =>
+  `SELECT coalesce(sum(amount), 0) FROM refund_request WHERE payment_id = ${paymentId} AND status = 'approved' AND decided_by IS NULL`;
 
 /** The order's succeeded payment and what is left of it to refund (refund_request_payment serves the sum). */
 export function refundablePayment(db: D1Database, orderId: string): Promise<RefundablePayment | null> {
@@ -37,7 +37,7 @@ export function refundablePayment(db: D1Database, orderId: string): Promise<Refu
       `SELECT orders.id AS order_id, orders.kind AS order_kind, orders.status AS order_status, orders.user_id,
               payment.id AS payment_id, payment.method, payment.amount AS paid,
               (SELECT coalesce(sum(amount), 0) FROM refund_request WHERE payment_id = payment.id AND status <> 'rejected') AS refunded,
-              (${uncheckedRefundsSql}) AS refunded_unchecked,
+              (${uncheckedRefundsOf("payment.id")}) AS refunded_unchecked,
               task.id AS task_id, task.status AS task_status, task.reward AS task_reward,
               task.slots - task.slots_taken AS unclaimed_slots, task.slots AS task_slots
        FROM orders

@@ -35,11 +35,11 @@ import {
   refundablePayment,
   refundMoneyStatements,
   refundSourceOf,
-  uncheckedRefundsSql,
+  uncheckedRefundsOf,
 } from "./refund-money";
 import { findRefundRequest, refundRequests } from "./refund-rows";
 
-/** ¥1,000.00 unless configured: refunds above it wait for a second operator. */
+/** ¥1,000.00 unless configured: what one payment may give back without a second operator. */
 const defaultApprovalThreshold = 100_000;
 
 function approvalThresholdOf(env: Pick<Env, "REFUND_APPROVAL_THRESHOLD">): number {
@@ -290,7 +290,7 @@ async function makeRefundAsRead(c: OpsContext, { orderId, amount, reason }: { or
                 assertInBatch(
                   db,
                   "refunds without a second operator within the threshold",
-                  `(SELECT (${uncheckedRefundsSql}) FROM payment WHERE payment.id = ?) <= ?`,
+                  `(${uncheckedRefundsOf("?")}) <= ?`,
                   payment.payment_id,
                   threshold,
                 ),

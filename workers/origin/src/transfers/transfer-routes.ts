@@ -156,7 +156,8 @@ async function refusal(
   const user = await findSessionUser(c.env.DB, tokenHash, now);
   if (!user) throw new ApiError("UNAUTHENTICATED", "Your session has ended. Sign in again.");
   const idempotency = keyedIdempotency(c, { scope: user.id, key, requestHash });
-  // A twin with this key committed first (and may have used the money or the limit).
+  // A twin with this key committed first: the batch may have failed on the key itself, which
+  // no refusal below names (and the twin may have used the money or the limit).
   const twin = await idempotency.twinAnswer();
   if (twin) throw new ReplayAnswer(twin);
   const { message } = error;
