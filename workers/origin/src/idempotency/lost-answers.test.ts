@@ -192,19 +192,18 @@ describe("cancelling an order", () => {
 });
 
 describe("paying an order from the wallet", () => {
-  it("answers a retry after a lost answer with the first answer, paying once", async () => {
+  /** A task's budget order of ¥10.00, and a wallet holding exactly that. */
+  async function budgetToPay(title: string): Promise<{ id: string }> {
     await fundWallet(origin, poster, 1_000);
     const posted = await post("/api/tasks", {
-      key: "task-lost-pay-01",
-      body: {
-        title: "Lost answer",
-        description: "Pay me once.",
-        reward: 500,
-        slots: 2,
-        deadline: new Date(origin.now() + 7_200_000).toISOString(),
-      },
+      key: `task-${crypto.randomUUID()}`,
+      body: { title, description: "Pay me once.", reward: 500, slots: 2, deadline: new Date(origin.now() + 7_200_000).toISOString() },
     });
-    const { order } = ((await posted.json()) as { data: { order: { id: string } } }).data;
+    return ((await posted.json()) as { data: { order: { id: string } } }).data.order;
+  }
+
+  it("answers a retry after a lost answer with the first answer, paying once", async () => {
+    const order = await budgetToPay("Lost answer");
     const body = { method: "wallet" };
     expect((await post(`/api/orders/${order.id}/pay`, { key: "pay-lost-0001", body, db: answerLostAfterCommit() })).status).toBe(500);
     const retry = await post(`/api/orders/${order.id}/pay`, { key: "pay-lost-0001", body });
@@ -216,18 +215,7 @@ describe("paying an order from the wallet", () => {
   });
 
   it("answers a retry that races its own first request with the first answer, not a refusal", async () => {
-    await fundWallet(origin, poster, 1_000);
-    const posted = await post("/api/tasks", {
-      key: "task-raced-pay-01",
-      body: {
-        title: "Raced retry",
-        description: "Pay me once.",
-        reward: 500,
-        slots: 2,
-        deadline: new Date(origin.now() + 7_200_000).toISOString(),
-      },
-    });
-    const { order } = ((await posted.json()) as { data: { order: { id: string } } }).data;
+    const order = await budgetToPay("Raced retry");
     const body = { method: "wallet" };
     // The client gave up on its first request and sent it again; the first commits while the
     // retry runs, after the retry looked for an answer under the key and before its batch.
