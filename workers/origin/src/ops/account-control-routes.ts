@@ -9,6 +9,7 @@ import { endSessionsStatements } from "../account/end-sessions";
 import { ApiError } from "../http/answer";
 import { validationHook } from "../http/validation";
 import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
+import { anUnlockedAdminRemains } from "./admin-remains";
 import { idempotentPosts } from "../idempotency/idempotency";
 import type { OriginEnv } from "../origin-env";
 import { auditStatement } from "./audit";
@@ -93,11 +94,7 @@ accountControlRoutes.openapi(lock, async (c) => {
         assertInBatch(db, "the account is unlocked", "(SELECT locked_at IS NULL FROM user WHERE id = ?)", person.id),
         db.prepare("UPDATE user SET locked_at = ?1 WHERE id = ?2").bind(now, person.id),
         // A locked admin cannot act: some admin who can must remain (decision 012's rule).
-        assertInBatch(
-          db,
-          "an unlocked admin remains",
-          "(SELECT count(*) FROM operator_role JOIN user ON user.id = operator_role.user_id WHERE role = 'admin' AND user.locked_at IS NULL) >= 1",
-        ),
+        anUnlockedAdminRemains(db),
         audit,
       ],
       200,

@@ -182,6 +182,21 @@ describe("granting and revoking roles", () => {
     expect(admins).toBe(1);
     expect(await auditRows()).toHaveLength(1);
   });
+
+  it("counts only admins who can act: a locked admin does not let the last unlocked one step down", async () => {
+    const acting = await operator("op_acting", "admin");
+    const locked = await operator("op_locked", "admin");
+    await env.DB.prepare("UPDATE user SET locked_at = ?1 WHERE id = ?2").bind(origin.now(), locked.id).run();
+    for (const answer of [
+      await revoke(acting, "op_acting"),
+      await grant(acting, { handle: "op_acting", role: "finance", reason: "Stepping back." }),
+    ]) {
+      expect(answer.status).toBe(409);
+      expect(await answer.json()).toMatchObject({ code: "LAST_ADMIN" });
+    }
+    expect(await roleOf(acting)).toBe("admin");
+    expect(await auditRows()).toEqual([]);
+  });
 });
 
 describe("the audit trail", () => {

@@ -11,12 +11,13 @@ import {
 import { z } from "zod";
 import { ApiError } from "../http/answer";
 import { validationHook } from "../http/validation";
-import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
+import { isFailedAssertion } from "../idempotency/batch-assertion";
 import { idempotentPosts } from "../idempotency/idempotency";
 import type { OriginEnv } from "../origin-env";
 import { type AuditActor, auditStatement } from "./audit";
 import { operatorWith } from "./operator-access";
 import { notAnOperator } from "./route-answers";
+import { anUnlockedAdminRemains } from "./admin-remains";
 import { type OperatorRole, rightsOf } from "./roles";
 
 const me = createRoute({
@@ -81,10 +82,6 @@ const operatorOf = (row: OperatorRow): Operator => ({
   grantedBy: row.granted_by,
 });
 
-/** Some admin remains: stated in every batch that changes roles, so two at once cannot both remove the last. */
-const anAdminRemains = (db: D1Database) =>
-  assertInBatch(db, "an admin remains", "(SELECT count(*) FROM operator_role WHERE role = 'admin') >= 1");
-
 export const opsRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 opsRoutes.use("/me", operatorWith("readPeople"));
 opsRoutes.use("/operators", operatorWith("grantRoles"));
@@ -147,7 +144,7 @@ opsRoutes.openapi(grant, async (c) => {
              ON CONFLICT (user_id) DO UPDATE SET role = excluded.role, granted_by = excluded.granted_by, granted_at = excluded.granted_at`,
           )
           .bind(target.id, role, granted.granted_by, now),
-        anAdminRemains(db),
+        anUnlockedAdminRemains(db),
         auditStatement(db, {
           actor: actorOf(c.var.operator),
           action: "operator.grant",
@@ -185,7 +182,7 @@ opsRoutes.openapi(revoke, async (c) => {
     return await c.var.idempotency.commit(
       [
         db.prepare("DELETE FROM operator_role WHERE user_id = ?1").bind(target.id),
-        anAdminRemains(db),
+        anUnlockedAdminRemains(db),
         auditStatement(db, {
           actor: actorOf(c.var.operator),
           action: "operator.revoke",
