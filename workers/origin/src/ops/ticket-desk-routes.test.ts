@@ -35,8 +35,8 @@ const queue = (by: Person, query = "") => origin.call(`/api/ops/tickets${query}`
 const thread = (by: Person, id: string) => origin.call(`/api/ops/tickets/${id}`, { method: "GET", headers: by.auth });
 const assign = (by: Person, id: string, key?: string, db?: D1Database) =>
   origin.call(`/api/ops/tickets/${id}/assign`, { body: {}, headers: keyed(by.auth, key), ...(db ? { db } : {}) });
-const reply = (by: Person, id: string, message = "We found the payment and credited your wallet.", key?: string) =>
-  origin.call(`/api/ops/tickets/${id}/messages`, { body: { message }, headers: keyed(by.auth, key) });
+const reply = (by: Person, id: string, message = "We found the payment and credited your wallet.", key?: string, db?: D1Database) =>
+  origin.call(`/api/ops/tickets/${id}/messages`, { body: { message }, headers: keyed(by.auth, key), ...(db ? { db } : {}) });
 const close = (by: Person, id: string, body: object = { reason: "Solved." }, key?: string, db?: D1Database) =>
   origin.call(`/api/ops/tickets/${id}/close`, { body, headers: keyed(by.auth, key), ...(db ? { db } : {}) });
 
@@ -319,6 +319,22 @@ describe("answering a ticket", () => {
     expect(late.status).toBe(409);
     expect(await late.json()).toMatchObject({ code: "TICKET_CLOSED" });
     expect((await auditRows()).map((row) => row.action)).toEqual(["ticket.reply"]);
+  });
+
+  it("does not answer over a message the requester wrote meanwhile (409 TICKET_CHANGED), unaudited", async () => {
+    const support = await seedOperator("op_support", "support", origin.now());
+    const id = await userTicket();
+    await reply(support, id);
+    origin.advance(1_000);
+    const userWrites = () =>
+      origin.call(`/api/support/tickets/${id}/messages`, { body: { message: "It happened again today." }, headers: alice.auth });
+    const raced = await reply(support, id, "Anything else?", undefined, beforeBatch(2, userWrites));
+    expect(raced.status).toBe(409);
+    expect(await raced.json()).toMatchObject({ code: "TICKET_CHANGED" });
+    // The requester's message keeps the ticket in the open queue, where an operator sees it.
+    expect(await statusOf(id)).toBe("open");
+    expect((await auditRows()).map((row) => row.action)).toEqual(["ticket.reply"]);
+    expect((await reply(support, id, "Anything else?")).status).toBe(201);
   });
 
   it("refuses a reply to a ticket closed between its read and its batch: the trigger rolls the batch back", async () => {

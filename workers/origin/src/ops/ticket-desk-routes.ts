@@ -85,7 +85,9 @@ const reply = createRoute({
     400: badRequest,
     403: forbidden,
     404: notFound,
-    409: errorContent("TICKET_CLOSED: a closed ticket takes no more messages"),
+    409: errorContent(
+      "TICKET_CLOSED: a closed ticket takes no more messages; TICKET_CHANGED: the requester wrote since the ticket was read",
+    ),
     422: keyReused,
   },
 });
@@ -216,6 +218,9 @@ ticketDeskRoutes.openapi(reply, async (c) => {
   try {
     return await c.var.idempotency.commit(
       [
+        // A message the requester wrote since the operator read the ticket is not answered
+        // unseen: the reply would make the ticket answered and take it out of the queue.
+        unchangedSinceRead(db, row),
         db
           .prepare("INSERT INTO ticket_message (ticket_id, author, body, created_at) VALUES (?1, 'operator', ?2, ?3)")
           .bind(row.id, message, now),
@@ -234,8 +239,9 @@ ticketDeskRoutes.openapi(reply, async (c) => {
     );
   } catch (error) {
     // Closed meanwhile: the trigger refused the message, and the whole batch rolled back.
-    if (!isTicketClosedError(error)) throw error;
-    return c.var.idempotency.refuse(ticketClosed());
+    if (isTicketClosedError(error)) return c.var.idempotency.refuse(ticketClosed());
+    if (!isFailedAssertion(error)) throw error;
+    return c.var.idempotency.refuse(await changedMeanwhile(db, row.id), { lasting: false });
   }
 });
 
