@@ -8,7 +8,8 @@ export function NotFound() {
       <h1 id="not-found-title">{text.notFoundTitle}</h1>
       <p>{text.notFoundBody}</p>
       <p>
-        <Link to="/">{text.goHome}</Link> {text.or} <Link to="/help">{text.readHelp}</Link>.
+        <Link to="/">{text.goHome}</Link> {text.or} <Link to="/help">{text.readHelp}</Link>
+        {text.fullStop}
       </p>
     </section>
   );

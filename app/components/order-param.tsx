@@ -12,7 +12,8 @@ export function MissingOrder() {
   const text = useLayoutMessages();
   return (
     <p role="alert">
-      {text.missingOrder} <Link to="/order">{text.yourOrders}</Link>.
+      {text.missingOrder} <Link to="/order">{text.yourOrders}</Link>
+      {text.fullStop}
     </p>
   );
 }

@@ -76,7 +76,7 @@ export const taskMessages = defineMessages({
     deadline: "截止时间",
     claim: "领取任务",
     claiming: "正在领取…",
-    claimed: "领取成功。请在时限内到“我的任务”提交成果。",
+    claimed: "领取成功。请在时限内到“我领取的”提交成果。",
     noAvailable: "暂时没有可领取的任务。稍后再来，或自己发布一个。",
     noClaims: "你还没有领取任务。",
     noPosted: "你还没有发布任务。",

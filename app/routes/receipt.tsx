@@ -5,7 +5,7 @@ import type { ReceiptKind } from "#contract/wallet";
 import { getReceipt } from "../api/receipts";
 import { DateTime, Money } from "../components/money";
 import { PersonName } from "../components/person-name";
-import { metaLanguage, useMessages } from "../i18n/messages";
+import { metaLanguage, useLanguage, useMessages } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
 import { receiptMessages } from "../messages/receipt";
 import { loadPersonal } from "../personal/load-personal";
@@ -44,6 +44,7 @@ function Party({ person }: { person: Receipt["payer"] }) {
 
 function ReceiptSheet({ receipt }: { receipt: Receipt }) {
   const text = useMessages(receiptMessages);
+  const language = useLanguage();
   return (
     <article className="card receipt-sheet" aria-labelledby="receipt-heading" data-testid="receipt">
       <p className="receipt-brand" aria-hidden="true">
@@ -86,7 +87,10 @@ function ReceiptSheet({ receipt }: { receipt: Receipt }) {
           <>
             <dt>{text.order}</dt>
             <dd>
-              {text.orderKind[receipt.order.kind]}: {receipt.order.description}
+              {/* The origin words an order's description in English: another language names its kind only, as the order page does. */}
+              {language === "en"
+                ? `${text.orderKind[receipt.order.kind]}: ${receipt.order.description}`
+                : text.orderKind[receipt.order.kind]}
               <br />
               <Link to={`/order?id=${receipt.order.id}`}>
                 <code>{receipt.order.id}</code>

@@ -218,6 +218,14 @@ test.describe("at 1280x800 in English: pages, and receipts from the order page a
     await expect(receipt).toContainText("Proofread a page");
     await expect(receipt).toContainText(formatMoney(2_000, language));
     await expect(receipt).toContainText(receiptMessages.en.methodValue.wallet);
+    // In Chinese the order is named by its kind: the origin words its description in English.
+    const receiptPath = new URL(page.url()).pathname;
+    await page.context().addCookies([{ name: "lang", value: "zh-CN", url: page.url() }]);
+    await open(page, receiptPath);
+    await expect(receipt.getByRole("heading", { name: receiptMessages["zh-CN"].heading.payment })).toBeVisible();
+    await expect(receipt).toContainText(receiptMessages["zh-CN"].orderKind.task_budget);
+    await expect(receipt).not.toContainText("Budget for the task");
+    await page.context().addCookies([{ name: "lang", value: "en", url: page.url() }]);
 
     const transfer = transferMessages.en;
     await open(page, "/transfer");

@@ -59,6 +59,14 @@ describe("the page language", () => {
     expect(response.headers.get("Location")).toBe("/help//faq");
   });
 
+  it("ends a sentence that closes on a link with the language's own full stop", async () => {
+    const zh = await page("/no-such-page", { Cookie: "lang=zh-CN" });
+    expect(zh.response.status).toBe(404);
+    expect(zh.body).toMatch(/>查看帮助<\/a>。<\/p>/);
+    const en = await page("/no-such-page", { Cookie: "lang=en" });
+    expect(en.body).toMatch(/>read the help<\/a>\.<\/p>/);
+  });
+
   it("ignores a ?lang= naming a language it does not have", async () => {
     const { response } = await page("/help?lang=fr");
     expect(response.status).toBe(303);

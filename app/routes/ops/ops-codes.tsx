@@ -35,10 +35,10 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
           {
             value: parseYuan(formText(form, "value")),
             count: Number(formText(form, "count")),
-            expiresAt: expiryOf(formText(form, "expiresOn")),
+            expiresAt: expiryOf(formText(form, "expiresAt")),
             note: formText(form, "note"),
           },
-          { value: text.amountInvalid, count: text.codeCount, expiresAt: text.codeExpiry, note: text.reasonMissing },
+          { value: text.amountInvalid, count: text.codeCountInvalid, expiresAt: text.codeExpiryInvalid, note: text.reasonMissing },
         );
         return issueCodeBatch(api, body, formText(form, "idempotencyKey"));
       }),
@@ -95,7 +95,7 @@ function IssueForm() {
       />
       <Field
         id="ops-code-expiry"
-        name="expiresOn"
+        name="expiresAt"
         label={text.codeExpiry}
         type="date"
         required
