@@ -5,6 +5,7 @@ import type { Claim, Task } from "#contract/tasks";
 import {
   answerLostAfterCommit,
   balanceOf,
+  beforeBatch,
   expectLedgerWhole,
   fundWallet,
   openPaidTask,
@@ -220,16 +221,10 @@ describe("paying an order from the wallet", () => {
     // The client gave up on its first request and sent it again; the first commits while the
     // retry runs, after the retry looked for an answer under the key and before its batch.
     let first: Response | undefined;
-    const racing = new Proxy(env.DB, {
-      get(target, property, receiver) {
-        if (property !== "batch") return Reflect.get(target, property, receiver);
-        return async (statements: D1PreparedStatement[]) => {
-          first ??= await post(`/api/orders/${order.id}/pay`, { key: "pay-raced-0001", body });
-          return target.batch(statements);
-        };
-      },
-    });
-    const retry = await post(`/api/orders/${order.id}/pay`, { key: "pay-raced-0001", body, db: racing });
+    const firstCommits = async () => {
+      first = await post(`/api/orders/${order.id}/pay`, { key: "pay-raced-0001", body });
+    };
+    const retry = await post(`/api/orders/${order.id}/pay`, { key: "pay-raced-0001", body, db: beforeBatch(1, firstCommits) });
     expect(first?.status).toBe(201);
     // The wallet no longer holds the amount (the first request spent it), yet this is the same request.
     expect(retry.status).toBe(201);

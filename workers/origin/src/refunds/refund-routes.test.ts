@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { RefundRequest } from "#contract/ops-refunds";
-import { balanceOf, expectLedgerWhole, seedOperator, seedUser } from "../../test/origin-client";
+import { balanceOf, beforeBatch, expectLedgerWhole, seedOperator, seedUser } from "../../test/origin-client";
 import { recordedNotification, wechatRequests, wechatScene, type SceneUser } from "../../test/wechat-scene";
 import { clearingBalance, control, deliverNotifications, payerPays, replay, type WechatOrigin } from "../../test/wechat-support";
 import type { OperatorRole } from "../ops/roles";
@@ -211,18 +211,12 @@ describe("maker-checker above the threshold", () => {
     const env1000 = { ...origin.env, REFUND_APPROVAL_THRESHOLD: "1000" };
     // The checker's refund commits after the finance operator's request read the payment and before its batch.
     let raced: Response | undefined;
-    const racing = new Proxy(env.DB, {
-      get(target, property, receiver) {
-        if (property !== "batch") return Reflect.get(target, property, receiver);
-        return async (statements: D1PreparedStatement[]) => {
-          raced ??= await origin.call(`/api/ops/orders/${orderId}/refunds`, {
-            body: { amount: 600, reason: "The customer asked, ticket 43." },
-            headers: keyed(checker.auth),
-            env: env1000,
-          });
-          return target.batch(statements);
-        };
-      },
+    const racing = beforeBatch(1, async () => {
+      raced = await origin.call(`/api/ops/orders/${orderId}/refunds`, {
+        body: { amount: 600, reason: "The customer asked, ticket 43." },
+        headers: keyed(checker.auth),
+        env: env1000,
+      });
     });
     const mine = await answerOf(
       await origin.call(`/api/ops/orders/${orderId}/refunds`, {
