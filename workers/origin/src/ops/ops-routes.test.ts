@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { issueCodes, resetDatabase, seedOperator, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
+import { beforeBatch, issueCodes, resetDatabase, seedOperator, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
 import type { OperatorRole } from "./roles";
 
 let origin: TestOrigin;
@@ -181,6 +181,34 @@ describe("granting and revoking roles", () => {
     const admins = await env.DB.prepare("SELECT count(*) AS n FROM operator_role WHERE role = 'admin'").first<number>("n");
     expect(admins).toBe(1);
     expect(await auditRows()).toHaveLength(1);
+  });
+
+  it("of two admins changing one person's role at once, the second acts on what the first left: one audit row per effect", async () => {
+    const first = await operator("op_first", "admin");
+    const second = await operator("op_second", "admin");
+    const bob = await operator("op_bob", "support");
+    // The first admin's revoke commits after the second's read and before its batch.
+    const revoked = await origin.call("/api/ops/operators/op_bob/revoke", {
+      body: { reason: "Left the team." },
+      headers: keyed(second.auth),
+      db: beforeBatch(1, () => revoke(first, "op_bob")),
+    });
+    expect(revoked.status).toBe(404);
+    expect(await roleOf(bob)).toBeNull();
+    // A grant raced by another grant writes the role the other left as its "before".
+    const granted = await origin.call("/api/ops/operators", {
+      body: { handle: "op_bob", role: "admin", reason: "Leads the desk." },
+      headers: keyed(second.auth),
+      db: beforeBatch(1, () => grant(first, { handle: "op_bob", role: "finance", reason: "Joins finance." })),
+    });
+    expect(granted.status).toBe(200);
+    expect(await roleOf(bob)).toBe("admin");
+    const rows = (await auditRows()).map((row) => [row.actor_id, row.action, row.before, row.after]);
+    expect(rows).toEqual([
+      [first.id, "operator.revoke", '{"role":"support"}', '{"role":null}'],
+      [first.id, "operator.grant", '{"role":null}', '{"role":"finance"}'],
+      [second.id, "operator.grant", '{"role":"finance"}', '{"role":"admin"}'],
+    ]);
   });
 
   it("counts only admins who can act: a locked admin does not let the last unlocked one step down", async () => {

@@ -8,10 +8,11 @@ import {
   operatorSelfSchema,
   revokeRoleBodySchema,
 } from "#contract/ops";
+import type { Context } from "hono";
 import { z } from "zod";
 import { ApiError } from "../http/answer";
 import { validationHook } from "../http/validation";
-import { isFailedAssertion } from "../idempotency/batch-assertion";
+import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
 import { idempotentPosts } from "../idempotency/idempotency";
 import type { OriginEnv } from "../origin-env";
 import { type AuditActor, auditStatement } from "./audit";
@@ -115,8 +116,38 @@ opsRoutes.openapi(listOperators, async (c) => {
   return c.json({ code: "SUCCESS" as const, data: rows.results.map(operatorOf) }, 200);
 });
 
+/**
+ * Each role change states the role it read, so its audit row's "before" is what it changed:
+ * of two admins changing one person's role at once, the second reads again and acts on what
+ * the first left (a revoke of a role already revoked hears 404, as it would have later).
+ */
+const roleAsRead = (db: D1Database, userId: string, role: OperatorRole | null) =>
+  assertInBatch(db, "the role is as read", "(SELECT role FROM operator_role WHERE user_id = ?) IS ?", userId, role);
+
+class RoleChangedMeanwhile extends Error {}
+
+async function throwIfRoleChanged(db: D1Database, userId: string, read: OperatorRole | null): Promise<void> {
+  const now = await db.prepare("SELECT role FROM operator_role WHERE user_id = ?1").bind(userId).first<{ role: OperatorRole }>();
+  if ((now?.role ?? null) !== read) throw new RoleChangedMeanwhile();
+}
+
+/** Runs a role change again while another changed the same role under it (a few times at most). */
+async function asReadAgain<T>(change: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await change();
+    } catch (error) {
+      if (!(error instanceof RoleChangedMeanwhile) || attempt === 3) throw error;
+    }
+  }
+}
+
 opsRoutes.openapi(grant, async (c) => {
-  const { handle, role, reason } = c.req.valid("json");
+  const asked = c.req.valid("json");
+  return await asReadAgain(() => grantAsRead(c, asked));
+});
+
+async function grantAsRead(c: Context<OriginEnv>, { handle, role, reason }: { handle: string; role: OperatorRole; reason: string }) {
   const db = c.env.DB;
   const now = c.var.clock.now();
   const target = await db
@@ -138,6 +169,7 @@ opsRoutes.openapi(grant, async (c) => {
   try {
     return await c.var.idempotency.commit(
       [
+        roleAsRead(db, target.id, target.role),
         db
           .prepare(
             `INSERT INTO operator_role (user_id, role, granted_by, granted_at) VALUES (?1, ?2, ?3, ?4)
@@ -161,15 +193,19 @@ opsRoutes.openapi(grant, async (c) => {
     );
   } catch (error) {
     if (!isFailedAssertion(error)) throw error;
+    await throwIfRoleChanged(db, target.id, target.role);
     return c.var.idempotency.refuse(new ApiError("LAST_ADMIN", "Paydesk needs at least one admin: grant the role to someone else first."), {
       lasting: false,
     });
   }
-});
+}
 
 opsRoutes.openapi(revoke, async (c) => {
-  const { handle } = c.req.valid("param");
-  const { reason } = c.req.valid("json");
+  const asked = { handle: c.req.valid("param").handle, reason: c.req.valid("json").reason };
+  return await asReadAgain(() => revokeAsRead(c, asked));
+});
+
+async function revokeAsRead(c: Context<OriginEnv>, { handle, reason }: { handle: string; reason: string }) {
   const db = c.env.DB;
   const now = c.var.clock.now();
   const target = await db
@@ -181,6 +217,7 @@ opsRoutes.openapi(revoke, async (c) => {
   try {
     return await c.var.idempotency.commit(
       [
+        roleAsRead(db, target.id, target.role),
         db.prepare("DELETE FROM operator_role WHERE user_id = ?1").bind(target.id),
         anUnlockedAdminRemains(db),
         auditStatement(db, {
@@ -199,6 +236,7 @@ opsRoutes.openapi(revoke, async (c) => {
     );
   } catch (error) {
     if (!isFailedAssertion(error)) throw error;
+    await throwIfRoleChanged(db, target.id, target.role);
     return c.var.idempotency.refuse(new ApiError("LAST_ADMIN", "The last admin's role cannot be taken away."), { lasting: false });
   }
-});
+}
