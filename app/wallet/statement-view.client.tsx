@@ -6,10 +6,11 @@ import { useState } from "react";
 import { Form, Link, useSearchParams } from "react-router";
 import type { WalletEntriesFilter, WalletEntry } from "#contract/wallet";
 import { walletEntryKinds } from "#contract/value-lists";
-import { DateTime, Money } from "../components/money";
+import { DateTime } from "../components/money";
 import { formatMoney } from "../i18n/format";
 import { useLanguage, useMessages } from "../i18n/messages";
 import { walletMessages } from "../messages/wallet";
+import { EntryChange } from "./entry-change";
 import { MonthsChart } from "./months-chart";
 import { StatementExport } from "./statement-export";
 import { type Statement, statementDirections } from "./statement-filter";
@@ -77,13 +78,7 @@ function Line({ entry }: { entry: WalletEntry }) {
         </span>
       </span>
       <span className="item-side statement-figures">
-        {entry.amount === 0 && entry.held !== 0 ? (
-          <span>
-            <Money amount={entry.held} signed /> <span className="item-meta">{text.heldChange}</span>
-          </span>
-        ) : (
-          <Money amount={entry.amount} signed />
-        )}
+        <EntryChange entry={entry} />
         <span className="item-meta" data-testid="balance-after">
           {text.balanceAfter(formatMoney(entry.balanceAfter, language))}
         </span>

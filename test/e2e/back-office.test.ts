@@ -5,7 +5,7 @@
  */
 import type { Page } from "@playwright/test";
 import type { Language } from "#app/i18n/languages";
-import { formatMoney } from "#app/i18n/format";
+import { formatMoney, formatSignedMoney } from "#app/i18n/format";
 import { errorMessages } from "./error-messages.ts";
 import { walletMessages } from "#app/messages/wallet";
 import { layoutCatalogue as layoutMessages } from "#app/messages/layout.server";
@@ -35,8 +35,12 @@ const reason = { reason: "The person asked on ticket 42." };
 
 /** A task budget of `slots` × `reward` fen paid from the person's wallet; its order's id. */
 async function walletPaidTaskOrder(person: Person, reward: number, slots: number): Promise<string> {
+  return (await walletPaidTask(person, reward, slots)).orderId;
+}
+
+async function walletPaidTask(person: Person, reward: number, slots: number): Promise<{ orderId: string; taskId: string }> {
   await fund(person, reward * slots);
-  const { order } = await api<{ order: { id: string } }>("POST", "/api/tasks", {
+  const { order, task } = await api<{ order: { id: string }; task: { id: string } }>("POST", "/api/tasks", {
     token: person.token,
     body: {
       title: "Photograph a shop front",
@@ -47,7 +51,7 @@ async function walletPaidTaskOrder(person: Person, reward: number, slots: number
     },
   });
   await api("POST", `/api/orders/${order.id}/pay`, { token: person.token, body: { method: "wallet" } });
-  return order.id;
+  return { orderId: order.id, taskId: task.id };
 }
 
 // Both sizes, one language each: together they cover both languages.
@@ -214,7 +218,12 @@ for (const { viewport, language } of runs) {
         token: person.token,
         body: { category: "account", subject: "My phone was stolen", message: "Please stop my account." },
       });
-      const taskOrder = await walletPaidTaskOrder(person, 300, 2);
+      const { orderId: taskOrder, taskId } = await walletPaidTask(person, 300, 2);
+      // A reward paid from the task's escrow: a line that moves only held money.
+      const worker = await newPerson("console_worker", "Wu Fan");
+      const claim = await api<{ id: string }>("POST", `/api/tasks/${taskId}/claims`, { token: worker.token });
+      await api("POST", `/api/claims/${claim.id}/submit`, { token: worker.token, body: { text: "Photo sent." } });
+      await api("POST", `/api/claims/${claim.id}/approve`, { token: person.token });
       await contextFor(page.context(), admin, language);
       await open(page, "/ops");
       await expect(page.getByRole("heading", { level: 1, name: ops.overviewTitle })).toBeVisible();
@@ -232,6 +241,10 @@ for (const { viewport, language } of runs) {
       await expect(page.getByTestId("ops-person-tickets")).toContainText("My phone was stolen");
       await expect(page.getByTestId("ops-tasks-posted")).toContainText("Photograph a shop front");
       await expect(page.getByTestId("ops-tasks-posted").getByRole("link", { name: taskOrder })).toBeVisible();
+      // The reward paid from the task's escrow moved held money only: shown as such, not as +¥0.00.
+      const rewardPaid = page.getByRole("listitem").filter({ hasText: walletMessages[language].kind.task_reward_paid });
+      await expect(rewardPaid).toContainText(`${formatSignedMoney(-300, language)} ${walletMessages[language].heldChange}`);
+      await expect(page.getByRole("main")).not.toContainText(formatSignedMoney(0, language));
 
       await page.getByLabel(ops.reason).fill("The person reported a stolen phone.");
       await page.getByRole("button", { name: ops.lock }).click();

@@ -17,6 +17,7 @@ import { taskMessages } from "../../messages/tasks";
 import { opsMessages } from "../../messages/ops";
 import { orderMessages } from "../../messages/orders";
 import { mayDo, useOperator } from "../../ops/ops-context";
+import { EntryChange } from "../../wallet/entry-change";
 import { getPerson } from "../../ops/ops-loaders";
 import { OpsView } from "../../ops/ops-view";
 
@@ -219,7 +220,7 @@ function PersonView({ page }: { page: PersonPage }) {
                 </span>
               </span>
               <span className="item-side">
-                <Money amount={entry.amount} signed />
+                <EntryChange entry={entry} />
               </span>
             </li>
           ))}
