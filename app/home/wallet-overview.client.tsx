@@ -8,6 +8,7 @@ import { DateTime, Money } from "../components/money";
 import { useMessages } from "../i18n/messages";
 import { walletOverviewMessages } from "../messages/wallet-overview";
 import type { UserInfo } from "#contract/user-info";
+import { EntryChange } from "../wallet/entry-change";
 
 export type Overview = { entries: WalletEntry[]; toDo: number; toCheck: number };
 
@@ -16,19 +17,6 @@ function entrySubject(entry: WalletEntry): string {
   if (entry.counterparty) return `${entry.counterparty.displayName} (@${entry.counterparty.handle})`;
   if (entry.task) return entry.task.title;
   return entry.orderId ?? "";
-}
-
-function EntryAmount({ entry }: { entry: WalletEntry }) {
-  const text = useMessages(walletOverviewMessages);
-  // Money that only moved between held and paid out (a reward from my task's escrow).
-  if (entry.amount === 0 && entry.held !== 0) {
-    return (
-      <span>
-        <Money amount={entry.held} signed /> <span className="item-meta">{text.heldSuffix}</span>
-      </span>
-    );
-  }
-  return <Money amount={entry.amount} signed />;
 }
 
 export function WalletOverview({ overview, user }: { overview: Overview; user: UserInfo }) {
@@ -90,7 +78,7 @@ export function WalletOverview({ overview, user }: { overview: Overview; user: U
                   <DateTime iso={entry.createdAt} />
                 </span>
               </span>
-              <EntryAmount entry={entry} />
+              <EntryChange entry={entry} heldLabel={text.heldSuffix} />
             </li>
           ))}
         </ul>

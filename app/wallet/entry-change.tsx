@@ -1,19 +1,16 @@
 import type { WalletEntry } from "#contract/wallet";
 import { Money } from "../components/money";
-import { useMessages } from "../i18n/messages";
-import { walletMessages } from "../messages/wallet";
 
 /**
  * What a wallet entry changed: the available balance, or, for an entry that only moved held
- * money (a task's budget held, a reward paid from its escrow), the held amount so marked,
- * rather than a bare "+¥0.00".
+ * money (a task's budget held, a reward paid from its escrow), the held amount marked with
+ * `heldLabel`, rather than a bare "+¥0.00". The label comes from the screen's own words.
  */
-export function EntryChange({ entry }: { entry: Pick<WalletEntry, "amount" | "held"> }) {
-  const text = useMessages(walletMessages);
+export function EntryChange({ entry, heldLabel }: { entry: Pick<WalletEntry, "amount" | "held">; heldLabel: string }) {
   if (entry.amount === 0 && entry.held !== 0) {
     return (
       <span>
-        <Money amount={entry.held} signed /> <span className="item-meta">{text.heldChange}</span>
+        <Money amount={entry.held} signed /> <span className="item-meta">{heldLabel}</span>
       </span>
     );
   }

@@ -78,7 +78,7 @@ function Line({ entry }: { entry: WalletEntry }) {
         </span>
       </span>
       <span className="item-side statement-figures">
-        <EntryChange entry={entry} />
+        <EntryChange entry={entry} heldLabel={text.heldChange} />
         <span className="item-meta" data-testid="balance-after">
           {text.balanceAfter(formatMoney(entry.balanceAfter, language))}
         </span>

@@ -220,7 +220,7 @@ function PersonView({ page }: { page: PersonPage }) {
                 </span>
               </span>
               <span className="item-side">
-                <EntryChange entry={entry} />
+                <EntryChange entry={entry} heldLabel={statement.heldChange} />
               </span>
             </li>
           ))}
