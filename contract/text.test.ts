@@ -28,6 +28,7 @@ describe("text people type", () => {
   it.each([
     ["spaces", "   "],
     ["a Hangul filler", "\u3164"],
+    ["a braille blank", "\u2800\u2800"],
     ["an ideographic space", "\u3000\u3000"],
     ["nothing", ""],
   ])("refuses a name of %s as empty", (_, value) => {

@@ -10,8 +10,15 @@ import { z } from "zod";
 
 /** Any code point that is not a control, format or lone-surrogate character. */
 const allowedCharacter = String.raw`[^\p{Cc}\p{Cf}\p{Cs}]`;
-/** A character that shows: not white space and not default-ignorable (U+3164, U+115F, variation selectors…). */
-const visibleCharacter = String.raw`[^\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cc}\p{Cf}\p{Cs}]`;
+/**
+ * What shows nothing though it is a character: white space, default-ignorables (U+3164,
+ * U+115F, variation selectors…) and the braille blank U+2800, a symbol that draws an empty
+ * cell and is neither of the others.
+ */
+const blankClasses = String.raw`\p{White_Space}\p{Default_Ignorable_Code_Point}\u2800`;
+/** A character that shows. */
+const visibleCharacter = String.raw`[^${blankClasses}\p{Cc}\p{Cf}\p{Cs}]`;
+const onlyBlank = new RegExp(String.raw`^[${blankClasses}]*$`, "u");
 
 /** The `pattern` of a text field: its characters, and at least one visible one when it may not be empty. */
 export function textPattern({ multiline, visible }: { multiline: boolean; visible: boolean }): string {
@@ -38,7 +45,7 @@ export function userText({ min, max, multiline = false, tooShort, tooLong }: Tex
     .refine((value) => codePoints(value) >= min, tooShort)
     .refine((value) => expression.test(value), {
       error: (issue) =>
-        min > 0 && typeof issue.input === "string" && /^[\p{White_Space}\p{Default_Ignorable_Code_Point}]*$/u.test(issue.input)
+        min > 0 && typeof issue.input === "string" && onlyBlank.test(issue.input)
           ? tooShort
           : `Remove the control, format and invisible characters from this text${multiline ? " (line breaks are fine)" : ""}.`,
     })
