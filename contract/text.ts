@@ -18,7 +18,7 @@ const allowedCharacter = String.raw`[^\p{Cc}\p{Cf}\p{Cs}]`;
 const blankClasses = String.raw`\p{White_Space}\p{Default_Ignorable_Code_Point}\u2800`;
 /** A character that shows. */
 const visibleCharacter = String.raw`[^${blankClasses}\p{Cc}\p{Cf}\p{Cs}]`;
-const onlyBlank = new RegExp(String.raw`^[${blankClasses}]*$`, "u");
+const onlyBlank = new RegExp(`^[${blankClasses}]*$`, "u");
 
 /** The `pattern` of a text field: its characters, and at least one visible one when it may not be empty. */
 export function textPattern({ multiline, visible }: { multiline: boolean; visible: boolean }): string {
