@@ -14,6 +14,7 @@ import { ApiError } from "../http/answer";
 import { validationHook } from "../http/validation";
 import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
 import { idempotentPosts } from "../idempotency/idempotency";
+import { ChangedMeanwhile, readingAgainIfChanged } from "../idempotency/read-again";
 import type { OriginEnv } from "../origin-env";
 import { type AuditActor, auditStatement } from "./audit";
 import { operatorWith } from "./operator-access";
@@ -124,27 +125,14 @@ opsRoutes.openapi(listOperators, async (c) => {
 const roleAsRead = (db: D1Database, userId: string, role: OperatorRole | null) =>
   assertInBatch(db, "the role is as read", "(SELECT role FROM operator_role WHERE user_id = ?) IS ?", userId, role);
 
-class RoleChangedMeanwhile extends Error {}
-
 async function throwIfRoleChanged(db: D1Database, userId: string, read: OperatorRole | null): Promise<void> {
   const now = await db.prepare("SELECT role FROM operator_role WHERE user_id = ?1").bind(userId).first<{ role: OperatorRole }>();
-  if ((now?.role ?? null) !== read) throw new RoleChangedMeanwhile();
-}
-
-/** Runs a role change again while another changed the same role under it (a few times at most). */
-async function asReadAgain<T>(change: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await change();
-    } catch (error) {
-      if (!(error instanceof RoleChangedMeanwhile) || attempt === 3) throw error;
-    }
-  }
+  if ((now?.role ?? null) !== read) throw new ChangedMeanwhile();
 }
 
 opsRoutes.openapi(grant, async (c) => {
   const asked = c.req.valid("json");
-  return await asReadAgain(() => grantAsRead(c, asked));
+  return await readingAgainIfChanged(() => grantAsRead(c, asked));
 });
 
 async function grantAsRead(c: Context<OriginEnv>, { handle, role, reason }: { handle: string; role: OperatorRole; reason: string }) {
@@ -202,7 +190,7 @@ async function grantAsRead(c: Context<OriginEnv>, { handle, role, reason }: { ha
 
 opsRoutes.openapi(revoke, async (c) => {
   const asked = { handle: c.req.valid("param").handle, reason: c.req.valid("json").reason };
-  return await asReadAgain(() => revokeAsRead(c, asked));
+  return await readingAgainIfChanged(() => revokeAsRead(c, asked));
 });
 
 async function revokeAsRead(c: Context<OriginEnv>, { handle, reason }: { handle: string; reason: string }) {

@@ -22,6 +22,7 @@ import { afterAnswer } from "../http/after-answer";
 import { ApiError } from "../http/answer";
 import { validationHook } from "../http/validation";
 import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
+import { ChangedMeanwhile, readingAgainIfChanged } from "../idempotency/read-again";
 import { idempotentPosts } from "../idempotency/idempotency";
 import { isOverdraft } from "../ledger/journal";
 import { auditStatement } from "../ops/audit";
@@ -206,19 +207,11 @@ async function paymentToRefund(c: OpsContext, orderId: string): Promise<Refundab
   return payment as RefundablePayment & { payment_id: string };
 }
 
-/** Thrown when a refund made at once by another operator took this one over the threshold meanwhile. */
-class ThresholdPassedMeanwhile extends Error {}
-
 refundRoutes.openapi(makeRefund, async (c) => {
   const asked = { orderId: c.req.valid("param").id, ...c.req.valid("json") };
-  // Read again once when another operator's refund took this one over the threshold while it
-  // ran: it then waits for a second operator, as it would have had it come second.
-  try {
-    return await makeRefundAsRead(c, asked);
-  } catch (error) {
-    if (!(error instanceof ThresholdPassedMeanwhile)) throw error;
-    return await makeRefundAsRead(c, asked);
-  }
+  // Read again when another operator's refund took this one over the threshold while it ran:
+  // it then waits for a second operator, as it would have had it come second.
+  return await readingAgainIfChanged(() => makeRefundAsRead(c, asked));
 });
 
 async function makeRefundAsRead(c: OpsContext, { orderId, amount, reason }: { orderId: string; amount: number; reason: string }) {
@@ -338,7 +331,7 @@ async function thresholdStated<T>(
   } catch (error) {
     if (threshold === null || !isFailedAssertion(error)) throw error;
     const now = await refundablePayment(c.env.DB, payment.order_id);
-    if (now && now.refunded_unchecked + amount > threshold) throw new ThresholdPassedMeanwhile();
+    if (now && now.refunded_unchecked + amount > threshold) throw new ChangedMeanwhile();
     throw error;
   }
 }
