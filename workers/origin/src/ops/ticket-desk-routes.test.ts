@@ -105,7 +105,7 @@ describe("the queue", () => {
     const third = await userTicket(alice, "Third");
     origin.advance(60_000);
     // The first gets a new message: it moves behind the others.
-    await origin.call(`/api/support/tickets/${first}/messages`, { body: { message: "Any news?" }, headers: alice.auth });
+    await origin.call(`/api/support/tickets/${first}/messages`, { body: { message: "Any news?" }, headers: { ...alice.auth, "Idempotency-Key": "any-news-001" } });
     await assign(support, third);
     origin.advance(30_000);
 
@@ -327,7 +327,10 @@ describe("answering a ticket", () => {
     await reply(support, id);
     origin.advance(1_000);
     const userWrites = () =>
-      origin.call(`/api/support/tickets/${id}/messages`, { body: { message: "It happened again today." }, headers: alice.auth });
+      origin.call(`/api/support/tickets/${id}/messages`, {
+        body: { message: "It happened again today." },
+        headers: { ...alice.auth, "Idempotency-Key": "again-today-1" },
+      });
     const raced = await reply(support, id, "Anything else?", undefined, beforeBatch(2, userWrites));
     expect(raced.status).toBe(409);
     expect(await raced.json()).toMatchObject({ code: "TICKET_CHANGED" });
@@ -397,7 +400,10 @@ describe("closing a ticket", () => {
     await reply(support, id);
     origin.advance(1_000);
     const userWrites = () =>
-      origin.call(`/api/support/tickets/${id}/messages`, { body: { message: "Wait, one more thing." }, headers: alice.auth });
+      origin.call(`/api/support/tickets/${id}/messages`, {
+        body: { message: "Wait, one more thing." },
+        headers: { ...alice.auth, "Idempotency-Key": "one-more-001" },
+      });
     const raced = await close(support, id, { reason: "Answered." }, undefined, beforeBatch(2, userWrites));
     expect(raced.status).toBe(409);
     expect(await raced.json()).toMatchObject({ code: "TICKET_CHANGED" });

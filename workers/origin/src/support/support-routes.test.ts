@@ -1,7 +1,15 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { TicketThread } from "#contract/support";
-import { operatorAuth, resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
+import {
+  answerLostAfterCommit,
+  beforeBatch,
+  operatorAuth,
+  resetDatabase,
+  seedUser,
+  testOrigin,
+  type TestOrigin,
+} from "../../test/origin-client";
 
 let origin: TestOrigin;
 let alice: Awaited<ReturnType<typeof seedUser>>;
@@ -16,6 +24,11 @@ const ticket = {
 async function open(body: unknown = ticket, auth = alice.auth, key = `tkt-${crypto.randomUUID()}`) {
   return origin.call("/api/support/tickets", { body, headers: { ...auth, "Idempotency-Key": key } });
 }
+
+async function replyTo(id: string, message: string, { auth = alice.auth, key = `reply-${crypto.randomUUID()}`, db }: ReplyOptions = {}) {
+  return origin.call(`/api/support/tickets/${id}/messages`, { body: { message }, headers: { ...auth, "Idempotency-Key": key }, db });
+}
+type ReplyOptions = { auth?: Record<string, string>; key?: string; db?: D1Database };
 
 async function opened(body: unknown = ticket): Promise<TicketThread> {
   const response = await open(body);
@@ -72,12 +85,12 @@ describe("support tickets", () => {
     expect(answered.status).toBe("answered");
     expect(answered.messages.map((message) => message.author)).toEqual(["user", "operator"]);
 
-    const reply = await origin.call(`/api/support/tickets/${id}/messages`, { body: { message: "Thank you!" }, headers: alice.auth });
+    const reply = await replyTo(id, "Thank you!");
     expect(((await reply.json()) as { data: TicketThread }).data.status).toBe("open");
 
     const closed = await origin.call(`/api/support/tickets/${id}/close`, { headers: alice.auth });
     expect(((await closed.json()) as { data: TicketThread }).data.status).toBe("closed");
-    const late = await origin.call(`/api/support/tickets/${id}/messages`, { body: { message: "One more thing" }, headers: alice.auth });
+    const late = await replyTo(id, "One more thing");
     expect(late.status).toBe(409);
     expect(await late.json()).toMatchObject({ code: "TICKET_CLOSED" });
   });
@@ -85,7 +98,7 @@ describe("support tickets", () => {
   it("keeps each user's tickets their own", async () => {
     const { id } = await opened();
     expect((await origin.call(`/api/support/tickets/${id}`, { method: "GET", headers: bob.auth })).status).toBe(404);
-    expect((await origin.call(`/api/support/tickets/${id}/messages`, { body: { message: "hi" }, headers: bob.auth })).status).toBe(404);
+    expect((await replyTo(id, "hi", { auth: bob.auth })).status).toBe(404);
     expect((await origin.call(`/api/support/tickets/${id}/close`, { headers: bob.auth })).status).toBe(404);
     expect(await env.DB.prepare("SELECT status FROM ticket WHERE id = ?1").bind(id).first("status")).toBe("open");
   });
@@ -100,6 +113,50 @@ describe("support tickets", () => {
     const response = await open(body);
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ code: "BAD_REQUEST", field });
+  });
+
+  it("posts a reply once when its answer is lost and the same key is retried", async () => {
+    const { id } = await opened();
+    origin.advance(60_000);
+    const lost = await replyTo(id, "Any news?", { key: "reply-key-0001", db: answerLostAfterCommit() });
+    expect(lost.status).toBe(500);
+    const retry = await replyTo(id, "Any news?", { key: "reply-key-0001" });
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get("Idempotent-Replayed")).toBe("true");
+    const { data } = (await retry.json()) as { data: TicketThread };
+    expect(data.messages.map((message) => message.body)).toEqual([ticket.message, "Any news?"]);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM ticket_message WHERE ticket_id = ?1").bind(id).first("n")).toBe(2);
+  });
+
+  it("needs an Idempotency-Key to reply", async () => {
+    const { id } = await opened();
+    const response = await origin.call(`/api/support/tickets/${id}/messages`, { body: { message: "Hello?" }, headers: alice.auth });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ code: "BAD_REQUEST", field: "Idempotency-Key" });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM ticket_message WHERE ticket_id = ?1").bind(id).first("n")).toBe(1);
+  });
+
+  it("answers a reply with the thread as it is, an operator's message written meanwhile included", async () => {
+    const { id } = await opened();
+    origin.advance(60_000);
+    const operatorAnswers = () =>
+      origin.call(`/api/admin/support/tickets/${id}/messages`, { body: { message: "We are looking into it." }, headers: operatorAuth });
+    const reply = await replyTo(id, "Any news?", { db: beforeBatch(2, operatorAnswers) });
+    expect(reply.status).toBe(201);
+    const { data } = (await reply.json()) as { data: TicketThread };
+    expect(data.status).toBe("open");
+    expect(data.messages.map((message) => message.author)).toEqual(["user", "operator", "user"]);
+    const read = await origin.call(`/api/support/tickets/${id}`, { method: "GET", headers: alice.auth });
+    expect(((await read.json()) as { data: TicketThread }).data).toEqual(data);
+  });
+
+  it("refuses a reply to a ticket closed while it was written, sending nothing", async () => {
+    const { id } = await opened();
+    const closes = () => origin.call(`/api/support/tickets/${id}/close`, { headers: alice.auth });
+    const reply = await replyTo(id, "Any news?", { db: beforeBatch(2, closes) });
+    expect(reply.status).toBe(409);
+    expect(await reply.json()).toMatchObject({ code: "TICKET_CLOSED" });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM ticket_message WHERE ticket_id = ?1").bind(id).first("n")).toBe(1);
   });
 
   it("opens a ticket once when the same key is retried", async () => {

@@ -1,4 +1,5 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { z } from "zod";
 import {
   contactBodySchema,
@@ -12,7 +13,8 @@ import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
 import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "#contract/openapi";
 import { validationHook } from "../http/validation";
-import { isFailedAssertion } from "../idempotency/batch-assertion";
+import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
+import { ChangedMeanwhile, readingAgainIfChanged } from "../idempotency/read-again";
 import { idempotent, idempotentPosts, ReplayAnswer } from "../idempotency/idempotency";
 import { doorLimit, doorLimitOnPost } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
@@ -70,8 +72,18 @@ const reply = createRoute({
   path: "/tickets/{id}/messages",
   summary: "Reply on my ticket (reopens an answered one)",
   security: bearerAuth,
-  request: { params: ticketIdParamSchema, body: { content: { "application/json": { schema: replyBodySchema } }, required: true } },
-  responses: { 201: thread, 400: errorContent("A field is not valid"), 404: errorContent("NOT_FOUND"), 409: errorContent("TICKET_CLOSED") },
+  request: {
+    params: ticketIdParamSchema,
+    headers: idempotencyKeyHeader,
+    body: { content: { "application/json": { schema: replyBodySchema } }, required: true },
+  },
+  responses: {
+    201: thread,
+    400: errorContent("A field is not valid"),
+    404: errorContent("NOT_FOUND"),
+    409: errorContent("TICKET_CLOSED; or TICKET_CHANGED: the ticket kept changing while the reply was written, so nothing was sent"),
+    422: errorContent("IDEMPOTENCY_KEY_REUSED"),
+  },
 });
 
 const close = createRoute({
@@ -91,7 +103,11 @@ supportRoutes.use(
   idempotentPosts((c) => c.var.user.id),
   doorLimitOnPost("tickets"),
 );
-supportRoutes.use("/tickets/:id/messages", doorLimit("messages"));
+supportRoutes.use(
+  "/tickets/:id/messages",
+  idempotent((c) => c.var.user.id),
+  doorLimit("messages"),
+);
 supportRoutes.use(
   "/contact",
   idempotent(() => "anonymous:contact"),
@@ -195,18 +211,63 @@ supportRoutes.openapi(readTicket, async (c) =>
 );
 
 supportRoutes.openapi(reply, async (c) => {
-  const { id } = c.req.valid("param");
-  await ownThread(c, id);
+  const asked = { id: c.req.valid("param").id, message: c.req.valid("json").message };
   try {
-    await c.env.DB.prepare("INSERT INTO ticket_message (ticket_id, author, body, created_at) VALUES (?1, 'user', ?2, ?3)")
-      .bind(id, c.req.valid("json").message, c.var.clock.now())
-      .run();
+    return await readingAgainIfChanged(() => replyAsRead(c, asked));
   } catch (error) {
-    if (isTicketClosedError(error)) throw new ApiError("TICKET_CLOSED", "This ticket is closed. Open a new one if you still need help.");
+    if (!(error instanceof ChangedMeanwhile)) throw error;
+    return c.var.idempotency.refuse(
+      new ApiError("TICKET_CHANGED", "Someone else changed this ticket just now. Reload it and try again."),
+      { lasting: false },
+    );
+  }
+});
+
+/**
+ * The answer is the thread with the reply, worked out from what was read, so the batch
+ * states that read (the status and how many messages): a reply recorded for its key must not
+ * replay a thread without an operator's message that landed in between.
+ */
+async function replyAsRead(c: Context<OriginEnv>, { id, message }: { id: string; message: string }) {
+  const db = c.env.DB;
+  const found = await findThread(db, id, c.var.user.id);
+  // Not lasting: a missing ticket is not a state a retry must keep hearing.
+  if (!found) return c.var.idempotency.refuse(new ApiError("NOT_FOUND", "There is no such ticket."), { lasting: false });
+  if (found.status === "closed") return c.var.idempotency.refuse(ticketClosed());
+  const now = c.var.clock.now();
+  const at = new Date(now).toISOString();
+  // The message's own trigger (migration 0005) reopens the ticket, and refuses a closed one.
+  const replied = {
+    ...found,
+    status: "open" as const,
+    updatedAt: at,
+    messages: [...found.messages, { author: "user" as const, body: message, createdAt: at }],
+  };
+  try {
+    return await c.var.idempotency.commit(
+      [
+        assertInBatch(
+          db,
+          "the ticket is as read",
+          "coalesce((SELECT status = ? AND (SELECT count(*) FROM ticket_message WHERE ticket_id = ticket.id) = ? FROM ticket WHERE id = ?), 0)",
+          found.status,
+          found.messages.length,
+          id,
+        ),
+        db.prepare("INSERT INTO ticket_message (ticket_id, author, body, created_at) VALUES (?1, 'user', ?2, ?3)").bind(id, message, now),
+      ],
+      201,
+      { code: "SUCCESS" as const, data: replied },
+    );
+  } catch (error) {
+    // Closed meanwhile: the trigger refused the message, and the whole batch rolled back.
+    if (isTicketClosedError(error)) return c.var.idempotency.refuse(ticketClosed());
+    if (isFailedAssertion(error)) throw new ChangedMeanwhile();
     throw error;
   }
-  return c.json({ code: "SUCCESS" as const, data: await ownThread(c, id) }, 201);
-});
+}
+
+const ticketClosed = () => new ApiError("TICKET_CLOSED", "This ticket is closed. Open a new one if you still need help.");
 
 supportRoutes.openapi(close, async (c) => {
   const { id } = c.req.valid("param");
