@@ -105,7 +105,10 @@ describe("the queue", () => {
     const third = await userTicket(alice, "Third");
     origin.advance(60_000);
     // The first gets a new message: it moves behind the others.
-    await origin.call(`/api/support/tickets/${first}/messages`, { body: { message: "Any news?" }, headers: { ...alice.auth, "Idempotency-Key": "any-news-001" } });
+    await origin.call(`/api/support/tickets/${first}/messages`, {
+      body: { message: "Any news?" },
+      headers: { ...alice.auth, "Idempotency-Key": "any-news-001" },
+    });
     await assign(support, third);
     origin.advance(30_000);
 

@@ -216,10 +216,9 @@ supportRoutes.openapi(reply, async (c) => {
     return await readingAgainIfChanged(() => replyAsRead(c, asked));
   } catch (error) {
     if (!(error instanceof ChangedMeanwhile)) throw error;
-    return c.var.idempotency.refuse(
-      new ApiError("TICKET_CHANGED", "Someone else changed this ticket just now. Reload it and try again."),
-      { lasting: false },
-    );
+    return c.var.idempotency.refuse(new ApiError("TICKET_CHANGED", "Someone else changed this ticket just now. Reload it and try again."), {
+      lasting: false,
+    });
   }
 });
 
