@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import type { RecoveryCodes, RecoveryCodesStatus } from "#contract/account-safety";
 import { DateTime } from "../components/money";
@@ -24,10 +24,24 @@ export function RecoveryCodesSection({ status, handle }: { status: RecoveryCodes
   useEffect(() => {
     if (result?.ok) setShown(result.data.codes);
   }, [result]);
-  if (shown) return <RecoveryCodesShown codes={shown} handle={handle} onDone={() => setShown(null)} />;
+  // Back from the codes, the button pressed is gone: focus returns to this section's heading.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const backFromCodes = useRef(false);
+  useEffect(() => {
+    if (!shown && backFromCodes.current) heading.current?.focus();
+  }, [shown]);
+  if (shown) {
+    const done = () => {
+      backFromCodes.current = true;
+      setShown(null);
+    };
+    return <RecoveryCodesShown codes={shown} handle={handle} onDone={done} />;
+  }
   return (
     <section className="card" aria-labelledby="codes-title">
-      <h2 id="codes-title">{text.codesTitle}</h2>
+      <h2 id="codes-title" ref={heading} tabIndex={-1}>
+        {text.codesTitle}
+      </h2>
       <p>{text.codesLead}</p>
       <p data-testid="recovery-codes-status">
         {status.generatedAt ? (

@@ -54,9 +54,17 @@ export function useFocusOnNavigation(): void {
       first.current = false;
       return;
     }
-    const heading = document.querySelector<HTMLElement>("#main h1");
-    if (!heading) return;
-    if (!heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
-    heading.focus({ preventScroll: false });
+    focusPageHeading();
   }, [location.pathname, location.search]);
+}
+
+/**
+ * Focus on the page's own heading: after a navigation, or when what held focus went away.
+ * A page still waiting for its data has none yet; the main region stands in for it.
+ */
+export function focusPageHeading(): void {
+  const target = document.querySelector<HTMLElement>("#main h1") ?? document.getElementById("main");
+  if (!target) return;
+  if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+  target.focus({ preventScroll: false });
 }

@@ -3,6 +3,7 @@ import { useRevalidator } from "react-router";
 import { fill, useLayoutMessages } from "../i18n/layout-messages";
 import { dismissPendingLink, switchToPendingLink } from "../session/account-session";
 import { useSession } from "../session/session-state";
+import { focusPageHeading } from "./announcer";
 import { SignOutButton } from "./sign-out-button";
 
 /**
@@ -14,8 +15,11 @@ export function SignInLinkNotice() {
   const text = useLayoutMessages();
   const revalidator = useRevalidator();
   const heading = useRef<HTMLHeadingElement>(null);
+  const answered = useRef(false);
+  // The question takes focus; once answered, the buttons are gone and it goes to the page.
   useEffect(() => {
     if (pendingSignInLink) heading.current?.focus();
+    else if (answered.current) focusPageHeading();
   }, [pendingSignInLink]);
   if (!user) return null;
   const name = `${user.displayName} (@${user.handle})`;
@@ -27,13 +31,23 @@ export function SignInLinkNotice() {
         </h2>
         <p id="switch-body">{fill(text.switchBody, { name })}</p>
         <div className="form-actions">
-          <button type="button" className="button button-secondary" onClick={dismissPendingLink}>
+          <button
+            type="button"
+            className="button button-secondary"
+            onClick={() => {
+              answered.current = true;
+              dismissPendingLink();
+            }}
+          >
             {fill(text.switchNo, { name })}
           </button>
           <button
             type="button"
             className="button"
-            onClick={() => void switchToPendingLink(pendingSignInLink).then(() => revalidator.revalidate())}
+            onClick={() => {
+              answered.current = true;
+              void switchToPendingLink(pendingSignInLink).then(() => revalidator.revalidate());
+            }}
           >
             {text.switchYes}
           </button>

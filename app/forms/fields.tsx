@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
+import type { ComponentProps, InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
 import type { ActionResult } from "./action-result";
 
 type Labelled = { id: string; label: string; error?: string; hint?: string };
@@ -26,7 +26,7 @@ function FieldFrame({ id, label, error, hint, children }: Labelled & { children:
   );
 }
 
-export function Field({ id, label, error, hint, ...input }: Labelled & InputHTMLAttributes<HTMLInputElement>) {
+export function Field({ id, label, error, hint, ...input }: Labelled & ComponentProps<"input">) {
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint}>
       <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, hint, error)} {...input} />

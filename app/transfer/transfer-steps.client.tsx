@@ -59,11 +59,25 @@ const transferIntents = {
     ),
 };
 
-function DraftForm({ draft, onReviewed }: { draft: Draft | null; onReviewed: (reviewed: Reviewed) => void }) {
+function DraftForm({
+  draft,
+  returning,
+  onReviewed,
+}: {
+  draft: Draft | null;
+  returning: boolean;
+  onReviewed: (reviewed: Reviewed) => void;
+}) {
   const text = useMessages(transferMessages);
   const fetcher = useFetcher<ActionResult<Reviewed>>();
   const result = fetcher.data;
   const { formRef } = useFormInstance(result, { resetOnSuccess: false });
+  const recipient = useRef<HTMLInputElement>(null);
+  // Back from the check or the receipt, the button pressed is gone: focus goes to the first
+  // field rather than to the page's start. A first visit leaves focus where it is.
+  useEffect(() => {
+    if (returning) recipient.current?.focus();
+  }, [returning]);
   useEffect(() => {
     if (result?.ok) onReviewed(result.data);
   }, [result, onReviewed]);
@@ -72,6 +86,7 @@ function DraftForm({ draft, onReviewed }: { draft: Draft | null; onReviewed: (re
       <FormAlert result={result} fields={["toHandle", "amount", "note"]} />
       <input type="hidden" name="intent" value="review" />
       <Field
+        ref={recipient}
         id="transfer-to"
         name="toHandle"
         label={text.recipient}
@@ -191,21 +206,25 @@ function Receipt({ receipt, onAnother }: { receipt: TransferReceipt; onAnother: 
   );
 }
 
-type Step = { name: "edit"; draft: Draft | null } | { name: "confirm"; reviewed: Reviewed } | { name: "done"; receipt: TransferReceipt };
+type Step =
+  | { name: "edit"; draft: Draft | null; returning: boolean }
+  | { name: "confirm"; reviewed: Reviewed }
+  | { name: "done"; receipt: TransferReceipt };
 
 /** The transfer's three steps, for someone signed in: the details, the check, the receipt. */
 export function TransferSteps() {
-  const [step, setStep] = useState<Step>({ name: "edit", draft: null });
-  if (step.name === "edit") return <DraftForm draft={step.draft} onReviewed={(reviewed) => setStep({ name: "confirm", reviewed })} />;
+  const [step, setStep] = useState<Step>({ name: "edit", draft: null, returning: false });
+  if (step.name === "edit")
+    return <DraftForm draft={step.draft} returning={step.returning} onReviewed={(reviewed) => setStep({ name: "confirm", reviewed })} />;
   if (step.name === "confirm")
     return (
       <Confirm
         reviewed={step.reviewed}
-        onChange={() => setStep({ name: "edit", draft: step.reviewed.draft })}
+        onChange={() => setStep({ name: "edit", draft: step.reviewed.draft, returning: true })}
         onSent={(receipt) => setStep({ name: "done", receipt })}
       />
     );
-  return <Receipt receipt={step.receipt} onAnother={() => setStep({ name: "edit", draft: null })} />;
+  return <Receipt receipt={step.receipt} onAnother={() => setStep({ name: "edit", draft: null, returning: true })} />;
 }
 
 /** The route's action: the form's intent, checked and sent. */

@@ -88,6 +88,14 @@ for (const { viewport, language } of runs) {
       await open(page, "/account");
       await expect(page.getByTestId("recovery-codes-status")).toContainText(text.codesRemaining(10));
       await expect(page.getByTestId("recovery-codes")).toHaveCount(0);
+
+      // A new set made on /account: shown once, and once kept, focus returns to the section.
+      await page.locator("#account-codes-password").fill(password);
+      await page.getByRole("button", { name: text.makeCodes }).click();
+      await expect(page.getByRole("heading", { name: codesText.codesList })).toBeFocused();
+      await page.getByRole("button", { name: codesText.savedCodes }).click();
+      await expect(page.getByRole("heading", { name: text.codesTitle })).toBeFocused();
+      await expect(page.getByTestId("recovery-codes")).toHaveCount(0);
     });
 
     test("changing the password on /account signs the other device out, and the new password signs in", async ({

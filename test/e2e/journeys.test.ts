@@ -308,11 +308,16 @@ for (const viewport of viewports) {
       await expect(page.getByRole("alert")).toHaveText(errorMessages[language].ORIGIN_UNAVAILABLE);
       // Back to the details, nothing changed, reviewed and sent again: the same request.
       await page.getByRole("button", { name: transfer.change }).click();
+      // The button pressed is gone: focus goes to the first field, not back to the page's start.
+      await expect(page.getByLabel(transfer.recipient, { exact: true })).toBeFocused();
       await page.getByRole("button", { name: transfer.review }).click();
       await page.getByRole("button", { name: transfer.send }).click();
       await expect(page.getByRole("heading", { name: transfer.receiptTitle })).toBeVisible();
       expect(await balances(sender)).toEqual({ available: 4_000, held: 0 });
       expect(await balances(friend)).toEqual({ available: 1_000, held: 0 });
+      await page.getByRole("button", { name: transfer.another }).click();
+      await expect(page.getByLabel(transfer.recipient, { exact: true })).toBeFocused();
+      await expect(page.getByLabel(transfer.recipient, { exact: true })).toHaveValue("");
     });
 
     test("each error path shows its message", async ({ page, problems }) => {

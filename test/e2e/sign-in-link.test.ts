@@ -50,8 +50,11 @@ test("a link for another account asks before switching (login CSRF), and says as
   await waitForHydration(page);
   await expect(page.getByRole("heading", { name: "Switch to another account?" })).toBeFocused();
   await expect(page.locator(".account-name")).toHaveText(seededUser.displayName);
+  await expect(page.locator("#main h1")).toBeVisible();
   await page.getByRole("button", { name: `Stay signed in as ${seededUser.displayName} (@${seededUser.handle})` }).click();
   await expect(page.getByRole("heading", { name: "Switch to another account?" })).toHaveCount(0);
+  // The question answered, its buttons are gone: focus goes to the page's heading.
+  await expect(page.locator("#main h1")).toBeFocused();
   await expect(page.locator(".account-name")).toHaveText(seededUser.displayName);
 
   await page.goto(await link());
@@ -59,6 +62,7 @@ test("a link for another account asks before switching (login CSRF), and says as
   await page.getByRole("button", { name: "Switch accounts" }).click();
   await expect(page.locator(".account-name")).toHaveText("Somebody Else");
   await expect(page.getByText(`You were signed in with a link as Somebody Else (@${handle}). Not you?`)).toBeVisible();
+  await expect(page.locator("#main h1")).toBeFocused();
   const kept = await page.evaluate(() => localStorage.getItem("paydesk:token"));
   expect(kept).not.toBe(seededUser.token);
 });
