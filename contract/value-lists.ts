@@ -56,3 +56,6 @@ export const wechatOpenidMaxLength = 128;
 export function isWechatOpenid(value: string | null): value is string {
   return value !== null && value.length > 0 && value.length <= wechatOpenidMaxLength && wechatOpenidPattern.test(value);
 }
+
+/** The longest statement one CSV export covers, in days (docs/rules-and-limits.md). */
+export const walletExportMaxDays = 366;

@@ -1,6 +1,6 @@
 import { pageCursorSchema } from "./openapi";
 import { z } from "zod";
-import { walletEntryKinds } from "./value-lists";
+import { walletEntryKinds, walletExportMaxDays } from "./value-lists";
 
 export type WalletEntryKind = (typeof walletEntryKinds)[number];
 
@@ -67,9 +67,6 @@ export const walletEntriesQuerySchema = z
   })
   .superRefine((query, context) => daySpanIssue(query, context));
 export type WalletEntriesFilter = Pick<z.infer<typeof walletEntriesQuerySchema>, "kind" | "direction" | "from" | "to">;
-
-/** The longest statement one CSV export covers, in days (docs/rules-and-limits.md). */
-const walletExportMaxDays = 366;
 
 /** A statement's CSV: the lines of the days from `from` to `to` (China Standard Time), both included, at most 366 days. */
 export const walletExportQuerySchema = z

@@ -46,6 +46,8 @@ export const walletMessages = defineMessages({
     downloaded: "Your statement was downloaded.",
     exportFailed: "The download failed:",
     dateRequired: "Enter both dates.",
+    toBeforeFrom: "The end date is before the start date.",
+    rangeTooLong: (days: number) => `One download covers at most ${days} days. Choose a shorter range.`,
   },
   "zh-CN": {
     filters: "筛选账单",
@@ -91,5 +93,7 @@ export const walletMessages = defineMessages({
     downloaded: "账单已下载。",
     exportFailed: "下载失败：",
     dateRequired: "请填写两个日期。",
+    toBeforeFrom: "结束日期早于开始日期。",
+    rangeTooLong: (days: number) => `每次最多下载 ${days} 天的账单，请缩短日期范围。`,
   },
 });

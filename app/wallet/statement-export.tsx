@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { walletExportMaxDays } from "#contract/value-lists";
 import { downloadStatement } from "../api/wallet-export";
 import { useLanguage, useMessages } from "../i18n/messages";
 import { messageFor } from "../messages/errors";
@@ -11,7 +12,18 @@ function chinaToday(): string {
   return new Date(Date.now() + chinaStandardTimeMs).toISOString().slice(0, 10);
 }
 
-type Outcome = { state: "idle" | "busy" | "done" } | { state: "failed"; message: string; field?: "from" | "to" };
+type Outcome = { state: "idle" | "busy" | "done" } | { state: "failed"; message: string; field?: "from" | "to"; sent?: boolean };
+
+const dayMs = 24 * 60 * 60 * 1000;
+
+/** The range's own rules (the contract's walletExportQuerySchema), checked before asking. */
+function rangeRefusal(range: { from: string; to: string }, text: (typeof walletMessages)["en"]): Outcome | null {
+  if (!range.from || !range.to) return { state: "failed", message: text.dateRequired, field: range.from ? "to" : "from" };
+  const days = (Date.parse(range.to) - Date.parse(range.from)) / dayMs + 1;
+  if (days < 1) return { state: "failed", message: text.toBeforeFrom, field: "to" };
+  if (days > walletExportMaxDays) return { state: "failed", message: text.rangeTooLong(walletExportMaxDays), field: "to" };
+  return null;
+}
 
 /** Downloads the statement of some days as CSV: fetched with the bearer token, then saved. */
 export function StatementExport() {
@@ -22,13 +34,14 @@ export function StatementExport() {
   const [outcome, setOutcome] = useState<Outcome>({ state: "idle" });
   const submit = async (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!range.from || !range.to) return setOutcome({ state: "failed", message: text.dateRequired, field: range.from ? "to" : "from" });
+    const refusal = rangeRefusal(range, text);
+    if (refusal) return setOutcome(refusal);
     setOutcome({ state: "busy" });
     const result = await downloadStatement(range);
     if (result.ok) return setOutcome({ state: "done" });
     const field = result.field === "from" || result.field === "to" ? result.field : undefined;
     const message = await messageFor(result.code, language, result.message, result.field);
-    setOutcome({ state: "failed", message, ...(field ? { field } : {}) });
+    setOutcome({ state: "failed", message, sent: true, ...(field ? { field } : {}) });
   };
   const invalid = (field: "from" | "to") => outcome.state === "failed" && outcome.field === field;
   return (
@@ -55,6 +68,7 @@ export function StatementExport() {
             type="date"
             name="to"
             value={range.to}
+            min={range.from || undefined}
             onChange={(event) => setRange({ ...range, to: event.target.value })}
             aria-invalid={invalid("to") || undefined}
             aria-errormessage={invalid("to") ? "export-error" : undefined}
@@ -66,7 +80,7 @@ export function StatementExport() {
       </form>
       {outcome.state === "failed" ? (
         <p className="form-error" role="alert" id="export-error">
-          {text.exportFailed} {outcome.message}
+          {outcome.sent ? `${text.exportFailed} ${outcome.message}` : outcome.message}
         </p>
       ) : null}
       {outcome.state === "done" ? <p role="status">{text.downloaded}</p> : null}
