@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatMoney, formatSignedMoney, parseYuan } from "./format";
+import { formatDateTime, formatMoney, formatSignedMoney, parseYuan } from "./format";
 
 describe("money formatting", () => {
   it("shows fen as yuan with two decimals in both languages", () => {
@@ -7,6 +7,21 @@ describe("money formatting", () => {
     expect(formatMoney(5, "zh-CN")).toBe("¥0.05");
     expect(formatSignedMoney(-100, "en")).toBe("−¥1.00");
     expect(formatSignedMoney(250, "zh-CN")).toBe("+¥2.50");
+  });
+});
+
+describe("time formatting", () => {
+  // 16:05 UTC is 00:05 the next day in China Standard Time, the day the statement lists it under.
+  const iso = "2026-11-25T16:05:00.000Z";
+
+  it("shows a moment in China Standard Time to a reader there, without the zone", () => {
+    expect(formatDateTime(iso, "en", 8 * 60)).toBe("Nov 26, 2026, 12:05 AM");
+    expect(formatDateTime(iso, "zh-CN", 8 * 60)).toBe("2026年11月26日 00:05");
+  });
+
+  it("names the zone to a reader elsewhere, still in China Standard Time", () => {
+    expect(formatDateTime(iso, "en", 0)).toBe("Nov 26, 2026, 12:05 AM GMT+8");
+    expect(formatDateTime(iso, "zh-CN", -5 * 60)).toBe("2026年11月26日 GMT+8 00:05");
   });
 });
 

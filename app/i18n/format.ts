@@ -20,14 +20,38 @@ export function formatSignedMoney(minorUnits: number, language: Language, curren
   return minorUnits < 0 ? `−${amount}` : `+${amount}`;
 }
 
-/** A moment in the reader's own time zone (personal data renders in the browser only). */
-export function formatDateTime(iso: string, language: Language): string {
-  let format = dateFormats.get(language);
+/**
+ * The zone Paydesk counts days in (docs/rules-and-limits.md): statement days, daily limits and
+ * the CSV's times are China Standard Time, so every time shown is too, and the statement's
+ * lines fall on the days they are listed under.
+ */
+const appTimeZone = "Asia/Shanghai";
+const appOffsetMinutes = 8 * 60;
+
+/**
+ * A moment in China Standard Time. A reader whose own clock is elsewhere at that moment
+ * also reads the zone's name ("GMT+8"), so a time is never taken for their own.
+ * (Personal data renders in the browser only, so the reader's zone is known.)
+ */
+export function formatDateTime(iso: string, language: Language, readerOffsetMinutes?: number): string {
+  const moment = new Date(iso);
+  const elsewhere = (readerOffsetMinutes ?? -moment.getTimezoneOffset()) !== appOffsetMinutes;
+  const key = `${language}:${elsewhere}`;
+  let format = dateFormats.get(key);
   if (!format) {
-    format = new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" });
-    dateFormats.set(language, format);
+    format = new Intl.DateTimeFormat(language, {
+      year: "numeric",
+      month: "short",
+      day: "numeric",
+      // As each language's short time style writes the hour: "4:05 PM", "16:05" and "00:05".
+      hour: language === "en" ? "numeric" : "2-digit",
+      minute: "2-digit",
+      timeZone: appTimeZone,
+      ...(elsewhere ? { timeZoneName: "short" } : {}),
+    });
+    dateFormats.set(key, format);
   }
-  return format.format(new Date(iso));
+  return format.format(moment);
 }
 
 /** The yuan a person types ("12", "12.5", "12.34") as fen; null when it is not such an amount. */

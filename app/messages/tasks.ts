@@ -42,7 +42,7 @@ export const taskMessages = defineMessages({
     slots: "Completions wanted",
     slotsHint: "From 1 to 1,000. The budget is reward × completions.",
     deadlineField: "Deadline",
-    deadlineHint: "Between 1 hour and 30 days from now, in your time zone.",
+    deadlineHint: "Between 1 hour and 30 days from now, in China Standard Time (UTC+8).",
     post: "Post and pay the budget",
     posting: "Posting…",
     fields: {
@@ -104,7 +104,7 @@ export const taskMessages = defineMessages({
     slots: "需要完成的次数",
     slotsHint: "1 至 1,000。预算 = 报酬 × 次数。",
     deadlineField: "截止时间",
-    deadlineHint: "从现在起 1 小时到 30 天之间，按你所在时区。",
+    deadlineHint: "从现在起 1 小时到 30 天之间，按中国标准时间（UTC+8）。",
     post: "发布并支付预算",
     posting: "正在发布…",
     fields: {

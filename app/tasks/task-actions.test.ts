@@ -77,7 +77,7 @@ describe("the task board's client action", () => {
     const order = { id: "ord_00000000-0000-4000-8000-000000000001" };
     vi.mocked(postTask).mockResolvedValue({ task: {}, order } as Awaited<ReturnType<typeof postTask>>);
     const deadline = new Date(Date.now() + 3 * 24 * 60 * 60 * 1000);
-    const local = `${deadline.getFullYear()}-${String(deadline.getMonth() + 1).padStart(2, "0")}-${String(deadline.getDate()).padStart(2, "0")}T12:00`;
+    const typed = `${deadline.getFullYear()}-${String(deadline.getMonth() + 1).padStart(2, "0")}-${String(deadline.getDate()).padStart(2, "0")}T12:00`;
     const answer = await actOnTaskForm(
       formWith({
         intent: "post",
@@ -86,12 +86,13 @@ describe("the task board's client action", () => {
         description: "Two pages.",
         reward: "1.50",
         slots: "3",
-        deadline: local,
+        deadline: typed,
       }),
     );
     expect(postTask).toHaveBeenCalledWith(
       signedInApi,
-      { title: "Proofread", description: "Two pages.", reward: 150, slots: 3, deadline: new Date(local).toISOString() },
+      // Typed as 12:00 in China Standard Time, whatever the machine's own zone: 04:00 UTC.
+      { title: "Proofread", description: "Two pages.", reward: 150, slots: 3, deadline: `${typed.slice(0, 10)}T04:00:00.000Z` },
       key,
     );
     expect(redirectTarget(answer)).toBe(`/pay?order=${order.id}`);

@@ -30,10 +30,15 @@ function cancel(form: FormData): Promise<TaskActionAnswer> {
   return runAction("cancel", (api) => cancelTask(api, formText(form, "id"), formText(form, "idempotencyKey")), { movesMoney: true });
 }
 
-/** The deadline field's local date and time as an instant ("" when it is not one). */
+/**
+ * The deadline field's date and time, read in China Standard Time as every time on the
+ * page is shown (app/i18n/format.ts), as an instant ("" when it is not one).
+ */
 function deadlineOf(form: FormData): string {
-  const local = formText(form, "deadline");
-  return local && !Number.isNaN(new Date(local).getTime()) ? new Date(local).toISOString() : "";
+  const typed = formText(form, "deadline");
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(typed)) return "";
+  const instant = new Date(`${typed}${typed.length === 16 ? ":00" : ""}+08:00`);
+  return Number.isNaN(instant.getTime()) ? "" : instant.toISOString();
 }
 
 async function post(form: FormData): Promise<TaskActionAnswer> {

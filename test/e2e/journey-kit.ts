@@ -99,11 +99,9 @@ export async function shot(page: Page, name: string, viewport: Viewport, languag
   await page.screenshot({ path: `test-results/journeys/${name}-${viewport.name}-${language}.png`, fullPage: true });
 }
 
-/** A local datetime-local value `hours` from now (the browser runs on this machine's clock). */
-export function localDateTime(hoursFromNow: number): string {
-  const at = new Date(Date.now() + hoursFromNow * 3600 * 1000);
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}`;
+/** A datetime-local value `hours` from now in China Standard Time, as the task form reads it. */
+export function chinaDateTime(hoursFromNow: number): string {
+  return new Date(Date.now() + (hoursFromNow + 8) * 3600 * 1000).toISOString().slice(0, 16);
 }
 
 /** A file the page downloaded, read back as text. */

@@ -3,7 +3,7 @@
  * at a phone's and a desktop's size, with axe-core on every screen they pass.
  */
 import type { Page } from "@playwright/test";
-import { formatMoney, formatSignedMoney } from "#app/i18n/format";
+import { formatDateTime, formatMoney, formatSignedMoney } from "#app/i18n/format";
 import type { Language } from "#app/i18n/languages";
 import { errorMessages } from "./error-messages.ts";
 import { walletOverviewMessages } from "#app/messages/wallet-overview";
@@ -28,7 +28,7 @@ import {
   expectAccessible,
   fund,
   issueCode,
-  localDateTime,
+  chinaDateTime,
   newPerson,
   open,
   password,
@@ -131,7 +131,8 @@ for (const viewport of viewports) {
       await page.getByLabel(text.description, { exact: true }).fill("Take a clear photo of the shop front and post the link.");
       await page.getByLabel(text.rewardField, { exact: true }).fill("5");
       await page.getByLabel(text.slots, { exact: true }).fill("2");
-      await page.getByLabel(text.deadlineField, { exact: true }).fill(localDateTime(48));
+      const deadline = chinaDateTime(48);
+      await page.getByLabel(text.deadlineField, { exact: true }).fill(deadline);
       await expectAccessible(page);
       await page.getByRole("button", { name: text.post }).click();
       await expect(page).toHaveURL(/\/pay\?order=ord_/);
@@ -147,12 +148,19 @@ for (const viewport of viewports) {
       await shot(page, "task-paid", viewport, language);
       expect(await balances(poster)).toEqual({ available: 9_000, held: 1_000 });
 
-      const workerContext = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
+      // The worker is abroad: the deadline reads as typed, in China Standard Time, with the zone named.
+      const workerContext = await browser.newContext({
+        viewport: { width: viewport.width, height: viewport.height },
+        timezoneId: "Europe/Berlin",
+      });
       await contextFor(workerContext, worker, language);
       const workerPage = await workerContext.newPage();
       await open(workerPage, "/task");
       const card = workerPage.getByRole("listitem").filter({ hasText: title });
       await expect(card.getByText(text.slotsLeft(2, 2))).toBeVisible();
+      const shown = formatDateTime(`${deadline}:00+08:00`, language, 60);
+      expect(shown).toContain("GMT+8");
+      await expect(card.locator("time")).toHaveText(shown);
       // Who will check the work and pay: the display name, and the handle that tells two Wang Fangs apart.
       await expect(card.getByText(`${text.postedBy} Wang Fang (@${poster.handle})`)).toBeVisible();
       await expectAccessible(workerPage);
