@@ -6,6 +6,8 @@ export const taskMessages = defineMessages({
     reward: "Reward",
     slotsLeft: (left: number, of: number) => `${left} of ${of} places left`,
     deadline: "Deadline",
+    /** A button's accessible name in a list of tasks: its words, then which task it acts on. */
+    onTask: (action: string, title: string) => `${action}: ${title}`,
     claim: "Claim this task",
     claiming: "Claiming…",
     claimed: "Claimed. Submit your proof under My work before the time runs out.",
@@ -74,6 +76,7 @@ export const taskMessages = defineMessages({
     reward: "报酬",
     slotsLeft: (left: number, of: number) => `剩余 ${left} / ${of} 个名额`,
     deadline: "截止时间",
+    onTask: (action: string, title: string) => `${action}：${title}`,
     claim: "领取任务",
     claiming: "正在领取…",
     claimed: "领取成功。请在时限内到“我领取的”提交成果。",

@@ -19,7 +19,7 @@ export function AvailableTasks({ tasks }: { tasks: Task[] }) {
           </p>
           <p className="task-description">{task.description}</p>
           <TaskFacts task={task} />
-          <ItemForm intent="claim" id={task.id} label={text.claim} busyLabel={text.claiming} />
+          <ItemForm intent="claim" id={task.id} label={text.claim} name={text.onTask(text.claim, task.title)} busyLabel={text.claiming} />
         </li>
       ))}
     </ul>

@@ -50,7 +50,11 @@ function Decision({ claim }: { claim: Claim }) {
         <input type="hidden" name="intent" value="approve" />
         <input type="hidden" name="id" value={claim.id} />
         <input type="hidden" name="idempotencyKey" value={approval.idempotencyKey} />
-        <SubmitButton busy={busy || !approval.idempotencyKey} busyLabel={text.approving}>
+        <SubmitButton
+          busy={busy || !approval.idempotencyKey}
+          busyLabel={text.approving}
+          label={text.onTask(text.approve, claim.task.title)}
+        >
           {text.approve}
         </SubmitButton>
       </approve.Form>
@@ -69,7 +73,12 @@ function Decision({ claim }: { claim: Claim }) {
           rows={2}
           error={fieldError(reject.data, "reason")}
         />
-        <SubmitButton busy={busy || !rejection.idempotencyKey} busyLabel={text.rejecting} className="button button-secondary">
+        <SubmitButton
+          busy={busy || !rejection.idempotencyKey}
+          busyLabel={text.rejecting}
+          className="button button-secondary"
+          label={text.onTask(text.reject, claim.task.title)}
+        >
           {text.reject}
         </SubmitButton>
       </reject.Form>

@@ -9,6 +9,7 @@ export function ItemForm({
   intent,
   id,
   label,
+  name,
   busyLabel,
   doneLabel,
   secondary = false,
@@ -16,6 +17,8 @@ export function ItemForm({
   intent: string;
   id: string;
   label: string;
+  /** The button's accessible name: its words and the item's, as a list repeats the words. */
+  name: string;
   busyLabel: string;
   /** Announced after a success (the button itself goes away with the refreshed list). */
   doneLabel?: string;
@@ -34,6 +37,7 @@ export function ItemForm({
         busy={fetcher.state !== "idle" || !idempotencyKey}
         busyLabel={busyLabel}
         className={secondary ? "button button-secondary" : "button"}
+        label={name}
       >
         {label}
       </SubmitButton>

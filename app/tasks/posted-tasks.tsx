@@ -26,7 +26,7 @@ export function PostedTasks({ tasks }: { tasks: Task[] }) {
               <TaskFacts task={task} />
               <div className="form-actions">
                 {task.status === "awaiting_payment" ? (
-                  <Link className="button" to={`/pay?order=${task.orderId}`}>
+                  <Link className="button" to={`/pay?order=${task.orderId}`} aria-label={text.onTask(text.payBudget, task.title)}>
                     {text.payBudget}
                   </Link>
                 ) : null}
@@ -35,6 +35,7 @@ export function PostedTasks({ tasks }: { tasks: Task[] }) {
                     intent="cancel"
                     id={task.id}
                     label={text.cancelTask}
+                    name={text.onTask(text.cancelTask, task.title)}
                     busyLabel={text.cancelling}
                     doneLabel={text.taskCancelled}
                     secondary

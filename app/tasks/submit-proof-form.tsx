@@ -39,7 +39,11 @@ export function SubmitProofForm({ claim }: { claim: Claim }) {
         maxLength={2048}
         error={fieldError(result, "url")}
       />
-      <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.submitting}>
+      <SubmitButton
+        busy={fetcher.state !== "idle" || !idempotencyKey}
+        busyLabel={text.submitting}
+        label={text.onTask(text.submit, claim.task.title)}
+      >
         {text.submit}
       </SubmitButton>
     </fetcher.Form>

@@ -164,7 +164,8 @@ for (const viewport of viewports) {
       // Who will check the work and pay: the display name, and the handle that tells two Wang Fangs apart.
       await expect(card.getByText(`${text.postedBy} Wang Fang (@${poster.handle})`)).toBeVisible();
       await expectAccessible(workerPage);
-      await card.getByRole("button", { name: text.claim }).click();
+      // Each task's buttons name their task: a list of them does not read "Claim this task" over and over.
+      await card.getByRole("button", { name: text.onTask(text.claim, title), exact: true }).click();
       await expect(workerPage).toHaveURL(/\/task\?tab=mine/);
       await expect(workerPage.getByText(text.claimed)).toBeVisible();
       const claim = workerPage.getByRole("listitem").filter({ hasText: title });
@@ -172,7 +173,7 @@ for (const viewport of viewports) {
       await claim.getByLabel(text.proofUrl, { exact: true }).fill("https://example.com/photo.jpg");
       await expectAccessible(workerPage);
       await shot(workerPage, "task-submit", viewport, language);
-      await claim.getByRole("button", { name: text.submit }).click();
+      await claim.getByRole("button", { name: text.onTask(text.submit, title), exact: true }).click();
       await expect(claim.getByText(text.claimStatus.submitted)).toBeVisible();
 
       await open(page, "/check");
@@ -181,7 +182,7 @@ for (const viewport of viewports) {
       await expect(submission.getByText(`${text.doneBy} Liu Yang (@${worker.handle})`)).toBeVisible();
       await expectAccessible(page);
       await shot(page, "check-queue", viewport, language);
-      await submission.getByRole("button", { name: text.approve }).click();
+      await submission.getByRole("button", { name: text.onTask(text.approve, title), exact: true }).click();
       await expect(page.getByText(text.checkEmpty)).toBeVisible();
       expect(await balances(poster)).toEqual({ available: 9_000, held: 500 });
       expect(await balances(worker)).toEqual({ available: 500, held: 0 });
