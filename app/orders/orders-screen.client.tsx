@@ -15,6 +15,7 @@ import { dispatchIntent } from "../forms/intent-dispatch";
 import { useFormInstance } from "../forms/use-form-instance";
 import { useMessages } from "../i18n/messages";
 import { orderMessages } from "../messages/orders";
+import { OrderHistory } from "./order-history";
 
 /** What the address asks for: a page of orders (with the status it is filtered by), or one order. */
 export type OrdersView = { view: "list"; page: OrderPage; status: string } | { view: "detail"; order: OrderDetail };
@@ -146,16 +147,7 @@ function OrderDetailView({ order }: { order: OrderDetail }) {
         </div>
       ) : null}
       <h3>{text.history}</h3>
-      <ol className="timeline">
-        {order.history.map((entry) => (
-          <li key={`${entry.status}-${entry.at}`}>
-            <DateTime iso={entry.at} /> — {text.historyStatus[entry.status] ?? entry.status}
-            {entry.reason && entry.reason in text.closeReason
-              ? ` (${text.closeReason[entry.reason as keyof typeof text.closeReason]})`
-              : null}
-          </li>
-        ))}
-      </ol>
+      <OrderHistory history={order.history} className="timeline" />
       <h3>{text.payments}</h3>
       {order.payments.length === 0 ? (
         <p>{text.noPayments}</p>

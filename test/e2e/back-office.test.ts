@@ -173,7 +173,7 @@ for (const { viewport, language } of runs) {
       await page.getByRole("button", { name: ops.askWechatPay }).click();
       const asked = page.getByTestId("ops-asked");
       await expect(asked).toContainText(ops.askOutcome.answered ?? "");
-      await expect(page.getByTestId("ops-order-refunds")).toContainText(/RO[0-9a-f]{32} succeeded/);
+      await expect(page.getByTestId("ops-order-refunds")).toContainText(new RegExp(`RO[0-9a-f]{32} · ${ops.wechatRefundStatus.succeeded}`));
       await expectAccessible(page);
       await shot(page, "ops-order-wechat-refund", viewport, language);
 
@@ -291,6 +291,8 @@ for (const { viewport, language } of runs) {
       await open(checker, "/ops/refunds");
       const waiting = checker.getByTestId("ops-approvals").getByRole("listitem").filter({ hasText: "The rest of the task is cancelled." });
       await expect(waiting).toHaveCount(1);
+      // How the money is paid back, in the reader's words.
+      await expect(waiting).toContainText(orderMessages[language].method.wallet);
       await expectAccessible(checker);
       await shot(checker, "ops-refunds", viewport, language);
       await waiting.getByRole("button", { name: ops.approve }).click();
@@ -412,6 +414,13 @@ for (const { viewport, language } of runs) {
       await shot(page, "ops-orders", viewport, language);
       await found.getByRole("link").click();
       await expect(page.getByRole("heading", { level: 1 })).toContainText(orderId);
+
+      // A closed order's history says why it closed in the reader's words, not the stored code.
+      const cancelled = await api<{ id: string }>("POST", "/api/orders/recharge", { token: person.token, body: { amount: 2_000 } });
+      await api("POST", `/api/orders/${cancelled.id}/cancel`, { token: person.token });
+      await open(page, `/ops/orders/${cancelled.id}`);
+      const orders = orderMessages[language];
+      await expect(page.getByRole("main")).toContainText(`${orders.historyStatus.closed} (${orders.closeReason.cancelled})`);
     });
 
     test("an admin grants a role in the console, and takes it away again", async ({ page, browser }) => {

@@ -12,6 +12,7 @@ import { formatMoney, parseYuan } from "../../i18n/format";
 import { currentLanguage, useLanguage, useMessages } from "../../i18n/messages";
 import { opsMessages } from "../../messages/ops";
 import { orderMessages } from "../../messages/orders";
+import { OrderHistory } from "../../orders/order-history";
 import { mayDo, useOperator } from "../../ops/ops-context";
 import { getOrder } from "../../ops/ops-loaders";
 import { OpsView } from "../../ops/ops-view";
@@ -124,7 +125,7 @@ function RefundLine({ refund }: { refund: RefundRequest }) {
         <span className="item-meta">
           <DateTime iso={refund.requestedAt} /> · {text.requestedBy(refund.requestedBy.displayName)}
           {refund.decidedBy ? ` · ${text.decidedBy(refund.decidedBy.displayName)}` : ""}
-          {refund.wechat ? ` · ${refund.wechat.outRefundNo} ${refund.wechat.status}` : ""}
+          {refund.wechat ? ` · ${refund.wechat.outRefundNo} · ${text.wechatRefundStatus[refund.wechat.status]}` : ""}
         </span>
       </span>
       <span className="item-side">
@@ -162,14 +163,7 @@ function OrderView({ story, refunds }: { story: OrderStory; refunds: OrderRefund
         </dd>
       </dl>
       <h2>{text.history}</h2>
-      <ol>
-        {story.history.map((event) => (
-          <li key={`${event.status}-${event.at}`}>
-            <DateTime iso={event.at} /> — {orders.historyStatus[event.status] ?? event.status}
-            {event.reason ? ` (${event.reason})` : ""}
-          </li>
-        ))}
-      </ol>
+      <OrderHistory history={story.history} />
       <h2>{text.payments}</h2>
       <ul className="item-list">
         {story.payments.map((payment) => {

@@ -10,6 +10,7 @@ import { dispatchIntent } from "../../forms/intent-dispatch";
 import { fieldError, useFormInstance } from "../../forms/use-form-instance";
 import { useMessages } from "../../i18n/messages";
 import { opsMessages } from "../../messages/ops";
+import { orderMessages } from "../../messages/orders";
 import { getApprovals } from "../../ops/ops-loaders";
 import { OpsView } from "../../ops/ops-view";
 
@@ -65,6 +66,7 @@ function Decision({ refund }: { refund: RefundRequest }) {
 
 export default function OpsRefunds({ loaderData }: Route.ComponentProps) {
   const text = useMessages(opsMessages);
+  const orders = useMessages(orderMessages);
   return (
     <section aria-labelledby="ops-refunds-title">
       <h1 id="ops-refunds-title">{text.approvalsTitle}</h1>
@@ -77,7 +79,7 @@ export default function OpsRefunds({ loaderData }: Route.ComponentProps) {
               {refunds.map((refund) => (
                 <li key={refund.id} className="card">
                   <p>
-                    <Money amount={refund.amount} /> · {refund.method} · {refund.reason}
+                    <Money amount={refund.amount} /> · {orders.method[refund.method]} · {refund.reason}
                   </p>
                   <p className="item-meta">
                     <DateTime iso={refund.requestedAt} /> · {text.requestedBy(refund.requestedBy.displayName)} ·{" "}
