@@ -28,6 +28,11 @@ export function formatSignedMoney(minorUnits: number, language: Language, curren
 const appTimeZone = "Asia/Shanghai";
 const appOffsetMinutes = 8 * 60;
 
+/** The day (YYYY-MM-DD) a moment falls on in China Standard Time, as the origin counts days. */
+export function chinaDayOf(ms: number): string {
+  return new Date(ms + appOffsetMinutes * 60_000).toISOString().slice(0, 10);
+}
+
 /**
  * A moment in China Standard Time. A reader whose own clock is elsewhere at that moment
  * also reads the zone's name ("GMT+8"), so a time is never taken for their own.

@@ -1,16 +1,10 @@
 import { useState } from "react";
 import { walletExportMaxDays } from "#contract/value-lists";
 import { downloadStatement } from "../api/wallet-export";
+import { chinaDayOf } from "../i18n/format";
 import { useLanguage, useMessages } from "../i18n/messages";
 import { messageFor } from "../messages/errors";
 import { walletMessages } from "../messages/wallet";
-
-const chinaStandardTimeMs = 8 * 60 * 60 * 1000;
-
-/** Today in China Standard Time, as the origin counts days: YYYY-MM-DD. */
-function chinaToday(): string {
-  return new Date(Date.now() + chinaStandardTimeMs).toISOString().slice(0, 10);
-}
 
 type Outcome = { state: "idle" | "busy" | "done" } | { state: "failed"; message: string; field?: "from" | "to"; sent?: boolean };
 
@@ -29,7 +23,7 @@ function rangeRefusal(range: { from: string; to: string }, text: (typeof walletM
 export function StatementExport() {
   const text = useMessages(walletMessages);
   const language = useLanguage();
-  const today = chinaToday();
+  const today = chinaDayOf(Date.now());
   const [range, setRange] = useState({ from: `${today.slice(0, 8)}01`, to: today });
   const [outcome, setOutcome] = useState<Outcome>({ state: "idle" });
   const submit = async (event: React.FormEvent<HTMLFormElement>) => {

@@ -5,7 +5,7 @@
  */
 import type { Page } from "@playwright/test";
 import type { Language } from "#app/i18n/languages";
-import { formatMoney, formatSignedMoney } from "#app/i18n/format";
+import { chinaDayOf, formatMoney, formatSignedMoney } from "#app/i18n/format";
 import { errorMessages } from "./error-messages.ts";
 import { walletMessages } from "#app/messages/wallet";
 import { layoutCatalogue as layoutMessages } from "#app/messages/layout.server";
@@ -227,8 +227,12 @@ for (const { viewport, language } of runs) {
       await contextFor(page.context(), admin, language);
       await open(page, "/ops");
       await expect(page.getByRole("heading", { level: 1, name: ops.overviewTitle })).toBeVisible();
+      await expect(page.locator(".skip-link")).toHaveText(layoutMessages[language].skipToContent);
       await expect(page.getByTestId("ops-ledger")).toHaveText(ops.ledgerWhole);
       await expect(page.getByTestId("ops-volume-chart")).toBeVisible();
+      // Today's money stands over today, the last of the window's 31 places (20 units each in a 620-wide picture).
+      const todaysBar = page.getByTestId("ops-volume-chart").locator(`rect[data-day="${chinaDayOf(Date.now())}"]`);
+      await expect(todaysBar).toHaveAttribute("x", "602");
       await expectAccessible(page);
       await shot(page, "ops-overview", viewport, language);
       await open(page, `/ops/people?q=${person.handle}`);

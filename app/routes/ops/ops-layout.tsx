@@ -3,6 +3,7 @@ import type { Route } from "./+types/ops-layout";
 import { ApiFailure, signedInApi } from "../../api/client";
 import { getOperator } from "../../api/ops";
 import { Spinner } from "../../components/spinner";
+import { useLayoutMessages } from "../../i18n/layout-messages";
 import { metaLanguage, useMessages } from "../../i18n/messages";
 import { pageMeta } from "../../i18n/page-meta";
 import { opsMessages } from "../../messages/ops";
@@ -42,12 +43,13 @@ export function HydrateFallback() {
 
 export default function OpsLayout({ loaderData }: Route.ComponentProps) {
   const text = useMessages(opsMessages);
+  const layout = useLayoutMessages();
   const { operator } = loaderData;
   return (
     <div className="ops">
       <header className="ops-header">
         <a className="skip-link" href="#main">
-          {text.title}
+          {layout.skipToContent}
         </a>
         <div className="ops-header-bar">
           <Link className="brand" to="/ops">
