@@ -54,6 +54,8 @@ export const errorStatus = {
   /** The recipient's account is locked: it cannot receive money now. */
   RECIPIENT_UNAVAILABLE: 409,
   ORDER_NOT_PENDING: 409,
+  /** Another start of this order's WeChat Pay payment is still waiting for WeChat Pay: try again in a few seconds. */
+  PAYMENT_STARTING: 409,
   WALLET_NOT_ALLOWED: 422,
   DEADLINE_OUT_OF_RANGE: 422,
   TASK_NOT_CLAIMABLE: 409,

@@ -57,6 +57,7 @@ const retryableCodes = new Set<ErrorCode>([
   "ORIGIN_TIMEOUT",
   "INTERNAL_ERROR",
   "IDEMPOTENCY_KEY_IN_USE",
+  "PAYMENT_STARTING",
   "WECHAT_PAY_UNAVAILABLE",
 ]);
 

@@ -36,6 +36,7 @@ export default {
   RECIPIENT_NOT_FOUND: "No Paydesk user has that handle.",
   RECIPIENT_UNAVAILABLE: "That person cannot receive money right now.",
   ORDER_NOT_PENDING: "This order is already paid or closed.",
+  PAYMENT_STARTING: "This order's payment is being started in another window. Try again in a few seconds.",
   WALLET_NOT_ALLOWED: "A recharge is paid online, not from the wallet.",
   DEADLINE_OUT_OF_RANGE: "Choose a deadline between 1 hour and 30 days from now.",
   TASK_NOT_CLAIMABLE: "This task cannot be claimed: it is full, closed, past its deadline or your own.",

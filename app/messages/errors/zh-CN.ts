@@ -35,6 +35,7 @@ export default {
   RECIPIENT_NOT_FOUND: "没有使用该用户名的 Paydesk 用户。",
   RECIPIENT_UNAVAILABLE: "对方暂时无法收款。",
   ORDER_NOT_PENDING: "此订单已支付或已关闭。",
+  PAYMENT_STARTING: "此订单正在另一个窗口中发起支付，请几秒后重试。",
   WALLET_NOT_ALLOWED: "充值订单需在线支付，不能用余额支付。",
   DEADLINE_OUT_OF_RANGE: "截止时间须在 1 小时到 30 天之后。",
   TASK_NOT_CLAIMABLE: "无法领取此任务：名额已满、已关闭、已过截止时间，或是你自己发布的任务。",

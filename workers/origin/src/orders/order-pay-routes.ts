@@ -36,7 +36,9 @@ const pay = createRoute({
     400: errorContent("A field is not valid"),
     401: errorContent("UNAUTHENTICATED"),
     404: errorContent("NOT_FOUND"),
-    409: errorContent("ORDER_NOT_PENDING"),
+    409: errorContent(
+      "ORDER_NOT_PENDING; or PAYMENT_STARTING: a WeChat Pay payment of this order in another flow is still being created at WeChat Pay (try again in a few seconds)",
+    ),
     422: errorContent(
       "WALLET_NOT_ALLOWED, INSUFFICIENT_FUNDS, WECHAT_PAY_NOT_CONFIGURED, WECHAT_PAY_FLOW_NOT_AVAILABLE or IDEMPOTENCY_KEY_REUSED",
     ),

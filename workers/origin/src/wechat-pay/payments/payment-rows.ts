@@ -26,13 +26,14 @@ export type WechatPaymentRow = {
   next_check_at: number | null;
   checks: number;
   created_at: number;
+  updated_at: number;
 };
 
 const paymentSelect = `
 SELECT payment.id, payment.order_id, orders.user_id, orders.kind AS order_kind, orders.status AS order_status,
        orders.expires_at AS order_expires_at, orders.description, payment.amount, payment.status, payment.out_trade_no,
        payment.flow, payment.openid, payment.client_ip, payment.transaction_id, payment.remote_state,
-       payment.next_check_at, payment.checks, payment.created_at
+       payment.next_check_at, payment.checks, payment.created_at, payment.updated_at
 FROM payment JOIN orders ON orders.id = payment.order_id`;
 
 export function findWechatPayment(db: D1Database, outTradeNo: string): Promise<WechatPaymentRow | null> {
@@ -99,6 +100,30 @@ export function insertWechatPayment(
        VALUES (?1, ?2, 'wechat', 'pending', ?3, ?4, ?5, ?6, ?7, 'creating', ?8, 0, ?9, ?9)`,
     )
     .bind(p.id, p.orderId, p.amount, p.outTradeNo, p.flow, p.openid, p.clientIp, p.now + firstCheckDelayMs, p.now);
+}
+
+/**
+ * How long a create asked of WeChat Pay may still land there: the client's time-out (10 s)
+ * with room to spare. Until then WeChat Pay's ORDER_NOT_EXIST proves nothing
+ * (docs/decisions/004-wechat-pay.md).
+ */
+const createInFlightMs = 30_000;
+
+/** A payment a create was asked for within `createInFlightMs`, whose answer has not come back. */
+export function isBeingCreated(payment: WechatPaymentRow, now: number): boolean {
+  return payment.remote_state === "creating" && now - payment.updated_at < createInFlightMs;
+}
+
+/**
+ * Marks a create about to be asked of WeChat Pay (again), while the payment is pending; false
+ * when it is not any more (given up meanwhile: no create may be asked for it).
+ */
+export async function markCreating(db: D1Database, paymentId: string, now: number): Promise<boolean> {
+  const marked = await db
+    .prepare("UPDATE payment SET remote_state = 'creating', updated_at = ?1 WHERE id = ?2 AND status = 'pending'")
+    .bind(now, paymentId)
+    .run();
+  return marked.meta.changes === 1;
 }
 
 /** What we now know of the order at WeChat Pay, for a payment still pending. */

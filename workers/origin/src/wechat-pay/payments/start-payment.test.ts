@@ -101,6 +101,31 @@ describe("starting a WeChat Pay payment", () => {
     expect(new Set(bodies.flatMap((body) => (body.data ? [body.data.outTradeNo] : [])))).toEqual(new Set([h5.outTradeNo]));
   });
 
+  it("on a change of flow waits while the other flow's create may still land at WeChat Pay, then gives it up", async () => {
+    const order = await rechargeOrder();
+    // The native create is held at WeChat Pay's door, then refused there without an order.
+    await control("/faults", { kind: "timeout", afterCommit: false, delayMs: 1_000, path: "/v3/pay/transactions/native" });
+    const first = payRequest(order.id, { method: "wechat", flow: "native" });
+    const stateOf = () => env.DB.prepare("SELECT remote_state FROM payment WHERE order_id = ?1").bind(order.id).first("remote_state");
+    await expect.poll(stateOf).toBe("creating");
+    // Closing it now would meet ORDER_NOT_EXIST and give up a payment whose create can still land.
+    const other = await payRequest(order.id, { method: "wechat", flow: "h5" });
+    expect(other.status).toBe(409);
+    expect(await other.json()).toMatchObject({ code: "PAYMENT_STARTING" });
+    expect((await first).status).toBe(503);
+    const rows = () =>
+      env.DB.prepare("SELECT flow, status, remote_state FROM payment WHERE order_id = ?1 ORDER BY created_at").bind(order.id).all();
+    expect((await rows()).results).toEqual([{ flow: "native", status: "pending", remote_state: "creating" }]);
+    // Once no create can land any more, the other flow goes ahead: the native one was never created.
+    origin.advance(30_000);
+    const h5 = await startWechat(order.id, "h5");
+    expect((await rows()).results).toEqual([
+      { flow: "native", status: "failed", remote_state: "absent" },
+      { flow: "h5", status: "pending", remote_state: "open" },
+    ]);
+    expect(h5.flow).toBe("h5");
+  });
+
   it("refuses a paid or closed order, and keeps wallet payments of task budgets working", async () => {
     const order = await rechargeOrder();
     await cancel(order.id);

@@ -18,6 +18,8 @@ import { payerAddress } from "./payer-address";
 import {
   findPendingWechatPayment,
   insertWechatPayment,
+  isBeingCreated,
+  markCreating,
   markPaymentFailed,
   newOutTradeNo,
   noteRemoteState,
@@ -97,12 +99,18 @@ async function startWechatPayment(
   let payment = await findPendingWechatPayment(db, order.id);
   if (payment && !sameRequest(payment)) {
     // Another flow: WeChat Pay would refuse other parameters under the same out_trade_no, and
-    // two open WeChat orders could both be paid. Close the waiting one first.
+    // two open WeChat orders could both be paid. Close the waiting one first — but not while
+    // its create may still land at WeChat Pay: closing it then meets ORDER_NOT_EXIST, gives
+    // it up, and the create that lands after can still be paid.
+    if (isBeingCreated(payment, now)) {
+      throw new ApiError("PAYMENT_STARTING", "This order's payment is being started in another flow. Try again in a few seconds.");
+    }
     const check = await checkPayment(db, wechat, { ...payment, order_status: "closed" }, now);
     if (check === "settled" || check === "refund_due") throw new ApiError("ORDER_NOT_PENDING", "This order was paid meanwhile.");
     if (check !== "closed") throw unavailable();
     payment = null;
   }
+  let inserted = false;
   if (!payment) {
     const paymentId = `pay_${crypto.randomUUID()}`;
     try {
@@ -114,6 +122,7 @@ async function startWechatPayment(
         ...wanted,
         now,
       }).run();
+      inserted = true;
     } catch (error) {
       // A request at the same moment stored one first: use it if it asks the same.
       if (!(error instanceof Error && error.message.includes("UNIQUE constraint failed: payment.order_id"))) throw error;
@@ -121,6 +130,9 @@ async function startWechatPayment(
     payment = await findPendingWechatPayment(db, order.id);
     if (!payment || !sameRequest(payment)) throw unavailable();
   }
+  // A new payment is stored as being created; a create asked again (a retry, or a twin at
+  // the same moment) marks itself, so another flow waits for it too.
+  if (!inserted && !(await markCreating(db, payment.id, now))) throw unavailable();
 
   const input: OrderInput = {
     outTradeNo: payment.out_trade_no,
