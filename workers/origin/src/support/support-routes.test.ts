@@ -150,6 +150,22 @@ describe("support tickets", () => {
     expect(((await read.json()) as { data: TicketThread }).data).toEqual(data);
   });
 
+  it("gives up after the ticket changed three times while the reply was written, sending nothing and recording nothing", async () => {
+    const { id } = await opened();
+    const operatorAnswers = () =>
+      origin.call(`/api/admin/support/tickets/${id}/messages`, { body: { message: "Still looking." }, headers: operatorAuth });
+    // Each attempt reads (a batch), then commits (the next batch): an answer lands before each commit.
+    const busy = beforeBatch(2, operatorAnswers, beforeBatch(4, operatorAnswers, beforeBatch(6, operatorAnswers)));
+    const reply = await replyTo(id, "Any news?", { key: "reply-key-busy", db: busy });
+    expect(reply.status).toBe(409);
+    expect(await reply.json()).toMatchObject({ code: "TICKET_CHANGED" });
+    const count = () => env.DB.prepare("SELECT count(*) AS n FROM ticket_message WHERE ticket_id = ?1").bind(id).first("n");
+    expect(await count()).toBe(4);
+    const retry = await replyTo(id, "Any news?", { key: "reply-key-busy" });
+    expect(retry.status).toBe(201);
+    expect(await count()).toBe(5);
+  });
+
   it("refuses a reply to a ticket closed while it was written, sending nothing", async () => {
     const { id } = await opened();
     const closes = () => origin.call(`/api/support/tickets/${id}/close`, { headers: alice.auth });

@@ -26,14 +26,15 @@ export type WechatPaymentRow = {
   next_check_at: number | null;
   checks: number;
   created_at: number;
-  updated_at: number;
+  /** When a create was last asked of WeChat Pay for it (migration 0029); null before. */
+  create_asked_at: number | null;
 };
 
 const paymentSelect = `
 SELECT payment.id, payment.order_id, orders.user_id, orders.kind AS order_kind, orders.status AS order_status,
        orders.expires_at AS order_expires_at, orders.description, payment.amount, payment.status, payment.out_trade_no,
        payment.flow, payment.openid, payment.client_ip, payment.transaction_id, payment.remote_state,
-       payment.next_check_at, payment.checks, payment.created_at, payment.updated_at
+       payment.next_check_at, payment.checks, payment.created_at, payment.create_asked_at
 FROM payment JOIN orders ON orders.id = payment.order_id`;
 
 export function findWechatPayment(db: D1Database, outTradeNo: string): Promise<WechatPaymentRow | null> {
@@ -96,31 +97,35 @@ export function insertWechatPayment(
 ): D1PreparedStatement {
   return db
     .prepare(
-      `INSERT INTO payment (id, order_id, method, status, amount, out_trade_no, flow, openid, client_ip, remote_state, next_check_at, checks, created_at, updated_at)
-       VALUES (?1, ?2, 'wechat', 'pending', ?3, ?4, ?5, ?6, ?7, 'creating', ?8, 0, ?9, ?9)`,
+      `INSERT INTO payment (id, order_id, method, status, amount, out_trade_no, flow, openid, client_ip, remote_state, next_check_at, checks, created_at, updated_at, create_asked_at)
+       VALUES (?1, ?2, 'wechat', 'pending', ?3, ?4, ?5, ?6, ?7, 'creating', ?8, 0, ?9, ?9, ?9)`,
     )
     .bind(p.id, p.orderId, p.amount, p.outTradeNo, p.flow, p.openid, p.clientIp, p.now + firstCheckDelayMs, p.now);
 }
 
 /**
- * How long a create asked of WeChat Pay may still land there: the client's time-out (10 s)
- * with room to spare. Until then WeChat Pay's ORDER_NOT_EXIST proves nothing
+ * How long a create asked of WeChat Pay may still land there: the client's time-out (8 s,
+ * factory.ts) with room to spare. Until then WeChat Pay's ORDER_NOT_EXIST proves nothing
  * (docs/decisions/004-wechat-pay.md).
  */
 const createInFlightMs = 30_000;
 
-/** A payment a create was asked for within `createInFlightMs`, whose answer has not come back. */
+/**
+ * A payment WeChat Pay has not yet said it holds (still `creating`), whose create was asked
+ * within `createInFlightMs`. One it holds (`open`) can be closed whatever is in flight: a
+ * create landing after the close is refused as ORDER_CLOSED.
+ */
 export function isBeingCreated(payment: WechatPaymentRow, now: number): boolean {
-  return payment.remote_state === "creating" && now - payment.updated_at < createInFlightMs;
+  return payment.remote_state === "creating" && payment.create_asked_at !== null && now - payment.create_asked_at < createInFlightMs;
 }
 
 /**
- * Marks a create about to be asked of WeChat Pay (again), while the payment is pending; false
+ * Notes a create about to be asked of WeChat Pay again, while the payment is pending; false
  * when it is not any more (given up meanwhile: no create may be asked for it).
  */
-export async function markCreating(db: D1Database, paymentId: string, now: number): Promise<boolean> {
+export async function markCreateAsked(db: D1Database, paymentId: string, now: number): Promise<boolean> {
   const marked = await db
-    .prepare("UPDATE payment SET remote_state = 'creating', updated_at = ?1 WHERE id = ?2 AND status = 'pending'")
+    .prepare("UPDATE payment SET create_asked_at = ?1 WHERE id = ?2 AND status = 'pending'")
     .bind(now, paymentId)
     .run();
   return marked.meta.changes === 1;
@@ -131,6 +136,21 @@ export function noteRemoteState(db: D1Database, paymentId: string, state: Remote
   return db
     .prepare("UPDATE payment SET remote_state = ?1, updated_at = ?2 WHERE id = ?3 AND status = 'pending'")
     .bind(state, now, paymentId);
+}
+
+/**
+ * A pending payment WeChat Pay says it never held (ORDER_NOT_EXIST), given up — unless a
+ * create was asked since it was read, which may still land: false then, and nothing changes.
+ */
+export async function markPaymentAbsent(db: D1Database, payment: WechatPaymentRow, now: number): Promise<boolean> {
+  const marked = await db
+    .prepare(
+      `UPDATE payment SET status = 'failed', remote_state = 'absent', next_check_at = NULL, updated_at = ?1
+       WHERE id = ?2 AND status = 'pending' AND create_asked_at IS ?3`,
+    )
+    .bind(now, payment.id, payment.create_asked_at)
+    .run();
+  return marked.meta.changes === 1;
 }
 
 /** A pending payment that can no longer be paid at WeChat Pay (closed there, or never created). */

@@ -4,6 +4,7 @@ import type { WechatPrepay } from "#contract/payments";
 import { testMerchant } from "#wechatpay-simulator/test-only-keys";
 import { key, wechatRequests, wechatScene, type SceneUser } from "../../../test/wechat-scene";
 import { control, paymentRow, simulatorOrder, wechatTestEnv, type WechatOrigin } from "../../../test/wechat-support";
+import { findPendingWechatPayment, markCreateAsked, markPaymentAbsent } from "./payment-rows";
 
 let origin: WechatOrigin;
 let alice: SceneUser;
@@ -101,29 +102,75 @@ describe("starting a WeChat Pay payment", () => {
     expect(new Set(bodies.flatMap((body) => (body.data ? [body.data.outTradeNo] : [])))).toEqual(new Set([h5.outTradeNo]));
   });
 
-  it("on a change of flow waits while the other flow's create may still land at WeChat Pay, then gives it up", async () => {
-    const order = await rechargeOrder();
-    // The native create is held at WeChat Pay's door, then refused there without an order.
-    await control("/faults", { kind: "timeout", afterCommit: false, delayMs: 1_000, path: "/v3/pay/transactions/native" });
-    const first = payRequest(order.id, { method: "wechat", flow: "native" });
-    const stateOf = () => env.DB.prepare("SELECT remote_state FROM payment WHERE order_id = ?1").bind(order.id).first("remote_state");
-    await expect.poll(stateOf).toBe("creating");
-    // Closing it now would meet ORDER_NOT_EXIST and give up a payment whose create can still land.
-    const other = await payRequest(order.id, { method: "wechat", flow: "h5" });
-    expect(other.status).toBe(409);
-    expect(await other.json()).toMatchObject({ code: "PAYMENT_STARTING" });
-    expect((await first).status).toBe(503);
-    const rows = () =>
-      env.DB.prepare("SELECT flow, status, remote_state FROM payment WHERE order_id = ?1 ORDER BY created_at").bind(order.id).all();
-    expect((await rows()).results).toEqual([{ flow: "native", status: "pending", remote_state: "creating" }]);
-    // Once no create can land any more, the other flow goes ahead: the native one was never created.
-    origin.advance(30_000);
-    const h5 = await startWechat(order.id, "h5");
-    expect((await rows()).results).toEqual([
-      { flow: "native", status: "failed", remote_state: "absent" },
-      { flow: "h5", status: "pending", remote_state: "open" },
-    ]);
-    expect(h5.flow).toBe("h5");
+  describe("a change of flow while a create may still land at WeChat Pay", () => {
+    // The native create is held at WeChat Pay's door, then refused there without an order:
+    // its outcome unknown, the payment stays `creating`.
+    const nativeCreateLost = () =>
+      control("/faults", { kind: "timeout", afterCommit: false, delayMs: 1_000, path: "/v3/pay/transactions/native" });
+    const rowsOf = async (orderId: string) =>
+      (await env.DB.prepare("SELECT flow, status, remote_state FROM payment WHERE order_id = ?1 ORDER BY created_at").bind(orderId).all())
+        .results;
+
+    it("waits while the first create is in flight, then gives that payment up and starts another", async () => {
+      const order = await rechargeOrder();
+      await nativeCreateLost();
+      const first = payRequest(order.id, { method: "wechat", flow: "native" });
+      const stateOf = () => env.DB.prepare("SELECT remote_state FROM payment WHERE order_id = ?1").bind(order.id).first("remote_state");
+      await expect.poll(stateOf).toBe("creating");
+      // Closing it now would meet ORDER_NOT_EXIST and give up a payment whose create can still land.
+      const h5Key = key();
+      const other = await payRequest(order.id, { method: "wechat", flow: "h5" }, { idempotencyKey: h5Key });
+      expect(other.status).toBe(409);
+      expect(await other.json()).toMatchObject({ code: "PAYMENT_STARTING" });
+      expect((await first).status).toBe(503);
+      expect(await rowsOf(order.id)).toEqual([{ flow: "native", status: "pending", remote_state: "creating" }]);
+      origin.advance(29_999);
+      expect((await payRequest(order.id, { method: "wechat", flow: "h5" }, { idempotencyKey: h5Key })).status).toBe(409);
+      // Once no create can land any more, the same request (not recorded against its key) goes ahead.
+      origin.advance(1);
+      const again = await payRequest(order.id, { method: "wechat", flow: "h5" }, { idempotencyKey: h5Key });
+      expect(again.status).toBe(201);
+      expect(await rowsOf(order.id)).toEqual([
+        { flow: "native", status: "failed", remote_state: "absent" },
+        { flow: "h5", status: "pending", remote_state: "open" },
+      ]);
+    });
+
+    it("waits again for a create asked again, and not for one WeChat Pay already holds", async () => {
+      const order = await rechargeOrder();
+      await nativeCreateLost();
+      expect((await payRequest(order.id, { method: "wechat", flow: "native" })).status).toBe(503);
+      origin.advance(60_000);
+      // The same flow asks again, and is lost again: another flow waits for this create too.
+      await nativeCreateLost();
+      expect((await payRequest(order.id, { method: "wechat", flow: "native" })).status).toBe(503);
+      const other = await payRequest(order.id, { method: "wechat", flow: "h5" });
+      expect(await other.json()).toMatchObject({ code: "PAYMENT_STARTING" });
+      // The third time WeChat Pay answers: it holds the order, and another flow closes it at once.
+      const native = await startWechat(order.id, "native");
+      const h5 = await startWechat(order.id, "h5");
+      expect((await simulatorOrder(native.outTradeNo)).order.tradeState).toBe("CLOSED");
+      expect(await rowsOf(order.id)).toEqual([
+        { flow: "native", status: "failed", remote_state: "closed" },
+        { flow: "h5", status: "pending", remote_state: "open" },
+      ]);
+      expect(h5.outTradeNo).not.toBe(native.outTradeNo);
+    });
+
+    it("gives a payment up on ORDER_NOT_EXIST only if no create was asked since it was read", async () => {
+      const order = await rechargeOrder();
+      await nativeCreateLost();
+      await payRequest(order.id, { method: "wechat", flow: "native" });
+      const read = await findPendingWechatPayment(env.DB, order.id);
+      if (!read) throw new Error("no pending payment");
+      origin.advance(60_000);
+      expect(await markCreateAsked(env.DB, read.id, origin.now())).toBe(true);
+      expect(await markPaymentAbsent(env.DB, read, origin.now())).toBe(false);
+      expect(await rowsOf(order.id)).toEqual([{ flow: "native", status: "pending", remote_state: "creating" }]);
+      const current = await findPendingWechatPayment(env.DB, order.id);
+      expect(current && (await markPaymentAbsent(env.DB, current, origin.now()))).toBe(true);
+      expect(await rowsOf(order.id)).toEqual([{ flow: "native", status: "failed", remote_state: "absent" }]);
+    });
   });
 
   it("refuses a paid or closed order, and keeps wallet payments of task budgets working", async () => {

@@ -19,7 +19,7 @@ import {
   findPendingWechatPayment,
   insertWechatPayment,
   isBeingCreated,
-  markCreating,
+  markCreateAsked,
   markPaymentFailed,
   newOutTradeNo,
   noteRemoteState,
@@ -77,6 +77,8 @@ function wayOf(c: Context<OriginEnv>, wechat: WechatPay, body: WechatPayBody): W
 }
 
 const unavailable = () => new ApiError("WECHAT_PAY_UNAVAILABLE", "WeChat Pay did not answer clearly. Please try again.");
+const paymentStarting = () =>
+  new ApiError("PAYMENT_STARTING", "This order's payment is being started in another flow. Try again in a few seconds.");
 
 /**
  * Stores the payment (or reuses the one waiting), then asks WeChat Pay for the code, link or
@@ -102,12 +104,14 @@ async function startWechatPayment(
     // two open WeChat orders could both be paid. Close the waiting one first — but not while
     // its create may still land at WeChat Pay: closing it then meets ORDER_NOT_EXIST, gives
     // it up, and the create that lands after can still be paid.
-    if (isBeingCreated(payment, now)) {
-      throw new ApiError("PAYMENT_STARTING", "This order's payment is being started in another flow. Try again in a few seconds.");
-    }
+    if (isBeingCreated(payment, now)) throw paymentStarting();
     const check = await checkPayment(db, wechat, { ...payment, order_status: "closed" }, now);
     if (check === "settled" || check === "refund_due") throw new ApiError("ORDER_NOT_PENDING", "This order was paid meanwhile.");
-    if (check !== "closed") throw unavailable();
+    if (check !== "closed") {
+      // Not given up because a create was asked for it meanwhile (checkPayment): wait for it.
+      const again = await findPendingWechatPayment(db, order.id);
+      throw again && isBeingCreated(again, now) ? paymentStarting() : unavailable();
+    }
     payment = null;
   }
   let inserted = false;
@@ -128,11 +132,13 @@ async function startWechatPayment(
       if (!(error instanceof Error && error.message.includes("UNIQUE constraint failed: payment.order_id"))) throw error;
     }
     payment = await findPendingWechatPayment(db, order.id);
-    if (!payment || !sameRequest(payment)) throw unavailable();
+    if (!payment) throw unavailable();
+    // Another flow's request stored its payment first, at this very moment.
+    if (!sameRequest(payment)) throw isBeingCreated(payment, now) ? paymentStarting() : unavailable();
   }
-  // A new payment is stored as being created; a create asked again (a retry, or a twin at
-  // the same moment) marks itself, so another flow waits for it too.
-  if (!inserted && !(await markCreating(db, payment.id, now))) throw unavailable();
+  // A new payment is stored with the time its create is asked; a create asked again (a retry,
+  // or a twin at the same moment) notes its own, so another flow waits for it too.
+  if (!inserted && !(await markCreateAsked(db, payment.id, now))) throw unavailable();
 
   const input: OrderInput = {
     outTradeNo: payment.out_trade_no,

@@ -4,7 +4,7 @@
  */
 import * as Sentry from "../../error-reporting";
 import type { WechatPay } from "../config";
-import { checkLater, markPaymentFailed, type WechatPaymentRow } from "../payments/payment-rows";
+import { checkLater, markPaymentAbsent, markPaymentFailed, type WechatPaymentRow } from "../payments/payment-rows";
 import { requestRefund } from "../payments/refunds";
 import { settleWechatSuccess, type Settlement } from "../payments/settle-success";
 import { wechatCall } from "../payments/wechat-call";
@@ -58,8 +58,7 @@ async function settleFromQuery(db: D1Database, wechat: WechatPay, payment: Wecha
   }
   if (query.outcome === "failed" && query.code === "ORDER_NOT_EXIST" && payment.order_status !== "pending") {
     // Never created at WeChat Pay, and our order is over: nothing can be paid any more.
-    await markPaymentFailed(db, payment.id, "absent", now);
-    return "closed";
+    if (await markPaymentAbsent(db, payment, now)) return "closed";
   }
   await checkLater(db, payment, now);
   return "later";
@@ -77,8 +76,10 @@ export async function checkPayment(db: D1Database, wechat: WechatPay, payment: W
       return "closed";
     }
     if (close.outcome === "failed" && close.code === "ORDER_NOT_EXIST") {
-      await markPaymentFailed(db, payment.id, "absent", now);
-      return "closed";
+      if (await markPaymentAbsent(db, payment, now)) return "closed";
+      // A create was asked since the payment was read, and may still land: ask again later.
+      await checkLater(db, payment, now);
+      return "later";
     }
     if (!(close.outcome === "failed" && close.code === "ORDER_PAID")) {
       // Unknown, rate-limited or refused: try again later; WeChat Pay closes it at time_expire anyway.
