@@ -8,6 +8,8 @@ export const orderMessages = defineMessages({
     status: { pending: "Awaiting payment", paid: "Paid", closed: "Closed" },
     kind: { recharge: "Wallet recharge", task_budget: "Task budget" },
     closeReason: { cancelled: "cancelled", expired: "not paid in time" },
+    /** Why, after what: "Closed (cancelled)". */
+    aside: (text: string) => ` (${text})`,
     apply: "Show",
     empty: "No orders here yet.",
     older: "Older orders",
@@ -45,6 +47,7 @@ export const orderMessages = defineMessages({
     status: { pending: "待支付", paid: "已支付", closed: "已关闭" },
     kind: { recharge: "钱包充值", task_budget: "任务预算" },
     closeReason: { cancelled: "已取消", expired: "超时未支付" },
+    aside: (text: string) => `（${text}）`,
     apply: "筛选",
     empty: "这里还没有订单。",
     older: "更早的订单",

@@ -8,6 +8,8 @@ export const taskMessages = defineMessages({
     deadline: "Deadline",
     /** A button's accessible name in a list of tasks: its words, then which task it acts on. */
     onTask: (action: string, title: string) => `${action}: ${title}`,
+    /** One submission among others for the same task: which worker's. */
+    submissionOf: (title: string, handle: string) => `${title}, by @${handle}`,
     claim: "Claim this task",
     claiming: "Claiming…",
     claimed: "Claimed. Submit your proof under My work before the time runs out.",
@@ -77,6 +79,7 @@ export const taskMessages = defineMessages({
     slotsLeft: (left: number, of: number) => `剩余 ${left} / ${of} 个名额`,
     deadline: "截止时间",
     onTask: (action: string, title: string) => `${action}：${title}`,
+    submissionOf: (title: string, handle: string) => `@${handle} 的「${title}」`,
     claim: "领取任务",
     claiming: "正在领取…",
     claimed: "领取成功。请在时限内到“我领取的”提交成果。",

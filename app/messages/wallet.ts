@@ -47,6 +47,7 @@ export const walletMessages = defineMessages({
     exportFailed: "The download failed:",
     dateRequired: "Enter both dates.",
     toBeforeFrom: "The end date is before the start date.",
+    dateInvalid: "Enter a real date, such as 2026-01-31.",
     rangeTooLong: (days: number) => `One download covers at most ${days} days. Choose a shorter range.`,
   },
   "zh-CN": {
@@ -94,6 +95,7 @@ export const walletMessages = defineMessages({
     exportFailed: "下载失败：",
     dateRequired: "请填写两个日期。",
     toBeforeFrom: "结束日期早于开始日期。",
+    dateInvalid: "请输入有效的日期，例如 2026-01-31。",
     rangeTooLong: (days: number) => `每次最多下载 ${days} 天的账单，请缩短日期范围。`,
   },
 });

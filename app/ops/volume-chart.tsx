@@ -17,8 +17,9 @@ export function VolumeChart({ volume }: { volume: Overview["dailyVolume"] }) {
   const language = useLanguage();
   const days = volumeByDay(volume, Date.now());
   const highest = Math.max(1, ...days.map(({ amount }) => amount));
-  const total = days.reduce((sum, { amount }) => sum + amount, 0);
-  const moving = days.filter(({ amount }) => amount > 0).length;
+  // Said of every row the origin sent, as the table by kind beside it sums them.
+  const total = volume.reduce((sum, { amount }) => sum + amount, 0);
+  const moving = new Set(volume.map(({ day }) => day)).size;
   const slot = width / days.length;
   return (
     <>

@@ -24,4 +24,10 @@ describe("the overview's days of volume", () => {
     const dates = days.map(({ day }) => Date.parse(day));
     expect(dates.slice(1).map((date, index) => date - (dates[index] ?? 0))).toEqual(Array(volumeWindowDays - 1).fill(86_400_000));
   });
+
+  it("ends on the origin's newest day when this clock is behind it", () => {
+    const days = volumeByDay([{ day: "2026-11-28", kind: "transfer", amount: 30, transactions: 1 }], now);
+    expect(days.at(-1)).toEqual({ day: "2026-11-28", amount: 30 });
+    expect(days[0]?.day).toBe("2026-10-29");
+  });
 });

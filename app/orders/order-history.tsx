@@ -12,7 +12,7 @@ export function OrderHistory({ history, className }: { history: OrderDetail["his
         <li key={`${entry.status}-${entry.at}`}>
           <DateTime iso={entry.at} /> — {text.historyStatus[entry.status] ?? entry.status}
           {entry.reason && entry.reason in text.closeReason
-            ? ` (${text.closeReason[entry.reason as keyof typeof text.closeReason]})`
+            ? text.aside(text.closeReason[entry.reason as keyof typeof text.closeReason])
             : null}
         </li>
       ))}

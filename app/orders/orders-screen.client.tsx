@@ -32,7 +32,7 @@ function StatusBadge({ order }: { order: Order }) {
   return (
     <span className={`badge badge-${order.status}`}>
       {text.status[order.status]}
-      {order.closeReason ? ` (${text.closeReason[order.closeReason]})` : null}
+      {order.closeReason ? text.aside(text.closeReason[order.closeReason]) : null}
     </span>
   );
 }

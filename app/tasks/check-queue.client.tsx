@@ -53,7 +53,7 @@ function Decision({ claim }: { claim: Claim }) {
         <SubmitButton
           busy={busy || !approval.idempotencyKey}
           busyLabel={text.approving}
-          label={text.onTask(text.approve, claim.task.title)}
+          label={text.onTask(text.approve, text.submissionOf(claim.task.title, claim.worker.handle))}
         >
           {text.approve}
         </SubmitButton>
@@ -77,7 +77,7 @@ function Decision({ claim }: { claim: Claim }) {
           busy={busy || !rejection.idempotencyKey}
           busyLabel={text.rejecting}
           className="button button-secondary"
-          label={text.onTask(text.reject, claim.task.title)}
+          label={text.onTask(text.reject, text.submissionOf(claim.task.title, claim.worker.handle))}
         >
           {text.reject}
         </SubmitButton>

@@ -173,7 +173,9 @@ for (const { viewport, language } of runs) {
       await page.getByRole("button", { name: ops.askWechatPay }).click();
       const asked = page.getByTestId("ops-asked");
       await expect(asked).toContainText(ops.askOutcome.answered ?? "");
-      await expect(page.getByTestId("ops-order-refunds")).toContainText(new RegExp(`RO[0-9a-f]{32} · ${ops.wechatRefundStatus.succeeded}`));
+      await expect(page.getByTestId("ops-order-refunds")).toContainText(
+        new RegExp(`RO[0-9a-f]{32} · ${ops.atWechatPay(ops.wechatRefundState.succeeded)}`),
+      );
       await expectAccessible(page);
       await shot(page, "ops-order-wechat-refund", viewport, language);
 
@@ -230,9 +232,13 @@ for (const { viewport, language } of runs) {
       await expect(page.locator(".skip-link")).toHaveText(layoutMessages[language].skipToContent);
       await expect(page.getByTestId("ops-ledger")).toHaveText(ops.ledgerWhole);
       await expect(page.getByTestId("ops-volume-chart")).toBeVisible();
-      // Today's money stands over today, the last of the window's 31 places (20 units each in a 620-wide picture).
-      const todaysBar = page.getByTestId("ops-volume-chart").locator(`rect[data-day="${chinaDayOf(Date.now())}"]`);
-      await expect(todaysBar).toHaveAttribute("x", "602");
+      // Today's money stands over today, the last of the window's 31 places (20 units each in a
+      // 620-wide picture), under the window's last date.
+      const lastBar = page.getByTestId("ops-volume-chart").locator("rect").last();
+      await expect(lastBar).toHaveAttribute("x", "602");
+      const lastDay = await lastBar.getAttribute("data-day");
+      expect([chinaDayOf(Date.now()), chinaDayOf(Date.now() - 60_000)]).toContain(lastDay);
+      await expect(page.locator(".ops-chart-ends span").last()).toHaveText(lastDay?.slice(5) ?? "");
       await expectAccessible(page);
       await shot(page, "ops-overview", viewport, language);
       await open(page, `/ops/people?q=${person.handle}`);
@@ -424,7 +430,7 @@ for (const { viewport, language } of runs) {
       await api("POST", `/api/orders/${cancelled.id}/cancel`, { token: person.token });
       await open(page, `/ops/orders/${cancelled.id}`);
       const orders = orderMessages[language];
-      await expect(page.getByRole("main")).toContainText(`${orders.historyStatus.closed} (${orders.closeReason.cancelled})`);
+      await expect(page.getByRole("main")).toContainText(`${orders.historyStatus.closed}${orders.aside(orders.closeReason.cancelled)}`);
     });
 
     test("an admin grants a role in the console, and takes it away again", async ({ page, browser }) => {

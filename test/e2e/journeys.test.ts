@@ -161,6 +161,8 @@ for (const viewport of viewports) {
       const shown = formatDateTime(`${deadline}:00+08:00`, language, 60);
       expect(shown).toContain("GMT+8");
       await expect(card.locator("time")).toHaveText(shown);
+      // The moment itself: the typed time read as China Standard Time.
+      await expect(card.locator("time")).toHaveAttribute("datetime", new Date(`${deadline}:00+08:00`).toISOString());
       // Who will check the work and pay: the display name, and the handle that tells two Wang Fangs apart.
       await expect(card.getByText(`${text.postedBy} Wang Fang (@${poster.handle})`)).toBeVisible();
       await expectAccessible(workerPage);
@@ -182,7 +184,9 @@ for (const viewport of viewports) {
       await expect(submission.getByText(`${text.doneBy} Liu Yang (@${worker.handle})`)).toBeVisible();
       await expectAccessible(page);
       await shot(page, "check-queue", viewport, language);
-      await submission.getByRole("button", { name: text.onTask(text.approve, title), exact: true }).click();
+      await submission
+        .getByRole("button", { name: text.onTask(text.approve, text.submissionOf(title, worker.handle)), exact: true })
+        .click();
       await expect(page.getByText(text.checkEmpty)).toBeVisible();
       expect(await balances(poster)).toEqual({ available: 9_000, held: 500 });
       expect(await balances(worker)).toEqual({ available: 500, held: 0 });

@@ -107,7 +107,7 @@ function AskWechatPay() {
           ))}
           {asked.refunds.map((refund) => (
             <li key={refund.outRefundNo} className="item">
-              {refund.outRefundNo}: {refund.before} → {refund.after}
+              {refund.outRefundNo}: {text.wechatRefundState[refund.before]} → {text.wechatRefundState[refund.after]}
             </li>
           ))}
         </ul>
@@ -125,7 +125,7 @@ function RefundLine({ refund }: { refund: RefundRequest }) {
         <span className="item-meta">
           <DateTime iso={refund.requestedAt} /> · {text.requestedBy(refund.requestedBy.displayName)}
           {refund.decidedBy ? ` · ${text.decidedBy(refund.decidedBy.displayName)}` : ""}
-          {refund.wechat ? ` · ${refund.wechat.outRefundNo} · ${text.wechatRefundStatus[refund.wechat.status]}` : ""}
+          {refund.wechat ? ` · ${refund.wechat.outRefundNo} · ${text.atWechatPay(text.wechatRefundState[refund.wechat.status])}` : ""}
         </span>
       </span>
       <span className="item-side">
