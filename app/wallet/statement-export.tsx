@@ -13,10 +13,10 @@ const dayMs = 24 * 60 * 60 * 1000;
 /** The range's own rules (the contract's walletExportQuerySchema), checked before asking. */
 function rangeRefusal(range: { from: string; to: string }, text: (typeof walletMessages)["en"]): Outcome | null {
   if (!range.from || !range.to) return { state: "failed", message: text.dateRequired, field: range.from ? "to" : "from" };
+  // A date field takes years of five or six digits; the origin reads dates as YYYY-MM-DD only.
+  const unreadable = (["from", "to"] as const).find((field) => !/^\d{4}-\d{2}-\d{2}$/.test(range[field]));
+  if (unreadable) return { state: "failed", message: text.dateInvalid, field: unreadable };
   const days = (Date.parse(range.to) - Date.parse(range.from)) / dayMs + 1;
-  // A date field takes years of five or six digits, which no day count can be made of.
-  if (!Number.isFinite(days))
-    return { state: "failed", message: text.dateInvalid, field: Number.isNaN(Date.parse(range.from)) ? "from" : "to" };
   if (days < 1) return { state: "failed", message: text.toBeforeFrom, field: "to" };
   if (days > walletExportMaxDays) return { state: "failed", message: text.rangeTooLong(walletExportMaxDays), field: "to" };
   return null;

@@ -123,10 +123,20 @@ for (const { viewport, language } of cases) {
       await page.getByRole("button", { name: text.download }).click();
       await expect(page.getByRole("alert")).toHaveText(text.toBeforeFrom);
       await expect(to).toHaveAttribute("aria-invalid", "true");
-      await page.getByLabel(text.fromLabel, { exact: true }).last().fill("2024-01-01");
+      const from = page.getByLabel(text.fromLabel, { exact: true }).last();
+      await from.fill("2024-01-01");
       await to.fill("2025-01-01");
       await page.getByRole("button", { name: text.download }).click();
       await expect(page.getByRole("alert")).toHaveText(text.rangeTooLong(366));
+      // A date field takes a five-digit year, which the origin cannot read.
+      await from.evaluate((input: HTMLInputElement) => {
+        Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")?.set?.call(input, "20245-01-01");
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+      });
+      await page.getByRole("button", { name: text.download }).click();
+      await expect(page.getByRole("alert")).toHaveText(text.dateInvalid);
+      await expect(from).toHaveAttribute("aria-invalid", "true");
+      await from.fill("2024-01-01");
       expect(exports).toEqual([]);
       // A refusal only the origin can give says the download failed, and why.
       await page.route("**/api/wallet/export?*", (route) =>
