@@ -63,6 +63,8 @@ export const errorStatus = {
   CLAIM_EXPIRED: 409,
   CLAIM_NOT_SUBMITTED: 409,
   TASK_NOT_CANCELLABLE: 409,
+  /** The task kept changing (claims made or moving) while it was being cancelled: nothing changed; try again. */
+  TASK_CHANGED: 409,
   TICKET_CLOSED: 409,
   /** Someone else changed the ticket while this change was being made: reload it and decide again. */
   TICKET_CHANGED: 409,

@@ -58,6 +58,7 @@ const retryableCodes = new Set<ErrorCode>([
   "INTERNAL_ERROR",
   "IDEMPOTENCY_KEY_IN_USE",
   "PAYMENT_STARTING",
+  "TASK_CHANGED",
   "WECHAT_PAY_UNAVAILABLE",
 ]);
 

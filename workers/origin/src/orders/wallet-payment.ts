@@ -64,6 +64,10 @@ export async function payFromWallet(c: Context<OriginEnv>, order: PayableOrder, 
     return answer;
   } catch (error) {
     if (isOverdraft(error)) {
+      // The batch takes the money before it states the order payable: a twin that paid this
+      // order meanwhile (another key, another tab) leaves too little, so ask the order first.
+      const status = await db.prepare("SELECT status FROM orders WHERE id = ?1").bind(id).first<string>("status");
+      if (status !== "pending") return c.var.idempotency.refuse(new ApiError("ORDER_NOT_PENDING", "This order can no longer be paid."));
       return c.var.idempotency.refuse(new ApiError("INSUFFICIENT_FUNDS", "Your available balance is not enough for this.", "method"), {
         lasting: false,
       });

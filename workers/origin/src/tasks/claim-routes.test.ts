@@ -71,6 +71,17 @@ describe("claiming", () => {
 });
 
 describe("submitting and checking", () => {
+  it("tells a submit racing its own twin (a double click) that the claim was submitted, not that it expired", async () => {
+    const task = await openTask();
+    const worker = workers[0];
+    if (!worker) throw new Error("worker");
+    const { id } = await claimed(task.id, worker.auth);
+    const answers = await Promise.all([submit(id, worker.auth), submit(id, worker.auth)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    const refused = answers.find((answer) => answer.status === 409);
+    expect(await refused?.json()).toMatchObject({ code: "CLAIM_NOT_SUBMITTED" });
+  });
+
   it("approve moves the reward from the poster's escrow to the worker, once", async () => {
     const task = await openTask({ reward: 1_000, slots: 2 });
     const worker = workers[0];

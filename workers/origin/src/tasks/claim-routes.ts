@@ -165,7 +165,10 @@ claimRoutes.openapi(submit, async (c) => {
     .bind(text, url ?? null, now, id, worker)
     .first();
   if (!updated) {
-    if (current.status === "claimed" || current.status === "lapsed")
+    // Told by the claim as it is now: a twin of this request (a double click) that submitted
+    // first leaves it submitted, not expired.
+    const after = (await findClaim(db, id, { worker })) ?? current;
+    if (after.status === "claimed" || after.status === "lapsed")
       throw new ApiError("CLAIM_EXPIRED", "The time to submit this claim has run out.");
     throw new ApiError("CLAIM_NOT_SUBMITTED", "This claim was already submitted.");
   }

@@ -2,7 +2,16 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { OrderDetail } from "#contract/orders";
 import type { Task } from "#contract/tasks";
-import { balanceOf, expectLedgerWhole, fundWallet, resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
+import {
+  balanceOf,
+  beforeBatch,
+  expectLedgerWhole,
+  fundWallet,
+  resetDatabase,
+  seedUser,
+  testOrigin,
+  type TestOrigin,
+} from "../../test/origin-client";
 
 let origin: TestOrigin;
 let poster: Awaited<ReturnType<typeof seedUser>>;
@@ -30,8 +39,11 @@ async function posted(body: unknown = taskBody()): Promise<{ task: Task; order: 
   return ((await response.json()) as { data: { task: Task; order: { id: string; amount: number } } }).data;
 }
 
-function pay(orderId: string, { auth = poster.auth, key = `pay-${crypto.randomUUID()}` } = {}) {
-  return origin.call(`/api/orders/${orderId}/pay`, { body: { method: "wallet" }, headers: { ...auth, "Idempotency-Key": key } });
+function pay(
+  orderId: string,
+  { auth = poster.auth, key = `pay-${crypto.randomUUID()}`, db }: { auth?: Record<string, string>; key?: string; db?: D1Database } = {},
+) {
+  return origin.call(`/api/orders/${orderId}/pay`, { body: { method: "wallet" }, headers: { ...auth, "Idempotency-Key": key }, db });
 }
 
 async function tab(name: "available" | "posted", auth: Record<string, string>): Promise<Task[]> {
@@ -118,6 +130,17 @@ describe("paying a task budget from the wallet", () => {
     expect(response.status).toBe(422);
     expect(await response.json()).toMatchObject({ code: "INSUFFICIENT_FUNDS" });
     expect(await balanceOf(poster.id)).toEqual({ available: 4_499, held: 0 });
+    await expectLedgerWhole();
+  });
+
+  it("tells a payment racing a paid twin that the order is paid, not that the money is short", async () => {
+    // Enough for the budget once, not twice: the twin's payment leaves too little for this one.
+    await fund(poster, 6_000);
+    const { order } = await posted();
+    const response = await pay(order.id, { db: beforeBatch(1, () => pay(order.id)) });
+    expect(response.status).toBe(409);
+    expect(await response.json()).toMatchObject({ code: "ORDER_NOT_PENDING" });
+    expect(await balanceOf(poster.id)).toEqual({ available: 1_500, held: 4_500 });
     await expectLedgerWhole();
   });
 

@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { postedTaskSchema, postTaskBodySchema, taskIdParamSchema, taskLimits, taskListQuerySchema, taskSchema } from "#contract/tasks";
 import { signedInUser } from "../auth/signed-in-user";
+import { afterAnswer } from "../http/after-answer";
 import { ApiError } from "../http/answer";
 import {
   bearerAuth,
@@ -17,6 +18,7 @@ import { idempotentPosts, idempotentWhenKeyed } from "../idempotency/idempotency
 import { newPendingOrder, orderFromRow } from "../orders/order-rows";
 import { doorLimitOnPost } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
+import { reconcileWechatPayments } from "../wechat-pay/reconcile/reconcile-payments";
 import { taskColumns, taskFromRow, type TaskRow } from "./task-rows";
 import { escrowReleaseStatements, isEscrowChanged } from "./task-rules";
 
@@ -53,7 +55,9 @@ const cancel = createRoute({
     200: jsonContent(successEnvelope(taskSchema), "The cancelled task"),
     401: errorContent("UNAUTHENTICATED"),
     404: errorContent("NOT_FOUND"),
-    409: errorContent("TASK_NOT_CANCELLABLE"),
+    409: errorContent(
+      "TASK_NOT_CANCELLABLE; or TASK_CHANGED: claims kept changing the task while it was cancelled, three times over (nothing changed; try again)",
+    ),
     422: errorContent("IDEMPOTENCY_KEY_REUSED"),
   },
 });
@@ -183,10 +187,22 @@ taskRoutes.openapi(cancel, async (c) => {
     ];
     const cancelled: TaskRow = { ...task, status: "cancelled", escrow_remaining: task.escrow_remaining - excess };
     try {
-      return await c.var.idempotency.commit(statements, 200, { code: "SUCCESS" as const, data: taskFromRow(cancelled) });
+      const answer = await c.var.idempotency.commit(statements, 200, { code: "SUCCESS" as const, data: taskFromRow(cancelled) });
+      // A WeChat Pay order started for the budget is closed at WeChat Pay now, as a cancelled
+      // order's is (order-routes.ts); the cron retries what does not close.
+      const wechat = task.status === "awaiting_payment" ? await c.var.wechatPay() : null;
+      if (wechat) {
+        await afterAnswer(c, "Closing the WeChat Pay order", () => reconcileWechatPayments(db, wechat, now, { orderId: task.order_id }));
+      }
+      return answer;
     } catch (error) {
-      if (attempt < 3 && (isFailedAssertion(error) || isEscrowChanged(error))) continue;
-      throw error;
+      if (!(isFailedAssertion(error) || isEscrowChanged(error))) throw error;
+      if (attempt < 3) continue;
+      // Not lasting: the same request may well go through once the claims settle.
+      return c.var.idempotency.refuse(
+        new ApiError("TASK_CHANGED", "This task kept changing while you cancelled it. Nothing was changed; try again."),
+        { lasting: false },
+      );
     }
   }
 });

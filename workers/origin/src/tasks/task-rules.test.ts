@@ -1,7 +1,16 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Claim, Task } from "#contract/tasks";
-import { balanceOf, expectLedgerWhole, openPaidTask, resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
+import {
+  balanceOf,
+  beforeBatch,
+  expectLedgerWhole,
+  openPaidTask,
+  resetDatabase,
+  seedUser,
+  testOrigin,
+  type TestOrigin,
+} from "../../test/origin-client";
 import { runTimeBasedRules } from "../scheduled";
 import { releaseUnneededEscrow } from "./task-rules";
 
@@ -132,6 +141,21 @@ describe("cancelling a task", () => {
       status: "closed",
       close_reason: "cancelled",
     });
+  });
+
+  it("gives up with 409 TASK_CHANGED, changing nothing, when claims keep changing the task", async () => {
+    const task = await openTask({ reward: 1_000, slots: 3 });
+    const claimBy = (index: number) => () => origin.call(`/api/tasks/${task.id}/claims`, { headers: workers[index]?.auth ?? {} });
+    // Each attempt reads the task, then commits (its batch): a claim lands before each commit.
+    const busy = beforeBatch(1, claimBy(0), beforeBatch(2, claimBy(1), beforeBatch(3, claimBy(2))));
+    const response = await origin.call(`/api/tasks/${task.id}/cancel`, { headers: poster.auth, db: busy });
+    expect(response.status).toBe(409);
+    expect(await response.json()).toMatchObject({ code: "TASK_CHANGED" });
+    expect(await env.DB.prepare("SELECT status FROM task WHERE id = ?1").bind(task.id).first("status")).toBe("open");
+    expect(await balanceOf(poster.id)).toEqual({ available: 0, held: 3_000 });
+    // Once the claims settle, the same cancel goes through.
+    expect((await origin.call(`/api/tasks/${task.id}/cancel`, { headers: poster.auth })).status).toBe(200);
+    await expectLedgerWhole();
   });
 
   it("is the poster's alone", async () => {

@@ -173,6 +173,16 @@ describe("starting a WeChat Pay payment", () => {
     });
   });
 
+  it("closes the WeChat Pay order of a task cancelled before its budget was paid, at once", async () => {
+    const { taskId, orderId } = await taskBudgetOrder();
+    const native = await startWechat(orderId, "native");
+    const cancelled = await origin.call(`/api/tasks/${taskId}/cancel`, { headers: alice.auth });
+    expect(cancelled.status).toBe(200);
+    // Not left open until the cron's next run, where the poster could still pay it.
+    expect((await simulatorOrder(native.outTradeNo)).order.tradeState).toBe("CLOSED");
+    expect(await paymentRow(native.outTradeNo)).toMatchObject({ status: "failed", remote_state: "closed" });
+  });
+
   it("refuses a paid or closed order, and keeps wallet payments of task budgets working", async () => {
     const order = await rechargeOrder();
     await cancel(order.id);
