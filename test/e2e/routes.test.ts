@@ -88,9 +88,20 @@ test.describe("signed-out and loading states", () => {
   });
 });
 
+test("files the asset server answers alone carry the security headers too", async ({ request }) => {
+  for (const path of ["/favicon.svg"]) {
+    const headers = (await request.get(path)).headers();
+    expect(headers["x-content-type-options"]).toBe("nosniff");
+    expect(headers["x-frame-options"]).toBe("DENY");
+    expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+    expect(headers["content-security-policy"]).toBe("default-src 'none'; style-src 'unsafe-inline'");
+  }
+});
+
 test("hashed assets are immutable for a year", async ({ page, request }) => {
   await page.goto("/");
   const script = await page.locator('link[rel="modulepreload"]').first().getAttribute("href");
   const response = await request.get(script ?? "");
   expect(response.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
+  expect(response.headers()["x-content-type-options"]).toBe("nosniff");
 });

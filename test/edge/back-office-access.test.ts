@@ -85,11 +85,37 @@ describe("Cloudflare Access in front of the back office's pages", () => {
     }
   });
 
+  it("guards the doors that name back-office pages in their query: route discovery and a route's loader data", async () => {
+    for (const path of [
+      "/__manifest?version=test&paths=%2Fops%2Fpeople%2C%2Fops%2Frefunds",
+      "/__manifest?version=test&paths=%2Fhelp%2C%2FOPS",
+      "/__serverLoader?route=ops_people&url=%2Fops%2Fpeople",
+      "/__serverLoader?route=ops_people&url=https%3A%2F%2Fpaydesk.test%2F%256Fps",
+    ]) {
+      rendered = [];
+      const response = await visit(path, accessEnv);
+      expect(response.status, path).toBe(404);
+      expect(response.headers.get("Cache-Control"), path).toBe("no-store");
+      expect(rendered, path).toEqual(["/ops-not-here"]);
+    }
+    // The operator's browser discovers the back office's routes as usual: Access adds no header
+    // outside its application's paths, but the browser sends Access's cookie, checked the same way.
+    rendered = [];
+    const discovery = "/__manifest?version=test&paths=%2Fops%2Fpeople";
+    const passed = await visit(discovery, accessEnv, { Cookie: `lang=en; CF_Authorization=${await accessJwt()}` });
+    expect(passed.status).toBe(200);
+    expect(passed.headers.get("Cache-Control")).toBe("no-store");
+    expect(rendered).toEqual(["/__manifest"]);
+    const forged = await visit(discovery, accessEnv, { Cookie: `CF_Authorization=${await accessJwt({ key: stranger.privateKey })}` });
+    expect(forged.status).toBe(404);
+  });
+
   it("leaves the people's pages alone", async () => {
     rendered = [];
     expect((await visit("/help", accessEnv)).status).toBe(200);
     expect((await visit("/opsroom", accessEnv)).status).toBe(200);
     expect((await visit("/opsroom.data", accessEnv)).status).toBe(200);
-    expect(rendered).toEqual(["/help", "/opsroom", "/opsroom.data"]);
+    expect((await visit("/__manifest?version=test&paths=%2Fhelp%2C%2Fopsroom", accessEnv)).status).toBe(200);
+    expect(rendered).toEqual(["/help", "/opsroom", "/opsroom.data", "/__manifest"]);
   });
 });

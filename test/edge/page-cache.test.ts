@@ -5,9 +5,16 @@ import { describe, expect, it } from "vitest";
 import { createEdgeHandler, type EdgeEnv } from "../../workers/edge/edge-handler";
 import { createPageCache, isShareable, joinAroundNonce, pageCacheKey, SeenOnce, splitAroundNonce } from "../../workers/edge/page-cache";
 import { PageMemory } from "../../workers/edge/page-memory";
+import { staticPagePaths } from "../../workers/edge/static-pages";
 import { cspNonceContext } from "#app/server-context";
 
 const utf8 = new TextEncoder();
+
+/** The pages these tests' handlers render, each at its own path under a root. */
+const stubRoutes = Object.fromEntries([
+  ["root", { id: "root", path: "" }],
+  ...["help", "tos", "once", "popular"].map((path) => [path, { id: path, path, parentId: "root" }]),
+]);
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 async function edgeSettled(path: string) {
@@ -79,6 +86,8 @@ describe("the edge page cache (the built worker)", () => {
     const missing = await edgeSettled("/no-such-page");
     expect(missing.response.status).toBe(404);
     expect(missing.response.headers.get("X-Edge-Cache")).toBe("BYPASS");
+    // Not to be kept downstream either: React Router gives it the root's public headers.
+    expect(missing.response.headers.get("Cache-Control")).toBe("no-store");
     expect(missing.body).toContain("Page not found");
   });
 
@@ -126,7 +135,7 @@ describe("the cache key and what may be shared", () => {
 });
 
 describe("the edge handler renders once per deploy version", () => {
-  const build = { assets: { version: "client-1" }, routes: {} } as unknown as ServerBuild;
+  const build = { assets: { version: "client-1" }, routes: stubRoutes } as unknown as ServerBuild;
 
   it("serves repeats without rendering, and renders again for a new deploy", async () => {
     let renders = 0;
@@ -267,6 +276,89 @@ describe("the edge handler renders once per deploy version", () => {
   });
 });
 
+describe("a page's own address", () => {
+  it("lists the paths without a parameter, nested and index routes joined, with their data URLs", () => {
+    const routes = {
+      root: { id: "root", path: "" },
+      home: { id: "home", parentId: "root", index: true },
+      help: { id: "help", parentId: "root", path: "help" },
+      receipt: { id: "receipt", parentId: "root", path: "wallet/receipts/:kind/:id" },
+      ops: { id: "ops", parentId: "root", path: "ops" },
+      opsIndex: { id: "opsIndex", parentId: "ops", index: true },
+      people: { id: "people", parentId: "ops", path: "people" },
+      person: { id: "person", parentId: "ops", path: "people/:id" },
+      notFound: { id: "notFound", parentId: "root", path: "*" },
+    } as unknown as ServerBuild["routes"];
+    expect([...staticPagePaths({ routes })].sort()).toEqual(
+      ["/", "/_root.data", "/help", "/help.data", "/ops", "/ops.data", "/ops/people", "/ops/people.data"].sort(),
+    );
+  });
+
+  it("is kept at its first rendering; another spelling or an id in the path only at its second", async () => {
+    let renders = 0;
+    const shared = await caches.open(`pages-${crypto.randomUUID()}`);
+    const handle = createEdgeHandler({
+      build: { assets: { version: "client-1" }, routes: stubRoutes } as unknown as ServerBuild,
+      cache: createPageCache(() => shared),
+      render: async () => {
+        renders += 1;
+        return new Response("<!doctype html><p>page</p>", {
+          headers: { "Content-Type": "text/html", "Cache-Control": "public, s-maxage=60" },
+        });
+      },
+    });
+    const get = async (path: string) => (await handled(handle, path)).response.headers.get("X-Edge-Cache");
+    expect([await get("/help"), await get("/help")]).toEqual(["MISS", "HIT"]);
+    // A flood of one-off addresses (each a page of the receipt route, or /help spelt otherwise)
+    // is rendered and answered, but neither tier keeps any of them.
+    for (const path of ["/HELP", "/help/", "/%68elp", "/wallet/receipts/transfer/trf_1", "/wallet/receipts/transfer/trf_2"]) {
+      expect(await get(path), path).toBe("MISS");
+      const key = pageCacheKey(new URL(`https://paydesk.test${path}`), "d.client-1", "en");
+      expect(await shared.match(key), path).toBeUndefined();
+    }
+    expect(renders).toBe(6);
+    // One asked for again is kept then, as a URL with a query is.
+    expect([await get("/HELP"), await get("/HELP")]).toEqual(["MISS", "HIT"]);
+  });
+});
+
+describe("when something fails", () => {
+  const build = { assets: { version: "client-1" }, routes: stubRoutes } as unknown as ServerBuild;
+  const page = () =>
+    new Response("<!doctype html><p>page</p>", { headers: { "Content-Type": "text/html", "Cache-Control": "public, s-maxage=60" } });
+
+  it("renders the page when the shared tier cannot be read, as on a miss", async () => {
+    const broken = {
+      match: () => Promise.reject(new Error("cache unavailable")),
+      put: () => Promise.reject(new Error("cache unavailable")),
+    } as unknown as Cache;
+    const handle = createEdgeHandler({ build, cache: createPageCache(() => broken), render: async () => page() });
+    const { response, body } = await handled(handle, "/help");
+    expect(response.status).toBe(200);
+    expect(body).toBe("<!doctype html><p>page</p>");
+    // Kept in memory all the same; putting it in the shared tier fails quietly after the answer.
+    const again = await handled(handle, "/help");
+    expect([again.response.status, again.response.headers.get("X-Edge-Cache")]).toEqual([200, "HIT"]);
+  });
+
+  it("answers what it cannot handle with a plain 500 carrying the security headers, in the reader's language", async () => {
+    const handle = createEdgeHandler({
+      build,
+      render: async () => {
+        throw new Error("the renderer broke");
+      },
+    });
+    const ctx = createExecutionContext();
+    const request = new Request("https://paydesk.test/tos", { headers: { "Accept-Language": "zh-CN" } });
+    const response = await handle(request, { CF_VERSION_METADATA: { id: "d" } }, ctx);
+    expect(response.status).toBe(500);
+    expect(response.headers.get("Cache-Control")).toBe("no-store");
+    expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(response.headers.get("Content-Security-Policy")).toContain("default-src");
+    expect(await response.text()).toContain("出错了");
+  });
+});
+
 describe("the memory tier", () => {
   const page = (body: string, expiresAt = Number.POSITIVE_INFINITY) => ({
     pieces: splitAroundNonce(utf8.encode(body), "n"),
@@ -356,7 +448,7 @@ describe("the memory tier", () => {
 
   it("answers hits on a fresh nonce that matches the response's policy, through both tiers", async () => {
     const shared = await caches.open(`pages-${crypto.randomUUID()}`);
-    const build = { assets: { version: "client-1" }, routes: {} } as unknown as ServerBuild;
+    const build = { assets: { version: "client-1" }, routes: stubRoutes } as unknown as ServerBuild;
     const isolate = () =>
       createEdgeHandler({
         build,

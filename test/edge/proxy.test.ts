@@ -75,6 +75,18 @@ describe("the /api/* proxy", () => {
     expect(await response.json()).toEqual({ code: "NOT_FOUND" });
   });
 
+  it("answers a 5xx that is not the contract's JSON (a zone's error page) as 502 ORIGIN_UNAVAILABLE, passing the origin's own 5xx through", async () => {
+    const zone = await edge("/api/zone-down");
+    expect(zone.status).toBe(502);
+    expect(zone.headers.get("Content-Type")).toContain("application/json");
+    const body = await zone.text();
+    expect(JSON.parse(body)).toMatchObject({ code: "ORIGIN_UNAVAILABLE" });
+    expect(body).not.toContain("origin.internal.example");
+    const own = await edge("/api/json-503");
+    expect(own.status).toBe(503);
+    expect(await own.json()).toEqual({ code: "WECHAT_PAY_UNAVAILABLE" });
+  });
+
   it("answers 502 ORIGIN_UNAVAILABLE when the origin cannot be reached", async () => {
     const request = new Request("https://paydesk.test/api/user/session", { method: "POST" });
     const response = await proxyToOrigin(request, { ORIGIN_URL: "http://127.0.0.1:9" });

@@ -28,6 +28,14 @@ export default {
       return Response.json({ code: "SUCCESS", data: "late" });
     }
     if (url.pathname === "/api/crash") throw new Error("the origin crashed");
+    // What a zone or proxy in front of an origin answers when the origin is down.
+    if (url.pathname === "/api/zone-down") {
+      return new Response("<html><body>Error 522 origin.internal.example Ray ID 8f00</body></html>", {
+        status: 522,
+        headers: { "Content-Type": "text/html" },
+      });
+    }
+    if (url.pathname === "/api/json-503") return Response.json({ code: "WECHAT_PAY_UNAVAILABLE" }, { status: 503 });
     return Response.json({ code: "NOT_FOUND" }, { status: 404 });
   },
 };

@@ -19,7 +19,7 @@ export type AccessEnv = { ACCESS_TEAM_DOMAIN?: string; ACCESS_AUD?: string };
  * must hold for them too. Leading slashes beyond the first are read as one, to err on the
  * gate's side.
  */
-export function isBackOfficePath(pathname: string): boolean {
+function isBackOfficePath(pathname: string): boolean {
   let path = pathname;
   try {
     path = decodeURIComponent(pathname);
@@ -29,6 +29,32 @@ export function isBackOfficePath(pathname: string): boolean {
   return /^\/+ops(?:[/\\]|\.data$|$)/i.test(path);
 }
 
+/**
+ * Whether a request reaches the back office: its own pages, and the two doors that name
+ * pages in their query — one route's server loader data (`/__serverLoader?url=`) and React
+ * Router's lazy route discovery (`/__manifest?paths=`, which lists routes and their chunks).
+ */
+export function reachesBackOffice(url: URL): boolean {
+  if (isBackOfficePath(url.pathname)) return true;
+  if (url.pathname === "/__serverLoader") {
+    const page = url.searchParams.get("url");
+    if (page === null) return false;
+    try {
+      return isBackOfficePath(new URL(page, url.origin).pathname);
+    } catch {
+      return false;
+    }
+  }
+  if (url.pathname === "/__manifest") {
+    return url.searchParams.getAll("paths").some((paths) => paths.split(",").some((path) => isBackOfficePath(path)));
+  }
+  return false;
+}
+
+function accessCookie(cookies: string | null): string | null {
+  return cookies ? (/(?:^|;\s*)CF_Authorization=([^;\s]+)/.exec(cookies)?.[1] ?? null) : null;
+}
+
 // One key set per team per isolate: jose caches the keys it fetched and refetches on a new kid.
 const remoteKeySets = new Map<string, JWTVerifyGetKey>();
 
@@ -36,7 +62,10 @@ export async function accessAllows(request: Request, env: AccessEnv, keysOf?: Ac
   const teamDomain = env.ACCESS_TEAM_DOMAIN;
   const audience = env.ACCESS_AUD;
   if (!teamDomain || !audience) return true;
-  const token = request.headers.get("Cf-Access-Jwt-Assertion");
+  // Access adds its header to requests for the application's own paths (/ops). Route
+  // discovery (/__manifest) is not one; the operator's browser sends Access's cookie there,
+  // which holds the same token, verified the same way.
+  const token = request.headers.get("Cf-Access-Jwt-Assertion") ?? accessCookie(request.headers.get("Cookie"));
   if (!token) return false;
   const { createRemoteJWKSet, jwtVerify } = await import("jose");
   let keys = keysOf?.(teamDomain) ?? remoteKeySets.get(teamDomain);

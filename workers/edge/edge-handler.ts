@@ -1,13 +1,15 @@
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { languageParam, pickLanguage } from "#app/i18n/languages";
 import { cspNonceContext, languageContext, reportErrorContext } from "#app/server-context";
+import { errorAnswer } from "./api-answer";
 import { captureException } from "./error-reporting";
 import { languageChoiceRedirect } from "./language-choice";
 import { proxyToOrigin, type OriginTarget } from "./origin-proxy";
 import { createPageCache, isShareable, keepsRendering, matchPage, pageCacheKey, storePage, type PageCacheTiers } from "./page-cache";
 import { routeLoaderDataPath, serveRouteLoaderData } from "./route-loader-data";
 import { applySecurityHeaders, createNonce } from "./security-headers";
-import { type AccessEnv, type AccessKeys, accessAllows, isBackOfficePath } from "./access-gate";
+import { staticPagePaths } from "./static-pages";
+import { type AccessEnv, type AccessKeys, accessAllows, reachesBackOffice } from "./access-gate";
 
 export type EdgeEnv = OriginTarget &
   AccessEnv & {
@@ -37,7 +39,37 @@ function deployVersion(env: EdgeEnv, build: ServerBuild): string {
  * The edge worker's request handling: `/api/*` to the origin, `/assets/*` misses as
  * plain 404s, route data, and pages through the edge cache.
  */
-export function createEdgeHandler({ build, render, cache = createPageCache(), originTimeoutMs, accessKeys }: EdgeHandlerOptions) {
+export function createEdgeHandler(options: EdgeHandlerOptions) {
+  const handle = handleRequests(options);
+  // What the handler cannot handle (a render stream that breaks, a runtime fault) reaches
+  // Sentry, and the visitor hears a plain 500 with the security headers rather than the
+  // platform's own error page.
+  return async function handleOrFail(request: Request, env: EdgeEnv, ctx: ExecutionContext): Promise<Response> {
+    try {
+      return await handle(request, env, ctx);
+    } catch (error) {
+      captureException(error);
+      const url = new URL(request.url);
+      const answer =
+        url.pathname === "/api" || url.pathname.startsWith("/api/")
+          ? errorAnswer("INTERNAL_ERROR", "Something went wrong on our side. Please try again.")
+          : new Response(failurePage(pickLanguage(request.headers)), {
+              status: 500,
+              headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
+            });
+      applySecurityHeaders(answer.headers, { https: url.protocol === "https:", nonce: createNonce() });
+      return answer;
+    }
+  };
+}
+
+function failurePage(language: ReturnType<typeof pickLanguage>): string {
+  return language === "zh-CN"
+    ? '<!doctype html><html lang="zh-CN"><meta charset="utf-8"><title>出错了</title><h1>出错了</h1><p>我们这边出了问题，请稍后重试。</p></html>'
+    : '<!doctype html><html lang="en"><meta charset="utf-8"><title>Something went wrong</title><h1>Something went wrong</h1><p>Something went wrong on our side. Please try again in a moment.</p></html>';
+}
+
+function handleRequests({ build, render, cache = createPageCache(), originTimeoutMs, accessKeys }: EdgeHandlerOptions) {
   return async function handle(request: Request, env: EdgeEnv, ctx: ExecutionContext): Promise<Response> {
     const url = new URL(request.url);
     const https = url.protocol === "https:";
@@ -67,19 +99,25 @@ export function createEdgeHandler({ build, render, cache = createPageCache(), or
     // A sign-in link (`?token=`) or a recovery link (`?link=`) is personal: its page is rendered
     // for this visit only, and its secret never becomes a cache key. The back office's pages
     // are never kept at the edge, nor indexed (docs/decisions/012-operators-and-audit.md).
-    const backOffice = isBackOfficePath(url.pathname);
+    const backOffice = reachesBackOffice(url);
     const carriesSecret = url.searchParams.has("token") || url.searchParams.has("link");
     const cacheable = request.method === "GET" && !carriesSecret && !backOffice;
     const key = cacheable ? pageCacheKey(url, deployVersion(env, build), language) : null;
-    const hasQuery = url.search !== "";
+    // A page's own address is kept at its first rendering; any other (a query, another
+    // spelling, an id in the path) at its second, so one-off addresses cost no cache.
+    const waitsForSecond = url.search !== "" || !staticPagePaths(build).has(url.pathname);
 
     let response: Response | null = null;
     let cacheStatus = "BYPASS";
+    // Whether the answer may be kept by a cache downstream too: a kept page, or a rendering
+    // that is shareable (a 404, an error page, a Set-Cookie never are).
+    let shareable = false;
     if (key) {
-      const hit = await matchPage(cache, key, nonce, hasQuery);
+      const hit = await matchPage(cache, key, nonce, waitsForSecond);
       if (hit) {
         response = hit.response;
         cacheStatus = "HIT";
+        shareable = true;
         if (hit.pending) ctx.waitUntil(hit.pending);
       }
     }
@@ -98,23 +136,23 @@ export function createEdgeHandler({ build, render, cache = createPageCache(), or
       } else {
         const rendered =
           url.pathname === routeLoaderDataPath ? await serveRouteLoaderData(request, build, context) : await render(request, context);
-        const shareable = key !== null && isShareable(rendered);
-        if (shareable && keepsRendering(cache, key, hasQuery)) {
+        shareable = key !== null && isShareable(rendered);
+        if (key !== null && shareable && keepsRendering(cache, key, waitsForSecond)) {
           // A page to keep is read whole (pages stream nothing late: their data is in hand
           // when they render): it is kept as those bytes, and answered with them, copied once.
           const page = { body: new Uint8Array(await rendered.arrayBuffer()), status: rendered.status, headers: rendered.headers };
           storePage(cache, key, page, nonce);
           response = new Response(page.body, rendered);
         } else {
-          // Not kept (a URL with a query seen for the first time, or an answer that is not
-          // shareable): answered as it streams, never read whole.
+          // Not kept (an address seen for the first time that is not a page's own, or an
+          // answer that is not shareable): answered as it streams, never read whole.
           response = new Response(rendered.body, rendered);
         }
         if (shareable) cacheStatus = "MISS";
       }
     }
 
-    if (!cacheable) response.headers.set("Cache-Control", "no-store");
+    if (!shareable) response.headers.set("Cache-Control", "no-store");
     if (backOffice) response.headers.set("X-Robots-Tag", "noindex, nofollow");
     response.headers.set("X-Edge-Cache", cacheStatus);
     // Each language is its own rendering (and cache entry); tell any cache downstream.

@@ -136,6 +136,19 @@ export async function proxyToOrigin(
     clearTimeout(timer);
   }
 
+  // The origin answers its own failures in the contract's JSON. A 5xx that is not JSON came
+  // from something in between (the origin's zone, a proxy): its page may name hosts or carry
+  // a trace, so the visitor hears the contract's answer instead, and Sentry the status.
+  if (answer.status >= 500 && !answer.headers.get("Content-Type")?.startsWith("application/json")) {
+    await answer.body?.cancel();
+    captureException(new Error(`The origin answered ${answer.status} without the contract's JSON`), {
+      tags: { requestId, path: incoming.pathname },
+    });
+    return errorAnswer("ORIGIN_UNAVAILABLE", "The service is not reachable right now. Please try again later.", {
+      "X-Request-Id": requestId,
+    });
+  }
+
   const headers = withoutHopByHop(answer.headers);
   headers.set("Cache-Control", "no-store");
   headers.set("X-Request-Id", requestId);

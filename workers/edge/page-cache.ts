@@ -7,6 +7,7 @@
  * is neither looked up in the shared tier nor kept in memory before its second request
  * (docs/decisions/031-page-throughput.md).
  */
+import { captureException } from "./error-reporting";
 import { PageMemory, type StoredPage } from "./page-memory";
 
 const renderNonceHeader = "X-Render-Nonce";
@@ -195,39 +196,52 @@ function sharedCopy(page: StoredPage): Response {
 }
 
 /**
- * A stored answer for `key`, already on this response's nonce, or null. A URL with a query
- * is looked for in the shared tier only from its second request in this isolate: a one-off
- * URL costs no Cache API lookup, a popular one costs at most one extra rendering per isolate.
+ * A stored answer for `key`, already on this response's nonce, or null. An address that
+ * `waitsForSecond` (a query, or not a page's own path: static-pages.ts) is looked for in the
+ * shared tier only from its second request in this isolate: a one-off address costs no Cache
+ * API lookup, a popular one at most one extra rendering per isolate.
  */
-export async function matchPage(tiers: PageCacheTiers, key: string, nonce: string, hasQuery: boolean): Promise<PageHit | null> {
+export async function matchPage(tiers: PageCacheTiers, key: string, nonce: string, waitsForSecond: boolean): Promise<PageHit | null> {
   const remembered = tiers.memory.get(key);
   if (remembered) {
     let pending: Promise<void> | null = null;
     if (!remembered.shared) {
       remembered.shared = true;
-      pending = tiers.shared().put(key, sharedCopy(remembered));
+      pending = tiers
+        .shared()
+        .put(key, sharedCopy(remembered))
+        .catch((error: unknown) => captureException(error, { tags: { cache: "put" } }));
     }
     return { response: toResponse(remembered, nonce), pending };
   }
 
-  if (hasQuery && !tiers.seenOnce.has(key)) return null;
-  const hit = await tiers.shared().match(key);
-  if (!hit) return null;
+  if (waitsForSecond && !tiers.seenOnce.has(key)) return null;
+  // The shared tier only saves work: when it fails, the page is rendered as on a miss.
+  let body: Uint8Array;
+  let hit: Response | undefined;
+  try {
+    hit = await tiers.shared().match(key);
+    if (!hit) return null;
+    body = new Uint8Array(await hit.arrayBuffer());
+  } catch (error) {
+    captureException(error, { tags: { cache: "match" } });
+    return null;
+  }
   const headers = new Headers(hit.headers);
   const renderedWith = headers.get(renderNonceHeader) ?? "";
   headers.delete(renderNonceHeader);
-  const page = storedPage({ body: new Uint8Array(await hit.arrayBuffer()), status: hit.status, headers }, renderedWith, true);
+  const page = storedPage({ body, status: hit.status, headers }, renderedWith, true);
   tiers.memory.set(key, page);
   return { response: toResponse(page, nonce), pending: null };
 }
 
 /**
- * Whether a page rendered for `key` now is to be kept: at once for a URL without a query, at
- * its second rendering for one with a query (this call remembers the first). `hasQuery` is
- * the page URL's, not the key's. A page not kept is answered as it streams.
+ * Whether a page rendered for `key` now is to be kept: at once for a page's own address, at
+ * its second rendering for one that `waitsForSecond` (this call remembers the first). A page
+ * not kept is answered as it streams.
  */
-export function keepsRendering(tiers: PageCacheTiers, key: string, hasQuery: boolean): boolean {
-  return !hasQuery || tiers.seenOnce.seenBefore(key);
+export function keepsRendering(tiers: PageCacheTiers, key: string, waitsForSecond: boolean): boolean {
+  return !waitsForSecond || tiers.seenOnce.seenBefore(key);
 }
 
 /** Keeps a rendered page in this isolate's memory (once `keepsRendering` said so). */

@@ -11,7 +11,16 @@ import type { OriginEnv } from "../../origin-env";
 /** A same-site path, or a loopback http(s) URL: where the stand-in cashier may send the browser back. */
 function safeReturn(target: string | undefined): string | null {
   if (!target) return null;
-  if (/^\/(?![/\\])/.test(target)) return target;
+  if (target.startsWith("/")) {
+    // Read as a browser reads it: a tab or newline is dropped there, so `/\t/evil.example`
+    // would be `//evil.example`, another host. Only a path that stays on this site returns.
+    try {
+      const url = new URL(target, "https://paydesk.invalid");
+      return url.origin === "https://paydesk.invalid" && !/^\/[/\\]/.test(url.pathname) ? url.pathname + url.search + url.hash : null;
+    } catch {
+      return null;
+    }
+  }
   try {
     const url = new URL(target);
     return (url.protocol === "http:" || url.protocol === "https:") && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname)

@@ -39,8 +39,10 @@ describe("local emulation", () => {
     expect(((await fromPage.json()) as { data: { h5Url: string } }).data.h5Url).toMatch(
       /^http:\/\/localhost:5173\/api\/payments\/wechat\/simulator\/cashier\?prepay_id=wx/,
     );
-    const elsewhere = await origin.call(`${h5.h5Url}&redirect_url=${encodeURIComponent("https://evil.example/")}`, { method: "GET" });
-    expect(await elsewhere.text()).not.toContain("evil.example");
+    for (const away of ["https://evil.example/", "//evil.example/", "/\\evil.example/", "/\t/evil.example/", "/\n/evil.example/"]) {
+      const elsewhere = await origin.call(`${h5.h5Url}&redirect_url=${encodeURIComponent(away)}`, { method: "GET" });
+      expect(await elsewhere.text(), JSON.stringify(away)).not.toContain("evil.example");
+    }
     const production = await origin.call(h5.h5Url, { method: "GET", env: wechatTestEnv({ WECHATPAY_SIMULATOR: undefined }) });
     expect(production.status).toBe(404);
     expect((await replay(origin, await payerPaysRecorded(h5.outTradeNo))).status).toBe(204);
