@@ -65,6 +65,8 @@ export const errorStatus = {
   TASK_NOT_CANCELLABLE: 409,
   /** The task kept changing (claims made or moving) while it was being cancelled: nothing changed; try again. */
   TASK_CHANGED: 409,
+  /** Other admins kept changing a person's role while this change was read and written: nothing changed; try again. */
+  ROLE_CHANGED: 409,
   TICKET_CLOSED: 409,
   /** Someone else changed the ticket while this change was being made: reload it and decide again. */
   TICKET_CHANGED: 409,

@@ -59,6 +59,7 @@ const retryableCodes = new Set<ErrorCode>([
   "IDEMPOTENCY_KEY_IN_USE",
   "PAYMENT_STARTING",
   "TASK_CHANGED",
+  "ROLE_CHANGED",
   "WECHAT_PAY_UNAVAILABLE",
 ]);
 

@@ -45,6 +45,7 @@ export default {
   TASK_NOT_CANCELLABLE: "此任务已关闭。",
   TICKET_CLOSED: "此工单已关闭。如仍需帮助，请新建工单。",
   TASK_CHANGED: "取消时此任务一直在变化，未作任何更改，请重试。",
+  ROLE_CHANGED: "其他管理员刚才一直在修改此人的角色，请刷新后重试。",
   TICKET_CHANGED: "此工单刚刚被他人修改，请刷新后重试。",
   IDEMPOTENCY_KEY_REUSED: "此表单已用其他内容提交过。请刷新页面后重试。",
   IDEMPOTENCY_KEY_IN_USE: "此请求仍在处理中，请稍候。",

@@ -211,6 +211,25 @@ describe("granting and revoking roles", () => {
     ]);
   });
 
+  it("gives up with 409 ROLE_CHANGED, changing nothing, when other admins keep changing the role", async () => {
+    const first = await operator("op_first", "admin");
+    const second = await operator("op_second", "admin");
+    const bob = await operator("op_bob", "support");
+    const roles = ["finance", "support", "finance"] as const;
+    const change = (index: number) => () => grant(first, { handle: "op_bob", role: roles[index] ?? "support", reason: "Moves desk." });
+    // Each of the second admin's attempts reads, then commits: a change of the first lands before each commit.
+    const busy = beforeBatch(1, change(0), beforeBatch(2, change(1), beforeBatch(3, change(2))));
+    const granted = await origin.call("/api/ops/operators", {
+      body: { handle: "op_bob", role: "admin", reason: "Leads the desk." },
+      headers: keyed(second.auth),
+      db: busy,
+    });
+    expect(granted.status).toBe(409);
+    expect(await granted.json()).toMatchObject({ code: "ROLE_CHANGED" });
+    expect(await roleOf(bob)).toBe("finance");
+    expect((await auditRows()).map((row) => row.actor_id)).toEqual([first.id, first.id, first.id]);
+  });
+
   it("counts only admins who can act: a locked admin does not let the last unlocked one step down", async () => {
     const acting = await operator("op_acting", "admin");
     const locked = await operator("op_locked", "admin");

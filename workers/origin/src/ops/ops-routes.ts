@@ -52,7 +52,7 @@ const grant = createRoute({
     200: jsonContent(successEnvelope(operatorSchema), "The person's role as it now is"),
     403: errorContent("FORBIDDEN: only an admin"),
     404: errorContent("NOT_FOUND: no such person (field handle), or not signed in as an operator"),
-    409: errorContent("LAST_ADMIN: the change would leave no admin"),
+    409: errorContent("LAST_ADMIN: the change would leave no admin; or ROLE_CHANGED: other admins kept changing the role meanwhile"),
   },
 });
 
@@ -70,7 +70,9 @@ const revoke = createRoute({
     200: jsonContent(successEnvelope(z.null()), "Revoked"),
     403: errorContent("FORBIDDEN: only an admin"),
     404: errorContent("NOT_FOUND: that person holds no role, or not signed in as an operator"),
-    409: errorContent("LAST_ADMIN: the last admin's role cannot be taken away"),
+    409: errorContent(
+      "LAST_ADMIN: the last admin's role cannot be taken away; or ROLE_CHANGED: other admins kept changing the role meanwhile",
+    ),
   },
 });
 
@@ -125,6 +127,12 @@ opsRoutes.openapi(listOperators, async (c) => {
 const roleAsRead = (db: D1Database, userId: string, role: OperatorRole | null) =>
   assertInBatch(db, "the role is as read", "(SELECT role FROM operator_role WHERE user_id = ?) IS ?", userId, role);
 
+/** Not lasting: once the other admins are done, the same change may be asked again. */
+const roleKeptChanging = (c: Context<OriginEnv>) => () =>
+  c.var.idempotency.refuse(new ApiError("ROLE_CHANGED", "Other admins kept changing this person's role just now. Reload and try again."), {
+    lasting: false,
+  });
+
 async function throwIfRoleChanged(db: D1Database, userId: string, read: OperatorRole | null): Promise<void> {
   const now = await db.prepare("SELECT role FROM operator_role WHERE user_id = ?1").bind(userId).first<{ role: OperatorRole }>();
   if ((now?.role ?? null) !== read) throw new ChangedMeanwhile();
@@ -132,7 +140,7 @@ async function throwIfRoleChanged(db: D1Database, userId: string, read: Operator
 
 opsRoutes.openapi(grant, async (c) => {
   const asked = c.req.valid("json");
-  return await readingAgainIfChanged(() => grantAsRead(c, asked));
+  return await readingAgainIfChanged(() => grantAsRead(c, asked), roleKeptChanging(c));
 });
 
 async function grantAsRead(c: Context<OriginEnv>, { handle, role, reason }: { handle: string; role: OperatorRole; reason: string }) {
@@ -190,7 +198,7 @@ async function grantAsRead(c: Context<OriginEnv>, { handle, role, reason }: { ha
 
 opsRoutes.openapi(revoke, async (c) => {
   const asked = { handle: c.req.valid("param").handle, reason: c.req.valid("json").reason };
-  return await readingAgainIfChanged(() => revokeAsRead(c, asked));
+  return await readingAgainIfChanged(() => revokeAsRead(c, asked), roleKeptChanging(c));
 });
 
 async function revokeAsRead(c: Context<OriginEnv>, { handle, reason }: { handle: string; reason: string }) {

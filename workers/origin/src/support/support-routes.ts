@@ -212,14 +212,13 @@ supportRoutes.openapi(readTicket, async (c) =>
 
 supportRoutes.openapi(reply, async (c) => {
   const asked = { id: c.req.valid("param").id, message: c.req.valid("json").message };
-  try {
-    return await readingAgainIfChanged(() => replyAsRead(c, asked));
-  } catch (error) {
-    if (!(error instanceof ChangedMeanwhile)) throw error;
-    return c.var.idempotency.refuse(new ApiError("TICKET_CHANGED", "Someone else changed this ticket just now. Reload it and try again."), {
-      lasting: false,
-    });
-  }
+  return await readingAgainIfChanged(
+    () => replyAsRead(c, asked),
+    () =>
+      c.var.idempotency.refuse(new ApiError("TICKET_CHANGED", "Someone else changed this ticket just now. Reload it and try again."), {
+        lasting: false,
+      }),
+  );
 });
 
 /**
