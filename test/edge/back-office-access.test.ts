@@ -89,6 +89,8 @@ describe("Cloudflare Access in front of the back office's pages", () => {
     for (const path of [
       "/__manifest?version=test&paths=%2Fops%2Fpeople%2C%2Fops%2Frefunds",
       "/__manifest?version=test&paths=%2Fhelp%2C%2FOPS",
+      "/__manifest?version=test&paths=ops",
+      "/__manifest?version=test&paths=help%2COps%2Fpeople",
       "/__serverLoader?route=ops_people&url=%2Fops%2Fpeople",
       "/__serverLoader?route=ops_people&url=https%3A%2F%2Fpaydesk.test%2F%256Fps",
     ]) {
@@ -108,6 +110,9 @@ describe("Cloudflare Access in front of the back office's pages", () => {
     expect(rendered).toEqual(["/__manifest"]);
     const forged = await visit(discovery, accessEnv, { Cookie: `CF_Authorization=${await accessJwt({ key: stranger.privateKey })}` });
     expect(forged.status).toBe(404);
+    // On the back office's own paths only Access's header counts: it proves Access checked this request.
+    const cookieOnly = await visit("/ops/people", accessEnv, { Cookie: `CF_Authorization=${await accessJwt()}` });
+    expect(cookieOnly.status).toBe(404);
   });
 
   it("leaves the people's pages alone", async () => {

@@ -290,7 +290,7 @@ describe("a page's own address", () => {
       notFound: { id: "notFound", parentId: "root", path: "*" },
     } as unknown as ServerBuild["routes"];
     expect([...staticPagePaths({ routes })].sort()).toEqual(
-      ["/", "/_root.data", "/help", "/help.data", "/ops", "/ops.data", "/ops/people", "/ops/people.data"].sort(),
+      ["/", "/_.data", "/help", "/help.data", "/ops", "/ops.data", "/ops/people", "/ops/people.data"].sort(),
     );
   });
 

@@ -46,7 +46,9 @@ export function reachesBackOffice(url: URL): boolean {
     }
   }
   if (url.pathname === "/__manifest") {
-    return url.searchParams.getAll("paths").some((paths) => paths.split(",").some((path) => isBackOfficePath(path)));
+    // React Router reads a path without its leading slash as if it had one (`paths=ops`).
+    const named = url.searchParams.getAll("paths").flatMap((paths) => paths.split(","));
+    return named.some((path) => isBackOfficePath(path.startsWith("/") ? path : `/${path}`));
   }
   return false;
 }
@@ -58,14 +60,19 @@ function accessCookie(cookies: string | null): string | null {
 // One key set per team per isolate: jose caches the keys it fetched and refetches on a new kid.
 const remoteKeySets = new Map<string, JWTVerifyGetKey>();
 
+/** The doors that name back-office pages in their query (`reachesBackOffice`), which Access's application does not cover. */
+const queryDoors = new Set(["/__serverLoader", "/__manifest"]);
+
 export async function accessAllows(request: Request, env: AccessEnv, keysOf?: AccessKeys): Promise<boolean> {
   const teamDomain = env.ACCESS_TEAM_DOMAIN;
   const audience = env.ACCESS_AUD;
   if (!teamDomain || !audience) return true;
-  // Access adds its header to requests for the application's own paths (/ops). Route
-  // discovery (/__manifest) is not one; the operator's browser sends Access's cookie there,
-  // which holds the same token, verified the same way.
-  const token = request.headers.get("Cf-Access-Jwt-Assertion") ?? accessCookie(request.headers.get("Cookie"));
+  // Access adds its header to requests for the application's own paths (/ops), and there
+  // only the header proves that Access checked this very request. The query doors are not
+  // its paths: there the operator's browser sends Access's cookie, which holds the same kind
+  // of token, verified the same way.
+  const onQueryDoor = queryDoors.has(new URL(request.url).pathname);
+  const token = request.headers.get("Cf-Access-Jwt-Assertion") ?? (onQueryDoor ? accessCookie(request.headers.get("Cookie")) : null);
   if (!token) return false;
   const { createRemoteJWKSet, jwtVerify } = await import("jose");
   let keys = keysOf?.(teamDomain) ?? remoteKeySets.get(teamDomain);

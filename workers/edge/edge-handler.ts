@@ -52,7 +52,7 @@ export function createEdgeHandler(options: EdgeHandlerOptions) {
       const url = new URL(request.url);
       const answer =
         url.pathname === "/api" || url.pathname.startsWith("/api/")
-          ? errorAnswer("INTERNAL_ERROR", "Something went wrong on our side. Please try again.")
+          ? errorAnswer("INTERNAL_ERROR", "Something went wrong on our side. Please try again.", { "X-Request-Id": crypto.randomUUID() })
           : new Response(failurePage(pickLanguage(request.headers)), {
               status: 500,
               headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },

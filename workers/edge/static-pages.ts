@@ -5,7 +5,7 @@ const known = new WeakMap<ServerBuild["routes"], ReadonlySet<string>>();
 /**
  * The pages' own addresses, as the app's links spell them: every route path without a
  * parameter or a splat, joined from the root (`/`, `/help`, `/ops/people`), and the route
- * data URL of each (`/_root.data`, `/help.data`). Only these are kept at their first
+ * data URL of each (`/_.data`, `/help.data`). Only these are kept at their first
  * rendering; any other address, however it reaches a page (`/HELP`, `/help/`, a receipt's
  * id), waits for its second, so a flood of one-off addresses cannot fill the cache
  * (docs/decisions/031-page-throughput.md).
@@ -26,7 +26,8 @@ export function staticPagePaths(build: Pick<ServerBuild, "routes">): ReadonlySet
     if (dynamic) continue;
     const path = `/${segments.join("/")}`;
     paths.add(path);
-    paths.add(path === "/" ? "/_root.data" : `${path}.data`);
+    // React Router 8's data URLs (`singleFetchUrl`): `/_.data` for `/`, `/help.data` for `/help`.
+    paths.add(path === "/" ? "/_.data" : `${path}.data`);
   }
   known.set(build.routes, paths);
   return paths;

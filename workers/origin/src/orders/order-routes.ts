@@ -22,8 +22,7 @@ import { validationHook } from "../http/validation";
 import { idempotent, idempotentWhenKeyed } from "../idempotency/idempotency";
 import { doorLimit } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
-import { afterAnswer } from "../http/after-answer";
-import { reconcileWechatPayments } from "../wechat-pay/reconcile/reconcile-payments";
+import { closeWechatPayAfterAnswer } from "../wechat-pay/reconcile/close-after-answer";
 import { findOrderDetail, newPendingOrder, orderColumns, orderFromRow, type OrderRow } from "./order-rows";
 
 const createRecharge = createRoute({
@@ -182,10 +181,7 @@ orderRoutes.openapi(cancel, async (c) => {
       200,
       { code: "SUCCESS" as const, data: cancelled },
     );
-    // A WeChat Pay order waiting for this one is closed at WeChat Pay now (trigger
-    // `order_done_checks_wechat` made it due); the cron retries what does not close.
-    const wechat = await c.var.wechatPay();
-    if (wechat) await afterAnswer(c, "Closing the WeChat Pay order", () => reconcileWechatPayments(db, wechat, now, { orderId: id }));
+    await closeWechatPayAfterAnswer(c, id, now);
     return answer;
   } catch (error) {
     if (!(error instanceof Error && error.message.includes("a paid or closed order does not change"))) throw error;

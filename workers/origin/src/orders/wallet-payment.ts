@@ -4,10 +4,10 @@
  */
 import type { Context } from "hono";
 import { ApiError } from "../http/answer";
-import { afterAnswer } from "../http/after-answer";
+
 import { isOverdraft, journalStatements, walletAccountOf } from "../ledger/journal";
 import type { OriginEnv } from "../origin-env";
-import { reconcileWechatPayments } from "../wechat-pay/reconcile/reconcile-payments";
+import { closeWechatPayAfterAnswer } from "../wechat-pay/reconcile/close-after-answer";
 import type { PayableOrder } from "./payable-order";
 
 export async function payFromWallet(c: Context<OriginEnv>, order: PayableOrder, now: number) {
@@ -57,10 +57,9 @@ export async function payFromWallet(c: Context<OriginEnv>, order: PayableOrder, 
         },
       },
     );
-    // A WeChat Pay order started for this order must not be paid too: close it now (the
-    // cron retries; a payment made meanwhile is refunded).
-    const wechat = await c.var.wechatPay();
-    if (wechat) await afterAnswer(c, "Closing the WeChat Pay order", () => reconcileWechatPayments(db, wechat, now, { orderId: id }));
+    // A WeChat Pay order started for this order must not be paid too (a payment made
+    // meanwhile is refunded).
+    await closeWechatPayAfterAnswer(c, id, now);
     return answer;
   } catch (error) {
     if (isOverdraft(error)) {

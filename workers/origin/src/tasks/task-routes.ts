@@ -2,7 +2,6 @@ import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { postedTaskSchema, postTaskBodySchema, taskIdParamSchema, taskLimits, taskListQuerySchema, taskSchema } from "#contract/tasks";
 import { signedInUser } from "../auth/signed-in-user";
-import { afterAnswer } from "../http/after-answer";
 import { ApiError } from "../http/answer";
 import {
   bearerAuth,
@@ -18,7 +17,7 @@ import { idempotentPosts, idempotentWhenKeyed } from "../idempotency/idempotency
 import { newPendingOrder, orderFromRow } from "../orders/order-rows";
 import { doorLimitOnPost } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
-import { reconcileWechatPayments } from "../wechat-pay/reconcile/reconcile-payments";
+import { closeWechatPayAfterAnswer } from "../wechat-pay/reconcile/close-after-answer";
 import { taskColumns, taskFromRow, type TaskRow } from "./task-rows";
 import { escrowReleaseStatements, isEscrowChanged } from "./task-rules";
 
@@ -188,12 +187,8 @@ taskRoutes.openapi(cancel, async (c) => {
     const cancelled: TaskRow = { ...task, status: "cancelled", escrow_remaining: task.escrow_remaining - excess };
     try {
       const answer = await c.var.idempotency.commit(statements, 200, { code: "SUCCESS" as const, data: taskFromRow(cancelled) });
-      // A WeChat Pay order started for the budget is closed at WeChat Pay now, as a cancelled
-      // order's is (order-routes.ts); the cron retries what does not close.
-      const wechat = task.status === "awaiting_payment" ? await c.var.wechatPay() : null;
-      if (wechat) {
-        await afterAnswer(c, "Closing the WeChat Pay order", () => reconcileWechatPayments(db, wechat, now, { orderId: task.order_id }));
-      }
+      // A WeChat Pay order started for the budget is closed at WeChat Pay, as a cancelled order's is.
+      if (task.status === "awaiting_payment") await closeWechatPayAfterAnswer(c, task.order_id, now);
       return answer;
     } catch (error) {
       if (!(isFailedAssertion(error) || isEscrowChanged(error))) throw error;
