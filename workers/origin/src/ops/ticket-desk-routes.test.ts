@@ -22,6 +22,13 @@ async function userTicket(user: Person = alice, subject = "Recharge not credited
   return ((await response.json()) as { data: { id: string } }).data.id;
 }
 
+/** The requester (alice) writing on her ticket: to run now, or between an operator's read and batch. */
+const requesterWrites = (id: string, message: string) => () =>
+  origin.call(`/api/support/tickets/${id}/messages`, {
+    body: { message },
+    headers: { ...alice.auth, "Idempotency-Key": `msg-${crypto.randomUUID()}` },
+  });
+
 async function contactTicket(email = "visitor@example.com"): Promise<string> {
   const response = await origin.call("/api/support/contact", {
     body: { email, subject: "Business enquiry", message: "Do you offer invoices?" },
@@ -105,10 +112,7 @@ describe("the queue", () => {
     const third = await userTicket(alice, "Third");
     origin.advance(60_000);
     // The first gets a new message: it moves behind the others.
-    await origin.call(`/api/support/tickets/${first}/messages`, {
-      body: { message: "Any news?" },
-      headers: { ...alice.auth, "Idempotency-Key": "any-news-001" },
-    });
+    await requesterWrites(first, "Any news?")();
     await assign(support, third);
     origin.advance(30_000);
 
@@ -329,12 +333,7 @@ describe("answering a ticket", () => {
     const id = await userTicket();
     await reply(support, id);
     origin.advance(1_000);
-    const userWrites = () =>
-      origin.call(`/api/support/tickets/${id}/messages`, {
-        body: { message: "It happened again today." },
-        headers: { ...alice.auth, "Idempotency-Key": "again-today-1" },
-      });
-    const raced = await reply(support, id, "Anything else?", undefined, beforeBatch(2, userWrites));
+    const raced = await reply(support, id, "Anything else?", undefined, beforeBatch(2, requesterWrites(id, "It happened again today.")));
     expect(raced.status).toBe(409);
     expect(await raced.json()).toMatchObject({ code: "TICKET_CHANGED" });
     // The requester's message keeps the ticket in the open queue, where an operator sees it.
@@ -402,12 +401,13 @@ describe("closing a ticket", () => {
     const id = await userTicket();
     await reply(support, id);
     origin.advance(1_000);
-    const userWrites = () =>
-      origin.call(`/api/support/tickets/${id}/messages`, {
-        body: { message: "Wait, one more thing." },
-        headers: { ...alice.auth, "Idempotency-Key": "one-more-001" },
-      });
-    const raced = await close(support, id, { reason: "Answered." }, undefined, beforeBatch(2, userWrites));
+    const raced = await close(
+      support,
+      id,
+      { reason: "Answered." },
+      undefined,
+      beforeBatch(2, requesterWrites(id, "Wait, one more thing.")),
+    );
     expect(raced.status).toBe(409);
     expect(await raced.json()).toMatchObject({ code: "TICKET_CHANGED" });
     expect(await statusOf(id)).toBe("open");

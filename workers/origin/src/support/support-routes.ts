@@ -19,7 +19,7 @@ import { idempotent, idempotentPosts, ReplayAnswer } from "../idempotency/idempo
 import { doorLimit, doorLimitOnPost } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
 import { clientAddress, contactAttemptStatements, contactRetryAfterMs, emailForLimit } from "./contact-limits";
-import { findThread, isTicketClosedError, openTicketStatements, ticketColumns, ticketFromRow } from "./tickets";
+import { findThread, openTicketStatements, ticketColumns, ticketFromRow } from "./tickets";
 
 const thread = jsonContent(successEnvelope(ticketThreadSchema), "The ticket and its messages");
 
@@ -234,7 +234,8 @@ async function replyAsRead(c: Context<OriginEnv>, { id, message }: { id: string;
   if (found.status === "closed") return c.var.idempotency.refuse(ticketClosed());
   const now = c.var.clock.now();
   const at = new Date(now).toISOString();
-  // The message's own trigger (migration 0005) reopens the ticket, and refuses a closed one.
+  // The message's own trigger (migration 0005) reopens the ticket. One closed meanwhile fails
+  // the batch's statement of its status first, and the read again refuses it.
   const replied = {
     ...found,
     status: "open" as const,
@@ -258,8 +259,6 @@ async function replyAsRead(c: Context<OriginEnv>, { id, message }: { id: string;
       { code: "SUCCESS" as const, data: replied },
     );
   } catch (error) {
-    // Closed meanwhile: the trigger refused the message, and the whole batch rolled back.
-    if (isTicketClosedError(error)) return c.var.idempotency.refuse(ticketClosed());
     if (isFailedAssertion(error)) throw new ChangedMeanwhile();
     throw error;
   }
