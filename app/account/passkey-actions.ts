@@ -23,8 +23,12 @@ export const passkeyIntents = {
     withDevice("addPasskey", () =>
       runAction("addPasskey", async (api) => {
         // The name is checked before the device is asked: a passkey made and then refused would be an orphan.
-        const { name } = await checked((s) => s.renamePasskeyBodySchema, { name: formText(form, "name") }, fieldMessages());
-        const { password } = await checked((s) => s.passkeyOptionsBodySchema, { password: formText(form, "password") }, fieldMessages());
+        // Both fields in one check, so both are told at once when both are wrong.
+        const { name, password } = await checked(
+          (s) => s.renamePasskeyBodySchema.extend(s.passkeyOptionsBodySchema.shape),
+          { name: formText(form, "name"), password: formText(form, "password") },
+          fieldMessages(),
+        );
         const options = await passkeyRegistrationOptions(api, password);
         const credential = await createPasskey(options);
         // One key per ceremony: a retry of this very answer replays, a new passkey is a new request.

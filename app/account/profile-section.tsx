@@ -3,7 +3,8 @@ import type { UserInfo } from "#contract/user-info";
 import { useAnnounceSuccess } from "../components/announcer";
 import type { ActionResult } from "../forms/action-result";
 import { Field, FormAlert, SubmitButton } from "../forms/fields";
-import { fieldError, useFormInstance } from "../forms/use-form-instance";
+import { fieldError } from "../forms/failure-fields";
+import { useFormInstance } from "../forms/use-form-instance";
 import { useMessages } from "../i18n/messages";
 import { accountMessages } from "../messages/account";
 

@@ -4,7 +4,8 @@ import type { RecoveryCodes, RecoveryCodesStatus } from "#contract/account-safet
 import { DateTime } from "../components/money";
 import type { ActionResult } from "../forms/action-result";
 import { Field, FormAlert, SubmitButton } from "../forms/fields";
-import { fieldError, useFormInstance } from "../forms/use-form-instance";
+import { fieldError } from "../forms/failure-fields";
+import { useFormInstance } from "../forms/use-form-instance";
 import { useMessages } from "../i18n/messages";
 import { accountMessages } from "../messages/account";
 import { recoveryCodeMessages } from "../messages/recovery-codes";

@@ -6,23 +6,28 @@ import { currentLanguage } from "../i18n/messages";
 import { messageFor } from "../messages/errors";
 import { refreshUser, currentToken } from "../session/account-session";
 
-/** Why a form was refused: the contract's code, the field it concerns, and what to tell the user. */
-type FormFailure = { code: ErrorCode; field?: string; message: string };
+/**
+ * Why a form was refused: the contract's code, the field it concerns, and what to tell the
+ * user. The form's own check refuses every field in error at once: `fields` then holds each
+ * one's message, `field` and `message` the first's.
+ */
+type FormFailure = { code: ErrorCode; field?: string; message: string; fields?: Readonly<Record<string, string>> };
 
 export type ActionResult<T = unknown> = { intent: string; ok: true; data: T } | { intent: string; ok: false; failure: FormFailure };
 
 /** Refused by the form's own check: the screen's message for the field, or the catalogue's. */
 class InvalidInput extends Error {
-  constructor(readonly failure: Omit<FormFailure, "message"> & { message?: string }) {
-    super(failure.message ?? failure.code);
+  constructor(readonly fields: readonly { field?: string; message?: string }[]) {
+    super("BAD_REQUEST");
   }
 }
 
 /**
  * Checks a form's values with the same schema the origin validates with, before sending
- * anything. The first failing field gets the screen's own message for it, in the page's
- * language. The schemas are fetched on first use (app/contract-schemas.ts); when they cannot
- * be, nothing is sent and the form says Paydesk cannot be reached, as for a failed call.
+ * anything. Every failing field gets the screen's own message for it, in the page's
+ * language, so one try shows all that needs mending. The schemas are fetched on first use
+ * (app/contract-schemas.ts); when they cannot be, nothing is sent and the form says Paydesk
+ * cannot be reached, as for a failed call.
  */
 export async function checked<S extends z.ZodType>(
   schemaOf: (schemas: ContractSchemas) => S,
@@ -31,8 +36,22 @@ export async function checked<S extends z.ZodType>(
 ): Promise<z.output<S>> {
   const result = schemaOf(await contractSchemas()).safeParse(values);
   if (result.success) return result.data;
-  const field = String(result.error.issues[0]?.path[0] ?? "");
-  throw new InvalidInput({ code: "BAD_REQUEST", field: field || undefined, message: fieldMessages[field] });
+  const fields = [...new Set(result.error.issues.map((issue) => String(issue.path[0] ?? "")))];
+  throw new InvalidInput(fields.map((field) => ({ field: field || undefined, message: fieldMessages[field] })));
+}
+
+/** The form's own refusal: each field's message, the catalogue's where the screen has none. */
+async function invalidInputFailure(error: InvalidInput): Promise<FormFailure> {
+  const fallback = await messageFor("BAD_REQUEST", currentLanguage());
+  const refused = error.fields.map(({ field, message }) => ({ field, message: message ?? fallback }));
+  const named = refused.filter((entry): entry is { field: string; message: string } => entry.field !== undefined);
+  const first = refused[0] ?? { field: undefined, message: fallback };
+  return {
+    code: "BAD_REQUEST",
+    field: first.field,
+    message: first.message,
+    ...(named.length > 1 ? { fields: Object.fromEntries(named.map(({ field, message }) => [field, message])) } : {}),
+  };
 }
 
 /**
@@ -60,10 +79,7 @@ export async function attempt<T>(intent: string, work: () => Promise<T>): Promis
   try {
     return { intent, ok: true, data: await work() };
   } catch (error) {
-    if (error instanceof InvalidInput) {
-      const { code, field, message } = error.failure;
-      return { intent, ok: false, failure: { code, field, message: message ?? (await messageFor(code, currentLanguage())) } };
-    }
+    if (error instanceof InvalidInput) return { intent, ok: false, failure: await invalidInputFailure(error) };
     if (!(error instanceof ApiFailure)) throw error;
     const message = await messageFor(error.code, currentLanguage(), error.originMessage, error.field);
     return { intent, ok: false, failure: { code: error.code, field: error.field, message } };

@@ -1,5 +1,6 @@
 import type { ComponentProps, InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
 import type { ActionResult } from "./action-result";
+import { failedFields, fieldError } from "./failure-fields";
 
 type Labelled = { id: string; label: string; error?: string; hint?: string };
 
@@ -75,10 +76,14 @@ export function SelectField({
  * confirm or pay button) shows every refusal here.
  */
 export function FormAlert({ result, fields = [] }: { result: ActionResult | undefined; fields?: readonly string[] }) {
-  if (!result || result.ok || (result.failure.field && fields.includes(result.failure.field))) return null;
+  if (!result || result.ok) return null;
+  const refused = failedFields(result);
+  const unseen = refused.filter((field) => !fields.includes(field));
+  if (refused.length > 0 && unseen.length === 0) return null;
+  const messages = unseen.length > 0 ? [...new Set(unseen.map((field) => fieldError(result, field)))] : [result.failure.message];
   return (
     <p className="form-error" role="alert" tabIndex={-1} data-form-alert>
-      {result.failure.message}
+      {messages.join(" ")}
     </p>
   );
 }

@@ -4,6 +4,7 @@ import { isDefiniteRefusal } from "../messages/errors";
 import { whenIdle } from "../startup/when-idle";
 import { safeStorage } from "../storage/safe-storage";
 import type { ActionResult } from "./action-result";
+import { failedFields } from "./failure-fields";
 
 const newKey = () => crypto.randomUUID();
 const keyStore = safeStorage(() => window.sessionStorage);
@@ -60,15 +61,11 @@ export function useFormInstance(result: ActionResult | undefined, { resetOnSucce
       return;
     }
     const form = formRef.current;
-    const field = result.failure.field
-      ? form?.querySelector<HTMLElement>(`[name="${CSS.escape(result.failure.field)}"]:not([type=hidden])`)
-      : null;
+    const refused = new Set(failedFields(result));
+    const field = [...(form?.querySelectorAll<HTMLElement>("[name]:not([type=hidden])") ?? [])].find((element) =>
+      refused.has(element.getAttribute("name") ?? ""),
+    );
     (field ?? form?.querySelector<HTMLElement>("[data-form-alert]"))?.focus();
   }, [result, resetOnSuccess]);
   return { formRef, idempotencyKey };
-}
-
-/** The failure to show beside a field, if it concerns that field. */
-export function fieldError(result: ActionResult | undefined, name: string): string | undefined {
-  return result && !result.ok && result.failure.field === name ? result.failure.message : undefined;
 }

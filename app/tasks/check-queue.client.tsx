@@ -11,7 +11,8 @@ import { PersonName } from "../components/person-name";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
 import { FormAlert, SubmitButton, TextAreaField } from "../forms/fields";
 import { dispatchIntent } from "../forms/intent-dispatch";
-import { fieldError, useFormInstance } from "../forms/use-form-instance";
+import { fieldError } from "../forms/failure-fields";
+import { useFormInstance } from "../forms/use-form-instance";
 import { currentLanguage, useMessages } from "../i18n/messages";
 import { taskMessages } from "../messages/tasks";
 

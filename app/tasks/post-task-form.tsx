@@ -1,7 +1,8 @@
 import { useFetcher } from "react-router";
 import type { ActionResult } from "../forms/action-result";
 import { Field, FormAlert, MoneyField, SubmitButton, TextAreaField } from "../forms/fields";
-import { fieldError, useFormInstance } from "../forms/use-form-instance";
+import { fieldError } from "../forms/failure-fields";
+import { useFormInstance } from "../forms/use-form-instance";
 import { useMessages } from "../i18n/messages";
 import { taskMessages } from "../messages/tasks";
 

@@ -3,7 +3,8 @@ import type { Claim } from "#contract/tasks";
 import { useAnnounceSuccess } from "../components/announcer";
 import type { ActionResult } from "../forms/action-result";
 import { Field, FormAlert, SubmitButton, TextAreaField } from "../forms/fields";
-import { fieldError, useFormInstance } from "../forms/use-form-instance";
+import { fieldError } from "../forms/failure-fields";
+import { useFormInstance } from "../forms/use-form-instance";
 import { useMessages } from "../i18n/messages";
 import { taskMessages } from "../messages/tasks";
 

@@ -3,6 +3,7 @@ import { ApiFailure } from "../api/client";
 import { submitProof } from "../api/claims";
 import { cancelTask, claimTask, postTask } from "../api/tasks";
 import { formMessages } from "../messages/forms";
+import { taskMessages } from "../messages/tasks";
 import { refreshUser } from "../session/account-session";
 import { actOnTaskForm, taskIntents } from "./task-actions";
 
@@ -103,6 +104,24 @@ describe("the task board's client action", () => {
       formWith({ intent: "post", idempotencyKey: key, title: "", description: "Two pages.", reward: "1.50", slots: "3", deadline: "" }),
     );
     expect(answer).toMatchObject({ intent: "post", ok: false, failure: { code: "BAD_REQUEST", field: "title" } });
+    expect(postTask).not.toHaveBeenCalled();
+  });
+
+  it("names every field in error at once, the first as the failure's own", async () => {
+    const answer = await actOnTaskForm(
+      formWith({ intent: "post", idempotencyKey: key, title: "", description: "Two pages.", reward: "abc", slots: "0", deadline: "" }),
+    );
+    const fields = taskMessages.en.fields;
+    expect(answer).toEqual({
+      intent: "post",
+      ok: false,
+      failure: {
+        code: "BAD_REQUEST",
+        field: "title",
+        message: fields.title,
+        fields: { title: fields.title, reward: fields.reward, slots: fields.slots, deadline: fields.deadline },
+      },
+    });
     expect(postTask).not.toHaveBeenCalled();
   });
 });

@@ -43,6 +43,29 @@ test.describe("signing in", () => {
     await expect(page.getByRole("heading", { name: "Hello, Zhang Min" })).toBeVisible();
   });
 
+  test("every field in error is named at once, and focus goes to the first", async ({ page }) => {
+    await page.goto("/login?mode=register");
+    await waitForHydration(page);
+    await page.getByLabel("Handle").fill("No Spaces");
+    await page.getByLabel("Password").fill("short");
+    await page.getByRole("button", { name: "Create your account" }).click();
+    const handle = page.getByLabel("Handle");
+    await expect(handle).toBeFocused();
+    await expect(handle).toHaveAccessibleDescription(/A handle has 3 to 32 lower-case letters, digits or underscores\./);
+    await expect(page.getByLabel("Display name")).toHaveAccessibleDescription(/Enter the name others will see \(up to 64 characters\)\./);
+    await expect(page.getByLabel("Password")).toHaveAccessibleDescription(/A password has 10 to 256 characters\./);
+    for (const field of ["Handle", "Display name", "Password"]) await expect(page.getByLabel(field)).toHaveAttribute("aria-invalid", "true");
+    // Nothing concerns the form as a whole, so no alert repeats the fields' messages.
+    await expect(page.locator("[data-form-alert]")).toHaveCount(0);
+
+    // Mending one field leaves the others named until the next try.
+    await handle.fill("mended_handle");
+    await page.getByRole("button", { name: "Create your account" }).click();
+    await expect(page.getByLabel("Display name")).toBeFocused();
+    await expect(handle).not.toHaveAttribute("aria-invalid");
+    await expect(page.getByLabel("Password")).toHaveAttribute("aria-invalid", "true");
+  });
+
   test("a taken handle is named at its field", async ({ page, problems }) => {
     problems.allow(/status of 409/);
     await page.goto("/login?mode=register");
