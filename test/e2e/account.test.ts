@@ -54,7 +54,8 @@ test.describe("signing in", () => {
     await expect(handle).toHaveAccessibleDescription(/A handle has 3 to 32 lower-case letters, digits or underscores\./);
     await expect(page.getByLabel("Display name")).toHaveAccessibleDescription(/Enter the name others will see \(up to 64 characters\)\./);
     await expect(page.getByLabel("Password")).toHaveAccessibleDescription(/A password has 10 to 256 characters\./);
-    for (const field of ["Handle", "Display name", "Password"]) await expect(page.getByLabel(field)).toHaveAttribute("aria-invalid", "true");
+    for (const field of ["Handle", "Display name", "Password"])
+      await expect(page.getByLabel(field)).toHaveAttribute("aria-invalid", "true");
     // Nothing concerns the form as a whole, so no alert repeats the fields' messages.
     await expect(page.locator("[data-form-alert]")).toHaveCount(0);
 
