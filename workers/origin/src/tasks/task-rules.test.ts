@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Claim, Task } from "#contract/tasks";
 import {
   balanceOf,
@@ -12,7 +12,7 @@ import {
   type TestOrigin,
 } from "../../test/origin-client";
 import { runTimeBasedRules } from "../scheduled";
-import { releaseUnneededEscrow } from "./task-rules";
+import { autoApprove, releaseUnneededEscrow } from "./task-rules";
 
 let origin: TestOrigin;
 let poster: Awaited<ReturnType<typeof seedUser>>;
@@ -98,6 +98,53 @@ describe("time-based task rules", () => {
       releaseUnneededEscrow(env.DB, origin.now(), task.id),
     ]);
     expect(again).toEqual([0, 0]);
+    await expectLedgerWhole();
+  });
+});
+
+describe("one item that fails in a run", () => {
+  // A batch that fails for no reason of the rule's own (the database unavailable for a moment).
+  const failingFirstBatch = () =>
+    beforeBatch(1, () => {
+      throw new Error("D1_ERROR: the database is unavailable for a moment");
+    });
+  let logged: ReturnType<typeof vi.spyOn>;
+  beforeEach(() => {
+    logged = vi.spyOn(console, "error").mockImplementation(() => {});
+  });
+  afterEach(() => logged.mockRestore());
+
+  it("is reported and skipped: the other submissions are still approved, and the next run approves it", async () => {
+    const task = await openTask({ reward: 1_000, slots: 3, deadlineIn: 10 * 24 * hour });
+    const first = await claimAs(task.id, 0);
+    await submitAs(first, 0);
+    origin.advance(1_000);
+    const second = await claimAs(task.id, 1);
+    await submitAs(second, 1);
+    origin.advance(72 * hour);
+
+    expect(await autoApprove(failingFirstBatch(), origin.now())).toBe(1);
+    expect([await claimStatus(first), await claimStatus(second)]).toEqual(["submitted", "approved"]);
+    expect(logged).toHaveBeenCalledWith(`Time-based rule auto-approve failed for ${first}`, expect.any(Error));
+
+    expect(await rules()).toMatchObject({ autoApproved: 1 });
+    expect(await claimStatus(first)).toBe("approved");
+    expect(await balanceOf(workers[0]?.id ?? "")).toEqual({ available: 1_000, held: 0 });
+    await expectLedgerWhole();
+  });
+
+  it("is reported and skipped: the other tasks' escrow still goes back, and the next run returns its own", async () => {
+    const early = await openTask({ reward: 500, slots: 2, deadlineIn: hour });
+    const late = await openTask({ reward: 300, slots: 2, deadlineIn: 2 * hour });
+    origin.advance(2 * hour);
+    await env.DB.prepare("UPDATE task SET status = 'closed' WHERE id IN (?1, ?2)").bind(early.id, late.id).run();
+
+    expect(await releaseUnneededEscrow(failingFirstBatch(), origin.now())).toBe(600);
+    expect(logged).toHaveBeenCalledWith(`Time-based rule release-escrow failed for ${early.id}`, expect.any(Error));
+    expect(await balanceOf(poster.id)).toEqual({ available: 600, held: 1_000 });
+
+    expect(await rules()).toMatchObject({ releasedEscrow: 1_000 });
+    expect(await balanceOf(poster.id)).toEqual({ available: 1_600, held: 0 });
     await expectLedgerWhole();
   });
 });

@@ -1,8 +1,18 @@
+import * as Sentry from "../error-reporting";
 import { journalStatements, walletAccountOf } from "../ledger/journal";
 import { autoApproveAfterMs, captureStatements } from "./claim-capture";
 
 /** How many claims or tasks one run handles per rule; the next minute's run takes the rest. */
 const batchLimit = 50;
+
+/**
+ * One item's unexpected failure must not hold up the others: it is reported, and the next
+ * run tries it again (each item's write is one batch, so a failed one changed nothing).
+ */
+function reportItemFailure(rule: string, id: string, error: unknown): void {
+  console.error(`Time-based rule ${rule} failed for ${id}`, error);
+  Sentry.captureException(error, { tags: { rule, item: id } });
+}
 
 /** Claims not submitted in time lapse; their slots reopen (trigger `claim_frees_slot`). */
 export async function lapseClaims(db: D1Database, now: number): Promise<number> {
@@ -18,7 +28,7 @@ export async function autoApprove(db: D1Database, now: number): Promise<number> 
   const due = await db
     .prepare(
       `SELECT claim.id, claim.worker_id, task.poster_id, task.reward FROM claim JOIN task ON task.id = claim.task_id
-       WHERE claim.status = 'submitted' AND claim.submitted_at <= ?1 LIMIT ?2`,
+       WHERE claim.status = 'submitted' AND claim.submitted_at <= ?1 ORDER BY claim.submitted_at, claim.id LIMIT ?2`,
     )
     .bind(now - autoApproveAfterMs, batchLimit)
     .all<{ id: string; worker_id: string; poster_id: string; reward: number }>();
@@ -31,7 +41,8 @@ export async function autoApprove(db: D1Database, now: number): Promise<number> 
       approved += 1;
     } catch (error) {
       // The poster decided in the meantime: nothing to do.
-      if (!(error instanceof Error && /only a submitted claim|claim_capture\.claim_id/.test(error.message))) throw error;
+      if (!(error instanceof Error && /only a submitted claim|claim_capture\.claim_id/.test(error.message)))
+        reportItemFailure("auto-approve", claim.id, error);
     }
   }
   return approved;
@@ -57,7 +68,7 @@ export async function releaseUnneededEscrow(db: D1Database, now: number, taskId?
               task.escrow_remaining - task.reward * (SELECT count(*) FROM claim WHERE claim.task_id = task.id AND claim.status IN ('claimed', 'submitted')) AS excess
        FROM task WHERE task.status IN ('closed', 'cancelled') AND (?1 IS NULL OR task.id = ?1)
        AND task.escrow_remaining > task.reward * (SELECT count(*) FROM claim WHERE claim.task_id = task.id AND claim.status IN ('claimed', 'submitted'))
-       LIMIT ?2`,
+       ORDER BY task.deadline, task.id LIMIT ?2`,
     )
     .bind(taskId ?? null, batchLimit)
     .all<{ id: string; poster_id: string; escrow_remaining: number; excess: number }>();
@@ -76,7 +87,7 @@ export async function releaseUnneededEscrow(db: D1Database, now: number, taskId?
       released += task.excess;
     } catch (error) {
       // Another run released first, or a claim moved: the next run computes afresh.
-      if (!isEscrowChanged(error)) throw error;
+      if (!isEscrowChanged(error)) reportItemFailure("release-escrow", task.id, error);
     }
   }
   return released;
