@@ -68,7 +68,7 @@ export function AccountSections({ user, sessions, passkeys, codes }: Sections) {
   return (
     <>
       <ProfileSection user={user} />
-      <PasswordSection handle={user.handle} />
+      <PasswordSection handle={user.handle} passkeys={passkeys.length} />
       <SessionsSection sessions={sessions} />
       <PasskeysSection passkeys={passkeys} handle={user.handle} />
       <RecoveryCodesSection status={codes} handle={user.handle} />

@@ -6,7 +6,8 @@ import { useFormInstance } from "../forms/use-form-instance";
 import { useMessages } from "../i18n/messages";
 import { accountMessages } from "../messages/account";
 
-export function PasswordSection({ handle }: { handle: string }) {
+/** `passkeys`: how many the account has; they outlive the change, so the answer says so. */
+export function PasswordSection({ handle, passkeys }: { handle: string; passkeys: number }) {
   const text = useMessages(accountMessages);
   const fetcher = useFetcher<ActionResult<{ sessionsEnded: number }>>();
   const result = fetcher.data;
@@ -45,7 +46,7 @@ export function PasswordSection({ handle }: { handle: string }) {
           {text.changePassword}
         </SubmitButton>
       </fetcher.Form>
-      <p role="status">{result?.ok ? text.passwordChanged(result.data.sessionsEnded) : null}</p>
+      <p role="status">{result?.ok ? text.passwordChanged(result.data.sessionsEnded, passkeys) : null}</p>
     </section>
   );
 }

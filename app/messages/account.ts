@@ -17,10 +17,19 @@ export const accountMessages = defineMessages({
     newPasswordHint: "At least 10 characters.",
     changePassword: "Change password",
     changingPassword: "Changing…",
-    passwordChanged: (ended: number) =>
-      ended === 0
-        ? "Your password is changed."
-        : `Your password is changed. ${ended} other session${ended === 1 ? " was" : "s were"} signed out.`,
+    /** A passkey outlives a password change: said after one, for whoever changed it to take the account back. */
+    passwordChanged: (ended: number, passkeys: number) =>
+      [
+        "Your password is changed.",
+        ended === 0 ? "" : `${ended} other session${ended === 1 ? " was" : "s were"} signed out.`,
+        passkeys === 0
+          ? ""
+          : passkeys === 1
+            ? "Your passkey still signs in: remove it below if you do not recognise it."
+            : `Your ${passkeys} passkeys still sign in: remove any you do not recognise below.`,
+      ]
+        .filter(Boolean)
+        .join(" "),
     sessionsTitle: "Where you are signed in",
     sessionsLead: "If you see a device you do not know, end it and change your password.",
     thisDevice: "This device",
@@ -68,7 +77,13 @@ export const accountMessages = defineMessages({
     newPasswordHint: "至少 10 个字符。",
     changePassword: "更改密码",
     changingPassword: "正在更改…",
-    passwordChanged: (ended: number) => (ended === 0 ? "密码已更改。" : `密码已更改，已退出其他 ${ended} 个登录会话。`),
+    passwordChanged: (ended: number, passkeys: number) =>
+      (ended === 0 ? "密码已更改。" : `密码已更改，已退出其他 ${ended} 个登录会话。`) +
+      (passkeys === 0
+        ? ""
+        : passkeys === 1
+          ? "你的通行密钥仍可登录，如不认识，请在下方删除。"
+          : `你的 ${passkeys} 个通行密钥仍可登录，如有不认识的，请在下方删除。`),
     sessionsTitle: "登录的设备",
     sessionsLead: "如果看到不认识的设备，请结束该会话并更改密码。",
     thisDevice: "本设备",

@@ -105,6 +105,15 @@ test.describe("passkeys", () => {
     await expect(renamed).toBeVisible();
     await expect(renamed.getByRole("button", { name: "Rename Work phone" })).toBeFocused();
 
+    // A passkey outlives a password change (the sign-ins below use it after one): the answer says so.
+    await page.getByLabel("Current password", { exact: true }).fill(password);
+    await page.getByLabel("New password", { exact: true }).fill("another long passphrase");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Your password is changed." })).toHaveText(
+      // The other session is the one newPerson signed in through the API.
+      "Your password is changed. 1 other session was signed out. Your passkey still signs in: remove it below if you do not recognise it.",
+    );
+
     // Without presence the virtual authenticator holds the browser's autofill request open,
     // as a person would who has not picked a passkey yet: the page as it waits.
     await signOut(page);
