@@ -32,7 +32,7 @@ export function OrderSummary({ order }: { order: Order }) {
  * What an order is for. The origin's description is English (it is also what WeChat Pay
  * shows the payer), so other languages name the order by its kind.
  */
-export function useOrderTitle(): (order: Order) => string {
+export function useOrderTitle(): (order: Pick<Order, "kind" | "description">) => string {
   const language = useLanguage();
   const orders = orderMessages[language];
   return (order) => (language === "en" && order.description ? order.description : orders.kind[order.kind]);

@@ -251,6 +251,10 @@ for (const { viewport, language } of runs) {
       await expect(page.getByTestId("ops-person-tickets")).toContainText("My phone was stolen");
       await expect(page.getByTestId("ops-tasks-posted")).toContainText("Photograph a shop front");
       await expect(page.getByTestId("ops-tasks-posted").getByRole("link", { name: taskOrder })).toBeVisible();
+      // The person's orders are named as the person's own pages name them: by kind, in Chinese.
+      const orderTitle =
+        language === "en" ? "Budget for the task “Photograph a shop front”: 2 × ¥3.00" : orderMessages[language].kind.task_budget;
+      await expect(page.getByRole("link", { name: orderTitle, exact: true })).toHaveAttribute("href", `/ops/orders/${taskOrder}`);
       // The reward paid from the task's escrow moved held money only: shown as such, not as +¥0.00.
       const rewardPaid = page.getByRole("listitem").filter({ hasText: walletMessages[language].kind.task_reward_paid });
       await expect(rewardPaid).toContainText(`${formatSignedMoney(-300, language)} ${walletMessages[language].heldChange}`);
@@ -281,6 +285,14 @@ for (const { viewport, language } of runs) {
       await contextFor(page.context(), finance, language);
       await open(page, `/ops/orders/${orderId}`);
       await expect(page.getByTestId("ops-refundable")).toContainText(money(300_000));
+      // The kind in the reader's words; the origin's own (English) description on a line of its own.
+      const facts = page.locator(".ops-facts").first();
+      await expect(facts.locator("dt", { hasText: orderMessages[language].kindLabel }).locator("+ dd")).toHaveText(
+        orderMessages[language].kind.task_budget,
+      );
+      await expect(facts.locator("dt", { hasText: ops.payerDescription }).locator("+ dd")).toHaveText(
+        "Budget for the task “Photograph a shop front”: 3 × ¥1000.00",
+      );
       await page.getByLabel(ops.refundAmount).fill("1000");
       await page.getByLabel(ops.refundReason).fill("One slot was never needed.");
       await page.getByRole("button", { name: ops.refund, exact: true }).click();

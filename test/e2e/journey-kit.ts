@@ -95,7 +95,10 @@ export async function expectAccessible(page: Page): Promise<void> {
   expect(serious).toEqual([]);
 }
 
+/** Takes the screen's picture, once it is sure the screen fits its width: nothing scrolls sideways on a phone. */
 export async function shot(page: Page, name: string, viewport: Viewport, language: Language): Promise<void> {
+  const wider = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(wider, `${name} at ${viewport.name} [${language}] is ${wider} px wider than its screen`).toBeLessThanOrEqual(0);
   await page.screenshot({ path: `test-results/journeys/${name}-${viewport.name}-${language}.png`, fullPage: true });
 }
 

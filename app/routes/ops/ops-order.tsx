@@ -155,9 +155,10 @@ function OrderView({ story, refunds }: { story: OrderStory; refunds: OrderRefund
           </Link>
         </dd>
         <dt>{orders.kindLabel}</dt>
-        <dd>
-          {orders.kind[order.kind]}: {order.description}
-        </dd>
+        <dd>{orders.kind[order.kind]}</dd>
+        {/* Kept as the origin worded it (in English): what the payer saw at WeChat Pay, to match a complaint against. */}
+        <dt>{text.payerDescription}</dt>
+        <dd>{order.description}</dd>
         <dt>{orders.statusLabel}</dt>
         <dd>
           {orders.status[order.status]} · <Money amount={order.amount} />

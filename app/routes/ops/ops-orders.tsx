@@ -6,6 +6,7 @@ import { Field, SelectField } from "../../forms/fields";
 import { useMessages } from "../../i18n/messages";
 import { opsMessages } from "../../messages/ops";
 import { orderMessages } from "../../messages/orders";
+import { useOrderTitle } from "../../components/order-summary";
 import { OpsView } from "../../ops/ops-view";
 import { loadPersonal } from "../../personal/load-personal";
 
@@ -33,6 +34,7 @@ export async function clientLoader({ request }: Route.ClientLoaderArgs) {
 export default function OpsOrders({ loaderData }: Route.ComponentProps) {
   const text = useMessages(opsMessages);
   const orders = useMessages(orderMessages);
+  const orderTitle = useOrderTitle();
   const [params] = useSearchParams();
   return (
     <section aria-labelledby="ops-orders-title">
@@ -81,7 +83,7 @@ export default function OpsOrders({ loaderData }: Route.ComponentProps) {
                   <li key={order.id} className="item">
                     <span className="item-main">
                       <Link className="item-title" to={`/ops/orders/${order.id}`}>
-                        {order.description}
+                        {orderTitle(order)}
                       </Link>
                       <span className="item-meta">
                         <DateTime iso={order.createdAt} /> · @{order.person.handle} · {order.id}

@@ -17,6 +17,7 @@ import { ticketMessages } from "../../messages/ticket";
 import { taskMessages } from "../../messages/tasks";
 import { opsMessages } from "../../messages/ops";
 import { orderMessages } from "../../messages/orders";
+import { useOrderTitle } from "../../components/order-summary";
 import { mayDo, useOperator } from "../../ops/ops-context";
 import { EntryChange } from "../../wallet/entry-change";
 import { getPerson } from "../../ops/ops-loaders";
@@ -138,6 +139,7 @@ function PersonView({ page }: { page: PersonPage }) {
   const text = useMessages(opsMessages);
   const operator = useOperator();
   const orders = useMessages(orderMessages);
+  const orderTitle = useOrderTitle();
   // The statement's names for an entry's kind: this list shows the kind alone, without a counterpart.
   const statement = useMessages(walletMessages);
   const tasks = useMessages(taskMessages);
@@ -194,7 +196,7 @@ function PersonView({ page }: { page: PersonPage }) {
             <li key={order.id} className="item">
               <span className="item-main">
                 <Link className="item-title" to={`/ops/orders/${order.id}`}>
-                  {order.description}
+                  {orderTitle(order)}
                 </Link>
                 <span className="item-meta">
                   <DateTime iso={order.createdAt} /> · {order.id}
