@@ -11,8 +11,10 @@ import { deliverNotifications, notificationsFor, wechatOrigin, type Recorded, ty
 
 export type SceneUser = Awaited<ReturnType<typeof seedUser>>;
 
-export async function wechatScene(): Promise<{ origin: WechatOrigin; alice: SceneUser; bob: SceneUser }> {
-  const origin = await wechatOrigin();
+export async function wechatScene(
+  options?: Parameters<typeof wechatOrigin>[0],
+): Promise<{ origin: WechatOrigin; alice: SceneUser; bob: SceneUser }> {
+  const origin = await wechatOrigin(options);
   const alice = await seedUser("alice", origin.now());
   const bob = await seedUser("bob", origin.now());
   return { origin, alice, bob };

@@ -69,18 +69,20 @@ export async function control<T = unknown>(
 export async function wechatOrigin({
   start = Date.parse("2026-11-01T00:00:00Z"),
   envOverrides = {},
+  wechatPayTimeoutMs = 500,
 }: {
   start?: number;
   envOverrides?: Partial<Env>;
+  wechatPayTimeoutMs?: number;
 } = {}) {
   await resetDatabase();
   await control("/reset", {});
   let now = start;
   const clock = { now: () => now };
   const wechatEnv = wechatTestEnv(envOverrides);
-  const app = await createOriginApp({ clock, wechatPayTimeoutMs: 500, emulation: simulatorBound(wechatEnv) });
+  const app = await createOriginApp({ clock, wechatPayTimeoutMs, emulation: simulatorBound(wechatEnv) });
   await control("/clock", { offsetSeconds: Math.round((now - Date.now()) / 1000) });
-  const wechatPay = wechatPayFactory(clock, { timeoutMs: 500 });
+  const wechatPay = wechatPayFactory(clock, { timeoutMs: wechatPayTimeoutMs });
   const call = (path: string, init: CallInit & { env?: Env } = {}) =>
     app.request(
       path,

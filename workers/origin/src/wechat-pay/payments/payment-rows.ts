@@ -163,6 +163,14 @@ export async function markPaymentFailed(db: D1Database, paymentId: string, state
     .run();
 }
 
+/** Asks again once a create on its way can no longer land (`isBeingCreated`). */
+export async function checkAfterCreate(db: D1Database, payment: WechatPaymentRow, now: number): Promise<void> {
+  await db
+    .prepare("UPDATE payment SET next_check_at = ?1, updated_at = ?2 WHERE id = ?3 AND status = 'pending'")
+    .bind(Math.max(now, (payment.create_asked_at ?? now) + createInFlightMs), now, payment.id)
+    .run();
+}
+
 /** Asks again later: 1, 2, 4 … 10 minutes. */
 export async function checkLater(db: D1Database, payment: WechatPaymentRow, now: number, state?: RemoteState): Promise<void> {
   await db

@@ -157,6 +157,48 @@ describe("starting a WeChat Pay payment", () => {
       expect(h5.outTradeNo).not.toBe(native.outTradeNo);
     });
 
+    it("an order cancelled while its create is on its way keeps the payment until the create can no longer land", async () => {
+      const order = await rechargeOrder();
+      await nativeCreateLost();
+      const first = payRequest(order.id, { method: "wechat", flow: "native" });
+      const stateOf = () => env.DB.prepare("SELECT remote_state FROM payment WHERE order_id = ?1").bind(order.id).first("remote_state");
+      await expect.poll(stateOf).toBe("creating");
+      // The cancel's close meets no order at WeChat Pay: a create landing after it could still be paid.
+      await cancel(order.id);
+      expect(await rowsOf(order.id)).toEqual([{ flow: "native", status: "pending", remote_state: "creating" }]);
+      const { create_asked_at: askedAt, next_check_at: nextCheck } = (await env.DB.prepare(
+        "SELECT create_asked_at, next_check_at FROM payment WHERE order_id = ?1",
+      )
+        .bind(order.id)
+        .first<{ create_asked_at: number; next_check_at: number }>()) ?? { create_asked_at: 0, next_check_at: 0 };
+      expect(nextCheck).toBe(askedAt + 30_000);
+      expect((await first).status).toBe(503);
+      // Once no create can land, the cron gives it up.
+      await origin.advance(30_000);
+      expect((await origin.cron()).wechat).toMatchObject({ checked: 1, closed: 1 });
+      expect(await rowsOf(order.id)).toEqual([{ flow: "native", status: "failed", remote_state: "absent" }]);
+    });
+
+    it("a create that lands after its order was cancelled is closed at WeChat Pay, and the payer hears the order is over", async () => {
+      // The origin waits up to 5 s for WeChat Pay, which creates the order at once and takes 2 s to answer.
+      ({ origin, alice, bob } = await wechatScene({ wechatPayTimeoutMs: 5_000 }));
+      const order = await rechargeOrder();
+      await control("/faults", { kind: "timeout", delayMs: 2_000, path: "/v3/pay/transactions/native" });
+      const first = payRequest(order.id, { method: "wechat", flow: "native" });
+      const outTradeNoOf = () =>
+        env.DB.prepare("SELECT out_trade_no FROM payment WHERE order_id = ?1").bind(order.id).first<string>("out_trade_no");
+      await expect.poll(outTradeNoOf).toMatch(/^[0-9A-Za-z]{32}$/);
+      const outTradeNo = (await outTradeNoOf()) ?? "";
+      await expect.poll(async () => (await simulatorOrder(outTradeNo)).status).toBe(200);
+      // Cancelled while WeChat Pay's answer is on its way.
+      await cancel(order.id);
+      const answer = await first;
+      expect(answer.status).toBe(409);
+      expect(await answer.json()).toMatchObject({ code: "ORDER_NOT_PENDING" });
+      expect((await simulatorOrder(outTradeNo)).order.tradeState).toBe("CLOSED");
+      expect(await rowsOf(order.id)).toEqual([{ flow: "native", status: "failed", remote_state: "closed" }]);
+    });
+
     it("gives a payment up on ORDER_NOT_EXIST only if no create was asked since it was read", async () => {
       const order = await rechargeOrder();
       await nativeCreateLost();

@@ -17,6 +17,7 @@ import { checkPayment } from "../reconcile/check-payment";
 import { payerAddress } from "./payer-address";
 import {
   findPendingWechatPayment,
+  findWechatPayment,
   insertWechatPayment,
   isBeingCreated,
   markCreateAsked,
@@ -56,6 +57,9 @@ export async function payWithWechat(c: Context<OriginEnv>, order: PayableOrder, 
     return c.var.idempotency.refuse(new ApiError("ORDER_NOT_PENDING", "This order can no longer be paid."));
   }
   const answer = await startWechatPayment(c, wechat, order, wayOf(c, wechat, body), now);
+  if (await overWhileCreating(c.env.DB, wechat, answer.outTradeNo, now)) {
+    return c.var.idempotency.refuse(new ApiError("ORDER_NOT_PENDING", "This order can no longer be paid."));
+  }
   return c.var.idempotency.commit([noteRemoteState(c.env.DB, answer.paymentId, "open", now)], 201, {
     code: "SUCCESS" as const,
     data: answer,
@@ -74,6 +78,24 @@ function wayOf(c: Context<OriginEnv>, wechat: WechatPay, body: WechatPayBody): W
     );
   }
   return { flow: "h5", clientIp };
+}
+
+/**
+ * Whether the order was paid from the wallet, cancelled or given up while WeChat Pay was
+ * creating its order. The order WeChat Pay now holds is closed then, rather than handed to
+ * the payer: the close that came first met no order there (decision 004).
+ */
+async function overWhileCreating(db: D1Database, wechat: WechatPay, outTradeNo: string, now: number): Promise<boolean> {
+  const payment = await findWechatPayment(db, outTradeNo);
+  if (payment?.status === "pending" && payment.order_status === "pending") return false;
+  if (payment?.status === "pending") await checkPayment(db, wechat, payment, now);
+  else if (payment?.remote_state === "absent") {
+    // Given up as never created, and created after all: closed here, as nothing else will.
+    const closed = await wechatCall(() => wechat.client.closeOrder(outTradeNo));
+    if (closed.outcome !== "ok")
+      Sentry.captureMessage(`WeChat Pay order ${outTradeNo} was created after it was given up, and is not closed`, "error");
+  }
+  return true;
 }
 
 const unavailable = () => new ApiError("WECHAT_PAY_UNAVAILABLE", "WeChat Pay did not answer clearly. Please try again.");

@@ -4,7 +4,14 @@
  */
 import * as Sentry from "../../error-reporting";
 import type { WechatPay } from "../config";
-import { checkLater, markPaymentAbsent, markPaymentFailed, type WechatPaymentRow } from "../payments/payment-rows";
+import {
+  checkAfterCreate,
+  checkLater,
+  isBeingCreated,
+  markPaymentAbsent,
+  markPaymentFailed,
+  type WechatPaymentRow,
+} from "../payments/payment-rows";
 import { requestRefund } from "../payments/refunds";
 import { settleWechatSuccess, type Settlement } from "../payments/settle-success";
 import { wechatCall } from "../payments/wechat-call";
@@ -57,10 +64,18 @@ async function settleFromQuery(db: D1Database, wechat: WechatPay, payment: Wecha
     }
   }
   if (query.outcome === "failed" && query.code === "ORDER_NOT_EXIST" && payment.order_status !== "pending") {
-    // Never created at WeChat Pay, and our order is over: nothing can be paid any more.
+    // Never created at WeChat Pay, and our order is over: nothing can be paid any more —
+    // unless a create is still on its way, which may land after this answer.
+    if (isBeingCreated(payment, now)) return createStillLanding(db, payment, now);
     if (await markPaymentAbsent(db, payment, now)) return "closed";
   }
   await checkLater(db, payment, now);
+  return "later";
+}
+
+/** A create on its way may still land at WeChat Pay: asked about again once it no longer can (decision 004). */
+async function createStillLanding(db: D1Database, payment: WechatPaymentRow, now: number): Promise<PaymentCheck> {
+  await checkAfterCreate(db, payment, now);
   return "later";
 }
 
@@ -76,16 +91,20 @@ export async function checkPayment(db: D1Database, wechat: WechatPay, payment: W
       return "closed";
     }
     if (close.outcome === "failed" && close.code === "ORDER_NOT_EXIST") {
+      // Closing before the create lands does not stop the create: the payment waits for it.
+      if (isBeingCreated(payment, now)) return createStillLanding(db, payment, now);
       if (await markPaymentAbsent(db, payment, now)) return "closed";
       // A create was asked since the payment was read, and may still land: ask again later.
       await checkLater(db, payment, now);
       return "later";
     }
-    if (!(close.outcome === "failed" && close.code === "ORDER_PAID")) {
-      // Unknown, rate-limited or refused: try again later; WeChat Pay closes it at time_expire anyway.
+    if (close.outcome !== "failed" || close.retryable) {
+      // Unknown or rate-limited: try again later; WeChat Pay closes it at time_expire anyway.
       await checkLater(db, payment, now);
       return "later";
     }
+    // Refused for good (paid, already closed, …): what WeChat Pay holds decides, as for any
+    // payment. A refusal that left it open would be asked about forever otherwise.
   }
   return settleFromQuery(db, wechat, payment, now);
 }

@@ -114,6 +114,32 @@ describe("late and lost events", () => {
     await expectLedgerWhole();
   });
 
+  it("a close refused as ORDER_CLOSED (its first answer lost) asks WeChat Pay, and ends the payment as closed", async () => {
+    const order = await rechargeOrder(1_200);
+    const { outTradeNo } = await startWechat(order.id);
+    // The cancel's close takes effect at WeChat Pay and its answer is lost; the next close hears ORDER_CLOSED.
+    await control("/faults", {
+      kind: "status",
+      status: 503,
+      afterCommit: true,
+      path: "/v3/pay/transactions/out-trade-no/",
+      method: "POST",
+    });
+    await cancel(order.id);
+    expect((await simulatorOrder(outTradeNo)).order.tradeState).toBe("CLOSED");
+    expect(await paymentRow(outTradeNo)).toMatchObject({ status: "pending" });
+    await control("/faults", {
+      kind: "status",
+      status: 400,
+      code: "ORDER_CLOSED",
+      path: "/v3/pay/transactions/out-trade-no/",
+      method: "POST",
+    });
+    await origin.advance(2 * 60_000);
+    expect((await origin.cron()).wechat).toMatchObject({ checked: 1, closed: 1 });
+    expect(await paymentRow(outTradeNo)).toMatchObject({ status: "failed", remote_state: "closed", next_check_at: null });
+  });
+
   it("a success nobody notified for a cancelled order: the cron's close meets ORDER_PAID, queries, and refunds", async () => {
     const order = await rechargeOrder(1_100);
     const { outTradeNo } = await startWechat(order.id);
