@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
+import { balanceOf, fundWallet, resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
 import { secondsUntilNextChinaDay } from "./door-limit";
 import { type DoorName, doors, type RateLimitBinding } from "./doors";
 
@@ -231,6 +231,54 @@ describe("daily limits", () => {
     const retry = await origin.call("/api/orders/recharge", { body: { amount: 1_000 }, headers, env: overrides });
     expect([first.status, retry.status]).toEqual([201, 201]);
     expect(retry.headers.get("Idempotent-Replayed")).toBe("true");
+  });
+});
+
+describe("transfers and the look-up's limits", () => {
+  const transfer = (
+    user: { auth: Record<string, string> },
+    toHandle: string,
+    overrides: Partial<Env>,
+    key = `key-${crypto.randomUUID()}`,
+  ) =>
+    origin.call("/api/transfers", {
+      body: { toHandle, amount: 100 },
+      headers: { ...user.auth, "Idempotency-Key": key },
+      env: overrides,
+    });
+
+  it("count a refused transfer as a look-up: past its daily limit, a known handle and an unknown one both hear 429", async () => {
+    const overrides = { LIMITS_PER_DAY: JSON.stringify({ lookup: { user: 3 } }) };
+    const [sender, known] = await Promise.all([freshUser(), freshUser()]);
+    const knownHandle = (await env.DB.prepare("SELECT handle FROM user WHERE id = ?1").bind(known.id).first<string>("handle")) ?? "";
+    const statuses = [];
+    // The sender has no money: a known handle is refused for the funds, an unknown one as nobody's.
+    for (const handle of [`n_${unique()}`, knownHandle, `n_${unique()}`, knownHandle, `n_${unique()}`])
+      statuses.push((await transfer(sender, handle, overrides)).status);
+    expect(statuses).toEqual([404, 422, 404, 429, 429]);
+    // The same count as the look-up's own.
+    expect(
+      (await origin.call(`/api/users/lookup?handle=${knownHandle}`, { method: "GET", headers: sender.auth, env: overrides })).status,
+    ).toBe(429);
+  });
+
+  it("replay a transfer's answer to its retry past the burst limit, and refuse a new one", async () => {
+    const tight = { LIMIT_TRANSFERS: env.LIMIT_TEST_TIGHT } as Partial<Env>;
+    const [sender, recipient] = await Promise.all([freshUser(), freshUser()]);
+    await fundWallet(origin, sender, 1_000);
+    const to = (await env.DB.prepare("SELECT handle FROM user WHERE id = ?1").bind(recipient.id).first<string>("handle")) ?? "";
+    const { answers, retry, next } = await withinOneMinute(async () => {
+      const keys = [1, 2, 3].map(() => `key-${crypto.randomUUID()}`);
+      const sent = [];
+      for (const key of keys) sent.push(await transfer(sender, to, tight, key));
+      // The third's answer was lost: its retry meets the limit, and replays.
+      return { answers: sent, retry: await transfer(sender, to, tight, keys[2]), next: await transfer(sender, to, tight) };
+    });
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201]);
+    expect(retry.status).toBe(201);
+    expect(await retry.json()).toEqual(await answers[2]?.json());
+    expect(next.status).toBe(429);
+    expect(await balanceOf(sender.id)).toEqual({ available: 700, held: 0 });
   });
 });
 

@@ -1,4 +1,5 @@
 import { createMiddleware } from "hono/factory";
+import type { Context } from "hono";
 import { z } from "zod";
 import { hashToken, requiredBearerToken } from "../auth/bearer-token";
 import { ApiError } from "../http/answer";
@@ -82,17 +83,23 @@ export const doorLimit = (name: DoorName) =>
     };
     const { success } = await c.env[door.burst].limit({ key: `${name}:${await keyOf(door.burstBy)}` });
     if (!success) throw tooMany(burstPeriodSeconds);
-
-    const perDay = Object.entries(perDayOf(c.env, name)) as ["user" | "address", number][];
-    if (perDay.length > 0) {
-      const now = c.var.clock.now();
-      const keys = await Promise.all(perDay.map(([by]) => keyOf(by)));
-      const counts = await countToday(c.env.DB, name, keys, chinaDay(now));
-      if (perDay.some(([, limit], index) => (counts[index] ?? Number.POSITIVE_INFINITY) > limit))
-        throw tooMany(secondsUntilNextChinaDay(now));
-    }
+    await countDaily(c, name, () => c.var.user.id);
     await next();
   });
+
+/**
+ * One more request through a door's daily limits, by user and client address; over either,
+ * 429 until midnight in China. Also for work that counts as another door's (a refused
+ * transfer as a look-up), where the user is known only inside the handler.
+ */
+export async function countDaily(c: Context<OriginEnv>, name: DoorName, userId: () => string): Promise<void> {
+  const perDay = Object.entries(perDayOf(c.env, name)) as ["user" | "address", number][];
+  if (perDay.length === 0) return;
+  const now = c.var.clock.now();
+  const keys = perDay.map(([by]) => (by === "user" ? `user:${userId()}` : `address:${clientAddress(c.var.clientIp)}`));
+  const counts = await countToday(c.env.DB, name, keys, chinaDay(now));
+  if (perDay.some(([, limit], index) => (counts[index] ?? Number.POSITIVE_INFINITY) > limit)) throw tooMany(secondsUntilNextChinaDay(now));
+}
 
 /** For a path that both lists (GET) and creates (POST): only creating counts. */
 export const doorLimitOnPost = (name: DoorName) => {

@@ -1,5 +1,6 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, TypedResponse } from "hono";
+import { createMiddleware } from "hono/factory";
 import { transferBodySchema, transferReceiptSchema, type TransferReceipt } from "#contract/transfers";
 import { hashToken, requiredBearerToken } from "../auth/bearer-token";
 import { findSessionUser, liveSessionUserSql, renewSessionStatement } from "../auth/sessions";
@@ -16,7 +17,7 @@ import {
   requireIdempotencyKey,
 } from "../idempotency/idempotency";
 import { isOverdraft, journalStatements } from "../ledger/journal";
-import { doorLimit } from "../limits/door-limit";
+import { countDaily, doorLimit } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
 import { chinaDay } from "./china-day";
 
@@ -24,6 +25,8 @@ const send = createRoute({
   method: "post",
   path: "/",
   summary: "Send money to another user",
+  description:
+    "A refused transfer tells whether its handle is someone's, so each refusal (but the sender's own lock) also counts against the look-up door's daily limits: past them it answers 429 RATE_LIMITED instead. A retry with the key of a transfer already answered replays that answer even past the burst limit.",
   security: bearerAuth,
   request: {
     headers: idempotencyKeyHeader,
@@ -40,6 +43,28 @@ const send = createRoute({
   },
 });
 
+const transfersLimit = doorLimit("transfers");
+
+/**
+ * The transfers door (docs/decisions/010-limits-on-every-door.md). The key is checked inside
+ * the handler's one batch, not before the door as elsewhere: so a request the door refuses
+ * looks for its key's answer first, and a retry after a lost answer replays it instead of
+ * meeting the limit its first attempt used.
+ */
+const transfersDoor = createMiddleware<OriginEnv>(async (c, next) => {
+  try {
+    await transfersLimit(c, async () => {});
+  } catch (error) {
+    if (!(error instanceof ApiError && error.code === "RATE_LIMITED")) throw error;
+    const user = await findSessionUser(c.env.DB, await hashToken(requiredBearerToken(c.req.header("Authorization"))), c.var.clock.now());
+    const key = requireIdempotencyKey(c.req.header("Idempotency-Key"));
+    const earlier = user ? await keyedIdempotency(c, { scope: user.id, key, requestHash: await requestHashOf(c) }).twinAnswer() : null;
+    if (earlier) return earlier;
+    throw error;
+  }
+  await next();
+});
+
 export const transferRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 // Only what needs no database here: the session and the key are checked inside the handler's one batch.
 transferRoutes.use(
@@ -49,7 +74,7 @@ transferRoutes.use(
     requireIdempotencyKey(c.req.header("Idempotency-Key"));
     await next();
   },
-  doorLimit("transfers"),
+  transfersDoor,
 );
 
 type TransferAnswer = { code: "SUCCESS"; data: TransferReceipt };
@@ -160,6 +185,9 @@ async function refusal(
   // no refusal below names (and the twin may have used the money or the limit).
   const twin = await idempotency.twinAnswer();
   if (twin) throw new ReplayAnswer(twin);
+  // Any refusal but the sender's own lock tells whether the handle is someone's (404 or not):
+  // it counts as a look-up, so transfers walk handles no faster than the look-up does.
+  if (!user.locked) await countDaily(c, "lookup", () => user.id);
   const { message } = error;
   if (isLockRefusal(error)) {
     if (user.locked) return idempotency.refuse(accountLocked(), { lasting: false });
