@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   balanceOf,
+  beforeBatch,
   expectLedgerWhole,
   issueCodes,
   operatorAuth,
@@ -113,6 +114,30 @@ describe("redeeming a code", () => {
     // The lock lasts until the first of the five wrong tries is 10 minutes old.
     origin.advance(5 * 60_000 + 1);
     expect((await redeem(code)).status).toBe(201);
+  });
+
+  it("counts only a code that is no code as a wrong try: used, expired, or a double click's twin are not", async () => {
+    const [used = "", clicked = "", fresh = ""] = await issueCodes(origin, 100, 3);
+    const [expired = ""] = await issueCodes(origin, 100, 1, 60_000);
+    expect((await redeem(used)).status).toBe(201);
+    // A double click: its twin, with the same key, redeems the code between this request's reads and its batch.
+    const key = "redeem-twin-0001";
+    const raced = await origin.call("/api/codes/redeem", {
+      body: { code: clicked },
+      headers: { ...alice.auth, "Idempotency-Key": key },
+      db: beforeBatch(1, () => redeem(clicked, alice.auth, key)),
+    });
+    expect(raced.status).toBe(201);
+    expect(raced.headers.get("Idempotent-Replayed")).toBe("true");
+    origin.advance(60_000);
+    for (let n = 0; n < 3; n += 1) {
+      expect((await redeem(used)).status).toBe(409);
+      expect((await redeem(expired)).status).toBe(422);
+    }
+    // Four wrong codes still leave a fifth try.
+    for (let n = 0; n < 4; n += 1) expect((await redeem(`ZZZZ-ZZZZ-ZZZZ-ZZZ${n}`)).status).toBe(422);
+    expect((await redeem(fresh)).status).toBe(201);
+    expect(await balanceOf(alice.id)).toEqual({ available: 300, held: 0 });
   });
 
   it("replays the answer for a retried key without crediting twice", async () => {

@@ -70,6 +70,8 @@ codeRoutes.openapi(redeem, async (c) => {
     });
   }
 
+  const notAWrongTry = () => db.prepare("DELETE FROM code_failure WHERE rowid = ?1").bind(attempt.rowid).run();
+
   const plain = normalizeCode(c.req.valid("json").code);
   const hash = await codeHash(plain ?? "");
   const code = await db
@@ -91,12 +93,15 @@ codeRoutes.openapi(redeem, async (c) => {
           ? new ApiError("CODE_EXPIRED", "This code has expired.", "code")
           : null;
   if (refusal || !code) {
+    // Only a code that is no code is a wrong try: one used (even by this person), voided or
+    // expired was typed right, and must not bring the lock nearer.
+    if (code) await notAWrongTry();
     return c.var.idempotency.refuse(refusal ?? new ApiError("CODE_NOT_VALID", "That is not a valid code.", "code"));
   }
 
   const txId = `tx_${crypto.randomUUID()}`;
   try {
-    return await c.var.idempotency.commit(
+    const answer = await c.var.idempotency.commit(
       [
         ...journalStatements(db, {
           id: txId,
@@ -115,7 +120,11 @@ codeRoutes.openapi(redeem, async (c) => {
       201,
       { code: "SUCCESS" as const, data: { value: code.value, redeemedAt: new Date(now).toISOString() } },
     );
+    // A twin with this key redeemed it first (a double click): this is its answer, not a wrong try.
+    if (answer.headers.has("Idempotent-Replayed")) await notAWrongTry();
+    return answer;
   } catch (error) {
+    await notAWrongTry();
     // Voided while this request ran: the trigger of migration 0018 refused it (decision 014).
     if (error instanceof Error && error.message.includes("the code was voided")) {
       return c.var.idempotency.refuse(codeVoided());
