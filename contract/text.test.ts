@@ -21,6 +21,8 @@ describe("text people type", () => {
     ["a tab", "Ali\tce"],
     ["a line break in a one-line field", "Alice\nBob"],
     ["a C1 control", "Alice\u0085"],
+    ["a line separator", "Alice\u2028Bob"],
+    ["a paragraph separator", "Alice\u2029Bob"],
   ])("refuses %s", (_, value) => {
     expect(refusal(name, value)).toMatch(/control, format and invisible/);
   });
@@ -38,6 +40,13 @@ describe("text people type", () => {
   it("keeps line breaks in a multi-line field, and nothing else invisible", () => {
     expect(message.parse("Line one\nLine two")).toBe("Line one\nLine two");
     expect(refusal(message, "Line one\r\nLine two")).toMatch(/line breaks are fine/);
+    expect(refusal(message, "Line one\u2028Line two")).toMatch(/line breaks are fine/);
+  });
+
+  it("stores a field that may be empty as empty when it shows nothing", () => {
+    expect(note.parse("\u3164\u3164")).toBe("");
+    expect(note.parse("\u2800 \u115F")).toBe("");
+    expect(note.parse("\u3164Lunch")).toBe("\u3164Lunch");
   });
 
   it("counts code points, not UTF-16 units", () => {
@@ -60,7 +69,7 @@ describe("text people type", () => {
   });
 
   it("publishes the pattern it checks with", () => {
-    const samples = ["Alice", "Alice\u202E", "  ", "\u3164", "a\nb", "\ud800", "名字", "😀"];
+    const samples = ["Alice", "Alice\u202E", "  ", "\u3164", "a\nb", "\ud800", "名字", "😀", "a\u2028b", "\u2029"];
     for (const multiline of [false, true]) {
       for (const visible of [false, true]) {
         const published = new RegExp(textPattern({ multiline, visible }), "u");

@@ -3,13 +3,14 @@ import { z } from "zod";
 /*
  * Text people type (docs/rules-and-limits.md, "Text people type"): well-formed Unicode, no
  * control or format characters (Unicode Cc, Cf: bidi overrides, zero-width characters,
- * BOM) except a newline in multi-line fields, lengths in code points. The published
+ * BOM) nor the line and paragraph separators U+2028 and U+2029 (which break lines where a
+ * one-line field is shown), except a newline in multi-line fields, lengths in code points. The published
  * document states the same rules as JSON Schema `pattern`, `minLength` and `maxLength`
  * (ECMA-262 patterns with Unicode semantics), built from the very expressions below.
  */
 
-/** Any code point that is not a control, format or lone-surrogate character. */
-const allowedCharacter = String.raw`[^\p{Cc}\p{Cf}\p{Cs}]`;
+/** Any code point that is not a control, format, lone-surrogate or line/paragraph-separator character. */
+const allowedCharacter = String.raw`[^\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]`;
 /**
  * What shows nothing though it is a character: white space, default-ignorables (U+3164,
  * U+115F, variation selectors…) and the braille blank U+2800, a symbol that draws an empty
@@ -17,7 +18,7 @@ const allowedCharacter = String.raw`[^\p{Cc}\p{Cf}\p{Cs}]`;
  */
 const blankClasses = String.raw`\p{White_Space}\p{Default_Ignorable_Code_Point}\u2800`;
 /** A character that shows. */
-const visibleCharacter = String.raw`[^${blankClasses}\p{Cc}\p{Cf}\p{Cs}]`;
+const visibleCharacter = String.raw`[^${blankClasses}\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]`;
 const onlyBlank = new RegExp(`^[${blankClasses}]*$`, "u");
 
 /** The `pattern` of a text field: its characters, and at least one visible one when it may not be empty. */
@@ -34,7 +35,8 @@ type TextRule = { min: 0 | 1; max: number; multiline?: boolean; tooShort: string
  * A text field people type. Checked as sent (the pattern, lengths in code points), then
  * stored NFC-normalised and trimmed; the normalised text must fit too, since the database's
  * own length checks count it. A field that may not be empty needs a visible character, so
- * a name of spaces or invisible fillers is refused rather than trimmed to nothing.
+ * a name of spaces or invisible fillers is refused rather than trimmed to nothing; one that
+ * may be empty and shows nothing (a note of Hangul fillers, which trim keeps) is stored empty.
  */
 export function userText({ min, max, multiline = false, tooShort, tooLong }: TextRule) {
   const pattern = textPattern({ multiline, visible: min > 0 });
@@ -49,12 +51,15 @@ export function userText({ min, max, multiline = false, tooShort, tooLong }: Tex
           ? tooShort
           : `Remove the control, format and invisible characters from this text${multiline ? " (line breaks are fine)" : ""}.`,
     })
-    .transform((value) => value.normalize("NFC").trim())
+    .transform((value) => {
+      const stored = value.normalize("NFC").trim();
+      return onlyBlank.test(stored) ? "" : stored;
+    })
     .meta({
       pattern,
       minLength: min,
       maxLength: max,
-      description: `${multiline ? "Multi-line text" : "Text"}: well-formed Unicode without control or format characters${
+      description: `${multiline ? "Multi-line text" : "Text"}: well-formed Unicode without control or format characters or U+2028/U+2029${
         multiline ? " (line feeds allowed)" : ""
       }${min > 0 ? ", with at least one visible character" : ""}; at most ${max} code points as sent and after NFC normalisation; stored NFC-normalised and trimmed.`,
     });
