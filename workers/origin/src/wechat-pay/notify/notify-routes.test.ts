@@ -116,10 +116,13 @@ describe("payment notifications", () => {
     await expectLedgerWhole();
   });
 
-  it("refuse a payment whose amount is not the order's, and leave the payment for an operator", async () => {
+  it.each([
+    ["amount", { total: 1, payer_total: 1, currency: "CNY" }],
+    ["currency", { total: 2_500, payer_total: 2_500, currency: "USD" }],
+  ])("refuse a payment whose %s is not the order's, and leave the payment for an operator", async (_, amount) => {
     const order = await rechargeOrder(2_500);
     const { outTradeNo } = await startWechat(order.id);
-    const forged = await signedNotification(origin, { out_trade_no: outTradeNo, amount: { total: 1, payer_total: 1, currency: "CNY" } });
+    const forged = await signedNotification(origin, { out_trade_no: outTradeNo, amount });
     const answer = await replay(origin, forged);
     expect(answer.status).toBe(422);
     expect(await paymentRow(outTradeNo)).toMatchObject({ status: "pending", remote_state: "mismatch", next_check_at: null });

@@ -43,7 +43,8 @@ export async function settleWechatSuccess(db: D1Database, transaction: Transacti
   for (let attempt = 0; attempt < 4; attempt += 1) {
     const payment = await findWechatPayment(db, transaction.out_trade_no);
     if (!payment) return { outcome: "unknown_order" };
-    if (transaction.amount?.total !== payment.amount) {
+    // Paydesk charges in fen of CNY only: a total in another currency is not the order's amount.
+    if (transaction.amount?.total !== payment.amount || (transaction.amount.currency ?? "CNY") !== "CNY") {
       await db
         .prepare("UPDATE payment SET remote_state = 'mismatch', next_check_at = NULL, updated_at = ?1 WHERE id = ?2 AND status = 'pending'")
         .bind(now, payment.id)
