@@ -43,6 +43,7 @@ const tables = [
   "recovery_link",
   "recovery_code",
   "ledger_check_run",
+  "wechat_ask",
   "passkey",
   "webauthn_challenge",
   "escrow_release",

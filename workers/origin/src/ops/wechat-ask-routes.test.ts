@@ -72,6 +72,16 @@ describe("asking WeChat Pay now about an order", () => {
     await expectLedgerWhole();
   });
 
+  it("lets one of two operators asking at once through, and tells the other when to ask", async () => {
+    const order = await rechargeOrder(700);
+    await startWechat(order.id);
+    const finance = await seedOperator("op_finance", "finance", origin.now());
+    const answers = await Promise.all([ask(order.id), ask(order.id, finance)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 429]);
+    expect(answers.find((answer) => answer.status === 429)).toMatchObject({ code: "RATE_LIMITED", retryAfter: "10" });
+    expect(await askRows()).toHaveLength(1);
+  });
+
   it("leaves an unpaid payment pending and says so", async () => {
     const order = await rechargeOrder(900);
     const { outTradeNo } = await startWechat(order.id);

@@ -5,20 +5,19 @@
  * the asking and records what WeChat Pay said.
  */
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
-import { opsOrderIdParamSchema, opsWechatAskAnswerSchema } from "#contract/ops-orders";
+import { type OpsWechatAsk, opsOrderIdParamSchema, opsWechatAskAnswerSchema } from "#contract/ops-orders";
 import { errorContent, jsonContent, operatorSession, successEnvelope } from "#contract/openapi";
+import * as Sentry from "../error-reporting";
 import { ApiError } from "../http/answer";
 import { validationHook } from "../http/validation";
 import type { OriginEnv } from "../origin-env";
 import { askWechatPayNow } from "../wechat-pay/reconcile/ask-now";
 import { auditStatement } from "./audit";
+import { askIntervalSeconds } from "./wechat-ask-interval";
 import { operatorWith } from "./operator-access";
 import { operatorActor, requestIdOf } from "./operator-actor";
 import { orderStory } from "./order-story";
 import { forbiddenUnless } from "./route-answers";
-
-/** One ask per order in this many seconds: WeChat Pay limits how often a merchant may query. */
-const askIntervalSeconds = 10;
 
 const ask = createRoute({
   method: "post",
@@ -34,10 +33,32 @@ const ask = createRoute({
     404: errorContent("NOT_FOUND: there is no such order, or not signed in as an operator"),
     422: errorContent("WECHAT_PAY_NOT_CONFIGURED: this Paydesk has no WeChat Pay merchant"),
     429: errorContent("RATE_LIMITED: the order was asked about less than 10 seconds ago (Retry-After)"),
+    503: errorContent("WECHAT_PAY_UNAVAILABLE: what WeChat Pay said could not be recorded just now (reported); ask again"),
   },
 });
 
 const auditAction = "order.ask_wechat_pay";
+
+/**
+ * Takes this order's next ask, or refuses with 429: one conditional UPSERT, so of two
+ * operators asking at once exactly one goes ahead.
+ */
+async function reserveAsk(db: D1Database, orderId: string, now: number): Promise<void> {
+  const interval = askIntervalSeconds * 1000;
+  const taken = await db
+    .prepare(
+      `INSERT INTO wechat_ask (order_id, asked_at) VALUES (?1, ?2)
+       ON CONFLICT (order_id) DO UPDATE SET asked_at = excluded.asked_at WHERE asked_at <= ?2 - ?3 RETURNING asked_at`,
+    )
+    .bind(orderId, now, interval)
+    .first();
+  if (taken) return;
+  const lastAt = (await db.prepare("SELECT asked_at FROM wechat_ask WHERE order_id = ?1").bind(orderId).first<number>("asked_at")) ?? now;
+  const seconds = Math.max(1, Math.ceil((lastAt + interval - now) / 1000));
+  throw new ApiError("RATE_LIMITED", `WeChat Pay was asked about this order just now. Try again in ${seconds} seconds.`, undefined, {
+    "Retry-After": String(seconds),
+  });
+}
 
 export const wechatAskRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 wechatAskRoutes.use("/:id/ask-wechat-pay", operatorWith("askWechatPay"));
@@ -46,22 +67,20 @@ wechatAskRoutes.openapi(ask, async (c) => {
   const { id } = c.req.valid("param");
   const db = c.env.DB;
   const now = c.var.clock.now();
-  const [order, lastAsk] = await db.batch<{ id?: string; at?: number }>([
-    db.prepare("SELECT id FROM orders WHERE id = ?1").bind(id),
-    // audit_log_object (object_type, object_id).
-    db.prepare("SELECT max(at) AS at FROM audit_log WHERE object_type = 'order' AND object_id = ?1 AND action = ?2").bind(id, auditAction),
-  ]);
-  if (!order?.results[0]) throw new ApiError("NOT_FOUND", "There is no such order.", "id");
-  const lastAt = lastAsk?.results[0]?.at;
-  if (typeof lastAt === "number" && now - lastAt < askIntervalSeconds * 1000) {
-    const seconds = Math.max(1, Math.ceil((lastAt + askIntervalSeconds * 1000 - now) / 1000));
-    throw new ApiError("RATE_LIMITED", `WeChat Pay was asked about this order just now. Try again in ${seconds} seconds.`, undefined, {
-      "Retry-After": String(seconds),
-    });
-  }
+  const order = await db.prepare("SELECT id FROM orders WHERE id = ?1").bind(id).first();
+  if (!order) throw new ApiError("NOT_FOUND", "There is no such order.", "id");
   const wechat = await c.var.wechatPay();
   if (!wechat) throw new ApiError("WECHAT_PAY_NOT_CONFIGURED", "WeChat Pay is not configured here.");
-  const asked = await askWechatPayNow(db, wechat, id, now);
+  await reserveAsk(db, id, now);
+  let asked: OpsWechatAsk;
+  try {
+    asked = await askWechatPayNow(db, wechat, id, now);
+  } catch (error) {
+    // A settlement that kept racing the cron or a notification: the next ask reads what won.
+    console.error(`Asking WeChat Pay about order ${id} failed`, error);
+    Sentry.captureException(error, { tags: { order: id } });
+    throw new ApiError("WECHAT_PAY_UNAVAILABLE", "WeChat Pay's answer could not be recorded just now. Ask again in a few seconds.");
+  }
   await auditStatement(db, {
     actor: operatorActor(c),
     action: auditAction,

@@ -100,6 +100,8 @@ describe("retention", () => {
       transfer_daily: 2,
       // Yesterday's and today's daily-limit counts of the two limited doors used (sign-in links, orders).
       limit_counter: 4,
+      // Nobody asked WeChat Pay about an order in this activity.
+      wechat_ask: 0,
     };
     expect(sizes.at(-1)).toEqual(bound);
     // From the day the first sessions idle out, no table ever holds more than that.
@@ -196,6 +198,10 @@ describe("retention", () => {
       env.DB.prepare(
         "INSERT INTO limit_counter (door, key, day, count) VALUES ('lookup', 'user:x', '2026-10-29', 1), ('lookup', 'user:x', '2026-10-30', 1), ('lookup', 'user:x', '2026-10-31', 1)",
       ),
+      env.DB.prepare("INSERT INTO wechat_ask (order_id, asked_at) VALUES ('ord_asked_11s_ago', ?1), ('ord_asked_9s_ago', ?2)").bind(
+        now - 11_000,
+        now - 9_000,
+      ),
     ]);
 
     expect(await pruneExpired(env.DB, now)).toEqual({
@@ -211,7 +217,9 @@ describe("retention", () => {
       contact_attempt: 1,
       transfer_daily: 1,
       limit_counter: 1,
+      wechat_ask: 1,
     });
+    expect((await env.DB.prepare("SELECT order_id FROM wechat_ask").all()).results).toEqual([{ order_id: "ord_asked_9s_ago" }]);
     const left = async (sql: string) => (await env.DB.prepare(sql).all()).results;
     expect(await left("SELECT token_hash FROM session ORDER BY last_used_at")).toEqual([
       { token_hash: "idle-29-days".padEnd(64, "0") },

@@ -1,6 +1,7 @@
 import { signInWindowMs } from "../auth/sign-in-guard";
 import { sessionIdleLimitMs } from "../auth/sessions";
 import { redeemWindowMs } from "../codes/code-values";
+import { askIntervalSeconds } from "../ops/wechat-ask-interval";
 import { contactLimits } from "../support/contact-limits";
 import { chinaDay } from "../transfers/china-day";
 
@@ -33,6 +34,8 @@ const expired: { table: string; where: string; bound: (now: number) => number | 
   // Yesterday's total no longer limits anything; the day before is kept for a clock's slack.
   { table: "transfer_daily", where: "day < ?1", bound: (now) => chinaDay(now - 2 * dayMs) },
   { table: "limit_counter", where: "day < ?1", bound: (now) => chinaDay(now - 2 * dayMs) },
+  // Only the last 10 seconds' asks refuse anything.
+  { table: "wechat_ask", where: "asked_at < ?1", bound: (now) => now - askIntervalSeconds * 1000 },
 ];
 
 export const prunedTables = expired.map(({ table }) => table);
