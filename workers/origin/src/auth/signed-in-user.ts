@@ -1,5 +1,8 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import { idempotencyKeyPattern } from "#contract/openapi";
 import { ApiError } from "../http/answer";
+import { keyedIdempotency, requestHashOf } from "../idempotency/idempotency";
 import type { OriginEnv } from "../origin-env";
 import { bearerToken, hashToken } from "./bearer-token";
 import { findSessionUser } from "./sessions";
@@ -31,10 +34,30 @@ export const signedInUser = createMiddleware<OriginEnv>(async (c, next) => {
   if (!token) throw new ApiError("UNAUTHENTICATED", "Sign in to continue.");
   const user = await findSessionUser(c.env.DB, await hashToken(token), c.var.clock.now());
   if (!user) throw new ApiError("UNAUTHENTICATED", "Your session has ended. Sign in again.");
-  if (user.locked && !lockedMay(c.req.method, c.req.path)) throw accountLocked();
+  if (user.locked && !lockedMay(c.req.method, c.req.path)) {
+    const earlier = await answeredBeforeTheLock(c, user.id);
+    if (earlier) return earlier;
+    throw accountLocked();
+  }
   c.set("user", user);
   await next();
 });
+
+/**
+ * The answer a request got before its account was locked, when this is its retry (same key,
+ * same request): the lock does not undo what was done, and the person learns it was.
+ */
+async function answeredBeforeTheLock(c: Context<OriginEnv>, userId: string): Promise<Response | null> {
+  const key = c.req.header("Idempotency-Key");
+  if (!key || !idempotencyKeyPattern.test(key)) return null;
+  try {
+    return await keyedIdempotency(c, { scope: userId, key, requestHash: await requestHashOf(c) }).twinAnswer();
+  } catch (error) {
+    // The key answered another request: the lock is this one's answer.
+    if (error instanceof ApiError && error.code === "IDEMPOTENCY_KEY_REUSED") return null;
+    throw error;
+  }
+}
 
 export const accountLocked = () =>
   new ApiError("ACCOUNT_LOCKED", "Your account is locked, so money cannot move. Contact support to find out why.");

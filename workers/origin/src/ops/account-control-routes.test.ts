@@ -4,6 +4,7 @@ import {
   balanceOf,
   expectLedgerWhole,
   fundWallet,
+  issueCodes,
   resetDatabase,
   seedOperator,
   seedUser,
@@ -93,6 +94,27 @@ describe("locking and unlocking an account", () => {
     await fundWallet(origin, again, 500);
     expect((await transfer(again, "a_friend", 200)).status).toBe(201);
     await expectLedgerWhole();
+  });
+
+  it("answers a retry of what was done before the lock as it was answered, and refuses anything new", async () => {
+    const admin = await operator("op_admin", "admin");
+    const person = await seedUser("retrying_person", origin.now());
+    const [code = "", another = ""] = await issueCodes(origin, 800, 2);
+    const headers = keyed(person.auth);
+    const redeemed = await origin.call("/api/codes/redeem", { body: { code }, headers });
+    expect(redeemed.status).toBe(201);
+    // Its answer was lost; the account is locked before the retry.
+    expect((await act(admin, person, "lock")).status).toBe(200);
+    const retry = await origin.call("/api/codes/redeem", { body: { code }, headers });
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await retry.json()).toEqual(await redeemed.json());
+    // The same key for another request, and a new request: the lock answers.
+    const reused = await origin.call("/api/codes/redeem", { body: { code: another }, headers });
+    expect([reused.status, await codeOf(reused)]).toEqual([403, "ACCOUNT_LOCKED"]);
+    const fresh = await origin.call("/api/codes/redeem", { body: { code: another }, headers: keyed(person.auth) });
+    expect([fresh.status, await codeOf(fresh)]).toEqual([403, "ACCOUNT_LOCKED"]);
+    expect(await balanceOf(person.id)).toEqual({ available: 800, held: 0 });
   });
 
   it("refuses in the batch itself when the lock commits while a request is under way", async () => {
