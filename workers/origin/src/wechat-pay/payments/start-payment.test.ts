@@ -199,6 +199,36 @@ describe("starting a WeChat Pay payment", () => {
       expect(await rowsOf(order.id)).toEqual([{ flow: "native", status: "failed", remote_state: "closed" }]);
     });
 
+    it("a create that lands after another flow replaced its payment is closed, and its request may be sent again", async () => {
+      ({ origin, alice, bob } = await wechatScene({ wechatPayTimeoutMs: 5_000 }));
+      const order = await rechargeOrder();
+      const native = await startWechat(order.id, "native");
+      // The same flow asked again; WeChat Pay answers it 2 s late, and meanwhile another flow gives this payment up.
+      await control("/faults", { kind: "timeout", delayMs: 2_000, path: "/v3/pay/transactions/native" });
+      await origin.advance(1_000);
+      const retryKey = key();
+      const retry = payRequest(order.id, { method: "wechat", flow: "native" }, { idempotencyKey: retryKey });
+      await expect
+        .poll(
+          async () =>
+            (await env.DB.prepare("SELECT create_asked_at FROM payment WHERE out_trade_no = ?1")
+              .bind(native.outTradeNo)
+              .first<number>("create_asked_at")) ?? 0,
+        )
+        .toBe(origin.now());
+      await env.DB.prepare("UPDATE payment SET status = 'failed', remote_state = 'absent' WHERE out_trade_no = ?1")
+        .bind(native.outTradeNo)
+        .run();
+      const answer = await retry;
+      expect(answer.status).toBe(409);
+      expect(await answer.json()).toMatchObject({ code: "PAYMENT_STARTING" });
+      expect((await simulatorOrder(native.outTradeNo)).order.tradeState).toBe("CLOSED");
+      // Not recorded against its key: sent again, it starts a new payment for the order, still pending.
+      const again = await payRequest(order.id, { method: "wechat", flow: "native" }, { idempotencyKey: retryKey });
+      expect(again.status).toBe(201);
+      expect(((await again.json()) as { data: WechatPrepay }).data.outTradeNo).not.toBe(native.outTradeNo);
+    });
+
     it("gives a payment up on ORDER_NOT_EXIST only if no create was asked since it was read", async () => {
       const order = await rechargeOrder();
       await nativeCreateLost();

@@ -57,9 +57,7 @@ export async function payWithWechat(c: Context<OriginEnv>, order: PayableOrder, 
     return c.var.idempotency.refuse(new ApiError("ORDER_NOT_PENDING", "This order can no longer be paid."));
   }
   const answer = await startWechatPayment(c, wechat, order, wayOf(c, wechat, body), now);
-  if (await overWhileCreating(c.env.DB, wechat, answer.outTradeNo, now)) {
-    return c.var.idempotency.refuse(new ApiError("ORDER_NOT_PENDING", "This order can no longer be paid."));
-  }
+  await refuseIfGivenUpWhileCreating(c, wechat, answer.outTradeNo, now);
   return c.var.idempotency.commit([noteRemoteState(c.env.DB, answer.paymentId, "open", now)], 201, {
     code: "SUCCESS" as const,
     data: answer,
@@ -81,21 +79,25 @@ function wayOf(c: Context<OriginEnv>, wechat: WechatPay, body: WechatPayBody): W
 }
 
 /**
- * Whether the order was paid from the wallet, cancelled or given up while WeChat Pay was
- * creating its order. The order WeChat Pay now holds is closed then, rather than handed to
- * the payer: the close that came first met no order there (decision 004).
+ * While WeChat Pay was creating its order, the order may have been paid from the wallet or
+ * cancelled, or this payment given up for another flow's (decision 004). The order WeChat
+ * Pay now holds is then closed rather than handed to the payer: the close that came first
+ * met no order there. An order that is over is refused for good; one still pending, whose
+ * payment another flow replaced, hears a retryable refusal.
  */
-async function overWhileCreating(db: D1Database, wechat: WechatPay, outTradeNo: string, now: number): Promise<boolean> {
+async function refuseIfGivenUpWhileCreating(c: Context<OriginEnv>, wechat: WechatPay, outTradeNo: string, now: number): Promise<void> {
+  const db = c.env.DB;
   const payment = await findWechatPayment(db, outTradeNo);
-  if (payment?.status === "pending" && payment.order_status === "pending") return false;
-  if (payment?.status === "pending") await checkPayment(db, wechat, payment, now);
-  else if (payment?.remote_state === "absent") {
+  if (!payment || (payment.status === "pending" && payment.order_status === "pending")) return;
+  if (payment.status === "pending") await checkPayment(db, wechat, payment, now);
+  else if (payment.remote_state === "absent") {
     // Given up as never created, and created after all: closed here, as nothing else will.
     const closed = await wechatCall(() => wechat.client.closeOrder(outTradeNo));
     if (closed.outcome !== "ok")
       Sentry.captureMessage(`WeChat Pay order ${outTradeNo} was created after it was given up, and is not closed`, "error");
   }
-  return true;
+  if (payment.order_status === "pending") await c.var.idempotency.refuse(paymentStarting(), { lasting: false });
+  await c.var.idempotency.refuse(new ApiError("ORDER_NOT_PENDING", "This order can no longer be paid."));
 }
 
 const unavailable = () => new ApiError("WECHAT_PAY_UNAVAILABLE", "WeChat Pay did not answer clearly. Please try again.");
