@@ -4,7 +4,8 @@ import { z } from "zod";
  * Text people type (docs/rules-and-limits.md, "Text people type"): well-formed Unicode, no
  * control or format characters (Unicode Cc, Cf: bidi overrides, zero-width characters,
  * BOM) nor the line and paragraph separators U+2028 and U+2029 (which break lines where a
- * one-line field is shown), except a newline in multi-line fields, lengths in code points. The published
+ * one-line field is shown), except a newline in multi-line fields (which store those two as
+ * newlines), lengths in code points. The published
  * document states the same rules as JSON Schema `pattern`, `minLength` and `maxLength`
  * (ECMA-262 patterns with Unicode semantics), built from the very expressions below.
  */
@@ -23,7 +24,8 @@ const onlyBlank = new RegExp(`^[${blankClasses}]*$`, "u");
 
 /** The `pattern` of a text field: its characters, and at least one visible one when it may not be empty. */
 export function textPattern({ multiline, visible }: { multiline: boolean; visible: boolean }): string {
-  const character = multiline ? `(?:${allowedCharacter}|\\n)` : allowedCharacter;
+  // A multi-line field takes U+2028/U+2029 as the line breaks they are (some editors paste them), stored as \n.
+  const character = multiline ? `(?:${allowedCharacter}|\\n|\\u2028|\\u2029)` : allowedCharacter;
   return `^${visible ? `(?=[\\s\\S]*${visibleCharacter})` : ""}${character}*$`;
 }
 
@@ -52,15 +54,17 @@ export function userText({ min, max, multiline = false, tooShort, tooLong }: Tex
           : `Remove the control, format and invisible characters from this text${multiline ? " (line breaks are fine)" : ""}.`,
     })
     .transform((value) => {
-      const stored = value.normalize("NFC").trim();
+      const stored = (multiline ? value.replace(/[\u2028\u2029]/g, "\n") : value).normalize("NFC").trim();
       return onlyBlank.test(stored) ? "" : stored;
     })
     .meta({
       pattern,
       minLength: min,
       maxLength: max,
-      description: `${multiline ? "Multi-line text" : "Text"}: well-formed Unicode without control or format characters or U+2028/U+2029${
-        multiline ? " (line feeds allowed)" : ""
-      }${min > 0 ? ", with at least one visible character" : ""}; at most ${max} code points as sent and after NFC normalisation; stored NFC-normalised and trimmed.`,
+      description: `${multiline ? "Multi-line text" : "Text"}: well-formed Unicode without control or format characters${
+        multiline ? " (line feeds, U+2028 and U+2029 allowed; the last two stored as line feeds)" : " or U+2028/U+2029"
+      }${min > 0 ? ", with at least one visible character" : ""}; at most ${max} code points as sent and after NFC normalisation; stored NFC-normalised and trimmed${
+        min > 0 ? "" : ", and empty when it shows nothing"
+      }.`,
     });
 }

@@ -9,7 +9,7 @@ import { refreshUser, currentToken } from "../session/account-session";
 /**
  * Why a form was refused: the contract's code, the field it concerns, and what to tell the
  * user. The form's own check refuses every field in error at once: `fields` then holds each
- * one's message, `field` and `message` the first's.
+ * one's message ("" for the form as a whole), `field` and `message` the first's.
  */
 type FormFailure = { code: ErrorCode; field?: string; message: string; fields?: Readonly<Record<string, string>> };
 
@@ -44,13 +44,13 @@ export async function checked<S extends z.ZodType>(
 async function invalidInputFailure(error: InvalidInput): Promise<FormFailure> {
   const fallback = await messageFor("BAD_REQUEST", currentLanguage());
   const refused = error.fields.map(({ field, message }) => ({ field, message: message ?? fallback }));
-  const named = refused.filter((entry): entry is { field: string; message: string } => entry.field !== undefined);
   const first = refused[0] ?? { field: undefined, message: fallback };
   return {
     code: "BAD_REQUEST",
     field: first.field,
     message: first.message,
-    ...(named.length > 1 ? { fields: Object.fromEntries(named.map(({ field, message }) => [field, message])) } : {}),
+    // A refusal of no one field (the form as a whole) keeps the key "": the alert tells it.
+    ...(refused.length > 1 ? { fields: Object.fromEntries(refused.map(({ field, message }) => [field ?? "", message])) } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Context, TypedResponse } from "hono";
 import { createMiddleware } from "hono/factory";
 import { idempotencyKeyPattern } from "#contract/openapi";
+import { liveSessionUserSql } from "../auth/sessions";
 import type { OriginEnv } from "../origin-env";
 import { ApiError, errorBody, errorStatusOf } from "../http/answer";
 
@@ -139,6 +140,23 @@ export function keyedIdempotency(
       throw error;
     },
   };
+}
+
+/**
+ * The answer recorded for `key` under a live session's user, read in one query, when it was
+ * for this very request; for a door that refuses before anything else is read (transfers,
+ * docs/decisions/010-limits-on-every-door.md). Another request's answer is not this one's.
+ */
+export async function sessionAnswerFor(
+  c: Context<OriginEnv>,
+  { tokenHash, now, key }: { tokenHash: string; now: number; key: string },
+): Promise<Response | null> {
+  const stored = await c.env.DB.prepare(
+    `SELECT request_hash, status, body FROM idempotency WHERE key = ? AND scope = (${liveSessionUserSql})`,
+  )
+    .bind(key, tokenHash, now)
+    .first<StoredAnswer>();
+  return stored && stored.request_hash === (await requestHashOf(c)) ? replay(stored) : null;
 }
 
 /**

@@ -11,6 +11,7 @@ import * as Sentry from "../error-reporting";
 import { ApiError } from "../http/answer";
 import { validationHook } from "../http/validation";
 import type { OriginEnv } from "../origin-env";
+import { isSettlementRace } from "../wechat-pay/payments/settle-success";
 import { askWechatPayNow } from "../wechat-pay/reconcile/ask-now";
 import { auditStatement } from "./audit";
 import { askIntervalSeconds } from "./wechat-ask-interval";
@@ -77,9 +78,14 @@ wechatAskRoutes.openapi(ask, async (c) => {
     asked = await askWechatPayNow(db, wechat, id, now);
   } catch (error) {
     // A settlement that kept racing the cron or a notification: the next ask reads what won.
+    // Anything else is not this route's to explain (500, reported).
+    if (!isSettlementRace(error)) throw error;
     console.error(`Asking WeChat Pay about order ${id} failed`, error);
     Sentry.captureException(error, { tags: { order: id } });
-    throw new ApiError("WECHAT_PAY_UNAVAILABLE", "WeChat Pay's answer could not be recorded just now. Ask again in a few seconds.");
+    throw new ApiError(
+      "WECHAT_PAY_UNAVAILABLE",
+      `WeChat Pay's answer could not be recorded just now. Ask again in ${askIntervalSeconds} seconds.`,
+    );
   }
   await auditStatement(db, {
     actor: operatorActor(c),

@@ -10,6 +10,7 @@ import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnv
 import { validationHook } from "../http/validation";
 import {
   keyedIdempotency,
+  sessionAnswerFor,
   recordAnswerOf,
   recordedAnswer,
   ReplayAnswer,
@@ -56,9 +57,12 @@ const transfersDoor = createMiddleware<OriginEnv>(async (c, next) => {
     await transfersLimit(c, async () => {});
   } catch (error) {
     if (!(error instanceof ApiError && error.code === "RATE_LIMITED")) throw error;
-    const user = await findSessionUser(c.env.DB, await hashToken(requiredBearerToken(c.req.header("Authorization"))), c.var.clock.now());
-    const key = requireIdempotencyKey(c.req.header("Idempotency-Key"));
-    const earlier = user ? await keyedIdempotency(c, { scope: user.id, key, requestHash: await requestHashOf(c) }).twinAnswer() : null;
+    const tokenHash = await hashToken(requiredBearerToken(c.req.header("Authorization")));
+    const earlier = await sessionAnswerFor(c, {
+      tokenHash,
+      now: c.var.clock.now(),
+      key: requireIdempotencyKey(c.req.header("Idempotency-Key")),
+    });
     if (earlier) return earlier;
     throw error;
   }
@@ -187,7 +191,16 @@ async function refusal(
   if (twin) throw new ReplayAnswer(twin);
   // Any refusal but the sender's own lock tells whether the handle is someone's (404 or not):
   // it counts as a look-up, so transfers walk handles no faster than the look-up does.
-  if (!user.locked) await countDaily(c, "lookup", () => user.id);
+  if (!user.locked) {
+    try {
+      await countDaily(c, "lookup", () => user.id);
+    } catch (overLimit) {
+      // A twin that committed since the read above still answers for this key.
+      const committed = await idempotency.twinAnswer();
+      if (committed) throw new ReplayAnswer(committed);
+      throw overLimit;
+    }
+  }
   const { message } = error;
   if (isLockRefusal(error)) {
     if (user.locked) return idempotency.refuse(accountLocked(), { lasting: false });

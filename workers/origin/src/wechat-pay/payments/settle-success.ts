@@ -28,6 +28,11 @@ function lostRace(error: unknown): boolean {
   );
 }
 
+const keptRacing = "kept racing";
+
+/** Settling kept meeting other writers (the cron, a notification) for four tries. */
+export const isSettlementRace = (error: unknown) => error instanceof Error && error.message.endsWith(keptRacing);
+
 /**
  * WeChat Pay says the payment of `outTradeNo` succeeded (a notification, or a query). Exactly
  * once per payment, in one batch: the money comes in from the world account and
@@ -65,7 +70,7 @@ export async function settleWechatSuccess(db: D1Database, transaction: Transacti
       if (!lostRace(error)) throw error;
     }
   }
-  throw new Error(`Settling WeChat Pay payment ${transaction.out_trade_no} kept racing`);
+  throw new Error(`Settling WeChat Pay payment ${transaction.out_trade_no} ${keptRacing}`);
 }
 
 function settlementStatements(db: D1Database, payment: WechatPaymentRow, transaction: Transaction, now: number): D1PreparedStatement[] {
