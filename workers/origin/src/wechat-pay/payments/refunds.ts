@@ -112,6 +112,18 @@ export async function applyRefundResult(db: D1Database, outRefundNo: string, res
   const refund = await findRefund(db, outRefundNo);
   if (!refund) throw new Error(`No refund ${outRefundNo}`);
   if (refund.status === "succeeded") return "succeeded";
+  if (result.amount !== undefined && result.amount.refund !== refund.amount) {
+    // Not this refund as asked for: nothing is booked, and it is not asked about again; an
+    // operator looks (a notification saying so is refused the same way, decision 004).
+    await db
+      .prepare(
+        "UPDATE wechat_refund SET next_attempt_at = NULL, last_error = ?1, updated_at = ?2 WHERE out_refund_no = ?3 AND status <> 'succeeded'",
+      )
+      .bind(`WeChat Pay reports ${result.amount.refund} fen refunded, not ${refund.amount}`, now, outRefundNo)
+      .run();
+    Sentry.captureMessage(`WeChat Pay reports another amount for refund ${outRefundNo}: not booked, an operator must look`, "error");
+    return refund.status;
+  }
   const refundId = result.refund_id ?? null;
   if (result.status === "SUCCESS") {
     const outTx = `tx_${crypto.randomUUID()}`;

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { balanceOf, expectLedgerWhole } from "../../../test/origin-client";
 import { recordedNotification, wechatRequests, wechatScene, type SceneUser } from "../../../test/wechat-scene";
+import { applyRefundResult } from "../payments/refunds";
 import {
   clearingBalance,
   control,
@@ -49,6 +50,22 @@ describe("late and lost events", () => {
     // A duplicate of the late success refunds nothing more.
     expect((await replay(origin, notification)).status).toBe(204);
     expect(await env.DB.prepare("SELECT count(*) AS n FROM wechat_refund").first("n")).toBe(1);
+
+    // An answer or a query that reports another amount is not booked: the refund waits for an operator.
+    const reported = {
+      status: "SUCCESS" as const,
+      out_refund_no: refund?.out_refund_no ?? "",
+      refund_id: "50300000000000000000000000001",
+      amount: { refund: 1 },
+    };
+    expect(await applyRefundResult(env.DB, reported.out_refund_no, reported, origin.now())).toBe("processing");
+    expect(await refundRow(outTradeNo)).toMatchObject({ status: "processing", out_tx_id: null });
+    expect(
+      await env.DB.prepare("SELECT next_attempt_at, last_error FROM wechat_refund WHERE out_refund_no = ?1")
+        .bind(reported.out_refund_no)
+        .first(),
+    ).toEqual({ next_attempt_at: null, last_error: "WeChat Pay reports 1 fen refunded, not 3000" });
+    expect(await clearingBalance()).toBe(3_000);
 
     // WeChat Pay finishes the refund and says so: the money leaves once.
     expect((await control(`/refunds/RF${outTradeNo}/complete`, { status: "SUCCESS" })).status).toBe(200);
