@@ -126,10 +126,28 @@ describe("one item that fails in a run", () => {
     expect(await autoApprove(failingFirstBatch(), origin.now())).toBe(1);
     expect([await claimStatus(first), await claimStatus(second)]).toEqual(["submitted", "approved"]);
     expect(logged).toHaveBeenCalledWith(`Time-based rule auto-approve failed for ${first}`, expect.any(Error));
+    expect(await env.DB.prepare("SELECT rule_failures FROM claim WHERE id = ?1").bind(first).first("rule_failures")).toBe(1);
 
     expect(await rules()).toMatchObject({ autoApproved: 1 });
     expect(await claimStatus(first)).toBe("approved");
     expect(await balanceOf(workers[0]?.id ?? "")).toEqual({ available: 1_000, held: 0 });
+    await expectLedgerWhole();
+  });
+
+  it("goes after the items that have not failed, so failing ones cannot hold up the rest", async () => {
+    const task = await openTask({ reward: 1_000, slots: 3, deadlineIn: 10 * 24 * hour });
+    const older = await claimAs(task.id, 0);
+    await submitAs(older, 0);
+    origin.advance(72 * hour);
+    expect(await autoApprove(failingFirstBatch(), origin.now())).toBe(0);
+    // A newer submission comes due; the next run's first write fails again.
+    const newer = await claimAs(task.id, 1);
+    await submitAs(newer, 1);
+    origin.advance(72 * hour);
+    expect(await autoApprove(failingFirstBatch(), origin.now())).toBe(1);
+    // The newer one, never failed, went first and met the failure; the older one was approved after it.
+    expect([await claimStatus(older), await claimStatus(newer)]).toEqual(["approved", "submitted"]);
+    expect(await rules()).toMatchObject({ autoApproved: 1 });
     await expectLedgerWhole();
   });
 

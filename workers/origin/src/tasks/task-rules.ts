@@ -6,12 +6,19 @@ import { autoApproveAfterMs, captureStatements } from "./claim-capture";
 const batchLimit = 50;
 
 /**
- * One item's unexpected failure must not hold up the others: it is reported, and the next
- * run tries it again (each item's write is one batch, so a failed one changed nothing).
+ * One item's unexpected failure must not hold up the others: it is reported and counted
+ * (migration 0031), and later runs try it again after the items that have not failed (each
+ * item's write is one batch, so a failed one changed nothing).
  */
-function reportItemFailure(rule: string, id: string, error: unknown): void {
+async function reportItemFailure(db: D1Database, rule: string, table: "claim" | "task", id: string, error: unknown): Promise<void> {
   console.error(`Time-based rule ${rule} failed for ${id}`, error);
   Sentry.captureException(error, { tags: { rule, item: id } });
+  try {
+    await db.prepare(`UPDATE ${table} SET rule_failures = rule_failures + 1 WHERE id = ?1`).bind(id).run();
+  } catch (counting) {
+    // The database that refused the item may refuse this too: the item keeps its place.
+    console.error(`Counting the failure of ${id} failed`, counting);
+  }
 }
 
 /** Claims not submitted in time lapse; their slots reopen (trigger `claim_frees_slot`). */
@@ -28,7 +35,7 @@ export async function autoApprove(db: D1Database, now: number): Promise<number> 
   const due = await db
     .prepare(
       `SELECT claim.id, claim.worker_id, task.poster_id, task.reward FROM claim JOIN task ON task.id = claim.task_id
-       WHERE claim.status = 'submitted' AND claim.submitted_at <= ?1 ORDER BY claim.submitted_at, claim.id LIMIT ?2`,
+       WHERE claim.status = 'submitted' AND claim.submitted_at <= ?1 ORDER BY claim.rule_failures, claim.submitted_at, claim.id LIMIT ?2`,
     )
     .bind(now - autoApproveAfterMs, batchLimit)
     .all<{ id: string; worker_id: string; poster_id: string; reward: number }>();
@@ -42,7 +49,7 @@ export async function autoApprove(db: D1Database, now: number): Promise<number> 
     } catch (error) {
       // The poster decided in the meantime: nothing to do.
       if (!(error instanceof Error && /only a submitted claim|claim_capture\.claim_id/.test(error.message)))
-        reportItemFailure("auto-approve", claim.id, error);
+        await reportItemFailure(db, "auto-approve", "claim", claim.id, error);
     }
   }
   return approved;
@@ -68,7 +75,7 @@ export async function releaseUnneededEscrow(db: D1Database, now: number, taskId?
               task.escrow_remaining - task.reward * (SELECT count(*) FROM claim WHERE claim.task_id = task.id AND claim.status IN ('claimed', 'submitted')) AS excess
        FROM task WHERE task.status IN ('closed', 'cancelled') AND (?1 IS NULL OR task.id = ?1)
        AND task.escrow_remaining > task.reward * (SELECT count(*) FROM claim WHERE claim.task_id = task.id AND claim.status IN ('claimed', 'submitted'))
-       ORDER BY task.deadline, task.id LIMIT ?2`,
+       ORDER BY task.rule_failures, task.deadline, task.id LIMIT ?2`,
     )
     .bind(taskId ?? null, batchLimit)
     .all<{ id: string; poster_id: string; escrow_remaining: number; excess: number }>();
@@ -87,7 +94,7 @@ export async function releaseUnneededEscrow(db: D1Database, now: number, taskId?
       released += task.excess;
     } catch (error) {
       // Another run released first, or a claim moved: the next run computes afresh.
-      if (!isEscrowChanged(error)) reportItemFailure("release-escrow", task.id, error);
+      if (!isEscrowChanged(error)) await reportItemFailure(db, "release-escrow", "task", task.id, error);
     }
   }
   return released;
