@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { idempotencyKeyPattern } from "#contract/openapi";
 import { ApiError } from "../http/answer";
-import { keyedIdempotency, requestHashOf } from "../idempotency/idempotency";
+import { thisRequestsAnswer } from "../idempotency/idempotency";
 import type { OriginEnv } from "../origin-env";
 import { bearerToken, hashToken } from "./bearer-token";
 import { findSessionUser } from "./sessions";
@@ -49,14 +49,7 @@ export const signedInUser = createMiddleware<OriginEnv>(async (c, next) => {
  */
 async function answeredBeforeTheLock(c: Context<OriginEnv>, userId: string): Promise<Response | null> {
   const key = c.req.header("Idempotency-Key");
-  if (!key || !idempotencyKeyPattern.test(key)) return null;
-  try {
-    return await keyedIdempotency(c, { scope: userId, key, requestHash: await requestHashOf(c) }).twinAnswer();
-  } catch (error) {
-    // The key answered another request: the lock is this one's answer.
-    if (error instanceof ApiError && error.code === "IDEMPOTENCY_KEY_REUSED") return null;
-    throw error;
-  }
+  return key && idempotencyKeyPattern.test(key) ? thisRequestsAnswer(c, key, { userId }) : null;
 }
 
 export const accountLocked = () =>

@@ -143,19 +143,22 @@ export function keyedIdempotency(
 }
 
 /**
- * The answer recorded for `key` under a live session's user, read in one query, when it was
- * for this very request; for a door that refuses before anything else is read (transfers,
- * docs/decisions/010-limits-on-every-door.md). Another request's answer is not this one's.
+ * The answer recorded for `key` under a user's scope (or a live session's user, read in the
+ * same query), when it was for this very request; for a refusal that comes before the key is
+ * checked (a locked account, the transfers door: docs/decisions/013-account-locks.md, 010).
+ * Another request's answer is not this one's: null, and the refusal stands.
  */
-export async function sessionAnswerFor(
+export async function thisRequestsAnswer(
   c: Context<OriginEnv>,
-  { tokenHash, now, key }: { tokenHash: string; now: number; key: string },
+  key: string,
+  owner: { userId: string } | { tokenHash: string; now: number },
 ): Promise<Response | null> {
-  const stored = await c.env.DB.prepare(
-    `SELECT request_hash, status, body FROM idempotency WHERE key = ? AND scope = (${liveSessionUserSql})`,
-  )
-    .bind(key, tokenHash, now)
-    .first<StoredAnswer>();
+  const select = "SELECT request_hash, status, body FROM idempotency WHERE key = ? AND scope = ";
+  const query =
+    "userId" in owner
+      ? c.env.DB.prepare(`${select}?`).bind(key, owner.userId)
+      : c.env.DB.prepare(`${select}(${liveSessionUserSql})`).bind(key, owner.tokenHash, owner.now);
+  const stored = await query.first<StoredAnswer>();
   return stored && stored.request_hash === (await requestHashOf(c)) ? replay(stored) : null;
 }
 

@@ -6,7 +6,7 @@ import { ApiError } from "../http/answer";
 import type { OriginEnv } from "../origin-env";
 import { clientAddress } from "../support/contact-limits";
 import { chinaDay } from "../transfers/china-day";
-import { burstPeriodSeconds, type Door, type DoorName, doors, type LimitedBy } from "./doors";
+import { burstPeriodSeconds, type Door, type DoorName, doors } from "./doors";
 
 const chinaStandardTimeMs = 8 * 60 * 60 * 1000;
 const dayMs = 24 * 60 * 60 * 1000;
@@ -76,16 +76,20 @@ async function countToday(db: D1Database, door: DoorName, keys: string[], day: s
 export const doorLimit = (name: DoorName) =>
   createMiddleware<OriginEnv>(async (c, next) => {
     const door = doors[name];
-    const keyOf = async (by: LimitedBy): Promise<string> => {
-      if (by === "user") return `user:${c.var.user.id}`;
-      if (by === "address") return `address:${clientAddress(c.var.clientIp)}`;
-      return `session:${await hashToken(requiredBearerToken(c.req.header("Authorization")))}`;
-    };
-    const { success } = await c.env[door.burst].limit({ key: `${name}:${await keyOf(door.burstBy)}` });
+    const burstKey =
+      door.burstBy === "session"
+        ? `session:${await hashToken(requiredBearerToken(c.req.header("Authorization")))}`
+        : limitKey(c, door.burstBy, () => c.var.user.id);
+    const { success } = await c.env[door.burst].limit({ key: `${name}:${burstKey}` });
     if (!success) throw tooMany(burstPeriodSeconds);
     await countDaily(c, name, () => c.var.user.id);
     await next();
   });
+
+/** What a limit counts by: the user, or the client's address. */
+function limitKey(c: Context<OriginEnv>, by: "user" | "address", userId: () => string): string {
+  return by === "user" ? `user:${userId()}` : `address:${clientAddress(c.var.clientIp)}`;
+}
 
 /**
  * One more request through a door's daily limits, by user and client address; over either,
@@ -96,7 +100,7 @@ export async function countDaily(c: Context<OriginEnv>, name: DoorName, userId: 
   const perDay = Object.entries(perDayOf(c.env, name)) as ["user" | "address", number][];
   if (perDay.length === 0) return;
   const now = c.var.clock.now();
-  const keys = perDay.map(([by]) => (by === "user" ? `user:${userId()}` : `address:${clientAddress(c.var.clientIp)}`));
+  const keys = perDay.map(([by]) => limitKey(c, by, userId));
   const counts = await countToday(c.env.DB, name, keys, chinaDay(now));
   if (perDay.some(([, limit], index) => (counts[index] ?? Number.POSITIVE_INFINITY) > limit)) throw tooMany(secondsUntilNextChinaDay(now));
 }

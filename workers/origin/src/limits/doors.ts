@@ -6,7 +6,7 @@
  * something also keep the rules of their own domain (the daily transfer total, the
  * sign-in and redeem locks, the contact form's hourly limits).
  */
-export type LimitedBy = "user" | "address" | "session";
+type LimitedBy = "user" | "address" | "session";
 
 export type Door = {
   /** The Workers Rate Limiting binding that bounds bursts, keyed by `burstBy`. */

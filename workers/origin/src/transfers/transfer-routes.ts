@@ -10,7 +10,7 @@ import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnv
 import { validationHook } from "../http/validation";
 import {
   keyedIdempotency,
-  sessionAnswerFor,
+  thisRequestsAnswer,
   recordAnswerOf,
   recordedAnswer,
   ReplayAnswer,
@@ -58,10 +58,9 @@ const transfersDoor = createMiddleware<OriginEnv>(async (c, next) => {
   } catch (error) {
     if (!(error instanceof ApiError && error.code === "RATE_LIMITED")) throw error;
     const tokenHash = await hashToken(requiredBearerToken(c.req.header("Authorization")));
-    const earlier = await sessionAnswerFor(c, {
+    const earlier = await thisRequestsAnswer(c, requireIdempotencyKey(c.req.header("Idempotency-Key")), {
       tokenHash,
       now: c.var.clock.now(),
-      key: requireIdempotencyKey(c.req.header("Idempotency-Key")),
     });
     if (earlier) return earlier;
     throw error;
