@@ -4,7 +4,7 @@ import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
 import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "#contract/openapi";
 import { validationHook } from "../http/validation";
-import { idempotent } from "../idempotency/idempotency";
+import { idempotent, isReplayed } from "../idempotency/idempotency";
 import { journalStatements, walletAccountOf, worldAccount } from "../ledger/journal";
 import { doorLimit } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
@@ -121,7 +121,7 @@ codeRoutes.openapi(redeem, async (c) => {
       { code: "SUCCESS" as const, data: { value: code.value, redeemedAt: new Date(now).toISOString() } },
     );
     // A twin with this key redeemed it first (a double click): this is its answer, not a wrong try.
-    if (answer.headers.has("Idempotent-Replayed")) await notAWrongTry();
+    if (isReplayed(answer)) await notAWrongTry();
     return answer;
   } catch (error) {
     await notAWrongTry();

@@ -39,10 +39,16 @@ async function sha256Hex(text: string): Promise<string> {
 
 type StoredAnswer = { request_hash: string; status: number; body: string };
 
+/** Marks an answer replayed from the record rather than made by this request. */
+const replayedHeader = "Idempotent-Replayed";
+
+/** Whether an answer was replayed: a twin or an earlier attempt made the effect, not this request. */
+export const isReplayed = (response: Response) => response.headers.has(replayedHeader);
+
 function replay(stored: StoredAnswer): Response {
   return new Response(stored.body, {
     status: stored.status,
-    headers: { "Content-Type": "application/json", "Idempotent-Replayed": "true" },
+    headers: { "Content-Type": "application/json", [replayedHeader]: "true" },
   });
 }
 

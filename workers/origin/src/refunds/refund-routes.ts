@@ -23,7 +23,7 @@ import { ApiError } from "../http/answer";
 import { validationHook } from "../http/validation";
 import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
 import { ChangedMeanwhile, readingAgainIfChanged } from "../idempotency/read-again";
-import { idempotentPosts } from "../idempotency/idempotency";
+import { idempotentPosts, isReplayed } from "../idempotency/idempotency";
 import { isOverdraft } from "../ledger/journal";
 import { auditStatement } from "../ops/audit";
 import { operatorWith } from "../ops/operator-access";
@@ -310,7 +310,7 @@ async function makeRefundAsRead(c: OpsContext, { orderId, amount, reason }: { or
       ),
     ),
   );
-  if (wechat && response.status === 201 && !response.headers.get("Idempotent-Replayed")) await askWechatPay(c, wechat.outRefundNo, now);
+  if (wechat && response.status === 201 && !isReplayed(response)) await askWechatPay(c, wechat.outRefundNo, now);
   return response;
 }
 
@@ -424,7 +424,7 @@ refundRoutes.openapi(approve, async (c) => {
     });
     return c.var.idempotency.commit(statements, 200, decided);
   });
-  if (wechat && !response.headers.get("Idempotent-Replayed")) await askWechatPay(c, wechat.outRefundNo, now);
+  if (wechat && !isReplayed(response)) await askWechatPay(c, wechat.outRefundNo, now);
   return response;
 });
 
