@@ -93,6 +93,10 @@ export const errorStatus = {
   SECOND_OPERATOR_REQUIRED: 403,
   /** The refund was approved or rejected already. */
   REFUND_DECIDED: 409,
+  /** A WeChat Pay refund's money goes back to a wallet only once WeChat Pay has failed it for good; this one is on its way, done, or reported with another amount. */
+  REFUND_NOT_FAILED: 409,
+  /** The failed WeChat Pay refund's money was returned to the wallet already. */
+  REFUND_RETURNED: 409,
   /** The passkey request is unknown, used already or older than five minutes: ask for new options. */
   PASSKEY_CHALLENGE_EXPIRED: 422,
   /** The authenticator's answer to adding a passkey did not verify (signature, origin, relying party). */

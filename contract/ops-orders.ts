@@ -52,20 +52,41 @@ const wechatNotificationSchema = z.strictObject({
   lastReceivedAt: z.iso.datetime(),
 });
 
-/** The automatic refund of a WeChat Pay payment no order could take. */
-const wechatRefundSchema = z.strictObject({
-  outRefundNo: z.string(),
+/** A WeChat Pay refund number: `RF` and the payment's out_trade_no (automatic), or `RO` and 32 hex digits (an operator's). */
+export const outRefundNoSchema = z.string().regex(/^R[FO][A-Za-z0-9_-]{1,62}$/, "Not a WeChat Pay refund number.");
+
+/**
+ * A failed refund's money returned to the wallet of the order's owner by a finance operator
+ * (docs/decisions/048-failed-wechat-refunds.md). `lateSuccessAt`: WeChat Pay reported the
+ * refund done afterwards (settled at its merchant platform), so the payer was paid twice.
+ */
+const refundReturnSchema = z.strictObject({
+  to: personRefSchema,
+  by: z.strictObject({ handle: z.string(), displayName: z.string() }),
+  at: z.iso.datetime(),
+  reason: z.string(),
+  lateSuccessAt: z.iso.datetime().nullable(),
+});
+
+/** A WeChat Pay refund: automatic (a payment no order could take) or an operator's. */
+export const wechatRefundSchema = z.strictObject({
+  outRefundNo: outRefundNoSchema,
   paymentId: z.string(),
   amount: z.number().int(),
   /** Why: automatic (the order could not take the payment), or `operator` (docs/decisions/015-operator-refunds.md). */
   reason: z.enum(["order_closed", "order_already_paid", "operator"]),
   status: z.enum(["due", "processing", "succeeded", "abnormal", "closed", "refused"]),
+  /** Due or processing, but not asked about again: WeChat Pay reported another amount (`lastError`); an operator looks. */
+  parked: z.boolean(),
   refundId: z.string().nullable(),
   attempts: z.number().int(),
   lastError: z.string().nullable(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
+  /** Set once a finance operator returned a failed refund's money to the wallet. */
+  returned: refundReturnSchema.nullable(),
 });
+export type WechatRefund = z.infer<typeof wechatRefundSchema>;
 
 /** An order's whole story, in one answer. */
 export const orderStorySchema = z.strictObject({

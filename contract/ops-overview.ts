@@ -27,8 +27,12 @@ export const overviewSchema = z.strictObject({
   openTickets: z.strictObject({ underADay: count, oneToThreeDays: count, olderThanThreeDays: count }),
   pending: z.strictObject({
     wechatPayments: count,
+    /** WeChat Pay refunds on their way: due or processing, asked about by the cron. */
     wechatRefunds: count,
-    /** WeChat Pay refunds that failed (abnormal, closed, refused): an operator settles them. */
+    /**
+     * WeChat Pay refunds that need a hand (docs/decisions/048-failed-wechat-refunds.md): failed
+     * (abnormal, closed, refused) and not returned to a wallet, or parked (WeChat Pay reported another amount).
+     */
     wechatRefundsStuck: count,
     refundApprovals: count,
   }),

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { minorUnits } from "./money";
 import { orderIdSchema } from "./orders";
+import { outRefundNoSchema, personRefSchema, wechatRefundSchema } from "./ops-orders";
 import { reasonSchema } from "./ops";
 import { userText } from "./text";
 
@@ -57,3 +58,15 @@ export const orderRefundsSchema = z.strictObject({
   /** What one payment's refunds made without a second operator may total (fen); a refund that would pass it waits for one. */
   approvalThreshold: z.number().int(),
 });
+
+/**
+ * A WeChat Pay refund with its order and the order's owner, whose wallet a failed refund's
+ * money may go back to (docs/decisions/048-failed-wechat-refunds.md).
+ */
+export const opsWechatRefundSchema = wechatRefundSchema.extend({ orderId: orderIdSchema, person: personRefSchema });
+export type OpsWechatRefund = z.infer<typeof opsWechatRefundSchema>;
+
+export const outRefundNoParamSchema = z.strictObject({ outRefundNo: outRefundNoSchema });
+
+/** Why the failed refund's money goes to the wallet (what was agreed with the person, a ticket). */
+export const refundReturnBodySchema = z.strictObject({ reason: reasonSchema });

@@ -31,6 +31,9 @@ export const orderSchema = z.strictObject({
 });
 export type Order = z.infer<typeof orderSchema>;
 
+/** A refund as the person sees it (docs/decisions/048-failed-wechat-refunds.md for `returned`). */
+const refundToPayerStatus = z.enum(["pending", "succeeded", "failed", "returned"]);
+
 export const orderDetailSchema = orderSchema.extend({
   history: z.array(z.strictObject({ status: z.string(), reason: z.string().nullable(), at: z.iso.datetime() })),
   payments: z.array(
@@ -44,21 +47,25 @@ export const orderDetailSchema = orderSchema.extend({
       status: z.enum(["pending", "succeeded", "failed", "refunded"]),
       amount: z.number().int(),
       createdAt: z.iso.datetime(),
-      /** A WeChat Pay payment's automatic refund: `pending` until WeChat Pay confirms it; `failed` means an operator follows up. */
-      refund: z.strictObject({ status: z.enum(["pending", "succeeded", "failed"]), amount: z.number().int() }).optional(),
+      /**
+       * A WeChat Pay payment's automatic refund: `pending` until WeChat Pay confirms it; `failed`
+       * means an operator follows up; `returned`: WeChat Pay could not pay it back, so an operator
+       * put it into the wallet.
+       */
+      refund: z.strictObject({ status: refundToPayerStatus, amount: z.number().int() }).optional(),
     }),
   ),
   /**
    * Refunds Paydesk's operators made, full or partial: back into the wallet at once (a wallet
    * payment), or to WeChat Pay — `pending` until WeChat Pay confirms it, `failed` when it
-   * could not and an operator follows up.
+   * could not and an operator follows up, `returned` when an operator then put it into the wallet.
    */
   refunds: z.array(
     z.strictObject({
       id: z.string(),
       method: z.enum(["wallet", "wechat"]),
       amount: z.number().int().positive(),
-      status: z.enum(["pending", "succeeded", "failed"]),
+      status: refundToPayerStatus,
       createdAt: z.iso.datetime(),
     }),
   ),

@@ -97,6 +97,8 @@ export type WechatPayConfigAnswer = z.infer<typeof wechatPayConfigAnswerSchema>;
 
 export const simulatePaymentBodySchema = z.strictObject({
   orderId: orderIdSchema,
+  /** Local emulation: how this payer's refunds end (ABNORMAL: their card was cancelled since). */
+  refundOutcome: z.enum(["SUCCESS", "ABNORMAL", "CLOSED"]).optional(),
 });
 
 export const simulatedPaymentSchema = z.strictObject({

@@ -15,9 +15,10 @@ export const receiptSchema = z.strictObject({
   /**
    * `succeeded`: the money moved; `pending`: on its way (a WeChat Pay payment or refund not
    * yet confirmed); `failed`: it did not move (or a refund an operator follows up);
-   * `refunded`: a WeChat Pay payment that came too late, going back to the payer.
+   * `refunded`: a WeChat Pay payment that came too late, going back to the payer; `returned`:
+   * a WeChat Pay refund WeChat Pay could not pay back, put into the wallet by an operator.
    */
-  status: z.enum(["succeeded", "pending", "failed", "refunded"]),
+  status: z.enum(["succeeded", "pending", "failed", "refunded", "returned"]),
   /** Fen, positive. */
   amount: z.number().int().positive(),
   /** When the money moved (when the attempt was made, for one that has not). */

@@ -9,7 +9,7 @@ import type { JournalTx, ledgerCheckSchema } from "#contract/ops-ledger";
 import type { Overview } from "#contract/ops-overview";
 import type { OpsWechatAsk, OrderStory, orderSearchPageSchema } from "#contract/ops-orders";
 import type { PersonPage, peoplePageSchema } from "#contract/ops-people";
-import type { orderRefundsSchema, RefundRequest } from "#contract/ops-refunds";
+import type { OpsWechatRefund, orderRefundsSchema, RefundRequest } from "#contract/ops-refunds";
 import { apiPath, withQuery } from "./api-path";
 import type { SignedInApi } from "./client";
 
@@ -111,3 +111,9 @@ export const grantRole = (api: SignedInApi, body: { handle: string; role: string
 
 export const revokeRole = (api: SignedInApi, handle: string, reason: string, idempotencyKey: string) =>
   api.post<null>(apiPath`/api/ops/operators/${handle}/revoke`, { reason }, idempotencyKey);
+
+/** WeChat Pay refunds that failed or were parked (docs/decisions/048-failed-wechat-refunds.md). */
+export const refundsNeedingAHand = (api: SignedInApi) => api.get<OpsWechatRefund[]>("/api/ops/wechat-refunds");
+
+export const returnRefundToWallet = (api: SignedInApi, outRefundNo: string, reason: string, idempotencyKey: string) =>
+  api.post<OpsWechatRefund>(apiPath`/api/ops/wechat-refunds/${outRefundNo}/return-to-wallet`, { reason }, idempotencyKey);

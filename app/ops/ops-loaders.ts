@@ -1,5 +1,5 @@
 /** The back office pages' reads, as the signed-in operator (the layout has checked the role). */
-import { getOrderRefunds, getOrderStory, getPersonPage, refundsAwaitingApproval, searchPeople } from "../api/ops";
+import { getOrderRefunds, getOrderStory, getPersonPage, refundsAwaitingApproval, refundsNeedingAHand, searchPeople } from "../api/ops";
 import { loadPersonal } from "../personal/load-personal";
 
 export const getPeople = (q: string, cursor?: string) => loadPersonal((api) => searchPeople(api, q, cursor));
@@ -12,4 +12,9 @@ export const getOrder = (id: string) =>
     return { story, refunds };
   });
 
-export const getApprovals = () => loadPersonal(refundsAwaitingApproval);
+/** The refunds page: operators' refunds awaiting approval, and WeChat Pay refunds that need a hand. */
+export const getRefundWork = () =>
+  loadPersonal(async (api) => {
+    const [approvals, needingAHand] = await Promise.all([refundsAwaitingApproval(api), refundsNeedingAHand(api)]);
+    return { approvals, needingAHand };
+  });

@@ -1,7 +1,8 @@
 /**
  * What a person sees of the back office's actions (docs/decisions/013-account-locks.md,
- * 015-operator-refunds.md): an admin locks and unlocks them; a finance operator refunds a
- * wallet payment, and one above the threshold waits for a second operator.
+ * 015-operator-refunds.md, 048-failed-wechat-refunds.md): an admin locks and unlocks them; a
+ * finance operator refunds a wallet payment, and one above the threshold waits for a second
+ * operator; a WeChat Pay refund that failed goes back to the wallet.
  */
 import type { Page } from "@playwright/test";
 import type { Language } from "#app/i18n/languages";
@@ -189,6 +190,60 @@ for (const { viewport, language } of runs) {
       await expect(refunds).toContainText(money(1_200));
       await expect(refunds).toContainText(orderMessages[language].refundStatus.succeeded);
       await expect(headerBalance(personPage)).toHaveText(money(1_800));
+      await personContext.close();
+    });
+
+    test("a WeChat Pay refund that fails (the payer's card was cancelled) is returned to the wallet from the console; the person sees it", async ({
+      page,
+      browser,
+    }) => {
+      const person = await newPerson("wx_returned", "Qian Li");
+      const order = await api<{ id: string }>("POST", "/api/orders/recharge", { token: person.token, body: { amount: 2_000 } });
+      await api("POST", `/api/orders/${order.id}/pay`, { token: person.token, body: { method: "wechat", flow: "native" } });
+      await api("POST", "/api/payments/wechat/simulator/pay", {
+        token: person.token,
+        body: { orderId: order.id, refundOutcome: "ABNORMAL" },
+      });
+      await expect.poll(() => balances(person), { timeout: 15_000 }).toEqual({ available: 2_000, held: 0 });
+      await api("POST", `/api/ops/orders/${order.id}/refunds`, { token: finance.token, body: { amount: 2_000, ...reason } });
+      expect(await balances(person)).toEqual({ available: 0, held: 0 });
+      // The simulator ends the refund ABNORMAL a few seconds later and says so.
+      await expect
+        .poll(
+          async () =>
+            (await api<{ orderId: string; status: string }[]>("GET", "/api/ops/wechat-refunds", { token: finance.token })).find(
+              (refund) => refund.orderId === order.id,
+            )?.status,
+          { timeout: 20_000 },
+        )
+        .toBe("abnormal");
+
+      await contextFor(page.context(), finance, language);
+      await open(page, "/ops/refunds");
+      const listed = page.getByTestId("ops-refunds-needing-a-hand").getByRole("listitem").filter({ hasText: person.handle });
+      await expect(listed).toContainText(ops.wechatRefundState.abnormal);
+      await expectAccessible(page);
+      await shot(page, "ops-refunds-needing-a-hand", viewport, language);
+      await listed.getByRole("link", { name: ops.openOrder }).click();
+      await expect(page).toHaveURL(new RegExp(`/ops/orders/${order.id}$`));
+      const refunds = page.getByTestId("ops-order-wechat-refunds");
+      await expect(refunds).toContainText(ops.wechatRefundState.abnormal);
+      await page.getByLabel(ops.returnReason).fill("Her card was cancelled; she asked for the wallet on ticket 9.");
+      await page.getByRole("button", { name: ops.returnToWallet }).click();
+      await expect(refunds).toContainText(ops.returnedTo(person.displayName));
+      await expect(page.getByTestId("ops-order-refunds")).toContainText(ops.atWechatPay(ops.returnedTo(person.displayName)));
+      await expect(page.getByRole("button", { name: ops.returnToWallet })).toHaveCount(0);
+      expect(await balances(person)).toEqual({ available: 2_000, held: 0 });
+      await expectAccessible(page);
+      await shot(page, "ops-order-refund-returned", viewport, language);
+
+      // The person reads that WeChat Pay could not refund it and the money is in the wallet.
+      const personContext = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
+      await contextFor(personContext, person, language);
+      const personPage = await personContext.newPage();
+      await open(personPage, `/order?id=${order.id}`);
+      await expect(personPage.getByTestId("order-refunds")).toContainText(orderMessages[language].refundStatus.returned);
+      await expect(headerBalance(personPage)).toHaveText(money(2_000));
       await personContext.close();
     });
   });

@@ -62,6 +62,9 @@ export default {
   REFUND_NOT_WHOLE_SLOTS: "The task is still open: refund whole unclaimed slots.",
   SECOND_OPERATOR_REQUIRED: "Another operator must approve a refund you asked for.",
   REFUND_DECIDED: "This refund has been approved or rejected already.",
+  REFUND_NOT_FAILED:
+    "WeChat Pay has not failed this refund: it is on its way or done, or WeChat Pay reports another amount. Nothing was returned.",
+  REFUND_RETURNED: "This refund's money has been returned to the wallet already.",
   PASSKEY_CHALLENGE_EXPIRED: "That passkey request has expired. Please try again.",
   PASSKEY_NOT_VERIFIED: "Paydesk could not verify that passkey. Please try again, or use another device.",
   PASSKEY_NOT_RECOGNISED: "That passkey is not on any Paydesk account. It may have been removed: sign in with your password.",

@@ -61,6 +61,8 @@ export default {
   REFUND_NOT_WHOLE_SLOTS: "任务仍在进行：只能按整个未被领取的名额退款。",
   SECOND_OPERATOR_REQUIRED: "你发起的退款需由另一位运营人员审批。",
   REFUND_DECIDED: "此退款已被批准或拒绝。",
+  REFUND_NOT_FAILED: "微信支付没有判定此退款失败：退款处理中或已完成，或微信支付报告的金额不同。没有退回任何款项。",
+  REFUND_RETURNED: "此退款的款项已退回钱包。",
   PASSKEY_CHALLENGE_EXPIRED: "通行密钥请求已过期，请重试。",
   PASSKEY_NOT_VERIFIED: "无法验证该通行密钥。请重试，或换一台设备。",
   PASSKEY_NOT_RECOGNISED: "该通行密钥不属于任何 Paydesk 账户，可能已被移除，请用密码登录。",

@@ -1,7 +1,7 @@
 import { Link, useFetcher } from "react-router";
 import type { Route } from "./+types/ops-order";
 import type { RefundRequest } from "#contract/ops-refunds";
-import { askWechatPay, makeRefund, type OrderRefunds } from "../../api/ops";
+import { askWechatPay, makeRefund, type OrderRefunds, returnRefundToWallet } from "../../api/ops";
 import { useAnnounceSuccess } from "../../components/announcer";
 import { DateTime, Money } from "../../components/money";
 import { checked, formText, runAction, type ActionResult } from "../../forms/action-result";
@@ -17,7 +17,8 @@ import { OrderHistory } from "../../orders/order-history";
 import { mayDo, useOperator } from "../../ops/ops-context";
 import { getOrder } from "../../ops/ops-loaders";
 import { OpsView } from "../../ops/ops-view";
-import type { OpsWechatAsk, OrderStory } from "#contract/ops-orders";
+import { WechatRefundLine } from "../../ops/wechat-refund-line";
+import type { OpsWechatAsk, OrderStory, WechatRefund } from "#contract/ops-orders";
 
 export async function clientLoader({ params }: Route.ClientLoaderArgs) {
   return getOrder(params.id);
@@ -36,6 +37,12 @@ export async function clientAction({ request, params }: Route.ClientActionArgs):
         return makeRefund(api, params.id, body, formText(form, "idempotencyKey"));
       }),
     ask: () => runAction("ask", (api) => askWechatPay(api, params.id)),
+    return: (form) =>
+      runAction("return", async (api) => {
+        const text = opsMessages[currentLanguage()];
+        const body = await checked((s) => s.refundReturnBodySchema, { reason: formText(form, "reason") }, { reason: text.reasonMissing });
+        return returnRefundToWallet(api, formText(form, "outRefundNo"), body.reason, formText(form, "idempotencyKey"));
+      }),
   });
 }
 
@@ -83,6 +90,40 @@ function RefundForm({ refunds }: { refunds: OrderRefunds }) {
   );
 }
 
+/** A failed WeChat Pay refund's money back to the wallet of the order's owner (docs/decisions/048-failed-wechat-refunds.md). */
+function ReturnToWallet({ refund, owner }: { refund: WechatRefund; owner: string }) {
+  const text = useMessages(opsMessages);
+  const fetcher = useFetcher<ActionResult>();
+  const { formRef, idempotencyKey } = useFormInstance(fetcher.data);
+  const done = fetcher.data?.ok ? text.returnedNow : "";
+  useAnnounceSuccess(fetcher.data, done);
+  const id = `ops-return-${refund.outRefundNo}`;
+  return (
+    <fetcher.Form method="post" ref={formRef} className="ops-actions" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}>{text.returnToWallet}</h3>
+      <p className="hint">{text.returnHint(owner)}</p>
+      <FormAlert result={fetcher.data} fields={["reason"]} />
+      <input type="hidden" name="intent" value="return" />
+      <input type="hidden" name="outRefundNo" value={refund.outRefundNo} />
+      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+      <TextAreaField
+        id={`${id}-reason`}
+        name="reason"
+        label={text.returnReason}
+        required
+        maxLength={500}
+        rows={2}
+        error={fieldError(fetcher.data, "reason")}
+      />
+      <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.returnToWallet}>
+        {text.returnToWallet}
+      </SubmitButton>
+    </fetcher.Form>
+  );
+}
+
+const failedAtWechatPay: WechatRefund["status"][] = ["abnormal", "closed", "refused"];
+
 /** "Ask WeChat Pay now": what the cron would ask, at once; the page reloads the story after it. */
 function AskWechatPay() {
   const text = useMessages(opsMessages);
@@ -117,8 +158,10 @@ function AskWechatPay() {
   );
 }
 
-function RefundLine({ refund }: { refund: RefundRequest }) {
+/** An operator's refund; `returnedTo`: its WeChat Pay refund failed and went back to this person's wallet. */
+function RefundLine({ refund, returnedTo }: { refund: RefundRequest; returnedTo: string | undefined }) {
   const text = useMessages(opsMessages);
+  const wechatState = returnedTo ? text.returnedTo(returnedTo) : refund.wechat ? text.wechatRefundState[refund.wechat.status] : "";
   return (
     <li className="item">
       <span className="item-main">
@@ -126,7 +169,7 @@ function RefundLine({ refund }: { refund: RefundRequest }) {
         <span className="item-meta">
           <DateTime iso={refund.requestedAt} /> · {text.requestedBy(refund.requestedBy.displayName)}
           {refund.decidedBy ? ` · ${text.decidedBy(refund.decidedBy.displayName)}` : ""}
-          {refund.wechat ? ` · ${refund.wechat.outRefundNo} · ${text.atWechatPay(text.wechatRefundState[refund.wechat.status])}` : ""}
+          {refund.wechat ? ` · ${refund.wechat.outRefundNo} · ${text.atWechatPay(wechatState)}` : ""}
         </span>
       </span>
       <span className="item-side">
@@ -218,10 +261,28 @@ function OrderView({ story, refunds }: { story: OrderStory; refunds: OrderRefund
       ) : (
         <ul className="item-list" data-testid="ops-order-refunds">
           {refunds.refunds.map((refund) => (
-            <RefundLine key={refund.id} refund={refund} />
+            <RefundLine
+              key={refund.id}
+              refund={refund}
+              returnedTo={story.refunds.find((wechat) => wechat.outRefundNo === refund.wechat?.outRefundNo)?.returned?.to.displayName}
+            />
           ))}
         </ul>
       )}
+      {story.refunds.length > 0 ? (
+        <>
+          <h2>{text.wechatRefundsTitle}</h2>
+          <ul className="item-list" data-testid="ops-order-wechat-refunds">
+            {story.refunds.map((refund) => (
+              <WechatRefundLine key={refund.outRefundNo} refund={refund}>
+                {!refund.returned && failedAtWechatPay.includes(refund.status) && mayDo(operator, "refund") ? (
+                  <ReturnToWallet refund={refund} owner={order.person.displayName} />
+                ) : null}
+              </WechatRefundLine>
+            ))}
+          </ul>
+        </>
+      ) : null}
       {story.payments.some((payment) => payment.method === "wechat") && mayDo(operator, "askWechatPay") ? <AskWechatPay /> : null}
       {mayDo(operator, "refund") ? <RefundForm refunds={refunds} /> : null}
     </section>

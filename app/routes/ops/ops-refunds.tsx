@@ -12,11 +12,12 @@ import { useFormInstance } from "../../forms/use-form-instance";
 import { useMessages } from "../../i18n/messages";
 import { opsMessages } from "../../messages/ops";
 import { orderMessages } from "../../messages/orders";
-import { getApprovals } from "../../ops/ops-loaders";
+import { getRefundWork } from "../../ops/ops-loaders";
 import { OpsView } from "../../ops/ops-view";
+import { WechatRefundLine } from "../../ops/wechat-refund-line";
 
 export async function clientLoader() {
-  return getApprovals();
+  return getRefundWork();
 }
 
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
@@ -70,28 +71,46 @@ export default function OpsRefunds({ loaderData }: Route.ComponentProps) {
   const orders = useMessages(orderMessages);
   return (
     <section aria-labelledby="ops-refunds-title">
-      <h1 id="ops-refunds-title">{text.approvalsTitle}</h1>
+      <h1 id="ops-refunds-title">{text.refundsTitle}</h1>
       <OpsView result={loaderData}>
-        {(refunds) =>
-          refunds.length === 0 ? (
-            <p>{text.noApprovals}</p>
-          ) : (
-            <ul className="item-list" data-testid="ops-approvals">
-              {refunds.map((refund) => (
-                <li key={refund.id} className="card">
-                  <p>
-                    <Money amount={refund.amount} /> · {orders.method[refund.method]} · {refund.reason}
-                  </p>
-                  <p className="item-meta">
-                    <DateTime iso={refund.requestedAt} /> · {text.requestedBy(refund.requestedBy.displayName)} ·{" "}
-                    <Link to={`/ops/orders/${refund.orderId}`}>{text.openOrder}</Link>
-                  </p>
-                  <Decision refund={refund} />
-                </li>
-              ))}
-            </ul>
-          )
-        }
+        {({ approvals, needingAHand }) => (
+          <>
+            <h2>{text.approvalsTitle}</h2>
+            {approvals.length === 0 ? (
+              <p>{text.noApprovals}</p>
+            ) : (
+              <ul className="item-list" data-testid="ops-approvals">
+                {approvals.map((refund) => (
+                  <li key={refund.id} className="card">
+                    <p>
+                      <Money amount={refund.amount} /> · {orders.method[refund.method]} · {refund.reason}
+                    </p>
+                    <p className="item-meta">
+                      <DateTime iso={refund.requestedAt} /> · {text.requestedBy(refund.requestedBy.displayName)} ·{" "}
+                      <Link to={`/ops/orders/${refund.orderId}`}>{text.openOrder}</Link>
+                    </p>
+                    <Decision refund={refund} />
+                  </li>
+                ))}
+              </ul>
+            )}
+            <h2>{text.needingAHandTitle}</h2>
+            {needingAHand.length === 0 ? (
+              <p>{text.noneNeedingAHand}</p>
+            ) : (
+              <ul className="item-list" data-testid="ops-refunds-needing-a-hand">
+                {needingAHand.map((refund) => (
+                  <WechatRefundLine key={refund.outRefundNo} refund={refund}>
+                    <p className="item-meta">
+                      {refund.person.displayName} (@{refund.person.handle}) ·{" "}
+                      <Link to={`/ops/orders/${refund.orderId}`}>{text.openOrder}</Link>
+                    </p>
+                  </WechatRefundLine>
+                ))}
+              </ul>
+            )}
+          </>
+        )}
       </OpsView>
     </section>
   );

@@ -69,6 +69,7 @@ export const routerMounts: RouterMount[] = [
   mount("/api/ops/people", async () => (await import("./ops/account-control-routes")).accountControlRoutes),
   mount("/api/ops/recovery-links", async () => (await import("./ops/recovery-link-routes")).recoveryLinkRoutes),
   mount("/api/ops", async () => (await import("./refunds/refund-routes")).refundRoutes),
+  mount("/api/ops", async () => (await import("./refunds/failed-refund-routes")).failedRefundRoutes),
   mount("/api/ops/tickets", async () => (await import("./ops/ticket-desk-routes")).ticketDeskRoutes),
   mount("/api/ops/code-batches", async () => (await import("./ops/code-batch-routes")).codeBatchRoutes),
   mount("/api/ops/ledger", async () => (await import("./ops/ledger-desk-routes")).ledgerDeskRoutes),

@@ -77,6 +77,7 @@ const tables = [
 export async function resetDatabase(): Promise<void> {
   await env.DB.batch([
     // Operators' refunds are kept too (no deletes); WeChat Pay's refunds refer to them.
+    env.DB.prepare("DELETE FROM wechat_refund_return"),
     env.DB.prepare("DELETE FROM wechat_refund"),
     env.DB.prepare("DROP TRIGGER IF EXISTS refund_request_kept"),
     env.DB.prepare("DELETE FROM refund_request"),

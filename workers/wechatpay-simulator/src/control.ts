@@ -50,7 +50,12 @@ const inputs = {
   clock: z.strictObject({ advanceSeconds: z.number().optional(), offsetSeconds: z.number().optional() }),
   mode: z.strictObject({ mode: z.enum(["public_key", "certificate", "both"]) }),
   faults: z.union([z.strictObject({ faults: z.array(fault) }), fault]),
-  pay: z.strictObject({ openid: z.string().min(1).optional(), notify: notifyOptions.optional() }),
+  pay: z.strictObject({
+    openid: z.string().min(1).optional(),
+    notify: notifyOptions.optional(),
+    /** How refunds of this payment end by themselves: ABNORMAL plays a payer whose card was cancelled since. */
+    refundOutcome: z.enum(["SUCCESS", "ABNORMAL", "CLOSED"]).optional(),
+  }),
   finishRefund: z.strictObject({ status: z.enum(["SUCCESS", "ABNORMAL", "CLOSED"]).default("SUCCESS") }),
 };
 

@@ -105,11 +105,13 @@ function queryRefund(core: SimulatorCore, { mchid, param: outRefundNo }: ApiRequ
   return ok(refundOf(refund));
 }
 
-/** PROCESSING refunds whose time has come succeed. */
+/** PROCESSING refunds whose time has come end as their payer's refunds do: SUCCESS unless the payer said otherwise. */
 export function settleDueRefunds(core: SimulatorCore): void {
   const now = core.now();
   for (const refund of Object.values(core.state.refunds)) {
-    if (refund.status === "PROCESSING" && now >= refund.settleAt) finishRefund(core, refund, "SUCCESS");
+    if (refund.status !== "PROCESSING" || now < refund.settleAt) continue;
+    const order = core.state.orders[`${refund.mchid}:${refund.outTradeNo}`];
+    finishRefund(core, refund, order?.refundOutcome ?? "SUCCESS");
   }
 }
 

@@ -29,6 +29,8 @@ export type SimOrder = {
   closedAt?: number;
   refundedTotal: number;
   refundCount: number;
+  /** How this payer's refunds end by themselves (a cancelled card: ABNORMAL); SUCCESS unless the payer said so. */
+  refundOutcome?: "SUCCESS" | "ABNORMAL" | "CLOSED";
 };
 
 export type SimRefund = {

@@ -97,11 +97,23 @@ const checks: { invariant: string; sql: string }[] = [
                  AND (SELECT coalesce(sum(amount), 0) FROM entry WHERE entry.tx_id = wechat_refund.out_tx_id AND amount > 0) <> wechat_refund.amount)`,
   },
   {
-    invariant: "the WeChat Pay clearing account holds exactly the refunds not yet done",
+    invariant: "the WeChat Pay clearing account holds exactly the refunds not yet done nor returned to a wallet",
     sql: `SELECT held_money, owed FROM (
             SELECT (SELECT coalesce(sum(available + held), 0) FROM account WHERE id = 'acc_wechat_clearing') AS held_money,
-                   (SELECT coalesce(sum(amount), 0) FROM wechat_refund WHERE status <> 'succeeded') AS owed)
+                   (SELECT coalesce(sum(amount), 0) FROM wechat_refund WHERE status <> 'succeeded'
+                      AND NOT EXISTS (SELECT 1 FROM wechat_refund_return WHERE wechat_refund_return.out_refund_no = wechat_refund.out_refund_no)) AS owed)
           WHERE held_money <> owed`,
+  },
+  {
+    invariant:
+      "each failed WeChat Pay refund returned to a wallet moved exactly its amount from the clearing account to the order's owner, once",
+    sql: `SELECT wechat_refund_return.out_refund_no FROM wechat_refund_return
+          JOIN wechat_refund USING (out_refund_no) JOIN orders ON orders.id = wechat_refund.order_id
+          WHERE wechat_refund.status = 'succeeded' OR wechat_refund_return.user_id <> orders.user_id
+             OR (SELECT coalesce(sum(amount), 0) FROM entry WHERE entry.tx_id = wechat_refund_return.tx_id
+                   AND entry.account_id = 'acc_' || orders.user_id AND entry.bucket = 'available' AND amount > 0) <> wechat_refund.amount
+             OR (SELECT coalesce(sum(amount), 0) FROM entry WHERE entry.tx_id = wechat_refund_return.tx_id
+                   AND entry.account_id = 'acc_wechat_clearing') <> -wechat_refund.amount`,
   },
   {
     invariant: "refunds of a payment never add up to more than it",

@@ -1,10 +1,11 @@
 /**
  * An order's whole story for the back office, read in one D1 batch of SELECTs: the order and
  * its person, its status history, its payment attempts, what WeChat Pay sent about them, and
- * its automatic refunds. Each statement says which index serves it.
+ * its WeChat Pay refunds. Each statement says which index serves it.
  */
 import type { OrderStory } from "#contract/ops-orders";
 import { orderFromRow, type OrderRow } from "../orders/order-rows";
+import { type WechatRefundRow, wechatRefundOf, wechatRefundSelect } from "../refunds/wechat-refund-rows";
 import { iso, opsPaymentOf, ordersColumns, type PaymentRow, paymentColumns, personRefOf } from "./ops-rows";
 
 type OrderWithPersonRow = OrderRow & { person_id: string; person_handle: string; person_display_name: string };
@@ -18,19 +19,6 @@ type NotificationRow = {
   deliveries: number;
   first_received_at: number;
   last_received_at: number;
-};
-
-type RefundRow = {
-  out_refund_no: string;
-  payment_id: string;
-  amount: number;
-  reason: OrderStory["refunds"][number]["reason"];
-  status: OrderStory["refunds"][number]["status"];
-  refund_id: string | null;
-  attempts: number;
-  last_error: string | null;
-  created_at: number;
-  updated_at: number;
 };
 
 /** The order's story, or null when there is no such order. */
@@ -58,12 +46,7 @@ export async function orderStory(db: D1Database, orderId: string): Promise<Order
       )
       .bind(orderId),
     // wechat_refund_order (order_id).
-    db
-      .prepare(
-        `SELECT out_refund_no, payment_id, amount, reason, status, refund_id, attempts, last_error, created_at, updated_at
-         FROM wechat_refund WHERE order_id = ?1 ORDER BY created_at, out_refund_no`,
-      )
-      .bind(orderId),
+    db.prepare(`${wechatRefundSelect} WHERE refund.order_id = ?1 ORDER BY refund.created_at, refund.out_refund_no`).bind(orderId),
   ]);
   const row = order?.results[0] as OrderWithPersonRow | undefined;
   if (!row) return null;
@@ -86,17 +69,6 @@ export async function orderStory(db: D1Database, orderId: string): Promise<Order
       firstReceivedAt: iso(notification.first_received_at),
       lastReceivedAt: iso(notification.last_received_at),
     })),
-    refunds: rows<RefundRow>(refunds).map((refund) => ({
-      outRefundNo: refund.out_refund_no,
-      paymentId: refund.payment_id,
-      amount: refund.amount,
-      reason: refund.reason,
-      status: refund.status,
-      refundId: refund.refund_id,
-      attempts: refund.attempts,
-      lastError: refund.last_error,
-      createdAt: iso(refund.created_at),
-      updatedAt: iso(refund.updated_at),
-    })),
+    refunds: rows<WechatRefundRow>(refunds).map(wechatRefundOf),
   };
 }

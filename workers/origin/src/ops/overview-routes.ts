@@ -7,6 +7,7 @@ import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { jsonContent, operatorSession, successEnvelope } from "#contract/openapi";
 import { overviewSchema } from "#contract/ops-overview";
 import { validationHook } from "../http/validation";
+import { needsAHand } from "../refunds/wechat-refund-rows";
 import { chinaDay } from "../transfers/china-day";
 import { checkRunOf, latestCheckStatement, ledgerCheckStaleMs, runLedgerCheck } from "../ledger/recorded-check";
 import type { OriginEnv } from "../origin-env";
@@ -57,12 +58,14 @@ overviewRoutes.openapi(overview, async (c) => {
          FROM ticket WHERE status = 'open'`,
       )
       .bind(now, dayMs),
-    // payment_wechat_due, wechat_refund_due and refund_request_waiting serve the first three.
+    // payment_wechat_due, wechat_refund_due, wechat_refund_needs_a_hand and refund_request_waiting serve them.
     db.prepare(
       `SELECT
          (SELECT count(*) FROM payment WHERE method = 'wechat' AND status = 'pending') AS wechat_payments,
-         (SELECT count(*) FROM wechat_refund WHERE status IN ('due', 'processing')) AS wechat_refunds,
-         (SELECT count(*) FROM wechat_refund WHERE status IN ('abnormal', 'closed', 'refused')) AS wechat_refunds_stuck,
+         (SELECT count(*) FROM wechat_refund WHERE status IN ('due', 'processing') AND next_attempt_at IS NOT NULL) AS wechat_refunds,
+         (SELECT count(*) FROM wechat_refund AS refund
+            LEFT JOIN wechat_refund_return AS returned ON returned.out_refund_no = refund.out_refund_no
+            WHERE ${needsAHand}) AS wechat_refunds_stuck,
          (SELECT count(*) FROM refund_request WHERE status = 'awaiting_approval') AS refund_approvals`,
     ),
     // The latest recorded check: the cron's, every ten minutes (ledger/recorded-check.ts).

@@ -52,9 +52,9 @@ type RefundRow = {
   wechat_status: string | null;
 };
 
-/** A WeChat Pay refund as the payer sees it: on its way, done, or stuck (an operator follows up). */
-function refundStatusOf(status: string): "pending" | "succeeded" | "failed" {
-  if (status === "succeeded") return "succeeded";
+/** A WeChat Pay refund as the payer sees it: on its way, done, stuck (an operator follows up), or returned to the wallet. */
+function refundStatusOf(status: string): "pending" | "succeeded" | "failed" | "returned" {
+  if (status === "succeeded" || status === "returned") return status;
   return status === "due" || status === "processing" ? "pending" : "failed";
 }
 
@@ -65,7 +65,8 @@ export async function findOrderDetail(db: D1Database, userId: string, orderId: s
     db.prepare("SELECT status, reason, at FROM order_event WHERE order_id = ?1 ORDER BY id").bind(orderId),
     db
       .prepare(
-        `SELECT payment.id, payment.method, payment.status, payment.amount, payment.created_at, wechat_refund.status AS refund_status, wechat_refund.amount AS refund_amount
+        `SELECT payment.id, payment.method, payment.status, payment.amount, payment.created_at,
+                CASE WHEN EXISTS (SELECT 1 FROM wechat_refund_return WHERE wechat_refund_return.out_refund_no = wechat_refund.out_refund_no) THEN 'returned' ELSE wechat_refund.status END AS refund_status, wechat_refund.amount AS refund_amount
          FROM payment LEFT JOIN wechat_refund ON wechat_refund.payment_id = payment.id AND wechat_refund.reason <> 'operator'
          WHERE payment.order_id = ?1 ORDER BY payment.created_at, payment.id`,
       )
@@ -74,7 +75,7 @@ export async function findOrderDetail(db: D1Database, userId: string, orderId: s
     db
       .prepare(
         `SELECT refund_request.id, refund_request.method, refund_request.amount, refund_request.decided_at, refund_request.requested_at,
-                wechat_refund.status AS wechat_status
+                CASE WHEN EXISTS (SELECT 1 FROM wechat_refund_return WHERE wechat_refund_return.out_refund_no = wechat_refund.out_refund_no) THEN 'returned' ELSE wechat_refund.status END AS wechat_status
          FROM refund_request LEFT JOIN wechat_refund ON wechat_refund.request_id = refund_request.id
          WHERE refund_request.order_id = ?1 AND refund_request.status = 'approved' ORDER BY refund_request.requested_at, refund_request.id`,
       )

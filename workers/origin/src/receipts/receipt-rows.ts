@@ -33,7 +33,9 @@ const orderJoins = `JOIN orders ON orders.id = %.order_id
 
 /** A WeChat Pay refund as its payer sees it (order-rows.ts says the same for the order page). */
 const wechatRefundStatus = `CASE WHEN wechat_refund.status IS NULL OR wechat_refund.status = 'succeeded' THEN 'succeeded'
-  WHEN wechat_refund.status IN ('due', 'processing') THEN 'pending' ELSE 'failed' END`;
+  WHEN wechat_refund.status IN ('due', 'processing') THEN 'pending'
+  WHEN EXISTS (SELECT 1 FROM wechat_refund_return WHERE wechat_refund_return.out_refund_no = wechat_refund.out_refund_no) THEN 'returned'
+  ELSE 'failed' END`;
 
 const sqlOf: Record<ReceiptKind, string> = {
   transfer: `SELECT transfer.id, transfer.amount, transfer.created_at AS at, 'succeeded' AS status, NULL AS method, transfer.note,

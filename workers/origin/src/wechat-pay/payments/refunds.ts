@@ -34,6 +34,8 @@ export type RefundRow = {
   status: RefundStatus;
   attempts: number;
   in_tx_id: string;
+  /** 1 once a finance operator returned its money to a wallet (docs/decisions/048-failed-wechat-refunds.md). */
+  returned: 0 | 1;
 };
 
 /** One automatic refund per payment: its number follows from the payment's, so every retry refunds once. */
@@ -43,7 +45,8 @@ export function outRefundNoOf(outTradeNo: string): string {
 
 const refundSelect = `
 SELECT wechat_refund.out_refund_no, wechat_refund.payment_id, wechat_refund.order_id, payment.out_trade_no, payment.transaction_id,
-       wechat_refund.amount, payment.amount AS total, wechat_refund.reason, wechat_refund.status, wechat_refund.attempts, wechat_refund.in_tx_id
+       wechat_refund.amount, payment.amount AS total, wechat_refund.reason, wechat_refund.status, wechat_refund.attempts, wechat_refund.in_tx_id,
+       EXISTS (SELECT 1 FROM wechat_refund_return WHERE wechat_refund_return.out_refund_no = wechat_refund.out_refund_no) AS returned
 FROM wechat_refund JOIN payment ON payment.id = wechat_refund.payment_id`;
 
 export function findRefund(db: D1Database, outRefundNo: string): Promise<RefundRow | null> {
@@ -112,6 +115,7 @@ export async function applyRefundResult(db: D1Database, outRefundNo: string, res
   const refund = await findRefund(db, outRefundNo);
   if (!refund) throw new Error(`No refund ${outRefundNo}`);
   if (refund.status === "succeeded") return "succeeded";
+  if (refund.returned) return returnedRefundReported(db, refund, result, now);
   if (result.amount !== undefined && result.amount.refund !== refund.amount) {
     // Not this refund as asked for: nothing is booked, and it is not asked about again; an
     // operator looks (a notification saying so is refused the same way, decision 004).
@@ -147,6 +151,7 @@ export async function applyRefundResult(db: D1Database, outRefundNo: string, res
       ]);
     } catch (error) {
       if (error instanceof Error && error.message.includes("refund: a refund that succeeded does not change")) return "succeeded";
+      if (isReturnedMeanwhile(error)) return returnedRefundReported(db, refund, result, now);
       throw error;
     }
     return "succeeded";
@@ -164,13 +169,42 @@ export async function applyRefundResult(db: D1Database, outRefundNo: string, res
   // ABNORMAL (e.g. the payer's card is gone) or CLOSED: WeChat Pay's refund failed; the money
   // stays in the clearing account until an operator settles it at WeChat Pay's merchant platform.
   const status = result.status === "ABNORMAL" ? "abnormal" : "closed";
-  await db
-    .prepare(
-      `UPDATE wechat_refund SET status = ?1, refund_id = coalesce(?2, refund_id), next_attempt_at = NULL, updated_at = ?3
-       WHERE out_refund_no = ?4 AND status <> 'succeeded'`,
-    )
-    .bind(status, refundId, now, outRefundNo)
-    .run();
+  try {
+    await db
+      .prepare(
+        `UPDATE wechat_refund SET status = ?1, refund_id = coalesce(?2, refund_id), next_attempt_at = NULL, updated_at = ?3
+         WHERE out_refund_no = ?4 AND status <> 'succeeded'`,
+      )
+      .bind(status, refundId, now, outRefundNo)
+      .run();
+  } catch (error) {
+    if (isReturnedMeanwhile(error)) return returnedRefundReported(db, refund, result, now);
+    throw error;
+  }
   Sentry.captureMessage(`WeChat Pay refund ${outRefundNo} ended ${result.status}: an operator must settle it`, "error");
   return status;
+}
+
+/** Trigger `wechat_refund_returned_final`: an operator returned the refund's money to a wallet meanwhile. */
+function isReturnedMeanwhile(error: unknown): boolean {
+  return error instanceof Error && error.message.includes("refund: a refund returned to a wallet does not change");
+}
+
+/**
+ * What WeChat Pay says of a refund whose money a finance operator returned to a wallet changes
+ * nothing: its money left the clearing account then. Only a success matters, because the payer
+ * now has the money twice: it is recorded on the return and reported, for an operator to settle
+ * with the person (docs/decisions/048-failed-wechat-refunds.md).
+ */
+async function returnedRefundReported(db: D1Database, refund: RefundRow, result: RefundResult, now: number): Promise<RefundStatus> {
+  if (result.status !== "SUCCESS") return refund.status;
+  await db
+    .prepare("UPDATE wechat_refund_return SET late_success_at = coalesce(late_success_at, ?1) WHERE out_refund_no = ?2")
+    .bind(now, refund.out_refund_no)
+    .run();
+  Sentry.captureMessage(
+    `WeChat Pay reports refund ${refund.out_refund_no} done after its money was returned to a wallet: the payer was paid twice`,
+    "error",
+  );
+  return refund.status;
 }

@@ -120,6 +120,7 @@ function newRefund(payment: WechatPaymentRow, transaction: Transaction, now: num
     status: "due",
     attempts: 0,
     in_tx_id: `tx_${crypto.randomUUID()}`,
+    returned: 0,
     now,
   };
 }

@@ -1,0 +1,38 @@
+import type { ReactNode } from "react";
+import type { WechatRefund } from "#contract/ops-orders";
+import { DateTime, Money } from "../components/money";
+import { useMessages } from "../i18n/messages";
+import { opsMessages } from "../messages/ops";
+
+/**
+ * One WeChat Pay refund as the back office shows it: why, where it stands at WeChat Pay, what
+ * went wrong, and its return to a wallet (docs/decisions/048-failed-wechat-refunds.md).
+ * `children` goes below it: a link to its order, or the return form.
+ */
+export function WechatRefundLine({ refund, children }: { refund: WechatRefund; children?: ReactNode }) {
+  const text = useMessages(opsMessages);
+  const state = refund.returned ? text.returnedTo(refund.returned.to.displayName) : text.wechatRefundState[refund.status];
+  return (
+    <li className="card" data-testid="ops-wechat-refund">
+      <p>
+        <Money amount={refund.amount} /> · {text.wechatRefundReason[refund.reason]} · <span className="badge">{state}</span>
+      </p>
+      <p className="item-meta">
+        <code>{refund.outRefundNo}</code> · {text.refundAttempts(refund.attempts)} · <DateTime iso={refund.updatedAt} />
+      </p>
+      {refund.parked ? <p className="form-error">{text.parked}</p> : null}
+      {refund.lastError ? (
+        <p className="item-meta">
+          <code>{refund.lastError}</code>
+        </p>
+      ) : null}
+      {refund.returned ? (
+        <p className="item-meta">
+          <DateTime iso={refund.returned.at} /> · {text.returnedBy(refund.returned.by.displayName)} · {refund.returned.reason}
+        </p>
+      ) : null}
+      {refund.returned?.lateSuccessAt ? <p className="form-error">{text.lateSuccess}</p> : null}
+      {children}
+    </li>
+  );
+}

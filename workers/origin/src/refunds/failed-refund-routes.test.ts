@@ -1,0 +1,222 @@
+import { env } from "cloudflare:workers";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { OpsWechatRefund } from "#contract/ops-refunds";
+import type { OrderStory } from "#contract/ops-orders";
+import { balanceOf, expectLedgerWhole, seedOperator, seedUser } from "../../test/origin-client";
+import { recordedNotification, wechatRequests, wechatScene, type SceneUser } from "../../test/wechat-scene";
+import {
+  clearingBalance,
+  control,
+  deliverNotifications,
+  payerPays,
+  refundRow,
+  replay,
+  type WechatOrigin,
+  worldBalance,
+} from "../../test/wechat-support";
+import { applyRefundResult } from "../wechat-pay/payments/refunds";
+
+let origin: WechatOrigin;
+let alice: SceneUser;
+let finance: SceneUser;
+
+const { rechargeOrder, startWechat, orderDetail, cancel } = wechatRequests(() => ({ origin, alice }));
+
+beforeEach(async () => {
+  ({ origin, alice } = await wechatScene());
+  finance = await seedOperator("op_finance", "finance", origin.now());
+});
+
+type Answer<T> = { status: number; code: string; data: T; field?: string };
+async function answerOf<T>(response: Response): Promise<Answer<T>> {
+  return { status: response.status, ...((await response.json()) as { code: string; data: T; field?: string }) };
+}
+
+const returnToWallet = async (outRefundNo: string, { by = finance, key = `rt-${crypto.randomUUID()}` } = {}) =>
+  answerOf<OpsWechatRefund>(
+    await origin.call(`/api/ops/wechat-refunds/${outRefundNo}/return-to-wallet`, {
+      body: { reason: "WeChat Pay could not refund her card; agreed by phone, ticket 7." },
+      headers: { ...by.auth, "Idempotency-Key": key },
+    }),
+  );
+const needingAHand = async (by: SceneUser = finance) =>
+  answerOf<OpsWechatRefund[]>(await origin.call("/api/ops/wechat-refunds", { method: "GET", headers: by.auth }));
+const stuckCount = async () =>
+  (
+    await answerOf<{ pending: { wechatRefunds: number; wechatRefundsStuck: number } }>(
+      await origin.call("/api/ops/overview", { method: "GET", headers: finance.auth }),
+    )
+  ).data.pending;
+const story = async (orderId: string) =>
+  (await answerOf<OrderStory>(await origin.call(`/api/ops/orders/${orderId}`, { method: "GET", headers: finance.auth }))).data;
+const audited = async () =>
+  (await env.DB.prepare("SELECT action, reason FROM audit_log ORDER BY id").all<{ action: string; reason: string | null }>()).results;
+
+/**
+ * A recharge of `amount` paid with WeChat Pay after it was cancelled (its close failed), so its
+ * money waits in the clearing account for the automatic refund, which WeChat Pay took.
+ */
+async function lateRechargeRefund(amount: number) {
+  const order = await rechargeOrder(amount);
+  const { outTradeNo } = await startWechat(order.id);
+  await control("/faults", { kind: "status", status: 503, path: "/v3/pay/transactions/out-trade-no/", method: "POST" });
+  await cancel(order.id);
+  expect((await replay(origin, await payerPays(outTradeNo))).status).toBe(204);
+  expect(await clearingBalance()).toBe(amount);
+  return { orderId: order.id, outTradeNo, outRefundNo: `RF${outTradeNo}` };
+}
+
+/** The same, with WeChat Pay ending the refund ABNORMAL or CLOSED and notifying it. */
+async function failedRefund(amount: number, status: "ABNORMAL" | "CLOSED" = "ABNORMAL") {
+  const late = await lateRechargeRefund(amount);
+  expect((await control(`/refunds/${late.outRefundNo}/complete`, { status })).status).toBe(200);
+  await deliverNotifications();
+  expect((await replay(origin, await recordedNotification(late.outTradeNo, `REFUND.${status}`))).status).toBe(204);
+  expect(await refundRow(late.outTradeNo)).toMatchObject({ status: status.toLowerCase() });
+  return late;
+}
+
+describe("returning a failed WeChat Pay refund to the wallet", () => {
+  it("moves its money from the clearing account to the order owner's wallet once, audited, and the person sees it", async () => {
+    const { orderId, outRefundNo } = await failedRefund(900);
+    expect(await stuckCount()).toMatchObject({ wechatRefunds: 0, wechatRefundsStuck: 1 });
+    const listed = await needingAHand();
+    expect(listed).toMatchObject({ status: 200, data: [{ outRefundNo, orderId, status: "abnormal", parked: false, returned: null }] });
+    expect(listed.data[0]?.person).toEqual({ id: alice.id, handle: expect.any(String), displayName: expect.any(String) });
+    const world = await worldBalance();
+
+    const key = `rt-${crypto.randomUUID()}`;
+    const returned = await returnToWallet(outRefundNo, { key });
+    expect(returned).toMatchObject({
+      status: 200,
+      data: { outRefundNo, orderId, amount: 900, status: "abnormal", returned: { to: { id: alice.id }, by: { handle: "op_finance" } } },
+    });
+    expect(await balanceOf(alice.id)).toEqual({ available: 900, held: 0 });
+    expect(await clearingBalance()).toBe(0);
+    expect(await worldBalance()).toBe(world);
+    await expectLedgerWhole();
+    expect((await orderDetail(orderId)).payments[0]).toMatchObject({ status: "refunded", refund: { status: "returned", amount: 900 } });
+    expect(await audited()).toEqual([
+      { action: "refund.return_to_wallet", reason: "WeChat Pay could not refund her card; agreed by phone, ticket 7." },
+    ]);
+    expect((await story(orderId)).refunds[0]?.returned).toMatchObject({ to: { id: alice.id }, lateSuccessAt: null });
+    expect(await needingAHand()).toMatchObject({ status: 200, data: [] });
+    expect(await stuckCount()).toMatchObject({ wechatRefunds: 0, wechatRefundsStuck: 0 });
+
+    // The same request again replays its answer; another is refused: nothing moves twice.
+    expect(await returnToWallet(outRefundNo, { key })).toEqual(returned);
+    expect(await returnToWallet(outRefundNo)).toMatchObject({ status: 409, code: "REFUND_RETURNED" });
+    expect(await balanceOf(alice.id)).toEqual({ available: 900, held: 0 });
+    await expectLedgerWhole();
+  });
+
+  it("a CLOSED refund is returned too, and what WeChat Pay says of it later moves nothing: a late success is recorded and reported", async () => {
+    const { orderId, outRefundNo } = await failedRefund(700, "CLOSED");
+    expect((await returnToWallet(outRefundNo)).status).toBe(200);
+    const world = await worldBalance();
+    // WeChat Pay says CLOSED again, then (an operator paid it out at the merchant platform) SUCCESS.
+    const now = origin.now();
+    expect(await applyRefundResult(env.DB, outRefundNo, { status: "CLOSED", out_refund_no: outRefundNo }, now)).toBe("closed");
+    const success = { status: "SUCCESS" as const, out_refund_no: outRefundNo, amount: { refund: 700 } };
+    expect(await applyRefundResult(env.DB, outRefundNo, success, now)).toBe("closed");
+    expect(await balanceOf(alice.id)).toEqual({ available: 700, held: 0 });
+    expect(await clearingBalance()).toBe(0);
+    expect(await worldBalance()).toBe(world);
+    expect((await story(orderId)).refunds[0]).toMatchObject({ status: "closed", returned: { lateSuccessAt: new Date(now).toISOString() } });
+    await origin.advance(24 * 60 * 60_000);
+    expect((await origin.cron()).wechat).toMatchObject({ refundsAdvanced: 0 });
+    await expectLedgerWhole();
+  });
+
+  it("a refund WeChat Pay refused every time, and never made, is returned", async () => {
+    // WeChat Pay refuses the refund itself, for good; after 12 refusals it is left for an operator.
+    await control("/faults", { kind: "status", status: 400, code: "INVALID_REQUEST", path: "/v3/refund/domestic/refunds", times: 20 });
+    const { outTradeNo, outRefundNo } = await lateRechargeRefund(500);
+    await env.DB.prepare("UPDATE wechat_refund SET attempts = 11, next_attempt_at = ?1 WHERE out_refund_no = ?2")
+      .bind(origin.now(), outRefundNo)
+      .run();
+    await origin.cron();
+    expect(await refundRow(outTradeNo)).toMatchObject({ status: "refused", attempts: 12 });
+    await control("/faults", undefined, "DELETE");
+    expect((await returnToWallet(outRefundNo)).status).toBe(200);
+    expect(await balanceOf(alice.id)).toEqual({ available: 500, held: 0 });
+    await expectLedgerWhole();
+  });
+});
+
+describe("what is not returned", () => {
+  it("a refund on its way, or parked for another amount: REFUND_NOT_FAILED, nothing moves; the parked one is listed", async () => {
+    const { outRefundNo } = await lateRechargeRefund(800);
+    expect(await returnToWallet(outRefundNo)).toMatchObject({ status: 409, code: "REFUND_NOT_FAILED" });
+    expect(await needingAHand()).toMatchObject({ data: [] });
+    // WeChat Pay reports another amount: parked, listed as needing a hand, still not returned.
+    await applyRefundResult(env.DB, outRefundNo, { status: "SUCCESS", out_refund_no: outRefundNo, amount: { refund: 1 } }, origin.now());
+    expect(await needingAHand()).toMatchObject({
+      data: [{ outRefundNo, status: "processing", parked: true, lastError: "WeChat Pay reports 1 fen refunded, not 800" }],
+    });
+    expect(await stuckCount()).toMatchObject({ wechatRefunds: 0, wechatRefundsStuck: 1 });
+    expect(await returnToWallet(outRefundNo)).toMatchObject({ status: 409, code: "REFUND_NOT_FAILED" });
+    expect(await balanceOf(alice.id)).toEqual({ available: 0, held: 0 });
+    expect(await clearingBalance()).toBe(800);
+    await expectLedgerWhole();
+  });
+
+  it("asks WeChat Pay first: a failed refund it now reports paid out is settled as paid, not returned", async () => {
+    const { outTradeNo, outRefundNo } = await lateRechargeRefund(600);
+    // Recorded as CLOSED here (say, from a notification), while WeChat Pay has since paid it out.
+    await applyRefundResult(env.DB, outRefundNo, { status: "CLOSED", out_refund_no: outRefundNo }, origin.now());
+    expect((await control(`/refunds/${outRefundNo}/complete`, { status: "SUCCESS" })).status).toBe(200);
+    expect(await returnToWallet(outRefundNo)).toMatchObject({ status: 409, code: "REFUND_NOT_FAILED" });
+    expect(await refundRow(outTradeNo)).toMatchObject({ status: "succeeded" });
+    expect(await balanceOf(alice.id)).toEqual({ available: 0, held: 0 });
+    expect(await clearingBalance()).toBe(0);
+    await expectLedgerWhole();
+  });
+
+  it("a failed refund WeChat Pay now reports under way goes back to the cron", async () => {
+    const { outTradeNo, outRefundNo } = await lateRechargeRefund(600);
+    await applyRefundResult(env.DB, outRefundNo, { status: "ABNORMAL", out_refund_no: outRefundNo }, origin.now());
+    // The simulator still holds it PROCESSING.
+    expect(await returnToWallet(outRefundNo)).toMatchObject({ status: 409, code: "REFUND_NOT_FAILED" });
+    expect(await refundRow(outTradeNo)).toMatchObject({ status: "processing" });
+    expect(await needingAHand()).toMatchObject({ data: [] });
+    expect(await clearingBalance()).toBe(600);
+    await expectLedgerWhole();
+  });
+
+  it("no clear answer from WeChat Pay: WECHAT_PAY_UNAVAILABLE, nothing moves, and the same key can try again", async () => {
+    const { outRefundNo } = await failedRefund(400);
+    await control("/faults", { kind: "status", status: 503, path: "/v3/refund/domestic/refunds/", method: "GET" });
+    const key = `rt-${crypto.randomUUID()}`;
+    expect(await returnToWallet(outRefundNo, { key })).toMatchObject({ status: 503, code: "WECHAT_PAY_UNAVAILABLE" });
+    expect(await balanceOf(alice.id)).toEqual({ available: 0, held: 0 });
+    expect((await returnToWallet(outRefundNo, { key })).status).toBe(200);
+    expect(await balanceOf(alice.id)).toEqual({ available: 400, held: 0 });
+    await expectLedgerWhole();
+  });
+
+  it("two operators returning one refund at once return it once", async () => {
+    const { outRefundNo } = await failedRefund(900);
+    const second = await seedOperator("op_finance_2", "finance", origin.now());
+    const answers = await Promise.all([returnToWallet(outRefundNo), returnToWallet(outRefundNo, { by: second })]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    expect(answers.find((answer) => answer.status === 409)).toMatchObject({ code: "REFUND_RETURNED" });
+    expect(await balanceOf(alice.id)).toEqual({ available: 900, held: 0 });
+    expect((await audited()).length).toBe(1);
+    await expectLedgerWhole();
+  });
+
+  it("finance and admin only: support hears 403, anyone else 404, and a malformed number 400", async () => {
+    const { outRefundNo } = await failedRefund(300);
+    const support = await seedOperator("op_support", "support", origin.now());
+    const nobody = await seedUser("nobody", origin.now());
+    expect((await returnToWallet(outRefundNo, { by: support })).status).toBe(403);
+    expect((await needingAHand(support)).status).toBe(403);
+    expect((await returnToWallet(outRefundNo, { by: nobody })).status).toBe(404);
+    expect((await needingAHand(nobody)).status).toBe(404);
+    expect(await returnToWallet(`RF${"9".repeat(70)}`)).toMatchObject({ status: 400, field: "outRefundNo" });
+    expect(await returnToWallet("RF404404404")).toMatchObject({ status: 404, code: "NOT_FOUND" });
+    expect(await balanceOf(alice.id)).toEqual({ available: 0, held: 0 });
+    expect(await audited()).toEqual([]);
+  });
+});

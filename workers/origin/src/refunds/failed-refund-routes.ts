@@ -1,0 +1,170 @@
+/**
+ * WeChat Pay refunds that need a hand (docs/decisions/048-failed-wechat-refunds.md): the list
+ * of those that failed or were parked, and a finance operator's return of a failed refund's
+ * money to the wallet of the order's owner, in one batch with its audit row.
+ */
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { errorContent, idempotencyKeyHeader, jsonContent, operatorSession, successEnvelope } from "#contract/openapi";
+import { type OpsWechatRefund, opsWechatRefundSchema, outRefundNoParamSchema, refundReturnBodySchema } from "#contract/ops-refunds";
+import { z } from "zod";
+import { ApiError } from "../http/answer";
+import { validationHook } from "../http/validation";
+import { idempotentPosts } from "../idempotency/idempotency";
+import { journalStatements, walletAccountOf } from "../ledger/journal";
+import { auditStatement } from "../ops/audit";
+import { operatorWith } from "../ops/operator-access";
+import { operatorActor, requestIdOf } from "../ops/operator-actor";
+import { iso, personRefOf } from "../ops/ops-rows";
+import type { OriginEnv } from "../origin-env";
+import { type RefundRow, wechatClearingAccount } from "../wechat-pay/payments/refunds";
+import { askWhetherStillFailed } from "./failed-refund-check";
+import { needsAHand, type WechatRefundRow, wechatRefundOf, wechatRefundSelect } from "./wechat-refund-rows";
+
+const notAnOperator = "not signed in as an operator (the same answer as an unknown path)";
+
+/** At most this many are listed: more than an operator works through in a day. */
+const listLimit = 100;
+
+const listNeedingAHand = createRoute({
+  method: "get",
+  path: "/wechat-refunds",
+  summary: `WeChat Pay refunds that need a hand, oldest change first, at most ${listLimit}: failed (abnormal, closed, refused) and not returned to a wallet, or parked because WeChat Pay reported another amount (finance)`,
+  security: operatorSession,
+  responses: {
+    200: jsonContent(successEnvelope(z.array(opsWechatRefundSchema).max(listLimit)), "The refunds"),
+    403: errorContent("FORBIDDEN: only finance and admin operators"),
+    404: errorContent(`NOT_FOUND: ${notAnOperator}`),
+  },
+});
+
+const returnToWallet = createRoute({
+  method: "post",
+  path: "/wechat-refunds/{outRefundNo}/return-to-wallet",
+  summary:
+    "Return a failed WeChat Pay refund's money from the clearing account to the wallet of the order's owner, once WeChat Pay, asked again first, still reports it failed or never made (finance; audited)",
+  security: operatorSession,
+  request: {
+    headers: idempotencyKeyHeader,
+    params: outRefundNoParamSchema,
+    body: { content: { "application/json": { schema: refundReturnBodySchema } }, required: true },
+  },
+  responses: {
+    200: jsonContent(successEnvelope(opsWechatRefundSchema), "Returned: the money is in the wallet"),
+    400: errorContent("BAD_REQUEST: not a refund number (field outRefundNo), or no reason (field reason)"),
+    403: errorContent("FORBIDDEN: only finance and admin operators"),
+    404: errorContent(`NOT_FOUND: no such refund, or ${notAnOperator}`),
+    409: errorContent(
+      "REFUND_NOT_FAILED: WeChat Pay has not failed it (due, processing, succeeded, or it reports another amount); REFUND_RETURNED: returned already",
+    ),
+    422: errorContent("WECHAT_PAY_NOT_CONFIGURED: WeChat Pay cannot be asked whether the refund failed"),
+    503: errorContent("WECHAT_PAY_UNAVAILABLE: WeChat Pay did not answer clearly whether the refund failed; nothing moved, ask again"),
+  },
+});
+
+export const failedRefundRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
+failedRefundRoutes.use("/wechat-refunds", operatorWith("refund"));
+failedRefundRoutes.use("/wechat-refunds/*", operatorWith("refund"));
+failedRefundRoutes.use(
+  "/wechat-refunds/*",
+  idempotentPosts((c) => `ops:${c.var.operator.userId}`),
+);
+
+const listed = (row: WechatRefundRow): OpsWechatRefund => ({
+  ...wechatRefundOf(row),
+  orderId: row.order_id,
+  person: personRefOf(row.person_id, row.person_handle, row.person_display_name),
+});
+
+failedRefundRoutes.openapi(listNeedingAHand, async (c) => {
+  // Index wechat_refund_needs_a_hand.
+  const rows = await c.env.DB.prepare(`${wechatRefundSelect} WHERE ${needsAHand} ORDER BY refund.updated_at, refund.out_refund_no LIMIT ?1`)
+    .bind(listLimit)
+    .all<WechatRefundRow>();
+  return c.json({ code: "SUCCESS" as const, data: rows.results.map(listed) }, 200);
+});
+
+const failedStatuses: RefundRow["status"][] = ["abnormal", "closed", "refused"];
+
+failedRefundRoutes.openapi(returnToWallet, async (c) => {
+  const db = c.env.DB;
+  const { outRefundNo } = c.req.valid("param");
+  const { reason } = c.req.valid("json");
+  const refund = await db.prepare(`${wechatRefundSelect} WHERE refund.out_refund_no = ?1`).bind(outRefundNo).first<WechatRefundRow>();
+  if (!refund) throw new ApiError("NOT_FOUND", "There is no such refund.", "outRefundNo");
+  if (refund.returned_at !== null) return c.var.idempotency.refuse(returnedAlready(), { lasting: false });
+  if (!failedStatuses.includes(refund.status)) return c.var.idempotency.refuse(notFailed(), { lasting: false });
+  const wechat = await c.var.wechatPay();
+  if (!wechat) throw new ApiError("WECHAT_PAY_NOT_CONFIGURED", "WeChat Pay is not configured here: it cannot be asked about the refund.");
+  const now = c.var.clock.now();
+  // WeChat Pay may have been told to pay it out meanwhile (at its merchant platform): ask first.
+  const asked = await askWhetherStillFailed(db, wechat, refund.out_refund_no, refund.amount, now);
+  if (asked === "unclear") {
+    return c.var.idempotency.refuse(
+      new ApiError("WECHAT_PAY_UNAVAILABLE", "WeChat Pay did not answer clearly whether the refund failed. Nothing moved; try again."),
+      { lasting: false },
+    );
+  }
+  if (asked === "not_failed") return c.var.idempotency.refuse(notFailed(), { lasting: false });
+  const txId = `tx_${crypto.randomUUID()}`;
+  const answer: OpsWechatRefund = {
+    ...listed({ ...refund, next_attempt_at: null }),
+    returned: {
+      to: personRefOf(refund.person_id, refund.person_handle, refund.person_display_name),
+      by: { handle: c.var.operator.handle, displayName: c.var.operator.displayName },
+      at: iso(now),
+      reason,
+      lateSuccessAt: null,
+    },
+  };
+  const [openTx, ...entriesAndSeal] = journalStatements(db, {
+    id: txId,
+    kind: "refund",
+    at: now,
+    postings: [
+      { account: wechatClearingAccount, amount: -refund.amount },
+      { account: walletAccountOf(refund.person_id), bucket: "available", amount: refund.amount },
+    ],
+  });
+  if (!openTx) throw new Error("A journal transaction starts with its own row.");
+  try {
+    return await c.var.idempotency.commit(
+      [
+        openTx,
+        // Before the entries: of two returns at once, the second is refused here (the primary
+        // key), not by the clearing account's overdraft; trigger wechat_refund_return_failed_only
+        // refuses a refund that stopped being failed meanwhile.
+        db
+          .prepare(
+            `INSERT INTO wechat_refund_return (out_refund_no, tx_id, user_id, reason, returned_by, returned_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)`,
+          )
+          .bind(refund.out_refund_no, txId, refund.person_id, reason, c.var.operator.userId, now),
+        ...entriesAndSeal,
+        auditStatement(db, {
+          actor: operatorActor(c),
+          action: "refund.return_to_wallet",
+          object: { type: "order", id: refund.order_id },
+          before: { refund: refund.out_refund_no, status: refund.status },
+          after: { refund: refund.out_refund_no, wallet: refund.person_id, amount: refund.amount },
+          reason,
+          requestId: requestIdOf(c),
+          at: now,
+        }),
+      ],
+      200,
+      { code: "SUCCESS" as const, data: answer },
+    );
+  } catch (error) {
+    if (!(error instanceof Error)) throw error;
+    if (error.message.includes("refund_return: the refund has not failed"))
+      return c.var.idempotency.refuse(notFailed(), { lasting: false });
+    if (/UNIQUE constraint failed: wechat_refund_return/.test(error.message)) {
+      return c.var.idempotency.refuse(returnedAlready(), { lasting: false });
+    }
+    throw error;
+  }
+});
+
+const notFailed = () =>
+  new ApiError("REFUND_NOT_FAILED", "WeChat Pay has not failed this refund: it is on its way or done, or reports another amount.");
+const returnedAlready = () => new ApiError("REFUND_RETURNED", "This refund's money has been returned to the wallet already.");

@@ -1,0 +1,80 @@
+/**
+ * WeChat Pay refunds as the back office reads them: the refund, whether it is parked, and
+ * its return to a wallet if a finance operator made one (docs/decisions/048-failed-wechat-refunds.md).
+ */
+import type { WechatRefund } from "#contract/ops-orders";
+import { iso, isoOrNull, personRefOf } from "../ops/ops-rows";
+
+/**
+ * Selects a refund with its return and the order's owner (`person_*`); `wechat_refund` is
+ * `refund` here, and the statement adds its own WHERE.
+ */
+export const wechatRefundSelect = `
+SELECT refund.out_refund_no, refund.payment_id, refund.order_id, refund.amount, refund.reason, refund.status,
+       refund.next_attempt_at, refund.refund_id, refund.attempts, refund.last_error, refund.created_at, refund.updated_at,
+       returned.returned_at, returned.reason AS return_reason, returned.late_success_at,
+       owner.id AS owner_id, owner.handle AS owner_handle, owner.display_name AS owner_display_name,
+       returner.handle AS returner_handle, returner.display_name AS returner_display_name,
+       person.id AS person_id, person.handle AS person_handle, person.display_name AS person_display_name
+FROM wechat_refund AS refund
+JOIN orders ON orders.id = refund.order_id
+JOIN user AS person ON person.id = orders.user_id
+LEFT JOIN wechat_refund_return AS returned ON returned.out_refund_no = refund.out_refund_no
+LEFT JOIN user AS owner ON owner.id = returned.user_id
+LEFT JOIN user AS returner ON returner.id = returned.returned_by`;
+
+/** The refunds that need a hand (index wechat_refund_needs_a_hand): failed and not returned, or parked. */
+export const needsAHand = `(refund.status IN ('abnormal', 'closed', 'refused') AND returned.out_refund_no IS NULL)
+  OR (refund.status IN ('due', 'processing') AND refund.next_attempt_at IS NULL)`;
+
+export type WechatRefundRow = {
+  out_refund_no: string;
+  payment_id: string;
+  order_id: string;
+  amount: number;
+  reason: WechatRefund["reason"];
+  status: WechatRefund["status"];
+  next_attempt_at: number | null;
+  refund_id: string | null;
+  attempts: number;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+  returned_at: number | null;
+  return_reason: string | null;
+  late_success_at: number | null;
+  owner_id: string | null;
+  owner_handle: string | null;
+  owner_display_name: string | null;
+  returner_handle: string | null;
+  returner_display_name: string | null;
+  person_id: string;
+  person_handle: string;
+  person_display_name: string;
+};
+
+export function wechatRefundOf(row: WechatRefundRow): WechatRefund {
+  return {
+    outRefundNo: row.out_refund_no,
+    paymentId: row.payment_id,
+    amount: row.amount,
+    reason: row.reason,
+    status: row.status,
+    parked: (row.status === "due" || row.status === "processing") && row.next_attempt_at === null,
+    refundId: row.refund_id,
+    attempts: row.attempts,
+    lastError: row.last_error,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+    returned:
+      row.returned_at === null || row.owner_id === null
+        ? null
+        : {
+            to: personRefOf(row.owner_id, row.owner_handle ?? "", row.owner_display_name ?? ""),
+            by: { handle: row.returner_handle ?? "", displayName: row.returner_display_name ?? "" },
+            at: iso(row.returned_at),
+            reason: row.return_reason ?? "",
+            lateSuccessAt: isoOrNull(row.late_success_at),
+          },
+  };
+}
