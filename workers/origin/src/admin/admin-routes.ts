@@ -1,29 +1,40 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { formatCode, issueCodesBodySchema, issuedCodesSchema } from "#contract/codes";
-import { issueBatchStatements, newCodeBatch } from "../codes/code-batches";
-import { errorContent, jsonContent, successEnvelope } from "#contract/openapi";
+import { codesAlreadyShown, issueBatchStatements, newCodeBatch } from "../codes/code-batches";
+import { errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "#contract/openapi";
 import { validationHook } from "../http/validation";
 import { ledgerViolations } from "../ledger/invariants";
 import { replyBodySchema, ticketIdParamSchema, ticketSchema, ticketStatuses, ticketThreadSchema } from "#contract/support";
 import { findThread, isTicketClosedError, ticketColumns, ticketFromRow } from "../support/tickets";
 import { ApiError } from "../http/answer";
+import { idempotentWhenKeyed } from "../idempotency/idempotency";
 import { type AuditActor, auditStatement } from "../ops/audit";
 import type { OriginEnv } from "../origin-env";
 import { operatorOnly } from "./operator";
 
 const operatorAuth = [{ operatorAuth: [] }];
 
+/**
+ * Automation may send an Idempotency-Key when it issues codes (docs/decisions/016-ticket-desk-and-code-batches.md):
+ * with one, a retry after a lost answer issues nothing twice; without one, as before.
+ */
+const optionalKey = idempotencyKeyHeader.partial();
+const keyReused = errorContent("IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was already used for a different request");
+
 const issueCodes = createRoute({
   method: "post",
   path: "/codes",
-  summary: "Issue a batch of prepaid codes (shown once; only hashes are kept)",
+  summary:
+    "Issue a batch of prepaid codes (shown once; only hashes are kept). With an Idempotency-Key, a retry hears 409 CODES_ALREADY_SHOWN naming the batch instead of issuing another",
   security: operatorAuth,
-  request: { body: { content: { "application/json": { schema: issueCodesBodySchema } }, required: true } },
+  request: { headers: optionalKey, body: { content: { "application/json": { schema: issueCodesBodySchema } }, required: true } },
   responses: {
     201: jsonContent(successEnvelope(issuedCodesSchema), "The new codes"),
     400: errorContent("A field is not valid"),
     403: errorContent("FORBIDDEN"),
+    409: errorContent("CODES_ALREADY_SHOWN: a retry, with its Idempotency-Key, of a request whose answer carried the codes"),
+    422: keyReused,
   },
 });
 
@@ -72,24 +83,33 @@ const automation: AuditActor = { kind: "automation" };
 
 export const adminRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 adminRoutes.use("*", operatorOnly);
+adminRoutes.use(
+  "/codes",
+  idempotentWhenKeyed(() => "automation"),
+);
 
 adminRoutes.openapi(issueCodes, async (c) => {
   const { value, count, expiresAt } = c.req.valid("json");
   const now = c.var.clock.now();
   const db = c.env.DB;
   const batch = newCodeBatch({ value, count, expiresAt: Date.parse(expiresAt), issuedAt: now, note: null, issuedBy: null });
-  await db.batch([
-    ...(await issueBatchStatements(db, batch)),
-    auditStatement(db, {
-      actor: automation,
-      action: "codes.issue",
-      object: { type: "code_batch", id: batch.id },
-      after: { value, count, expiresAt },
-      requestId: c.req.header("X-Request-Id") ?? null,
-      at: now,
-    }),
-  ]);
-  return c.json({ code: "SUCCESS" as const, data: { batch: batch.id, codes: batch.codes.map(formatCode), value, expiresAt } }, 201);
+  return c.var.idempotency.commit(
+    [
+      ...(await issueBatchStatements(db, batch)),
+      auditStatement(db, {
+        actor: automation,
+        action: "codes.issue",
+        object: { type: "code_batch", id: batch.id },
+        after: { value, count, expiresAt },
+        requestId: c.req.header("X-Request-Id") ?? null,
+        at: now,
+      }),
+    ],
+    201,
+    { code: "SUCCESS" as const, data: { batch: batch.id, codes: batch.codes.map(formatCode), value, expiresAt } },
+    // Shown once, as in the back office (code-batch-routes.ts): the key keeps a refusal naming the batch, never the codes.
+    { replayAs: codesAlreadyShown(batch.id) },
+  );
 });
 
 adminRoutes.openapi(checkLedger, async (c) => {

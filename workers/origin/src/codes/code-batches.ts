@@ -3,6 +3,7 @@
  * ADMIN_TOKEN's automation): the batch's row, then its codes — only their hashes — in one
  * statement, for the caller's batch (docs/decisions/016-ticket-desk-and-code-batches.md).
  */
+import { ApiError } from "../http/answer";
 import { codeHash, newCode } from "./code-values";
 
 export type NewCodeBatch = {
@@ -37,4 +38,15 @@ export async function issueBatchStatements(db: D1Database, batch: NewCodeBatch):
       )
       .bind(JSON.stringify(hashes), batch.value, batch.expiresAt, batch.issuedAt, batch.id),
   ];
+}
+
+/**
+ * What a retry of a request that issued codes hears (decision 016): the key's record is this
+ * refusal, never the codes, which would otherwise sit in clear in the idempotency table.
+ */
+export function codesAlreadyShown(batchId: string): ApiError {
+  return new ApiError(
+    "CODES_ALREADY_SHOWN",
+    `The codes of ${batchId} were shown once, in the first answer to this request, and are never shown again. If that answer was lost, void the batch and issue a new one.`,
+  );
 }

@@ -34,6 +34,27 @@ describe("issuing codes (operator)", () => {
     for (const code of codes) expect(stored).not.toContain(code.replace(/-/g, ""));
   });
 
+  it("with an Idempotency-Key, a retry issues nothing more and names the batch; the key with another request is refused", async () => {
+    const body = { value: 500, count: 2, expiresAt: "2030-01-01T00:00:00Z" };
+    const headers = { ...operatorAuth, "Idempotency-Key": `codes-${crypto.randomUUID()}` };
+    const first = await origin.call("/api/admin/codes", { body, headers });
+    expect(first.status).toBe(201);
+    const { batch, codes } = ((await first.json()) as { data: { batch: string; codes: string[] } }).data;
+    expect(codes).toHaveLength(2);
+    const retry = await origin.call("/api/admin/codes", { body, headers });
+    expect(retry.status).toBe(409);
+    const refused = (await retry.json()) as { code: string; message: string };
+    expect(refused.code).toBe("CODES_ALREADY_SHOWN");
+    expect(refused.message).toContain(batch);
+    for (const code of codes) expect(JSON.stringify(refused)).not.toContain(code);
+    expect((await origin.call("/api/admin/codes", { body: { ...body, count: 3 }, headers })).status).toBe(422);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM prepaid_code").first("n")).toBe(2);
+    // Without a key each request issues, as automation always could.
+    await issueCodes(origin, 500);
+    await issueCodes(origin, 500);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM prepaid_code").first("n")).toBe(4);
+  });
+
   it.each([
     ["no token", {}],
     ["a wrong token", { Authorization: "Bearer wrong-token-wrong-token-wrong-token-00" }],

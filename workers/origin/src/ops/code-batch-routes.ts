@@ -16,7 +16,7 @@ import {
   issuedCodeBatchSchema,
   voidCodeBatchBodySchema,
 } from "#contract/ops-codes";
-import { issueBatchStatements, newCodeBatch } from "../codes/code-batches";
+import { codesAlreadyShown, issueBatchStatements, newCodeBatch } from "../codes/code-batches";
 import { ApiError } from "../http/answer";
 import { validationHook } from "../http/validation";
 import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
@@ -141,10 +141,7 @@ codeBatchRoutes.openapi(issue, async (c) => {
       // Shown once (decision 014): the key's record is this refusal, not the codes, which
       // would otherwise sit in clear in the idempotency table and answer every retry. A
       // client that lost the answer learns the batch's id here, voids it and issues anew.
-      replayAs: new ApiError(
-        "CODES_ALREADY_SHOWN",
-        `The codes of ${batch.id} were shown once, in the first answer to this request, and are never shown again. If that answer was lost, void the batch and issue a new one.`,
-      ),
+      replayAs: codesAlreadyShown(batch.id),
     },
   );
 });
