@@ -4,6 +4,7 @@ import { pageCursorSchema } from "./openapi";
 import { handleSchema } from "./account";
 import { orderIdSchema, orderSchema, orderStatuses } from "./orders";
 import { wechatPayFlows } from "./payments";
+import { wechatRefundStatuses } from "./value-lists";
 
 /** A person as the back office names them: the id beside the handle and the display name. */
 export const personRefSchema = z.strictObject({ id: z.string(), handle: z.string(), displayName: z.string() });
@@ -75,8 +76,8 @@ export const wechatRefundSchema = z.strictObject({
   amount: z.number().int(),
   /** Why: automatic (the order could not take the payment), or `operator` (docs/decisions/015-operator-refunds.md). */
   reason: z.enum(["order_closed", "order_already_paid", "operator"]),
-  status: z.enum(["due", "processing", "succeeded", "abnormal", "closed", "refused"]),
-  /** Due or processing, but not asked about again: WeChat Pay reported another amount (`lastError`); an operator looks. */
+  status: z.enum(wechatRefundStatuses),
+  /** WeChat Pay reported another amount than asked (`lastError`): not asked about again, never returned to a wallet; an operator looks. */
   parked: z.boolean(),
   refundId: z.string().nullable(),
   attempts: z.number().int(),

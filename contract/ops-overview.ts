@@ -27,11 +27,12 @@ export const overviewSchema = z.strictObject({
   openTickets: z.strictObject({ underADay: count, oneToThreeDays: count, olderThanThreeDays: count }),
   pending: z.strictObject({
     wechatPayments: count,
-    /** WeChat Pay refunds on their way: due or processing, asked about by the cron. */
+    /** WeChat Pay refunds on their way: due or processing, and not parked. */
     wechatRefunds: count,
     /**
      * WeChat Pay refunds that need a hand (docs/decisions/048-failed-wechat-refunds.md): failed
-     * (abnormal, closed, refused) and not returned to a wallet, or parked (WeChat Pay reported another amount).
+     * (abnormal, closed, refused) and not returned to a wallet, parked (WeChat Pay reported
+     * another amount), or returned and then paid out by WeChat Pay as well.
      */
     wechatRefundsStuck: count,
     refundApprovals: count,

@@ -5,6 +5,7 @@ import { orderIdSchema } from "./orders";
 import { outRefundNoSchema, personRefSchema, wechatRefundSchema } from "./ops-orders";
 import { reasonSchema } from "./ops";
 import { userText } from "./text";
+import { wechatRefundStatuses } from "./value-lists";
 
 /** A refund's amount in fen: at most what was paid, which the origin checks against the payment. */
 export const refundBodySchema = z.strictObject({ amount: minorUnits(1, 100_000_000), reason: reasonSchema });
@@ -39,7 +40,7 @@ export const refundRequestSchema = z.strictObject({
   wechat: z
     .strictObject({
       outRefundNo: z.string(),
-      status: z.enum(["due", "processing", "succeeded", "abnormal", "closed", "refused"]),
+      status: z.enum(wechatRefundStatuses),
     })
     .nullable(),
 });

@@ -59,3 +59,15 @@ export function isWechatOpenid(value: string | null): value is string {
 
 /** The longest statement one CSV export covers, in days (docs/rules-and-limits.md). */
 export const walletExportMaxDays = 366;
+
+/**
+ * A WeChat Pay refund's states at the origin, and those in which WeChat Pay has failed it for
+ * good: its money waits in the clearing account until a finance operator returns it to the
+ * wallet (docs/decisions/048-failed-wechat-refunds.md).
+ */
+export const wechatRefundStatuses = ["due", "processing", "succeeded", "abnormal", "closed", "refused"] as const;
+export const failedWechatRefundStatuses = [
+  "abnormal",
+  "closed",
+  "refused",
+] as const satisfies readonly (typeof wechatRefundStatuses)[number][];

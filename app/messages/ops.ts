@@ -246,7 +246,7 @@ export const opsMessages = defineMessages({
     returnReason: "Reason (what was agreed with the person)",
     returnedNow: "Returned to the wallet.",
     needingAHandTitle: "WeChat Pay refunds that need a hand",
-    noneNeedingAHand: "None: every WeChat Pay refund is on its way or done.",
+    noneNeedingAHand: "No WeChat Pay refund needs a hand.",
   },
   "zh-CN": {
     title: "运营后台",
@@ -480,6 +480,6 @@ export const opsMessages = defineMessages({
     returnReason: "原因（与本人商定的内容）",
     returnedNow: "已退回钱包。",
     needingAHandTitle: "需要处理的微信支付退款",
-    noneNeedingAHand: "没有：所有微信支付退款都在处理中或已完成。",
+    noneNeedingAHand: "没有需要处理的微信支付退款。",
   },
 });

@@ -19,6 +19,7 @@ import { getOrder } from "../../ops/ops-loaders";
 import { OpsView } from "../../ops/ops-view";
 import { WechatRefundLine } from "../../ops/wechat-refund-line";
 import type { OpsWechatAsk, OrderStory, WechatRefund } from "#contract/ops-orders";
+import { failedWechatRefundStatuses } from "#contract/value-lists";
 
 export async function clientLoader({ params }: Route.ClientLoaderArgs) {
   return getOrder(params.id);
@@ -100,7 +101,9 @@ function ReturnToWallet({ refund, owner }: { refund: WechatRefund; owner: string
   const id = `ops-return-${refund.outRefundNo}`;
   return (
     <fetcher.Form method="post" ref={formRef} className="ops-actions" aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`}>{text.returnToWallet}</h3>
+      <h3 id={`${id}-title`}>
+        {text.returnToWallet} · <Money amount={refund.amount} />
+      </h3>
       <p className="hint">{text.returnHint(owner)}</p>
       <FormAlert result={fetcher.data} fields={["reason"]} />
       <input type="hidden" name="intent" value="return" />
@@ -122,7 +125,9 @@ function ReturnToWallet({ refund, owner }: { refund: WechatRefund; owner: string
   );
 }
 
-const failedAtWechatPay: WechatRefund["status"][] = ["abnormal", "closed", "refused"];
+/** A refund WeChat Pay failed for good, and not parked for another amount, may go back to the wallet. */
+const returnable = (refund: WechatRefund) =>
+  !refund.returned && !refund.parked && (failedWechatRefundStatuses as readonly string[]).includes(refund.status);
 
 /** "Ask WeChat Pay now": what the cron would ask, at once; the page reloads the story after it. */
 function AskWechatPay() {
@@ -275,7 +280,7 @@ function OrderView({ story, refunds }: { story: OrderStory; refunds: OrderRefund
           <ul className="item-list" data-testid="ops-order-wechat-refunds">
             {story.refunds.map((refund) => (
               <WechatRefundLine key={refund.outRefundNo} refund={refund}>
-                {!refund.returned && failedAtWechatPay.includes(refund.status) && mayDo(operator, "refund") ? (
+                {returnable(refund) && mayDo(operator, "refund") ? (
                   <ReturnToWallet refund={refund} owner={order.person.displayName} />
                 ) : null}
               </WechatRefundLine>

@@ -45,7 +45,7 @@ const kindSql = `CASE line.tx_kind
  * page's end, so an unfiltered page reads about two entries per line. A filter that few lines
  * match walks further (up to the wallet's first entry when the page does not fill). What a
  * line belongs to comes by unique keys on tx_id (transfer, claim_capture, refund_request,
- * escrow_release's primary key) and payment_tx (migration 0022).
+ * wechat_refund_return, escrow_release's primary key) and payment_tx (migration 0022).
  *
  * The balance after a line is the wallet's available balance now less every available entry
  * after the line: one sum of the entries newer than the page, then one over the page's own
@@ -79,9 +79,10 @@ newer AS MATERIALIZED (
   WHERE entry.account_id = ?1 AND entry.bucket = 'available' AND entry.id > (SELECT last FROM span)
 ),
 detail AS (
-  SELECT page.*, transfer.id AS transfer_id, transfer.note, claim_capture.claim_id, refund_request.id AS refund_id,
+  SELECT page.*, transfer.id AS transfer_id, transfer.note, claim_capture.claim_id,
+    coalesce(refund_request.id, returned_refund.request_id) AS refund_id,
     (SELECT payment.id FROM payment WHERE payment.tx_id = page.tx_id LIMIT 1) AS payment_id,
-    coalesce((SELECT order_id FROM payment WHERE payment.tx_id = page.tx_id LIMIT 1), refund_request.order_id) AS order_id,
+    coalesce((SELECT order_id FROM payment WHERE payment.tx_id = page.tx_id LIMIT 1), refund_request.order_id, returned_refund.order_id) AS order_id,
     coalesce(claim.task_id, escrow_release.task_id,
       (SELECT task.id FROM payment JOIN task ON task.order_id = payment.order_id WHERE payment.tx_id = page.tx_id LIMIT 1)) AS task_id,
     CASE
@@ -94,6 +95,9 @@ detail AS (
   LEFT JOIN claim ON claim.id = claim_capture.claim_id
   LEFT JOIN escrow_release ON escrow_release.tx_id = page.tx_id
   LEFT JOIN refund_request ON refund_request.tx_id = page.tx_id
+  -- A failed WeChat Pay refund returned to the wallet (decision 048): its order, and its operator's refund if any.
+  LEFT JOIN wechat_refund_return ON wechat_refund_return.tx_id = page.tx_id
+  LEFT JOIN wechat_refund AS returned_refund ON returned_refund.out_refund_no = wechat_refund_return.out_refund_no
 )
 SELECT detail.tx_id, detail.seq, detail.available, detail.held, detail.kind, detail.created_at, detail.note, detail.order_id,
   detail.task_id, task.title AS task_title, other.handle AS other_handle, other.display_name AS other_display_name,

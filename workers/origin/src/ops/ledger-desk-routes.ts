@@ -123,7 +123,9 @@ export const transactionSql = `SELECT journal_tx.id, journal_tx.kind, journal_tx
        LEFT JOIN transfer ON transfer.tx_id = journal_tx.id
        LEFT JOIN payment ON payment.tx_id = journal_tx.id
        LEFT JOIN refund_request ON refund_request.tx_id = journal_tx.id
+       LEFT JOIN wechat_refund_return ON wechat_refund_return.tx_id = journal_tx.id
        LEFT JOIN wechat_refund ON wechat_refund.in_tx_id = journal_tx.id OR wechat_refund.out_tx_id = journal_tx.id
+         OR wechat_refund.out_refund_no = wechat_refund_return.out_refund_no
        LEFT JOIN claim_capture ON claim_capture.tx_id = journal_tx.id
        LEFT JOIN claim ON claim.id = claim_capture.claim_id
        LEFT JOIN escrow_release ON escrow_release.tx_id = journal_tx.id

@@ -62,7 +62,7 @@ overviewRoutes.openapi(overview, async (c) => {
     db.prepare(
       `SELECT
          (SELECT count(*) FROM payment WHERE method = 'wechat' AND status = 'pending') AS wechat_payments,
-         (SELECT count(*) FROM wechat_refund WHERE status IN ('due', 'processing') AND next_attempt_at IS NOT NULL) AS wechat_refunds,
+         (SELECT count(*) FROM wechat_refund WHERE status IN ('due', 'processing') AND parked_at IS NULL) AS wechat_refunds,
          (SELECT count(*) FROM wechat_refund AS refund
             LEFT JOIN wechat_refund_return AS returned ON returned.out_refund_no = refund.out_refund_no
             WHERE ${needsAHand}) AS wechat_refunds_stuck,

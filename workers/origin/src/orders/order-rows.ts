@@ -1,4 +1,5 @@
 import { orderPaymentWindowMs, type Order, type OrderDetail } from "#contract/orders";
+import { refundReturnedSql } from "../wechat-pay/payments/refund-states";
 
 export type OrderRow = {
   id: string;
@@ -52,6 +53,9 @@ type RefundRow = {
   wechat_status: string | null;
 };
 
+/** A WeChat Pay refund's status, or `returned` once its money went back to the wallet (decision 048). */
+const payerRefundStatus = `CASE WHEN ${refundReturnedSql("wechat_refund.out_refund_no")} THEN 'returned' ELSE wechat_refund.status END`;
+
 /** A WeChat Pay refund as the payer sees it: on its way, done, stuck (an operator follows up), or returned to the wallet. */
 function refundStatusOf(status: string): "pending" | "succeeded" | "failed" | "returned" {
   if (status === "succeeded" || status === "returned") return status;
@@ -66,7 +70,7 @@ export async function findOrderDetail(db: D1Database, userId: string, orderId: s
     db
       .prepare(
         `SELECT payment.id, payment.method, payment.status, payment.amount, payment.created_at,
-                CASE WHEN EXISTS (SELECT 1 FROM wechat_refund_return WHERE wechat_refund_return.out_refund_no = wechat_refund.out_refund_no) THEN 'returned' ELSE wechat_refund.status END AS refund_status, wechat_refund.amount AS refund_amount
+                ${payerRefundStatus} AS refund_status, wechat_refund.amount AS refund_amount
          FROM payment LEFT JOIN wechat_refund ON wechat_refund.payment_id = payment.id AND wechat_refund.reason <> 'operator'
          WHERE payment.order_id = ?1 ORDER BY payment.created_at, payment.id`,
       )
@@ -75,7 +79,7 @@ export async function findOrderDetail(db: D1Database, userId: string, orderId: s
     db
       .prepare(
         `SELECT refund_request.id, refund_request.method, refund_request.amount, refund_request.decided_at, refund_request.requested_at,
-                CASE WHEN EXISTS (SELECT 1 FROM wechat_refund_return WHERE wechat_refund_return.out_refund_no = wechat_refund.out_refund_no) THEN 'returned' ELSE wechat_refund.status END AS wechat_status
+                ${payerRefundStatus} AS wechat_status
          FROM refund_request LEFT JOIN wechat_refund ON wechat_refund.request_id = refund_request.id
          WHERE refund_request.order_id = ?1 AND refund_request.status = 'approved' ORDER BY refund_request.requested_at, refund_request.id`,
       )

@@ -5,6 +5,7 @@
  * Every query goes by primary keys (and refund_request's request_id on wechat_refund, unique).
  */
 import type { Receipt } from "#contract/receipts";
+import { refundReturnedSql } from "../wechat-pay/payments/refund-states";
 import type { ReceiptKind } from "#contract/wallet";
 
 type Row = {
@@ -34,7 +35,7 @@ const orderJoins = `JOIN orders ON orders.id = %.order_id
 /** A WeChat Pay refund as its payer sees it (order-rows.ts says the same for the order page). */
 const wechatRefundStatus = `CASE WHEN wechat_refund.status IS NULL OR wechat_refund.status = 'succeeded' THEN 'succeeded'
   WHEN wechat_refund.status IN ('due', 'processing') THEN 'pending'
-  WHEN EXISTS (SELECT 1 FROM wechat_refund_return WHERE wechat_refund_return.out_refund_no = wechat_refund.out_refund_no) THEN 'returned'
+  WHEN ${refundReturnedSql("wechat_refund.out_refund_no")} THEN 'returned'
   ELSE 'failed' END`;
 
 const sqlOf: Record<ReceiptKind, string> = {

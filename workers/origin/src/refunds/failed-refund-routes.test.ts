@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { OpsWechatRefund } from "#contract/ops-refunds";
 import type { OrderStory } from "#contract/ops-orders";
-import { balanceOf, expectLedgerWhole, seedOperator, seedUser } from "../../test/origin-client";
+import { balanceOf, beforeBatch, expectLedgerWhole, seedOperator, seedUser } from "../../test/origin-client";
 import { recordedNotification, wechatRequests, wechatScene, type SceneUser } from "../../test/wechat-scene";
 import {
   clearingBalance,
@@ -12,6 +12,7 @@ import {
   refundRow,
   replay,
   type WechatOrigin,
+  wechatTestEnv,
   worldBalance,
 } from "../../test/wechat-support";
 import { applyRefundResult } from "../wechat-pay/payments/refunds";
@@ -32,11 +33,15 @@ async function answerOf<T>(response: Response): Promise<Answer<T>> {
   return { status: response.status, ...((await response.json()) as { code: string; data: T; field?: string }) };
 }
 
-const returnToWallet = async (outRefundNo: string, { by = finance, key = `rt-${crypto.randomUUID()}` } = {}) =>
+const returnToWallet = async (
+  outRefundNo: string,
+  { by = finance, key = `rt-${crypto.randomUUID()}`, env: callEnv }: { by?: SceneUser; key?: string; env?: Env } = {},
+) =>
   answerOf<OpsWechatRefund>(
     await origin.call(`/api/ops/wechat-refunds/${outRefundNo}/return-to-wallet`, {
       body: { reason: "WeChat Pay could not refund her card; agreed by phone, ticket 7." },
       headers: { ...by.auth, "Idempotency-Key": key },
+      ...(callEnv ? { env: callEnv } : {}),
     }),
   );
 const needingAHand = async (by: SceneUser = finance) =>
@@ -100,6 +105,11 @@ describe("returning a failed WeChat Pay refund to the wallet", () => {
       { action: "refund.return_to_wallet", reason: "WeChat Pay could not refund her card; agreed by phone, ticket 7." },
     ]);
     expect((await story(orderId)).refunds[0]?.returned).toMatchObject({ to: { id: alice.id }, lateSuccessAt: null });
+    // The wallet's statement names the order the money came back for.
+    const entries = await answerOf<{ entries: { kind: string; amount: number; orderId: string | null }[] }>(
+      await origin.call("/api/wallet/entries", { method: "GET", headers: alice.auth }),
+    );
+    expect(entries.data.entries[0]).toMatchObject({ kind: "refund", amount: 900, orderId });
     expect(await needingAHand()).toMatchObject({ status: 200, data: [] });
     expect(await stuckCount()).toMatchObject({ wechatRefunds: 0, wechatRefundsStuck: 0 });
 
@@ -123,6 +133,9 @@ describe("returning a failed WeChat Pay refund to the wallet", () => {
     expect(await clearingBalance()).toBe(0);
     expect(await worldBalance()).toBe(world);
     expect((await story(orderId)).refunds[0]).toMatchObject({ status: "closed", returned: { lateSuccessAt: new Date(now).toISOString() } });
+    // Paid twice: it needs a hand again.
+    expect(await needingAHand()).toMatchObject({ data: [{ outRefundNo, returned: { lateSuccessAt: new Date(now).toISOString() } }] });
+    expect(await stuckCount()).toMatchObject({ wechatRefundsStuck: 1 });
     await origin.advance(24 * 60 * 60_000);
     expect((await origin.cron()).wechat).toMatchObject({ refundsAdvanced: 0 });
     await expectLedgerWhole();
@@ -218,5 +231,102 @@ describe("what is not returned", () => {
     expect(await returnToWallet("RF404404404")).toMatchObject({ status: 404, code: "NOT_FOUND" });
     expect(await balanceOf(alice.id)).toEqual({ available: 0, held: 0 });
     expect(await audited()).toEqual([]);
+  });
+
+  it("a failed refund WeChat Pay reports with another amount is parked: listed, and never returned", async () => {
+    const { outRefundNo } = await failedRefund(500);
+    const other = { status: "ABNORMAL" as const, out_refund_no: outRefundNo, amount: { refund: 499 } };
+    await applyRefundResult(env.DB, outRefundNo, other, origin.now());
+    expect(await needingAHand()).toMatchObject({ data: [{ outRefundNo, status: "abnormal", parked: true }] });
+    expect(await returnToWallet(outRefundNo)).toMatchObject({ status: 409, code: "REFUND_NOT_FAILED" });
+    expect(await balanceOf(alice.id)).toEqual({ available: 0, held: 0 });
+    await expectLedgerWhole();
+  });
+
+  it("WeChat Pay not configured: it cannot be asked, so nothing is returned", async () => {
+    const { outRefundNo } = await failedRefund(500);
+    expect(await returnToWallet(outRefundNo, { env: wechatTestEnv({ WECHATPAY_MCHID: undefined }) })).toMatchObject({
+      status: 422,
+      code: "WECHAT_PAY_NOT_CONFIGURED",
+    });
+    expect(await balanceOf(alice.id)).toEqual({ available: 0, held: 0 });
+  });
+});
+
+describe("the database's own guards", () => {
+  it("a refund WeChat Pay pays out between the route's check and its batch is not returned: the batch refuses it", async () => {
+    const { outTradeNo, outRefundNo } = await failedRefund(900);
+    const success = { status: "SUCCESS" as const, out_refund_no: outRefundNo, amount: { refund: 900 } };
+    // A notification's success lands just before the return's batch.
+    const db = beforeBatch(1, () => applyRefundResult(env.DB, outRefundNo, success, origin.now()));
+    expect(await returnToWallet(outRefundNo, { env: { ...origin.env, DB: db } })).toMatchObject({ status: 409, code: "REFUND_NOT_FAILED" });
+    expect(await refundRow(outTradeNo)).toMatchObject({ status: "succeeded" });
+    expect(await balanceOf(alice.id)).toEqual({ available: 0, held: 0 });
+    expect(await clearingBalance()).toBe(0);
+    await expectLedgerWhole();
+  });
+
+  it("a success that lands while an operator returns the refund books nothing: the return is kept, the success recorded", async () => {
+    const { orderId, outRefundNo } = await failedRefund(900);
+    const world = await worldBalance();
+    const success = { status: "SUCCESS" as const, out_refund_no: outRefundNo, amount: { refund: 900 } };
+    // The return commits between the success's read of the refund and its batch.
+    const db = beforeBatch(1, async () => expect((await returnToWallet(outRefundNo)).status).toBe(200));
+    expect(await applyRefundResult(db, outRefundNo, success, origin.now())).toBe("abnormal");
+    expect(await balanceOf(alice.id)).toEqual({ available: 900, held: 0 });
+    expect(await clearingBalance()).toBe(0);
+    expect(await worldBalance()).toBe(world);
+    expect((await story(orderId)).refunds[0]?.returned?.lateSuccessAt).not.toBeNull();
+    await expectLedgerWhole();
+  });
+
+  it("a return is kept as made: only a failed refund is returned, and its status, the return and a late success stay", async () => {
+    const { outRefundNo } = await failedRefund(400, "CLOSED");
+    expect((await returnToWallet(outRefundNo)).status).toBe(200);
+    await expect(
+      env.DB.prepare("UPDATE wechat_refund SET status = 'due' WHERE out_refund_no = ?1").bind(outRefundNo).run(),
+    ).rejects.toThrow(/returned to a wallet does not change/);
+    await expect(env.DB.prepare("DELETE FROM wechat_refund_return WHERE out_refund_no = ?1").bind(outRefundNo).run()).rejects.toThrow(
+      /returns are kept/,
+    );
+    await env.DB.prepare("UPDATE wechat_refund_return SET late_success_at = 5 WHERE out_refund_no = ?1").bind(outRefundNo).run();
+    await expect(
+      env.DB.prepare("UPDATE wechat_refund_return SET late_success_at = NULL WHERE out_refund_no = ?1").bind(outRefundNo).run(),
+    ).rejects.toThrow(/a return does not change/);
+
+    // A refund under way, not failed: no return can be written, whoever writes it.
+    const { outRefundNo: underWay } = await lateRechargeRefund(300);
+    await expect(
+      env.DB.prepare(
+        "INSERT INTO wechat_refund_return (out_refund_no, tx_id, user_id, reason, returned_by, returned_at) VALUES (?1, 'tx_none', ?2, 'x', ?2, 1)",
+      )
+        .bind(underWay, alice.id)
+        .run(),
+    ).rejects.toThrow(/the refund has not failed/);
+    await expectLedgerWhole();
+  });
+
+  it("an operator's refund that failed and was returned: the person's order page and receipt say so", async () => {
+    const order = await rechargeOrder(1_000);
+    const { outTradeNo } = await startWechat(order.id);
+    expect((await replay(origin, await payerPays(outTradeNo))).status).toBe(204);
+    const made = await answerOf<{ id: string; wechat: { outRefundNo: string } }>(
+      await origin.call(`/api/ops/orders/${order.id}/refunds`, {
+        body: { amount: 1_000, reason: "Charged for nothing." },
+        headers: { ...finance.auth, "Idempotency-Key": `rf-${crypto.randomUUID()}` },
+      }),
+    );
+    const outRefundNo = made.data.wechat.outRefundNo;
+    expect((await control(`/refunds/${outRefundNo}/complete`, { status: "ABNORMAL" })).status).toBe(200);
+    await applyRefundResult(env.DB, outRefundNo, { status: "ABNORMAL", out_refund_no: outRefundNo }, origin.now());
+    expect((await orderDetail(order.id)).refunds[0]?.status).toBe("failed");
+    expect((await returnToWallet(outRefundNo)).status).toBe(200);
+    expect((await orderDetail(order.id)).refunds[0]?.status).toBe("returned");
+    const receipt = await answerOf<{ status: string }>(
+      await origin.call(`/api/receipts/refund/${made.data.id}`, { method: "GET", headers: alice.auth }),
+    );
+    expect(receipt).toMatchObject({ status: 200, data: { status: "returned" } });
+    expect(await balanceOf(alice.id)).toEqual({ available: 1_000, held: 0 });
+    await expectLedgerWhole();
   });
 });

@@ -16,7 +16,8 @@ import { operatorWith } from "../ops/operator-access";
 import { operatorActor, requestIdOf } from "../ops/operator-actor";
 import { iso, personRefOf } from "../ops/ops-rows";
 import type { OriginEnv } from "../origin-env";
-import { type RefundRow, wechatClearingAccount } from "../wechat-pay/payments/refunds";
+import { failedRefundStatuses, type RefundStatus } from "../wechat-pay/payments/refund-states";
+import { wechatClearingAccount } from "../wechat-pay/payments/refunds";
 import { askWhetherStillFailed } from "./failed-refund-check";
 import { needsAHand, type WechatRefundRow, wechatRefundOf, wechatRefundSelect } from "./wechat-refund-rows";
 
@@ -50,13 +51,17 @@ const returnToWallet = createRoute({
   },
   responses: {
     200: jsonContent(successEnvelope(opsWechatRefundSchema), "Returned: the money is in the wallet"),
-    400: errorContent("BAD_REQUEST: not a refund number (field outRefundNo), or no reason (field reason)"),
+    400: errorContent(
+      "BAD_REQUEST: not a refund number (field outRefundNo), no reason (field reason), or no Idempotency-Key (field Idempotency-Key)",
+    ),
     403: errorContent("FORBIDDEN: only finance and admin operators"),
     404: errorContent(`NOT_FOUND: no such refund, or ${notAnOperator}`),
     409: errorContent(
-      "REFUND_NOT_FAILED: WeChat Pay has not failed it (due, processing, succeeded, or it reports another amount); REFUND_RETURNED: returned already",
+      "REFUND_NOT_FAILED: WeChat Pay has not failed it (due, processing, succeeded), or it is parked (WeChat Pay reported another amount); REFUND_RETURNED: returned already",
     ),
-    422: errorContent("WECHAT_PAY_NOT_CONFIGURED: WeChat Pay cannot be asked whether the refund failed"),
+    422: errorContent(
+      "WECHAT_PAY_NOT_CONFIGURED: WeChat Pay cannot be asked whether the refund failed; IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was already used for a different request",
+    ),
     503: errorContent("WECHAT_PAY_UNAVAILABLE: WeChat Pay did not answer clearly whether the refund failed; nothing moved, ask again"),
   },
 });
@@ -83,21 +88,25 @@ failedRefundRoutes.openapi(listNeedingAHand, async (c) => {
   return c.json({ code: "SUCCESS" as const, data: rows.results.map(listed) }, 200);
 });
 
-const failedStatuses: RefundRow["status"][] = ["abnormal", "closed", "refused"];
+const readRefund = (db: D1Database, outRefundNo: string) =>
+  db.prepare(`${wechatRefundSelect} WHERE refund.out_refund_no = ?1`).bind(outRefundNo).first<WechatRefundRow>();
+
+const isFailed = (refund: WechatRefundRow) =>
+  (failedRefundStatuses as readonly RefundStatus[]).includes(refund.status) && refund.parked_at === null;
 
 failedRefundRoutes.openapi(returnToWallet, async (c) => {
   const db = c.env.DB;
   const { outRefundNo } = c.req.valid("param");
   const { reason } = c.req.valid("json");
-  const refund = await db.prepare(`${wechatRefundSelect} WHERE refund.out_refund_no = ?1`).bind(outRefundNo).first<WechatRefundRow>();
-  if (!refund) throw new ApiError("NOT_FOUND", "There is no such refund.", "outRefundNo");
-  if (refund.returned_at !== null) return c.var.idempotency.refuse(returnedAlready(), { lasting: false });
-  if (!failedStatuses.includes(refund.status)) return c.var.idempotency.refuse(notFailed(), { lasting: false });
+  const read = await readRefund(db, outRefundNo);
+  if (!read) throw new ApiError("NOT_FOUND", "There is no such refund.", "outRefundNo");
+  if (read.returned_at !== null) return c.var.idempotency.refuse(returnedAlready(), { lasting: false });
+  if (!isFailed(read)) return c.var.idempotency.refuse(notFailed(), { lasting: false });
   const wechat = await c.var.wechatPay();
   if (!wechat) throw new ApiError("WECHAT_PAY_NOT_CONFIGURED", "WeChat Pay is not configured here: it cannot be asked about the refund.");
   const now = c.var.clock.now();
   // WeChat Pay may have been told to pay it out meanwhile (at its merchant platform): ask first.
-  const asked = await askWhetherStillFailed(db, wechat, refund.out_refund_no, refund.amount, now);
+  const asked = await askWhetherStillFailed(db, wechat, { outRefundNo, amount: read.amount, status: read.status }, now);
   if (asked === "unclear") {
     return c.var.idempotency.refuse(
       new ApiError("WECHAT_PAY_UNAVAILABLE", "WeChat Pay did not answer clearly whether the refund failed. Nothing moved; try again."),
@@ -105,9 +114,11 @@ failedRefundRoutes.openapi(returnToWallet, async (c) => {
     );
   }
   if (asked === "not_failed") return c.var.idempotency.refuse(notFailed(), { lasting: false });
+  // As WeChat Pay's answer left it (a refused refund may now be abnormal); the batch states it again.
+  const refund = (await readRefund(db, outRefundNo)) ?? read;
   const txId = `tx_${crypto.randomUUID()}`;
   const answer: OpsWechatRefund = {
-    ...listed({ ...refund, next_attempt_at: null }),
+    ...listed(refund),
     returned: {
       to: personRefOf(refund.person_id, refund.person_handle, refund.person_display_name),
       by: { handle: c.var.operator.handle, displayName: c.var.operator.displayName },

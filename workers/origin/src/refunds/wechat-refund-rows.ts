@@ -4,6 +4,7 @@
  */
 import type { WechatRefund } from "#contract/ops-orders";
 import { iso, isoOrNull, personRefOf } from "../ops/ops-rows";
+import { failedRefundStatusList } from "../wechat-pay/payments/refund-states";
 
 /**
  * Selects a refund with its return and the order's owner (`person_*`); `wechat_refund` is
@@ -11,7 +12,7 @@ import { iso, isoOrNull, personRefOf } from "../ops/ops-rows";
  */
 export const wechatRefundSelect = `
 SELECT refund.out_refund_no, refund.payment_id, refund.order_id, refund.amount, refund.reason, refund.status,
-       refund.next_attempt_at, refund.refund_id, refund.attempts, refund.last_error, refund.created_at, refund.updated_at,
+       refund.parked_at, refund.refund_id, refund.attempts, refund.last_error, refund.created_at, refund.updated_at,
        returned.returned_at, returned.reason AS return_reason, returned.late_success_at,
        owner.id AS owner_id, owner.handle AS owner_handle, owner.display_name AS owner_display_name,
        returner.handle AS returner_handle, returner.display_name AS returner_display_name,
@@ -23,9 +24,14 @@ LEFT JOIN wechat_refund_return AS returned ON returned.out_refund_no = refund.ou
 LEFT JOIN user AS owner ON owner.id = returned.user_id
 LEFT JOIN user AS returner ON returner.id = returned.returned_by`;
 
-/** The refunds that need a hand (index wechat_refund_needs_a_hand): failed and not returned, or parked. */
-export const needsAHand = `(refund.status IN ('abnormal', 'closed', 'refused') AND returned.out_refund_no IS NULL)
-  OR (refund.status IN ('due', 'processing') AND refund.next_attempt_at IS NULL)`;
+/**
+ * The refunds that need a hand (docs/decisions/048-failed-wechat-refunds.md): failed or parked,
+ * not succeeded, and not returned to a wallet unless WeChat Pay paid it out as well. The first
+ * term is index wechat_refund_needs_a_hand's own condition, word for word, so SQLite uses it.
+ */
+export const needsAHand = `(refund.status IN ${failedRefundStatusList} OR refund.parked_at IS NOT NULL)
+  AND refund.status <> 'succeeded'
+  AND (returned.out_refund_no IS NULL OR returned.late_success_at IS NOT NULL)`;
 
 export type WechatRefundRow = {
   out_refund_no: string;
@@ -34,7 +40,7 @@ export type WechatRefundRow = {
   amount: number;
   reason: WechatRefund["reason"];
   status: WechatRefund["status"];
-  next_attempt_at: number | null;
+  parked_at: number | null;
   refund_id: string | null;
   attempts: number;
   last_error: string | null;
@@ -60,7 +66,7 @@ export function wechatRefundOf(row: WechatRefundRow): WechatRefund {
     amount: row.amount,
     reason: row.reason,
     status: row.status,
-    parked: (row.status === "due" || row.status === "processing") && row.next_attempt_at === null,
+    parked: row.parked_at !== null && row.status !== "succeeded",
     refundId: row.refund_id,
     attempts: row.attempts,
     lastError: row.last_error,

@@ -6,6 +6,7 @@ import * as Sentry from "../../error-reporting";
 import type { WechatPayClient } from "../client/client";
 import type { Refund } from "../client/wire";
 import { journalStatements, worldAccount } from "../../ledger/journal";
+import { type RefundStatus, refundReturnedSql } from "./refund-states";
 import { wechatCall } from "./wechat-call";
 
 /** Where a payment no order can take waits for its refund (an escrow account: never negative). */
@@ -17,8 +18,6 @@ export function ensureClearingAccount(db: D1Database): D1PreparedStatement {
     .prepare("INSERT INTO account (id, owner_id, kind) VALUES (?1, NULL, 'escrow') ON CONFLICT (id) DO NOTHING")
     .bind(wechatClearingAccount);
 }
-
-export type RefundStatus = "due" | "processing" | "succeeded" | "abnormal" | "closed" | "refused";
 
 export type RefundRow = {
   out_refund_no: string;
@@ -46,7 +45,7 @@ export function outRefundNoOf(outTradeNo: string): string {
 const refundSelect = `
 SELECT wechat_refund.out_refund_no, wechat_refund.payment_id, wechat_refund.order_id, payment.out_trade_no, payment.transaction_id,
        wechat_refund.amount, payment.amount AS total, wechat_refund.reason, wechat_refund.status, wechat_refund.attempts, wechat_refund.in_tx_id,
-       EXISTS (SELECT 1 FROM wechat_refund_return WHERE wechat_refund_return.out_refund_no = wechat_refund.out_refund_no) AS returned
+       ${refundReturnedSql("wechat_refund.out_refund_no")} AS returned
 FROM wechat_refund JOIN payment ON payment.id = wechat_refund.payment_id`;
 
 export function findRefund(db: D1Database, outRefundNo: string): Promise<RefundRow | null> {
@@ -121,7 +120,8 @@ export async function applyRefundResult(db: D1Database, outRefundNo: string, res
     // operator looks (a notification saying so is refused the same way, decision 004).
     await db
       .prepare(
-        "UPDATE wechat_refund SET next_attempt_at = NULL, last_error = ?1, updated_at = ?2 WHERE out_refund_no = ?3 AND status <> 'succeeded'",
+        `UPDATE wechat_refund SET next_attempt_at = NULL, parked_at = coalesce(parked_at, ?2), last_error = ?1, updated_at = ?2
+         WHERE out_refund_no = ?3 AND status <> 'succeeded'`,
       )
       .bind(`WeChat Pay reports ${result.amount.refund} fen refunded, not ${refund.amount}`, now, outRefundNo)
       .run();
@@ -131,23 +131,28 @@ export async function applyRefundResult(db: D1Database, outRefundNo: string, res
   const refundId = result.refund_id ?? null;
   if (result.status === "SUCCESS") {
     const outTx = `tx_${crypto.randomUUID()}`;
+    const [openTx, ...entriesAndSeal] = journalStatements(db, {
+      id: outTx,
+      kind: "refund",
+      at: now,
+      postings: [
+        { account: wechatClearingAccount, amount: -refund.amount },
+        { account: worldAccount, amount: refund.amount },
+      ],
+    });
+    if (!openTx) throw new Error("A journal transaction starts with its own row.");
     try {
+      // The refund's own row before the entries: a refund succeeded or returned meanwhile is
+      // refused by its triggers, before the clearing account's overdraft check could speak.
       await db.batch([
-        ...journalStatements(db, {
-          id: outTx,
-          kind: "refund",
-          at: now,
-          postings: [
-            { account: wechatClearingAccount, amount: -refund.amount },
-            { account: worldAccount, amount: refund.amount },
-          ],
-        }),
+        openTx,
         db
           .prepare(
             `UPDATE wechat_refund SET status = 'succeeded', out_tx_id = ?1, refund_id = coalesce(?2, refund_id), next_attempt_at = NULL, updated_at = ?3
              WHERE out_refund_no = ?4`,
           )
           .bind(outTx, refundId, now, outRefundNo),
+        ...entriesAndSeal,
       ]);
     } catch (error) {
       if (error instanceof Error && error.message.includes("refund: a refund that succeeded does not change")) return "succeeded";
