@@ -14,7 +14,7 @@ export type ChunkPolicy = {
 const never = new Promise<never>(() => {});
 
 /** The address a browser names when a dynamic import fails ("…imported module: https://…/x.js"). */
-function failedModuleUrl(error: unknown): string | null {
+export function failedModuleUrl(error: unknown): string | null {
   const message = error instanceof Error ? error.message : "";
   return /\b(?:https?:\/\/|\/assets\/)\S+?\.js\b/.exec(message)?.[0] ?? null;
 }

@@ -39,16 +39,32 @@ describe("a part fetched on first use", () => {
     expect(importPart).toHaveBeenCalledTimes(1);
   });
 
-  it("does nothing when a prefetch fails, and the next use fetches again", async () => {
+  it("does nothing when a prefetch fails, and the next use fetches again, at an address the browser has not seen fail", async () => {
     const module = { Steps: "steps" };
-    const importPart = vi.fn().mockImplementationOnce(failedFetch).mockResolvedValue(module);
+    const importPart = vi.fn(failedFetch);
+    // The browser remembers the failed address; the same module under a query of its own is fetched anew.
+    const importUrl = vi.fn().mockRejectedValueOnce(new TypeError(`Failed to fetch dynamically imported module: ${chunkUrl}?retry=1`));
+    importUrl.mockResolvedValue(module);
     const policy = { session: memoryStore(), reload: vi.fn(), onFailure: vi.fn() };
-    const part = partOnFirstUse("transfer-steps", importPart, () => policy);
+    const part = partOnFirstUse("transfer-steps", importPart, () => policy, importUrl);
     expect(await part.prefetch()).toBeNull();
     expect(policy.reload).not.toHaveBeenCalled();
     expect(policy.onFailure).not.toHaveBeenCalled();
+    expect(await part.prefetch()).toBeNull();
     expect(await part.load()).toBe(module);
+    expect(importPart).toHaveBeenCalledTimes(1);
+    expect(importUrl.mock.calls).toEqual([[`${chunkUrl}?retry=1`], [`${chunkUrl}?retry=2`]]);
+  });
+
+  it("where the browser does not name the failed address, imports the part as before", async () => {
+    const module = { Steps: "steps" };
+    const importPart = vi.fn().mockRejectedValueOnce(new TypeError("Importing a module script failed.")).mockResolvedValue(module);
+    const importUrl = vi.fn();
+    const part = partOnFirstUse("transfer-steps", importPart, () => ({ session: memoryStore(), reload: vi.fn() }), importUrl);
+    expect(await part.prefetch()).toBeNull();
+    expect(await part.prefetch()).toBe(module);
     expect(importPart).toHaveBeenCalledTimes(2);
+    expect(importUrl).not.toHaveBeenCalled();
   });
 
   it("reloads the page once for a part that fails to load, then reports it and rejects, naming the browser's address", async () => {
@@ -76,10 +92,12 @@ describe("a part fetched on first use", () => {
     const session = memoryStore();
     session.set(reloadedForKey, chunkUrl);
     const module = { Steps: "steps" };
-    const importPart = vi.fn().mockImplementationOnce(failedFetch).mockResolvedValue(module);
-    const part = partOnFirstUse("transfer-steps", importPart, () => ({ session, reload: vi.fn() }));
+    const importPart = vi.fn(failedFetch);
+    const importUrl = vi.fn().mockResolvedValue(module);
+    const part = partOnFirstUse("transfer-steps", importPart, () => ({ session, reload: vi.fn() }), importUrl);
     await expect(part.load()).rejects.toBeInstanceOf(ChunkLoadError);
     expect(await part.load()).toBe(module);
+    expect(importUrl).toHaveBeenCalledWith(`${chunkUrl}?retry=1`);
   });
 
   it("is never thought signed in on the server", () => {

@@ -1,5 +1,5 @@
 import { use, useEffect } from "react";
-import { loadChunk, type ChunkPolicy } from "./chunk-loading";
+import { failedModuleUrl, loadChunk, type ChunkPolicy } from "./chunk-loading";
 import { reportError } from "./error-reporting";
 import { getSessionState } from "../session/session-state";
 import { updateStartupState } from "./startup-state";
@@ -41,23 +41,40 @@ function pagePolicy(): ChunkPolicy {
   };
 }
 
-export function partOnFirstUse<M>(name: string, importPart: () => Promise<M>, policy: () => ChunkPolicy = pagePolicy): Part<M> {
+/** A module fetched afresh at `url` (see `partOnFirstUse`): the bundler cannot know it, so it leaves it alone. */
+const importAfresh = (url: string) => import(/* @vite-ignore */ url);
+
+export function partOnFirstUse<M>(
+  name: string,
+  importPart: () => Promise<M>,
+  policy: () => ChunkPolicy = pagePolicy,
+  importUrl: (url: string) => Promise<unknown> = importAfresh,
+): Part<M> {
   let module: M | undefined;
   let fetching: Promise<M> | undefined;
   let loading: Promise<M> | undefined;
   let loadFailed = false;
+  // Where the first fetch failed, and how often it was tried since.
+  let failedAt: string | null = null;
+  let retries = 0;
 
-  // A fetch that failed is not remembered: the next one tries again.
+  // A fetch that failed is not remembered: the next one tries again. A browser may remember
+  // the failure of a module's address for the life of the page, as the HTML standard said
+  // until whatwg/html#10327 (Debian's Chromium 150 still does): importing it again fails at
+  // once. So a retry asks for the address the browser named with a query of its own, which
+  // is fetched anew, and being immutable, answers the same module
+  // (docs/decisions/043-screens-after-start-up.md).
   function fetchPart(): Promise<M> {
     if (!fetching) {
-      const attempt = importPart();
+      const attempt = failedAt === null ? importPart() : (importUrl(`${failedAt}?retry=${++retries}`) as Promise<M>);
       fetching = attempt;
       attempt.then(
         (arrived) => {
           module = arrived;
         },
-        () => {
+        (error: unknown) => {
           if (fetching === attempt) fetching = undefined;
+          failedAt ??= failedModuleUrl(error);
         },
       );
     }

@@ -11,7 +11,8 @@ import { clearEnvelopes, envelopesMentioning, expect, test, waitForHydration } f
 import { contextFor, newPerson, open, password } from "./journey-kit.ts";
 
 const signedInParts = /\/assets\/(wallet-overview|task-lists|transfer-steps)\.client-[^/]+\.js$/;
-const transferSteps = /\/assets\/transfer-steps\.client-[^/]+\.js$/;
+// With or without the query of a retry (app/startup/on-first-use.ts).
+const transferSteps = /\/assets\/transfer-steps\.client-[^/]+\.js(\?.*)?$/;
 
 /** The parts' file names this page asked for, as they are asked for. */
 function partsRequested(page: import("@playwright/test").Page): string[] {
@@ -106,7 +107,7 @@ test("a sign-in whose code cannot be fetched sends nothing, keeps the form and s
 }) => {
   problems.allow(/Failed to load resource|Failed to fetch dynamically imported module/);
   const person = await newPerson("parts_submit", "Xu Qing");
-  const loginActions = /\/assets\/login-actions\.client-[^/]+\.js$/;
+  const loginActions = /\/assets\/login-actions\.client-[^/]+\.js(\?.*)?$/;
   await page.route(loginActions, (route) => route.abort("failed"));
   let documentLoads = 0;
   let signIns = 0;
