@@ -13,10 +13,24 @@ export type ChunkPolicy = {
 
 const never = new Promise<never>(() => {});
 
-/** The address a browser names when a dynamic import fails ("…imported module: https://…/x.js"). */
+/**
+ * The address of one of our chunks that a browser names when a dynamic import fails ("…imported
+ * module: https://…/assets/x.js"): a script under /assets/ of this page's origin, or null. The
+ * address may be imported again (app/startup/on-first-use.ts), so nothing else passes.
+ */
 export function failedModuleUrl(error: unknown): string | null {
   const message = error instanceof Error ? error.message : "";
-  return /\b(?:https?:\/\/|\/assets\/)\S+?\.js\b/.exec(message)?.[0] ?? null;
+  const named = /(?:https?:\/\/|\/assets\/)[^\s'"()]+?\.js(?=$|[\s'"()?#])/.exec(message)?.[0];
+  if (!named) return null;
+  const page = typeof location === "undefined" ? undefined : location.href;
+  let url: URL;
+  try {
+    url = new URL(named, page);
+  } catch {
+    return null;
+  }
+  const ours = page === undefined || url.origin === new URL(page).origin;
+  return ours && url.pathname.startsWith("/assets/") ? named : null;
 }
 
 /**

@@ -62,7 +62,8 @@ export function partOnFirstUse<M>(
   // the failure of a module's address for the life of the page, as the HTML standard said
   // until whatwg/html#10327 (Debian's Chromium 150 still does): importing it again fails at
   // once. So a retry asks for the address the browser named with a query of its own, which
-  // is fetched anew, and being immutable, answers the same module
+  // is fetched anew: the same code (chunks are immutable), as a module of its own, which is
+  // harmless since nothing evaluated the address that failed
   // (docs/decisions/043-screens-after-start-up.md).
   function fetchPart(): Promise<M> {
     if (!fetching) {

@@ -31,7 +31,7 @@ const issueCodes = createRoute({
   request: { headers: optionalKey, body: { content: { "application/json": { schema: issueCodesBodySchema } }, required: true } },
   responses: {
     201: jsonContent(successEnvelope(issuedCodesSchema), "The new codes"),
-    400: errorContent("A field is not valid"),
+    400: errorContent("A field is not valid, or the Idempotency-Key sent is not one (field Idempotency-Key)"),
     403: errorContent("FORBIDDEN"),
     409: errorContent("CODES_ALREADY_SHOWN: a retry, with its Idempotency-Key, of a request whose answer carried the codes"),
     422: keyReused,

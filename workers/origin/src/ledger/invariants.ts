@@ -110,9 +110,9 @@ const checks: { invariant: string; sql: string }[] = [
     sql: `SELECT wechat_refund_return.out_refund_no FROM wechat_refund_return
           JOIN wechat_refund USING (out_refund_no) JOIN orders ON orders.id = wechat_refund.order_id
           WHERE wechat_refund.status = 'succeeded' OR wechat_refund_return.user_id <> orders.user_id
-             OR (SELECT coalesce(sum(amount), 0) FROM entry WHERE entry.tx_id = wechat_refund_return.tx_id
+             OR (SELECT coalesce(sum(amount), 0) FROM entry INDEXED BY entry_tx WHERE entry.tx_id = wechat_refund_return.tx_id
                    AND entry.account_id = 'acc_' || orders.user_id AND entry.bucket = 'available' AND amount > 0) <> wechat_refund.amount
-             OR (SELECT coalesce(sum(amount), 0) FROM entry WHERE entry.tx_id = wechat_refund_return.tx_id
+             OR (SELECT coalesce(sum(amount), 0) FROM entry INDEXED BY entry_tx WHERE entry.tx_id = wechat_refund_return.tx_id
                    AND entry.account_id = 'acc_wechat_clearing') <> -wechat_refund.amount`,
   },
   {

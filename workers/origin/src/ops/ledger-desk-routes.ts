@@ -106,8 +106,10 @@ type TxRow = {
 /**
  * A transaction and what it belongs to: each LEFT JOIN is served by a unique index on the
  * row's tx_id (transfer, refund_request, claim_capture, code_redemption, wechat_refund's
- * in_tx_id and out_tx_id, escrow_release's primary key) or by payment_tx (migration 0022);
- * the rest by primary keys. At most one row of each table names a transaction.
+ * in_tx_id and out_tx_id, wechat_refund_return, escrow_release's primary key) or by payment_tx
+ * (migration 0022); the rest by primary keys. A failed refund's return to a wallet names its
+ * refund through wechat_refund_return (decision 048). At most one row of each table names a
+ * transaction.
  */
 export const transactionSql = `SELECT journal_tx.id, journal_tx.kind, journal_tx.created_at, tx_seal.tx_id IS NOT NULL AS sealed,
               transfer.id AS transfer_id,

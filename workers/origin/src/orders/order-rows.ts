@@ -1,5 +1,5 @@
 import { orderPaymentWindowMs, type Order, type OrderDetail } from "#contract/orders";
-import { refundReturnedSql } from "../wechat-pay/payments/refund-states";
+import { payerRefundStatusSql } from "../wechat-pay/payments/refund-states";
 
 export type OrderRow = {
   id: string;
@@ -34,13 +34,16 @@ export function orderFromRow(row: OrderRow): Order {
 
 export const orderColumns = "id, kind, amount, description, status, close_reason, created_at, expires_at, paid_at, closed_at";
 
+/** A WeChat Pay refund as its payer sees it (`payerRefundStatusSql`). */
+type PayerRefundStatus = "pending" | "succeeded" | "failed" | "returned";
+
 type PaymentRow = {
   id: string;
   method: "wallet" | "wechat";
   status: OrderDetail["payments"][number]["status"];
   amount: number;
   created_at: number;
-  refund_status: string | null;
+  refund_status: PayerRefundStatus | null;
   refund_amount: number | null;
 };
 
@@ -50,17 +53,8 @@ type RefundRow = {
   amount: number;
   decided_at: number | null;
   requested_at: number;
-  wechat_status: string | null;
+  wechat_status: PayerRefundStatus | null;
 };
-
-/** A WeChat Pay refund's status, or `returned` once its money went back to the wallet (decision 048). */
-const payerRefundStatus = `CASE WHEN ${refundReturnedSql("wechat_refund.out_refund_no")} THEN 'returned' ELSE wechat_refund.status END`;
-
-/** A WeChat Pay refund as the payer sees it: on its way, done, stuck (an operator follows up), or returned to the wallet. */
-function refundStatusOf(status: string): "pending" | "succeeded" | "failed" | "returned" {
-  if (status === "succeeded" || status === "returned") return status;
-  return status === "due" || status === "processing" ? "pending" : "failed";
-}
 
 /** One of the user's orders with its history and payments, or null (another's is not found either). */
 export async function findOrderDetail(db: D1Database, userId: string, orderId: string): Promise<OrderDetail | null> {
@@ -70,7 +64,7 @@ export async function findOrderDetail(db: D1Database, userId: string, orderId: s
     db
       .prepare(
         `SELECT payment.id, payment.method, payment.status, payment.amount, payment.created_at,
-                ${payerRefundStatus} AS refund_status, wechat_refund.amount AS refund_amount
+                ${payerRefundStatusSql("wechat_refund")} AS refund_status, wechat_refund.amount AS refund_amount
          FROM payment LEFT JOIN wechat_refund ON wechat_refund.payment_id = payment.id AND wechat_refund.reason <> 'operator'
          WHERE payment.order_id = ?1 ORDER BY payment.created_at, payment.id`,
       )
@@ -79,7 +73,7 @@ export async function findOrderDetail(db: D1Database, userId: string, orderId: s
     db
       .prepare(
         `SELECT refund_request.id, refund_request.method, refund_request.amount, refund_request.decided_at, refund_request.requested_at,
-                ${payerRefundStatus} AS wechat_status
+                ${payerRefundStatusSql("wechat_refund")} AS wechat_status
          FROM refund_request LEFT JOIN wechat_refund ON wechat_refund.request_id = refund_request.id
          WHERE refund_request.order_id = ?1 AND refund_request.status = 'approved' ORDER BY refund_request.requested_at, refund_request.id`,
       )
@@ -102,13 +96,13 @@ export async function findOrderDetail(db: D1Database, userId: string, orderId: s
       createdAt: iso(payment.created_at),
       ...(payment.refund_status === null || payment.refund_amount === null
         ? {}
-        : { refund: { status: refundStatusOf(payment.refund_status), amount: payment.refund_amount } }),
+        : { refund: { status: payment.refund_status, amount: payment.refund_amount } }),
     })),
     refunds: ((refunds?.results ?? []) as RefundRow[]).map((refund) => ({
       id: refund.id,
       method: refund.method,
       amount: refund.amount,
-      status: refund.wechat_status === null ? "succeeded" : refundStatusOf(refund.wechat_status),
+      status: refund.wechat_status ?? "succeeded",
       createdAt: iso(refund.decided_at ?? refund.requested_at),
     })),
   };

@@ -5,7 +5,7 @@
  * Every query goes by primary keys (and refund_request's request_id on wechat_refund, unique).
  */
 import type { Receipt } from "#contract/receipts";
-import { refundReturnedSql } from "../wechat-pay/payments/refund-states";
+import { payerRefundStatusSql } from "../wechat-pay/payments/refund-states";
 import type { ReceiptKind } from "#contract/wallet";
 
 type Row = {
@@ -32,11 +32,8 @@ const orderJoins = `JOIN orders ON orders.id = %.order_id
   JOIN user AS owner ON owner.id = orders.user_id
   LEFT JOIN task ON task.order_id = orders.id`;
 
-/** A WeChat Pay refund as its payer sees it (order-rows.ts says the same for the order page). */
-const wechatRefundStatus = `CASE WHEN wechat_refund.status IS NULL OR wechat_refund.status = 'succeeded' THEN 'succeeded'
-  WHEN wechat_refund.status IN ('due', 'processing') THEN 'pending'
-  WHEN ${refundReturnedSql("wechat_refund.out_refund_no")} THEN 'returned'
-  ELSE 'failed' END`;
+/** A refund as its payer sees it: a wallet refund (no WeChat Pay refund) is done at once. */
+const wechatRefundStatus = `coalesce(${payerRefundStatusSql("wechat_refund")}, 'succeeded')`;
 
 const sqlOf: Record<ReceiptKind, string> = {
   transfer: `SELECT transfer.id, transfer.amount, transfer.created_at AS at, 'succeeded' AS status, NULL AS method, transfer.note,

@@ -16,7 +16,8 @@ import { operatorWith } from "../ops/operator-access";
 import { operatorActor, requestIdOf } from "../ops/operator-actor";
 import { iso, personRefOf } from "../ops/ops-rows";
 import type { OriginEnv } from "../origin-env";
-import { failedRefundStatuses, type RefundStatus } from "../wechat-pay/payments/refund-states";
+import { failedWechatRefundStatuses } from "#contract/value-lists";
+import type { RefundStatus } from "../wechat-pay/payments/refund-states";
 import { wechatClearingAccount } from "../wechat-pay/payments/refunds";
 import { askWhetherStillFailed } from "./failed-refund-check";
 import { needsAHand, type WechatRefundRow, wechatRefundOf, wechatRefundSelect } from "./wechat-refund-rows";
@@ -92,7 +93,7 @@ const readRefund = (db: D1Database, outRefundNo: string) =>
   db.prepare(`${wechatRefundSelect} WHERE refund.out_refund_no = ?1`).bind(outRefundNo).first<WechatRefundRow>();
 
 const isFailed = (refund: WechatRefundRow) =>
-  (failedRefundStatuses as readonly RefundStatus[]).includes(refund.status) && refund.parked_at === null;
+  (failedWechatRefundStatuses as readonly RefundStatus[]).includes(refund.status) && refund.parked_at === null;
 
 failedRefundRoutes.openapi(returnToWallet, async (c) => {
   const db = c.env.DB;

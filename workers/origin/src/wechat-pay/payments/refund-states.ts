@@ -7,12 +7,23 @@ import { failedWechatRefundStatuses, type wechatRefundStatuses } from "#contract
 
 export type RefundStatus = (typeof wechatRefundStatuses)[number];
 
-/** The states in which WeChat Pay has failed a refund for good: its money waits for an operator (docs/decisions/048-failed-wechat-refunds.md). */
-export const failedRefundStatuses = failedWechatRefundStatuses;
-
-/** The same, as an SQL list. */
-export const failedRefundStatusList = `(${failedRefundStatuses.map((status) => `'${status}'`).join(", ")})`;
+/**
+ * The states in which WeChat Pay has failed a refund for good, as an SQL list: its money waits
+ * for an operator (docs/decisions/048-failed-wechat-refunds.md).
+ */
+export const failedRefundStatusList = `(${failedWechatRefundStatuses.map((status) => `'${status}'`).join(", ")})`;
 
 /** SQL: whether the refund numbered by `outRefundNo` (an SQL expression) was returned to a wallet. */
 export const refundReturnedSql = (outRefundNo: string) =>
   `EXISTS (SELECT 1 FROM wechat_refund_return WHERE wechat_refund_return.out_refund_no = ${outRefundNo})`;
+
+/**
+ * SQL: the WeChat Pay refund `refund` (a table alias) as its payer sees it: pending, succeeded,
+ * failed (an operator follows up) or returned (to the wallet); NULL where there is none.
+ */
+export const payerRefundStatusSql = (refund: string) => `CASE
+  WHEN ${refund}.status IS NULL THEN NULL
+  WHEN ${refund}.status = 'succeeded' THEN 'succeeded'
+  WHEN ${refund}.status IN ('due', 'processing') THEN 'pending'
+  WHEN ${refundReturnedSql(`${refund}.out_refund_no`)} THEN 'returned'
+  ELSE 'failed' END`;

@@ -121,7 +121,7 @@ export async function applyRefundResult(db: D1Database, outRefundNo: string, res
     await db
       .prepare(
         `UPDATE wechat_refund SET next_attempt_at = NULL, parked_at = coalesce(parked_at, ?2), last_error = ?1, updated_at = ?2
-         WHERE out_refund_no = ?3 AND status <> 'succeeded'`,
+         WHERE out_refund_no = ?3 AND status <> 'succeeded' AND NOT ${refundReturnedSql("wechat_refund.out_refund_no")}`,
       )
       .bind(`WeChat Pay reports ${result.amount.refund} fen refunded, not ${refund.amount}`, now, outRefundNo)
       .run();
