@@ -12,7 +12,7 @@
  *   node bench/build-anchors.ts
  */
 import { execFileSync } from "node:child_process";
-import { renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
@@ -48,6 +48,8 @@ async function capturePageTwin(): Promise<void> {
       ...twinNodes(html),
       loaderData,
     };
+    // Generated, and ignored by git: a clean clone has no such directory yet.
+    mkdirSync(path.join(anchorDir, "app/twin"), { recursive: true });
     writeFileSync(path.join(anchorDir, "app/twin/page.json"), JSON.stringify(twin));
     console.log(`Page twin of ${twinSource} (${twin.bytes} bytes) captured`);
   } finally {
