@@ -20,7 +20,6 @@ const operatorAuth = [{ operatorAuth: [] }];
  * with one, a retry after a lost answer issues nothing twice; without one, as before.
  */
 const optionalKey = idempotencyKeyHeader.partial();
-const keyReused = errorContent("IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was already used for a different request");
 
 const issueCodes = createRoute({
   method: "post",
@@ -34,7 +33,6 @@ const issueCodes = createRoute({
     400: errorContent("A field is not valid, or the Idempotency-Key sent is not one (field Idempotency-Key)"),
     403: errorContent("FORBIDDEN"),
     409: errorContent("CODES_ALREADY_SHOWN: a retry, with its Idempotency-Key, of a request whose answer carried the codes"),
-    422: keyReused,
   },
 });
 

@@ -49,6 +49,19 @@ export function journalStatements(
   ];
 }
 
+/**
+ * A transaction's statements in two parts: its own row, which a row naming the transaction
+ * (a transfer, a capture, a refund) must follow in the batch, and its entries and seal.
+ */
+export function journalParts(
+  db: D1Database,
+  tx: Parameters<typeof journalStatements>[1],
+): { opening: D1PreparedStatement; entries: D1PreparedStatement[] } {
+  const [opening, ...entries] = journalStatements(db, tx);
+  if (!opening) throw new Error("A journal transaction starts with its own row.");
+  return { opening, entries };
+}
+
 /** Whether a failed batch was refused because a wallet would have gone below zero. */
 export function isOverdraft(error: unknown): boolean {
   return error instanceof Error && error.message.includes("account_not_negative");

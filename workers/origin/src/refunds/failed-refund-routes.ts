@@ -10,7 +10,7 @@ import { z } from "zod";
 import { ApiError } from "../http/answer";
 import { validationHook } from "../http/validation";
 import { idempotentPosts } from "../idempotency/idempotency";
-import { journalStatements, walletAccountOf } from "../ledger/journal";
+import { journalParts, walletAccountOf } from "../ledger/journal";
 import { auditStatement } from "../ops/audit";
 import { operatorWith } from "../ops/operator-access";
 import { operatorActor, requestIdOf } from "../ops/operator-actor";
@@ -60,9 +60,7 @@ const returnToWallet = createRoute({
     409: errorContent(
       "REFUND_NOT_FAILED: WeChat Pay has not failed it (due, processing, succeeded), or it is parked (WeChat Pay reported another amount); REFUND_RETURNED: returned already",
     ),
-    422: errorContent(
-      "WECHAT_PAY_NOT_CONFIGURED: WeChat Pay cannot be asked whether the refund failed; IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was already used for a different request",
-    ),
+    422: errorContent("WECHAT_PAY_NOT_CONFIGURED: WeChat Pay cannot be asked whether the refund failed"),
     503: errorContent("WECHAT_PAY_UNAVAILABLE: WeChat Pay did not answer clearly whether the refund failed; nothing moved, ask again"),
   },
 });
@@ -118,17 +116,18 @@ failedRefundRoutes.openapi(returnToWallet, async (c) => {
   // As WeChat Pay's answer left it (a refused refund may now be abnormal); the batch states it again.
   const refund = (await readRefund(db, outRefundNo)) ?? read;
   const txId = `tx_${crypto.randomUUID()}`;
+  const item = listed(refund);
   const answer: OpsWechatRefund = {
-    ...listed(refund),
+    ...item,
     returned: {
-      to: personRefOf(refund.person_id, refund.person_handle, refund.person_display_name),
+      to: item.person,
       by: { handle: c.var.operator.handle, displayName: c.var.operator.displayName },
       at: iso(now),
       reason,
       lateSuccessAt: null,
     },
   };
-  const [openTx, ...entriesAndSeal] = journalStatements(db, {
+  const { opening: openTx, entries: entriesAndSeal } = journalParts(db, {
     id: txId,
     kind: "refund",
     at: now,
@@ -137,7 +136,6 @@ failedRefundRoutes.openapi(returnToWallet, async (c) => {
       { account: walletAccountOf(refund.person_id), bucket: "available", amount: refund.amount },
     ],
   });
-  if (!openTx) throw new Error("A journal transaction starts with its own row.");
   try {
     return await c.var.idempotency.commit(
       [

@@ -5,7 +5,7 @@
  */
 import { ApiError } from "../http/answer";
 import { assertInBatch } from "../idempotency/batch-assertion";
-import { journalStatements, walletAccountOf } from "../ledger/journal";
+import { journalParts, walletAccountOf } from "../ledger/journal";
 import { ensureClearingAccount, wechatClearingAccount } from "../wechat-pay/payments/refunds";
 
 export type RefundablePayment = {
@@ -92,7 +92,7 @@ export function refundMoneyStatements(
   const from = { account: wallet, bucket: source === "wallet" ? ("available" as const) : ("held" as const) };
   // A wallet payment comes back into the wallet; a WeChat Pay one waits in the clearing account for WeChat Pay.
   const to = payment.method === "wallet" ? { account: wallet, bucket: "available" as const } : { account: wechatClearingAccount };
-  const [openTx, ...entriesAndSeal] = journalStatements(db, {
+  const { opening: openTx, entries: entriesAndSeal } = journalParts(db, {
     id: txId,
     kind: "refund",
     at: now,
@@ -101,7 +101,6 @@ export function refundMoneyStatements(
       { ...to, amount },
     ],
   });
-  if (!openTx) throw new Error("A journal transaction starts with its own row.");
   const opening = [...(payment.method === "wechat" ? [ensureClearingAccount(db)] : []), openTx];
   if (source !== "task_escrow" || !payment.task_id || !payment.task_reward) return { opening, moving: entriesAndSeal };
   const slots = amount / payment.task_reward;

@@ -14,14 +14,12 @@ export const wechatRefundSelect = `
 SELECT refund.out_refund_no, refund.payment_id, refund.order_id, refund.amount, refund.reason, refund.status,
        refund.parked_at, refund.refund_id, refund.attempts, refund.last_error, refund.created_at, refund.updated_at,
        returned.returned_at, returned.reason AS return_reason, returned.late_success_at,
-       owner.id AS owner_id, owner.handle AS owner_handle, owner.display_name AS owner_display_name,
        returner.handle AS returner_handle, returner.display_name AS returner_display_name,
        person.id AS person_id, person.handle AS person_handle, person.display_name AS person_display_name
 FROM wechat_refund AS refund
 JOIN orders ON orders.id = refund.order_id
 JOIN user AS person ON person.id = orders.user_id
 LEFT JOIN wechat_refund_return AS returned ON returned.out_refund_no = refund.out_refund_no
-LEFT JOIN user AS owner ON owner.id = returned.user_id
 LEFT JOIN user AS returner ON returner.id = returned.returned_by`;
 
 /**
@@ -49,9 +47,6 @@ export type WechatRefundRow = {
   returned_at: number | null;
   return_reason: string | null;
   late_success_at: number | null;
-  owner_id: string | null;
-  owner_handle: string | null;
-  owner_display_name: string | null;
   returner_handle: string | null;
   returner_display_name: string | null;
   person_id: string;
@@ -73,10 +68,11 @@ export function wechatRefundOf(row: WechatRefundRow): WechatRefund {
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
     returned:
-      row.returned_at === null || row.owner_id === null
+      row.returned_at === null
         ? null
         : {
-            to: personRefOf(row.owner_id, row.owner_handle ?? "", row.owner_display_name ?? ""),
+            // The order's owner: a return goes to no other wallet (its invariant in ledger/invariants.ts).
+            to: personRefOf(row.person_id, row.person_handle, row.person_display_name),
             by: { handle: row.returner_handle ?? "", displayName: row.returner_display_name ?? "" },
             at: iso(row.returned_at),
             reason: row.return_reason ?? "",

@@ -1,5 +1,5 @@
 /** Paying a worker for an approved claim: by the poster (claim-routes) or after 72 hours (task-rules). */
-import { journalStatements, walletAccountOf } from "../ledger/journal";
+import { journalParts, walletAccountOf } from "../ledger/journal";
 
 /** docs/rules-and-limits.md: unchecked submissions are approved automatically after 72 hours. */
 export const autoApproveAfterMs = 72 * 60 * 60 * 1000;
@@ -13,7 +13,7 @@ export function captureStatements(
   { claimId, posterId, workerId, reward, at }: { claimId: string; posterId: string; workerId: string; reward: number; at: number },
 ): D1PreparedStatement[] {
   const txId = `tx_${crypto.randomUUID()}`;
-  const [openTx, ...entriesAndSeal] = journalStatements(db, {
+  const { opening: openTx, entries: entriesAndSeal } = journalParts(db, {
     id: txId,
     kind: "escrow_capture",
     at,
@@ -22,7 +22,6 @@ export function captureStatements(
       { account: walletAccountOf(workerId), amount: reward, bucket: "available" },
     ],
   });
-  if (!openTx) throw new Error("A journal transaction starts with its own row.");
   // The capture row right after the transaction's: its guard speaks before any entry moves money.
   return [
     openTx,

@@ -1,5 +1,5 @@
 import * as Sentry from "../error-reporting";
-import { journalStatements, walletAccountOf } from "../ledger/journal";
+import { journalParts, walletAccountOf } from "../ledger/journal";
 import { autoApproveAfterMs, captureStatements } from "./claim-capture";
 
 /** How many claims or tasks one run handles per rule; the next minute's run takes the rest. */
@@ -111,7 +111,7 @@ export function escrowReleaseStatements(
 ): D1PreparedStatement[] {
   const txId = `tx_${crypto.randomUUID()}`;
   const wallet = walletAccountOf(posterId);
-  const [openTx, ...entriesAndSeal] = journalStatements(db, {
+  const { opening: openTx, entries: entriesAndSeal } = journalParts(db, {
     id: txId,
     kind: "escrow_release",
     at,
@@ -120,7 +120,6 @@ export function escrowReleaseStatements(
       { account: wallet, amount, bucket: "available" },
     ],
   });
-  if (!openTx) throw new Error("A journal transaction starts with its own row.");
   return [
     openTx,
     db

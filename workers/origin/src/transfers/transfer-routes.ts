@@ -17,7 +17,7 @@ import {
   requestHashOf,
   requireIdempotencyKey,
 } from "../idempotency/idempotency";
-import { isOverdraft, journalStatements } from "../ledger/journal";
+import { isOverdraft, journalParts } from "../ledger/journal";
 import { countDaily, doorLimit } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
 import { chinaDay } from "./china-day";
@@ -108,7 +108,7 @@ function transferStatements(
     sql: `SELECT account.id FROM transfer JOIN account ON account.owner_id = transfer.${side} AND account.kind = 'user' WHERE transfer.id = ?`,
     params: [t.id],
   });
-  const [openTx, ...entriesAndSeal] = journalStatements(db, {
+  const { opening: openTx, entries: entriesAndSeal } = journalParts(db, {
     id: t.txId,
     kind: "transfer",
     at: t.now,
@@ -117,7 +117,6 @@ function transferStatements(
       { account: walletOf("to_user"), amount: t.amount },
     ],
   });
-  if (!openTx) throw new Error("A journal transaction starts with its own row.");
   return [
     renewSessionStatement(db, t.tokenHash, t.now),
     openTx,

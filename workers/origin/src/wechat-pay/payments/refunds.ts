@@ -5,7 +5,7 @@
 import * as Sentry from "../../error-reporting";
 import type { WechatPayClient } from "../client/client";
 import type { Refund } from "../client/wire";
-import { journalStatements, worldAccount } from "../../ledger/journal";
+import { journalParts, worldAccount } from "../../ledger/journal";
 import { type RefundStatus, refundReturnedSql } from "./refund-states";
 import { wechatCall } from "./wechat-call";
 
@@ -131,7 +131,7 @@ export async function applyRefundResult(db: D1Database, outRefundNo: string, res
   const refundId = result.refund_id ?? null;
   if (result.status === "SUCCESS") {
     const outTx = `tx_${crypto.randomUUID()}`;
-    const [openTx, ...entriesAndSeal] = journalStatements(db, {
+    const { opening: openTx, entries: entriesAndSeal } = journalParts(db, {
       id: outTx,
       kind: "refund",
       at: now,
@@ -140,7 +140,6 @@ export async function applyRefundResult(db: D1Database, outRefundNo: string, res
         { account: worldAccount, amount: refund.amount },
       ],
     });
-    if (!openTx) throw new Error("A journal transaction starts with its own row.");
     try {
       // The refund's own row before the entries: a refund succeeded or returned meanwhile is
       // refused by its triggers, before the clearing account's overdraft check could speak.
