@@ -3,13 +3,13 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { OpsWechatAsk, OrderStory } from "#contract/ops-orders";
 import { balanceOf, expectLedgerWhole, seedOperator, seedUser } from "../../test/origin-client";
 import { wechatRequests, wechatScene, type SceneUser } from "../../test/wechat-scene";
-import { control, payerPays, replay, type WechatOrigin, wechatOrigin } from "../../test/wechat-support";
+import { clearingBalance, control, payerPays, refundRow, replay, type WechatOrigin, wechatOrigin } from "../../test/wechat-support";
 
 let origin: WechatOrigin;
 let alice: SceneUser;
 let support: SceneUser;
 
-const { rechargeOrder, startWechat } = wechatRequests(() => ({ origin, alice }));
+const { rechargeOrder, startWechat, cancel } = wechatRequests(() => ({ origin, alice }));
 
 beforeEach(async () => {
   ({ origin, alice } = await wechatScene());
@@ -106,6 +106,45 @@ describe("asking WeChat Pay now about an order", () => {
     const answer = await ask(order.id);
     expect(answer.data.asked.refunds).toEqual([{ outRefundNo, before: "processing", after: "succeeded" }]);
     expect(answer.data.story.refunds.find((r) => r.outRefundNo === outRefundNo)?.status).toBe("succeeded");
+    await expectLedgerWhole();
+  });
+
+  it("asks again for a refund WeChat Pay keeps refusing without spending the attempts before the cron gives up", async () => {
+    // A recharge paid after it was cancelled: its automatic refund is due, and WeChat Pay refuses it.
+    await control("/faults", { kind: "status", status: 400, code: "INVALID_REQUEST", path: "/v3/refund/domestic/refunds", times: 20 });
+    const order = await rechargeOrder(600);
+    const { outTradeNo } = await startWechat(order.id);
+    await control("/faults", { kind: "status", status: 503, path: "/v3/pay/transactions/out-trade-no/", method: "POST" });
+    await cancel(order.id);
+    expect((await replay(origin, await payerPays(outTradeNo))).status).toBe(204);
+    const outRefundNo = `RF${outTradeNo}`;
+    // One refusal before the cron's last attempt, which is an hour away.
+    const nextAttemptAt = origin.now() + 60 * 60_000;
+    await env.DB.prepare("UPDATE wechat_refund SET attempts = 11, next_attempt_at = ?1 WHERE out_refund_no = ?2")
+      .bind(nextAttemptAt, outRefundNo)
+      .run();
+    const schedule = () =>
+      env.DB.prepare("SELECT status, attempts, next_attempt_at, last_error FROM wechat_refund WHERE out_refund_no = ?1")
+        .bind(outRefundNo)
+        .first();
+
+    for (let time = 0; time < 3; time += 1) {
+      const answer = await ask(order.id);
+      expect(answer.data.asked.refunds).toEqual([{ outRefundNo, before: "due", after: "due" }]);
+      expect(await schedule()).toEqual({
+        status: "due",
+        attempts: 11,
+        next_attempt_at: nextAttemptAt,
+        last_error: expect.stringContaining("INVALID_REQUEST"),
+      });
+      await origin.advance(10_000);
+    }
+    expect(await clearingBalance()).toBe(600);
+
+    // The cron's own attempt, at its time, is the twelfth: then an operator decides.
+    await origin.advance(nextAttemptAt - origin.now());
+    await origin.cron();
+    expect(await refundRow(outTradeNo)).toMatchObject({ status: "refused", attempts: 12 });
     await expectLedgerWhole();
   });
 

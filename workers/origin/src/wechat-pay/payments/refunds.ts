@@ -75,8 +75,17 @@ const refundReasons = { automatic: "订单已关闭或已支付，自动退款",
 /**
  * Asks WeChat Pay to refund (re-entrant: the same out_refund_no refunds once). Accepted →
  * processing (or succeeded at once); a refusal or an unclear answer → asked again later.
+ * An operator's ask out of turn (`outOfTurn`) records a refusal but is not one of the attempts
+ * before giving up, and leaves the schedule as it was: an operator asking every few seconds
+ * would otherwise spend in minutes the day of back-off the limit stands for.
  */
-export async function requestRefund(db: D1Database, client: WechatPayClient, refund: RefundRow, now: number): Promise<RefundStatus> {
+export async function requestRefund(
+  db: D1Database,
+  client: WechatPayClient,
+  refund: RefundRow,
+  now: number,
+  { outOfTurn = false }: { outOfTurn?: boolean } = {},
+): Promise<RefundStatus> {
   const answer = await wechatCall(() =>
     client.refund({
       outTradeNo: refund.out_trade_no,
@@ -89,9 +98,16 @@ export async function requestRefund(db: D1Database, client: WechatPayClient, ref
   if (answer.outcome === "ok") return applyRefundResult(db, refund.out_refund_no, answer.data, now);
   const error =
     answer.outcome === "failed" ? `${answer.status} ${answer.code} ${answer.message}`.slice(0, 500) : `unknown: ${answer.reason}`;
-  const giveUp = answer.outcome === "failed" && !answer.retryable && refund.attempts + 1 >= refundRequestLimit;
+  const giveUp = !outOfTurn && answer.outcome === "failed" && !answer.retryable && refund.attempts + 1 >= refundRequestLimit;
   if (answer.outcome === "failed" && !answer.retryable) {
     Sentry.captureMessage(`WeChat Pay refused refund ${refund.out_refund_no}: ${answer.code}`, "error");
+  }
+  if (outOfTurn) {
+    await db
+      .prepare("UPDATE wechat_refund SET last_error = ?1, updated_at = ?2 WHERE out_refund_no = ?3 AND status = 'due'")
+      .bind(error, now, refund.out_refund_no)
+      .run();
+    return "due";
   }
   await db
     .prepare(

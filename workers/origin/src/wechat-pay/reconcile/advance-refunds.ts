@@ -3,10 +3,19 @@ import type { WechatPay } from "../config";
 import { applyRefundResult, dueRefunds, type RefundRow, requestRefund } from "../payments/refunds";
 import { wechatCall } from "../payments/wechat-call";
 
-/** One refund: requested again with the same out_refund_no when due, queried when processing. */
-export async function advanceWechatRefund(db: D1Database, wechat: WechatPay, refund: RefundRow, now: number): Promise<void> {
+/**
+ * One refund: requested again with the same out_refund_no when due, queried when processing.
+ * `outOfTurn` for an operator's ask: a refusal then counts towards no give-up (refunds.ts).
+ */
+export async function advanceWechatRefund(
+  db: D1Database,
+  wechat: WechatPay,
+  refund: RefundRow,
+  now: number,
+  turn: { outOfTurn?: boolean } = {},
+): Promise<void> {
   if (refund.status === "due") {
-    await requestRefund(db, wechat.client, refund, now);
+    await requestRefund(db, wechat.client, refund, now, turn);
     return;
   }
   const query = await wechatCall(() => wechat.client.queryRefund(refund.out_refund_no));

@@ -37,7 +37,7 @@ async function askAboutPayment(db: D1Database, wechat: WechatPay, outTradeNo: st
 async function askAboutRefund(db: D1Database, wechat: WechatPay, outRefundNo: string, now: number): Promise<RefundAsk | null> {
   const refund = await findRefund(db, outRefundNo);
   if (!refund) return null;
-  await advanceWechatRefund(db, wechat, refund, now);
+  await advanceWechatRefund(db, wechat, refund, now, { outOfTurn: true });
   const after = await findRefund(db, outRefundNo);
   return { outRefundNo, before: refund.status, after: after?.status ?? refund.status };
 }
