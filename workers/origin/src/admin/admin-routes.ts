@@ -6,7 +6,8 @@ import { errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from
 import { validationHook } from "../http/validation";
 import { ledgerViolations } from "../ledger/invariants";
 import { replyBodySchema, ticketIdParamSchema, ticketSchema, ticketStatuses, ticketThreadSchema } from "#contract/support";
-import { findThread, isTicketClosedError, ticketColumns, ticketFromRow } from "../support/tickets";
+import { replyAsRead } from "../support/reply-as-read";
+import { ticketColumns, ticketFromRow } from "../support/tickets";
 import { ApiError } from "../http/answer";
 import { idempotentWhenKeyed } from "../idempotency/idempotency";
 import { type AuditActor, auditStatement } from "../ops/audit";
@@ -16,8 +17,9 @@ import { operatorOnly } from "./operator";
 const operatorAuth = [{ operatorAuth: [] }];
 
 /**
- * Automation may send an Idempotency-Key when it issues codes (docs/decisions/016-ticket-desk-and-code-batches.md):
- * with one, a retry after a lost answer issues nothing twice; without one, as before.
+ * Automation may send an Idempotency-Key when it issues codes or answers a ticket
+ * (docs/decisions/016-ticket-desk-and-code-batches.md): with one, a retry after a lost answer
+ * does nothing twice; without one, as before.
  */
 const optionalKey = idempotencyKeyHeader.partial();
 
@@ -65,14 +67,19 @@ const supportQueue = createRoute({
 const supportReply = createRoute({
   method: "post",
   path: "/support/tickets/{id}/messages",
-  summary: "Answer a ticket",
+  summary:
+    "Answer a ticket. With an Idempotency-Key, a retry after a lost answer sends nothing twice and hears the thread the first request made",
   security: operatorAuth,
-  request: { params: ticketIdParamSchema, body: { content: { "application/json": { schema: replyBodySchema } }, required: true } },
+  request: {
+    params: ticketIdParamSchema,
+    headers: optionalKey,
+    body: { content: { "application/json": { schema: replyBodySchema } }, required: true },
+  },
   responses: {
     201: jsonContent(successEnvelope(ticketThreadSchema), "The ticket, answered"),
     403: errorContent("FORBIDDEN"),
     404: errorContent("NOT_FOUND"),
-    409: errorContent("TICKET_CLOSED"),
+    409: errorContent("TICKET_CLOSED; or TICKET_CHANGED: the ticket kept changing while the answer was written, so nothing was sent"),
   },
 });
 
@@ -83,6 +90,10 @@ export const adminRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationH
 adminRoutes.use("*", operatorOnly);
 adminRoutes.use(
   "/codes",
+  idempotentWhenKeyed(() => "automation"),
+);
+adminRoutes.use(
+  "/support/tickets/:id/messages",
   idempotentWhenKeyed(() => "automation"),
 );
 
@@ -123,27 +134,23 @@ adminRoutes.openapi(supportQueue, async (c) => {
 
 adminRoutes.openapi(supportReply, async (c) => {
   const { id } = c.req.valid("param");
-  if (!(await findThread(c.env.DB, id, null))) throw new ApiError("NOT_FOUND", "There is no such ticket.");
-  const db = c.env.DB;
-  const now = c.var.clock.now();
   const { message } = c.req.valid("json");
-  try {
-    await db.batch([
-      db.prepare("INSERT INTO ticket_message (ticket_id, author, body, created_at) VALUES (?1, 'operator', ?2, ?3)").bind(id, message, now),
-      auditStatement(db, {
+  const requestId = c.req.header("X-Request-Id") ?? null;
+  return replyAsRead(c, {
+    id,
+    message,
+    author: "operator",
+    owner: null,
+    closed: new ApiError("TICKET_CLOSED", "This ticket is closed."),
+    alsoInBatch: (at) => [
+      auditStatement(c.env.DB, {
         actor: automation,
         action: "ticket.reply",
         object: { type: "ticket", id },
         after: { characters: [...message].length },
-        requestId: c.req.header("X-Request-Id") ?? null,
-        at: now,
+        requestId,
+        at,
       }),
-    ]);
-  } catch (error) {
-    if (isTicketClosedError(error)) throw new ApiError("TICKET_CLOSED", "This ticket is closed.");
-    throw error;
-  }
-  const answered = await findThread(c.env.DB, id, null);
-  if (!answered) throw new ApiError("NOT_FOUND", "There is no such ticket.");
-  return c.json({ code: "SUCCESS" as const, data: answered }, 201);
+    ],
+  });
 });

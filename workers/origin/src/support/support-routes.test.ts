@@ -175,6 +175,53 @@ describe("support tickets", () => {
     expect(await env.DB.prepare("SELECT count(*) AS n FROM ticket_message WHERE ticket_id = ?1").bind(id).first("n")).toBe(1);
   });
 
+  it("lets automation answer with an Idempotency-Key: a retry after a lost answer sends nothing twice and hears the same thread", async () => {
+    const { id } = await opened();
+    origin.advance(60_000);
+    const answer = (db?: D1Database, message = "We credited your wallet.") =>
+      origin.call(`/api/admin/support/tickets/${id}/messages`, {
+        body: { message },
+        headers: { ...operatorAuth, "Idempotency-Key": "automation-answer-0001" },
+        db,
+      });
+    expect((await answer(answerLostAfterCommit())).status).toBe(500);
+    const retry = await answer();
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get("Idempotent-Replayed")).toBe("true");
+    const { data } = (await retry.json()) as { data: TicketThread };
+    expect(data.status).toBe("answered");
+    expect(data.messages.map((message) => [message.author, message.body])).toEqual([
+      ["user", ticket.message],
+      ["operator", "We credited your wallet."],
+    ]);
+    const read = await origin.call(`/api/support/tickets/${id}`, { method: "GET", headers: alice.auth });
+    expect(((await read.json()) as { data: TicketThread }).data).toEqual(data);
+    const audited = await env.DB.prepare("SELECT count(*) AS n FROM audit_log WHERE action = 'ticket.reply' AND object_id = ?1")
+      .bind(id)
+      .first("n");
+    expect(audited).toBe(1);
+    // The key with another message is refused, not taken for the first.
+    const reused = await answer(undefined, "Something else.");
+    expect(reused.status).toBe(422);
+    expect(await reused.json()).toMatchObject({ code: "IDEMPOTENCY_KEY_REUSED" });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM ticket_message WHERE ticket_id = ?1").bind(id).first("n")).toBe(2);
+  });
+
+  it("answers automation's answer with the thread as it is, the person's message written meanwhile included", async () => {
+    const { id } = await opened();
+    origin.advance(60_000);
+    const answer = await origin.call(`/api/admin/support/tickets/${id}/messages`, {
+      body: { message: "We are looking into it." },
+      headers: { ...operatorAuth, "Idempotency-Key": "automation-answer-0002" },
+      db: beforeBatch(2, () => replyTo(id, "Any news?")),
+    });
+    expect(answer.status).toBe(201);
+    const { data } = (await answer.json()) as { data: TicketThread };
+    expect(data.messages.map((message) => message.author)).toEqual(["user", "user", "operator"]);
+    const read = await origin.call(`/api/support/tickets/${id}`, { method: "GET", headers: alice.auth });
+    expect(((await read.json()) as { data: TicketThread }).data).toEqual(data);
+  });
+
   it("opens a ticket once when the same key is retried", async () => {
     await open(ticket, alice.auth, "ticket-key-0001");
     await open(ticket, alice.auth, "ticket-key-0001");

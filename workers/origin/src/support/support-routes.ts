@@ -1,5 +1,4 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
-import type { Context } from "hono";
 import { z } from "zod";
 import {
   contactBodySchema,
@@ -13,12 +12,12 @@ import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
 import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "#contract/openapi";
 import { validationHook } from "../http/validation";
-import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
-import { ChangedMeanwhile, readingAgainIfChanged } from "../idempotency/read-again";
+import { isFailedAssertion } from "../idempotency/batch-assertion";
 import { idempotent, idempotentPosts, ReplayAnswer } from "../idempotency/idempotency";
 import { doorLimit, doorLimitOnPost } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
 import { clientAddress, contactAttemptStatements, contactRetryAfterMs, emailForLimit } from "./contact-limits";
+import { replyAsRead } from "./reply-as-read";
 import { findThread, openTicketStatements, ticketColumns, ticketFromRow } from "./tickets";
 
 const thread = jsonContent(successEnvelope(ticketThreadSchema), "The ticket and its messages");
@@ -211,58 +210,10 @@ supportRoutes.openapi(readTicket, async (c) =>
 );
 
 supportRoutes.openapi(reply, async (c) => {
-  const asked = { id: c.req.valid("param").id, message: c.req.valid("json").message };
-  return await readingAgainIfChanged(
-    () => replyAsRead(c, asked),
-    () =>
-      c.var.idempotency.refuse(new ApiError("TICKET_CHANGED", "Someone else changed this ticket just now. Reload it and try again."), {
-        lasting: false,
-      }),
-  );
+  const { id } = c.req.valid("param");
+  const { message } = c.req.valid("json");
+  return replyAsRead(c, { id, message, author: "user", owner: c.var.user.id, closed: ticketClosed() });
 });
-
-/**
- * The answer is the thread with the reply, worked out from what was read, so the batch
- * states that read (the status and how many messages): a reply recorded for its key must not
- * replay a thread without an operator's message that landed in between.
- */
-async function replyAsRead(c: Context<OriginEnv>, { id, message }: { id: string; message: string }) {
-  const db = c.env.DB;
-  const found = await findThread(db, id, c.var.user.id);
-  // Not lasting: a missing ticket is not a state a retry must keep hearing.
-  if (!found) return c.var.idempotency.refuse(new ApiError("NOT_FOUND", "There is no such ticket."), { lasting: false });
-  if (found.status === "closed") return c.var.idempotency.refuse(ticketClosed());
-  const now = c.var.clock.now();
-  const at = new Date(now).toISOString();
-  // The message's own trigger (migration 0005) reopens the ticket. One closed meanwhile fails
-  // the batch's statement of its status first, and the read again refuses it.
-  const replied = {
-    ...found,
-    status: "open" as const,
-    updatedAt: at,
-    messages: [...found.messages, { author: "user" as const, body: message, createdAt: at }],
-  };
-  try {
-    return await c.var.idempotency.commit(
-      [
-        assertInBatch(
-          db,
-          "the ticket is as read",
-          "coalesce((SELECT status = ? AND (SELECT count(*) FROM ticket_message WHERE ticket_id = ticket.id) = ? FROM ticket WHERE id = ?), 0)",
-          found.status,
-          found.messages.length,
-          id,
-        ),
-        db.prepare("INSERT INTO ticket_message (ticket_id, author, body, created_at) VALUES (?1, 'user', ?2, ?3)").bind(id, message, now),
-      ],
-      201,
-      { code: "SUCCESS" as const, data: replied },
-    );
-  } catch (error) {
-    if (isFailedAssertion(error)) throw new ChangedMeanwhile();
-    throw error;
-  }
-}
 
 const ticketClosed = () => new ApiError("TICKET_CLOSED", "This ticket is closed. Open a new one if you still need help.");
 
