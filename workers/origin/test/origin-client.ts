@@ -161,8 +161,14 @@ export async function seedOperator(
 
 export const operatorAuth = { Authorization: `Bearer ${env.ADMIN_TOKEN}` };
 
+/** What issuing and redeeming codes needs of an origin (this file's, or the WeChat Pay tests'). */
+type CodeCaller = {
+  call: (path: string, init: { body?: unknown; headers?: Record<string, string> }) => Promise<Response> | Response;
+  now: () => number;
+};
+
 /** Issues codes through the operator API and answers them as typed. */
-export async function issueCodes(origin: TestOrigin, value: number, count = 1, expiresInMs = 86_400_000): Promise<string[]> {
+export async function issueCodes(origin: CodeCaller, value: number, count = 1, expiresInMs = 86_400_000): Promise<string[]> {
   const response = await origin.call("/api/admin/codes", {
     body: { value, count, expiresAt: new Date(origin.now() + expiresInMs).toISOString() },
     headers: operatorAuth,
@@ -184,7 +190,7 @@ export async function expectLedgerWhole(): Promise<void> {
 }
 
 /** Money into a user's wallet the way it really arrives: a code issued, then redeemed. */
-export async function fundWallet(origin: TestOrigin, user: { auth: Record<string, string> }, value: number): Promise<void> {
+export async function fundWallet(origin: CodeCaller, user: { auth: Record<string, string> }, value: number): Promise<void> {
   const [code = ""] = await issueCodes(origin, value);
   const response = await origin.call("/api/codes/redeem", {
     body: { code },
