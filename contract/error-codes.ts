@@ -97,6 +97,14 @@ export const errorStatus = {
   REFUND_NOT_FAILED: 409,
   /** The failed WeChat Pay refund's money was returned to the wallet already. */
   REFUND_RETURNED: 409,
+  /** A code batch request was approved or rejected already. */
+  CODE_REQUEST_DECIDED: 409,
+  /** Only an approved code batch request is issued: this one waits for a second operator, or was rejected. */
+  CODE_REQUEST_NOT_APPROVED: 409,
+  /** The expiry a code batch request asked for has passed while it waited: ask for a new batch. */
+  CODE_REQUEST_EXPIRED: 409,
+  /** Only the operator who asked for a code batch issues it once approved (its codes are shown to them). */
+  REQUESTER_REQUIRED: 403,
   /** The passkey request is unknown, used already or older than five minutes: ask for new options. */
   PASSKEY_CHALLENGE_EXPIRED: 422,
   /** The authenticator's answer to adding a passkey did not verify (signature, origin, relying party). */

@@ -58,3 +58,41 @@ export const issuedCodeBatchSchema = z.strictObject({
 });
 
 export const voidCodeBatchBodySchema = z.strictObject({ reason: reasonSchema });
+
+/**
+ * A batch that waited for a second operator (docs/decisions/049-code-batches-need-a-second-operator.md):
+ * past what one operator may issue alone in 24 hours. `approved` may be issued, once, by whoever
+ * asked; `issued` names the batch it became.
+ */
+export const codeBatchRequestSchema = z.strictObject({
+  id: z.string(),
+  value: z.number().int(),
+  count: z.number().int(),
+  expiresAt: z.iso.datetime(),
+  note: z.string(),
+  status: z.enum(["awaiting_approval", "approved", "rejected", "issued"]),
+  requestedBy: personSchema,
+  requestedAt: z.iso.datetime(),
+  decidedBy: personSchema.nullable(),
+  decidedAt: z.iso.datetime().nullable(),
+  decisionNote: z.string().nullable(),
+  batch: z.string().nullable(),
+});
+export type CodeBatchRequest = z.infer<typeof codeBatchRequestSchema>;
+
+/** What issuing answers when the batch waits: the request, and the sums that made it wait (fen). */
+export const waitingCodeBatchSchema = z.strictObject({
+  request: codeBatchRequestSchema,
+  /** What one operator may issue alone in 24 hours (CODE_BATCH_APPROVAL_THRESHOLD). */
+  approvalThreshold: z.number().int(),
+  /** What this operator issued alone in the 24 hours before. */
+  issuedAlone: z.number().int(),
+});
+
+const codeBatchRequestIdSchema = z.string().regex(/^cbr_[0-9a-f-]{36}$/, "Not a code batch request id.");
+export const codeBatchRequestIdParamSchema = z.strictObject({ id: codeBatchRequestIdSchema });
+
+export const codeBatchApprovalBodySchema = z.strictObject({
+  note: userText({ min: 0, max: 500, multiline: true, tooShort: "", tooLong: "A note has at most 500 characters." }).optional(),
+});
+export const codeBatchRejectionBodySchema = z.strictObject({ reason: reasonSchema });

@@ -65,6 +65,10 @@ export default {
   REFUND_NOT_FAILED:
     "WeChat Pay has not failed this refund: it is on its way or done, or WeChat Pay reports another amount. Nothing was returned.",
   REFUND_RETURNED: "This refund's money has been returned to the wallet already.",
+  CODE_REQUEST_DECIDED: "This batch request has been approved or rejected already.",
+  CODE_REQUEST_NOT_APPROVED: "This batch is not approved: it waits for a second operator, or was rejected.",
+  CODE_REQUEST_EXPIRED: "The expiry this batch asked for has passed while it waited. Ask for a new batch.",
+  REQUESTER_REQUIRED: "Only the operator who asked for this batch can issue it.",
   PASSKEY_CHALLENGE_EXPIRED: "That passkey request has expired. Please try again.",
   PASSKEY_NOT_VERIFIED: "Paydesk could not verify that passkey. Please try again, or use another device.",
   PASSKEY_NOT_RECOGNISED: "That passkey is not on any Paydesk account. It may have been removed: sign in with your password.",

@@ -72,6 +72,7 @@ export const routerMounts: RouterMount[] = [
   mount("/api/ops", async () => (await import("./refunds/failed-refund-routes")).failedRefundRoutes),
   mount("/api/ops/tickets", async () => (await import("./ops/ticket-desk-routes")).ticketDeskRoutes),
   mount("/api/ops/code-batches", async () => (await import("./ops/code-batch-routes")).codeBatchRoutes),
+  mount("/api/ops/code-batch-requests", async () => (await import("./ops/code-batch-request-routes")).codeBatchRequestRoutes),
   mount("/api/ops/ledger", async () => (await import("./ops/ledger-desk-routes")).ledgerDeskRoutes),
 ];
 

@@ -89,6 +89,12 @@ export async function resetDatabase(): Promise<void> {
       "CREATE TRIGGER refund_request_kept BEFORE DELETE ON refund_request BEGIN SELECT RAISE(ABORT, 'refund: refunds are kept'); END",
     ),
     ...tables.map((table) => env.DB.prepare(`DELETE FROM ${table}`)),
+    // Code batch requests are kept too; their batches (deleted above) refer to them.
+    env.DB.prepare("DROP TRIGGER IF EXISTS code_batch_request_kept"),
+    env.DB.prepare("DELETE FROM code_batch_request"),
+    env.DB.prepare(
+      "CREATE TRIGGER code_batch_request_kept BEFORE DELETE ON code_batch_request BEGIN SELECT RAISE(ABORT, 'code request: requests are kept'); END",
+    ),
     env.DB.prepare("DROP TRIGGER IF EXISTS entry_immutable_delete"),
     env.DB.prepare("DROP TRIGGER IF EXISTS tx_immutable_delete"),
     env.DB.prepare("DROP TRIGGER IF EXISTS seal_immutable_delete"),

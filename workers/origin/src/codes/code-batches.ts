@@ -16,6 +16,8 @@ export type NewCodeBatch = {
   note: string | null;
   /** The issuing operator's user id; null for automation. */
   issuedBy: string | null;
+  /** The approved request it carries out, when a second operator approved it (decision 049). */
+  requestId?: string;
 };
 
 export function newCodeBatch(fields: Omit<NewCodeBatch, "id" | "codes"> & { count: number }): NewCodeBatch {
@@ -28,8 +30,19 @@ export async function issueBatchStatements(db: D1Database, batch: NewCodeBatch):
   const hashes = await Promise.all(batch.codes.map(codeHash));
   return [
     db
-      .prepare("INSERT INTO code_batch (id, value, count, note, expires_at, issued_by, issued_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
-      .bind(batch.id, batch.value, batch.codes.length, batch.note, batch.expiresAt, batch.issuedBy, batch.issuedAt),
+      .prepare(
+        "INSERT INTO code_batch (id, value, count, note, expires_at, issued_by, issued_at, request_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+      )
+      .bind(
+        batch.id,
+        batch.value,
+        batch.codes.length,
+        batch.note,
+        batch.expiresAt,
+        batch.issuedBy,
+        batch.issuedAt,
+        batch.requestId ?? null,
+      ),
     // Up to 1,000 codes: one statement over a JSON array, as D1 binds at most 100 values a statement.
     db
       .prepare(

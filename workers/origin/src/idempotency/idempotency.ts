@@ -12,7 +12,7 @@ export type Idempotency = {
    * `replayAs` is for an answer that may be given once only (codes in clear): the refusal
    * recorded in its place, which a retry with the key hears instead.
    */
-  commit<T, S extends 200 | 201>(
+  commit<T, S extends 200 | 201 | 202>(
     effect: D1PreparedStatement[],
     status: S,
     body: T,
@@ -115,7 +115,7 @@ export function keyedIdempotency(
     return answerFor(twin);
   };
   return {
-    async commit<T, S extends 200 | 201>(effect: D1PreparedStatement[], status: S, body: T, options?: { replayAs?: ApiError }) {
+    async commit<T, S extends 200 | 201 | 202>(effect: D1PreparedStatement[], status: S, body: T, options?: { replayAs?: ApiError }) {
       const recorded = options?.replayAs ? record(errorStatusOf(options.replayAs), errorBody(options.replayAs)) : record(status, body);
       try {
         await db.batch([...effect, recorded]);
@@ -227,7 +227,7 @@ export const idempotentWhenKeyed = (scopeOf: Parameters<typeof idempotent>[0]) =
   return createMiddleware<OriginEnv>(async (c, next) => {
     if (c.req.header("Idempotency-Key") !== undefined) return keyed(c, next);
     c.set("idempotency", {
-      async commit<T, S extends 200 | 201>(effect: D1PreparedStatement[], status: S, body: T) {
+      async commit<T, S extends 200 | 201 | 202>(effect: D1PreparedStatement[], status: S, body: T) {
         if (effect.length > 0) await c.env.DB.batch(effect);
         return c.json(body, status) as Response & TypedResponse<T, S, "json">;
       },

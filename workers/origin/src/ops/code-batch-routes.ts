@@ -5,7 +5,7 @@
  * (decision 012); the codes themselves never reach the audit trail nor the database.
  */
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
-import { formatCode } from "#contract/codes";
+import type { Context } from "hono";
 import { errorContent, idempotencyKeyHeader, jsonContent, operatorSession, successEnvelope } from "#contract/openapi";
 import {
   codeBatchIdParamSchema,
@@ -13,18 +13,22 @@ import {
   codeBatchPageSchema,
   codeBatchSchema,
   issueCodeBatchBodySchema,
+  type CodeBatchRequest,
   issuedCodeBatchSchema,
   voidCodeBatchBodySchema,
+  waitingCodeBatchSchema,
 } from "#contract/ops-codes";
-import { codesAlreadyShown, issueBatchStatements, newCodeBatch } from "../codes/code-batches";
+import { newCodeBatch } from "../codes/code-batches";
 import { ApiError } from "../http/answer";
 import { validationHook } from "../http/validation";
 import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
 import { idempotentPosts } from "../idempotency/idempotency";
+import { ChangedMeanwhile, readingAgainIfChanged } from "../idempotency/read-again";
 import type { OriginEnv } from "../origin-env";
 import { auditStatement } from "./audit";
-import { codeBatchCsv } from "./code-batch-csv";
+import { commitIssue } from "./code-batch-issue";
 import { codeBatchFromRow, codeBatchPage, findCodeBatch, unredeemedCodesSql } from "./code-batch-list";
+import { codeApprovalThresholdOf, issuedAlone, issuedAloneSql } from "./code-batch-requests";
 import { operatorActor, requestIdOf } from "./operator-actor";
 import { operatorWith } from "./operator-access";
 
@@ -36,7 +40,8 @@ const keyReused = errorContent("IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was
 const issue = createRoute({
   method: "post",
   path: "/",
-  summary: "Issue a batch of prepaid codes with a note: the codes are in this answer only (finance and up; audited)",
+  summary:
+    "Issue a batch of prepaid codes with a note: the codes are in this answer only (finance and up; audited). Past what one operator may issue alone in 24 hours, it waits for a second operator instead",
   security: operatorSession,
   request: {
     headers: idempotencyKeyHeader,
@@ -44,6 +49,10 @@ const issue = createRoute({
   },
   responses: {
     201: jsonContent(successEnvelope(issuedCodeBatchSchema), "The batch, its codes and the same as CSV: shown this once"),
+    202: jsonContent(
+      successEnvelope(waitingCodeBatchSchema),
+      "Past what this operator may issue alone in 24 hours (CODE_BATCH_APPROVAL_THRESHOLD, value × count): nothing is issued; the request waits for a second operator",
+    ),
     400: errorContent("BAD_REQUEST: a field is not valid (an expiry must be in the future); `field` names it"),
     403: forbidden,
     404: notAnOperator,
@@ -94,57 +103,90 @@ codeBatchRoutes.use(
 );
 
 codeBatchRoutes.openapi(issue, async (c) => {
-  const { value, count, expiresAt, note } = c.req.valid("json");
+  const asked = c.req.valid("json");
+  // Read again when another of this operator's batches took them past the threshold while
+  // this one ran: it then waits for a second operator, as it would have had it come second.
+  return await readingAgainIfChanged(() => issueAsRead(c, asked));
+});
+
+/**
+ * Issues the batch at once while what the operator issued alone in 24 hours, this batch
+ * included, stays within the threshold (the batch states that sum again); past it, records a
+ * request for a second operator to approve (docs/decisions/049-code-batches-need-a-second-operator.md).
+ */
+async function issueAsRead(c: Context<OriginEnv>, { value, count, expiresAt, note }: IssueBody) {
   const db = c.env.DB;
   const now = c.var.clock.now();
   const expires = Date.parse(expiresAt);
   if (expires <= now) throw new ApiError("BAD_REQUEST", "The expiry must be in the future.", "expiresAt");
   const operator = c.var.operator;
+  const threshold = codeApprovalThresholdOf(c.env);
+  const alone = await issuedAlone(db, operator.userId, now);
+  if (alone.total + value * count > threshold) return requestApproval(c, { value, count, expires, note, now }, threshold, alone.total);
   const batch = newCodeBatch({ value, count, expiresAt: expires, issuedAt: now, note, issuedBy: operator.userId });
-  const codes = batch.codes.map(formatCode);
-  const expiry = new Date(expires).toISOString();
-  const issued = codeBatchFromRow(
-    {
-      id: batch.id,
-      value,
-      count,
-      note,
-      expires_at: expires,
-      issued_at: now,
-      voided_at: null,
-      voided_count: null,
-      issuer_handle: operator.handle,
-      issuer_display_name: operator.displayName,
-      voider_handle: null,
-      voider_display_name: null,
-      redeemed: 0,
-      not_redeemed: count,
-    },
-    now,
-  );
+  try {
+    return await commitIssue(c, batch, [
+      assertInBatch(
+        db,
+        "what one operator issued alone within the threshold",
+        `${issuedAloneSql} <= ?`,
+        operator.userId,
+        alone.since,
+        threshold,
+      ),
+    ]);
+  } catch (error) {
+    if (isFailedAssertion(error)) throw new ChangedMeanwhile();
+    throw error;
+  }
+}
+
+type IssueBody = { value: number; count: number; expiresAt: string; note: string };
+
+async function requestApproval(
+  c: Context<OriginEnv>,
+  { value, count, expires, note, now }: { value: number; count: number; expires: number; note: string; now: number },
+  threshold: number,
+  alone: number,
+) {
+  const db = c.env.DB;
+  const operator = c.var.operator;
+  const id = `cbr_${crypto.randomUUID()}`;
+  const request: CodeBatchRequest = {
+    id,
+    value,
+    count,
+    expiresAt: new Date(expires).toISOString(),
+    note,
+    status: "awaiting_approval",
+    requestedBy: { handle: operator.handle, displayName: operator.displayName },
+    requestedAt: new Date(now).toISOString(),
+    decidedBy: null,
+    decidedAt: null,
+    decisionNote: null,
+    batch: null,
+  };
   return c.var.idempotency.commit(
     [
-      ...(await issueBatchStatements(db, batch)),
+      db
+        .prepare(
+          `INSERT INTO code_batch_request (id, value, count, expires_at, note, status, requested_by, requested_at)
+           VALUES (?1, ?2, ?3, ?4, ?5, 'awaiting_approval', ?6, ?7)`,
+        )
+        .bind(id, value, count, expires, note, operator.userId, now),
       auditStatement(db, {
         actor: operatorActor(c),
-        action: "codes.issue",
-        object: { type: "code_batch", id: batch.id },
-        // Never the codes: they are bearer value.
-        after: { value, count, expiresAt: expiry, note },
+        action: "codes.request",
+        object: { type: "code_batch_request", id },
+        after: { value, count, expiresAt: request.expiresAt, note, issuedAlone: alone, threshold },
         requestId: requestIdOf(c),
         at: now,
       }),
     ],
-    201,
-    { code: "SUCCESS" as const, data: { batch: issued, codes, csv: codeBatchCsv(codes, value, expiry) } },
-    {
-      // Shown once (decision 014): the key's record is this refusal, not the codes, which
-      // would otherwise sit in clear in the idempotency table and answer every retry. A
-      // client that lost the answer learns the batch's id here, voids it and issues anew.
-      replayAs: codesAlreadyShown(batch.id),
-    },
+    202,
+    { code: "SUCCESS" as const, data: { request, approvalThreshold: threshold, issuedAlone: alone } },
   );
-});
+}
 
 codeBatchRoutes.openapi(list, async (c) => {
   const page = await codeBatchPage(c.env.DB, { cursor: c.req.valid("query").cursor, now: c.var.clock.now() });

@@ -1,0 +1,100 @@
+/**
+ * Code batches that wait for a second operator (docs/decisions/049-code-batches-need-a-second-operator.md):
+ * what one operator may issue alone in 24 hours, what they did, and the requests past it.
+ */
+import type { CodeBatchRequest } from "#contract/ops-codes";
+
+/** ¥1,000.00 unless configured: what one operator may issue alone in 24 hours, in fen (value × count). */
+const defaultCodeApprovalThreshold = 100_000;
+const aloneWindowMs = 24 * 60 * 60_000;
+
+export function codeApprovalThresholdOf(env: Pick<Env, "CODE_BATCH_APPROVAL_THRESHOLD">): number {
+  const configured = Number(env.CODE_BATCH_APPROVAL_THRESHOLD);
+  return env.CODE_BATCH_APPROVAL_THRESHOLD && Number.isSafeInteger(configured) && configured >= 0
+    ? configured
+    : defaultCodeApprovalThreshold;
+}
+
+/**
+ * What an operator (the first `?`) issued alone, no request approved, since a time (the
+ * second), in fen: index `code_batch_alone`. Batches since voided count too: their codes were
+ * shown. Anonymous parameters, so that a batch assertion can hold it (batch-assertion.ts).
+ */
+export const issuedAloneSql =
+  "(SELECT coalesce(sum(value * count), 0) FROM code_batch WHERE issued_by = ? AND request_id IS NULL AND issued_at > ?)";
+
+export async function issuedAlone(db: D1Database, operatorId: string, now: number): Promise<{ total: number; since: number }> {
+  const since = now - aloneWindowMs;
+  const total = await db.prepare(`SELECT ${issuedAloneSql} AS total`).bind(operatorId, since).first<number>("total");
+  return { total: total ?? 0, since };
+}
+
+export type CodeBatchRequestRow = {
+  id: string;
+  value: number;
+  count: number;
+  expires_at: number;
+  note: string;
+  status: CodeBatchRequest["status"];
+  requested_by: string;
+  requested_at: number;
+  decided_at: number | null;
+  decision_note: string | null;
+  requester_handle: string;
+  requester_name: string;
+  decider_handle: string | null;
+  decider_name: string | null;
+  batch_id: string | null;
+};
+
+const requestSelect = `
+SELECT code_batch_request.id, code_batch_request.value, code_batch_request.count, code_batch_request.expires_at, code_batch_request.note,
+       code_batch_request.status, code_batch_request.requested_by, code_batch_request.requested_at, code_batch_request.decided_at,
+       code_batch_request.decision_note,
+       requester.handle AS requester_handle, requester.display_name AS requester_name,
+       decider.handle AS decider_handle, decider.display_name AS decider_name,
+       code_batch.id AS batch_id
+FROM code_batch_request
+JOIN user AS requester ON requester.id = code_batch_request.requested_by
+LEFT JOIN user AS decider ON decider.id = code_batch_request.decided_by
+LEFT JOIN code_batch ON code_batch.request_id = code_batch_request.id`;
+
+const iso = (at: number) => new Date(at).toISOString();
+
+export function codeBatchRequestOf(row: CodeBatchRequestRow): CodeBatchRequest {
+  return {
+    id: row.id,
+    value: row.value,
+    count: row.count,
+    expiresAt: iso(row.expires_at),
+    note: row.note,
+    status: row.status,
+    requestedBy: { handle: row.requester_handle, displayName: row.requester_name },
+    requestedAt: iso(row.requested_at),
+    decidedBy:
+      row.decider_handle === null || row.decider_name === null ? null : { handle: row.decider_handle, displayName: row.decider_name },
+    decidedAt: row.decided_at === null ? null : iso(row.decided_at),
+    decisionNote: row.decision_note,
+    batch: row.batch_id,
+  };
+}
+
+export function findCodeBatchRequest(db: D1Database, id: string): Promise<CodeBatchRequestRow | null> {
+  return db.prepare(`${requestSelect} WHERE code_batch_request.id = ?1`).bind(id).first<CodeBatchRequestRow>();
+}
+
+/** How long a decided request stays listed, so that whoever asked learns the decision. */
+const decidedListedMs = 7 * 24 * 60 * 60_000;
+
+/** Requests still to decide or issue, and those decided in the last 7 days: newest first, at most 100. */
+export async function listedCodeBatchRequests(db: D1Database, now: number): Promise<CodeBatchRequest[]> {
+  const rows = await db
+    .prepare(
+      `${requestSelect}
+       WHERE code_batch_request.status IN ('awaiting_approval', 'approved') OR code_batch_request.decided_at > ?1
+       ORDER BY code_batch_request.requested_at DESC, code_batch_request.id DESC LIMIT 100`,
+    )
+    .bind(now - decidedListedMs)
+    .all<CodeBatchRequestRow>();
+  return rows.results.map(codeBatchRequestOf);
+}
