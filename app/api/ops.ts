@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { RecoveryLink } from "#contract/account-safety";
 import type { Operator, OperatorSelf } from "#contract/ops";
 import type { auditPageSchema } from "#contract/ops-audit";
-import type { codeBatchPageSchema, issuedCodeBatchSchema } from "#contract/ops-codes";
+import type { CodeBatchRequest, codeBatchPageSchema, issuedCodeBatchSchema, waitingCodeBatchSchema } from "#contract/ops-codes";
 import type { DeskThread, deskQueuePageSchema } from "#contract/ops-desk";
 import type { JournalTx, ledgerCheckSchema } from "#contract/ops-ledger";
 import type { Overview } from "#contract/ops-overview";
@@ -61,6 +61,7 @@ export const getOverview = (api: SignedInApi) => api.get<Overview>("/api/ops/ove
 export type DeskQueue = z.infer<typeof deskQueuePageSchema>;
 export type CodeBatchPage = z.infer<typeof codeBatchPageSchema>;
 export type IssuedCodeBatch = z.infer<typeof issuedCodeBatchSchema>;
+export type WaitingCodeBatch = z.infer<typeof waitingCodeBatchSchema>;
 export type AuditPage = z.infer<typeof auditPageSchema>;
 
 export const ticketQueue = (api: SignedInApi, query: { status?: string; assignee?: string; cursor?: string }) =>
@@ -81,11 +82,24 @@ export function workTicket(
 
 export const codeBatches = (api: SignedInApi, cursor?: string) => api.get<CodeBatchPage>(withQuery("/api/ops/code-batches", { cursor }));
 
+/** Issued at once, or (past what one operator may issue alone) waiting for a second operator (docs/decisions/049-code-batches-need-a-second-operator.md). */
 export const issueCodeBatch = (
   api: SignedInApi,
   body: { value: number; count: number; expiresAt: string; note: string },
   idempotencyKey: string,
-) => api.post<IssuedCodeBatch>("/api/ops/code-batches", body, idempotencyKey);
+) => api.post<IssuedCodeBatch | WaitingCodeBatch>("/api/ops/code-batches", body, idempotencyKey);
+
+export const codeBatchRequests = (api: SignedInApi) => api.get<CodeBatchRequest[]>("/api/ops/code-batch-requests");
+
+export function decideCodeBatchRequest(api: SignedInApi, id: string, decision: "approve" | "reject", note: string, idempotencyKey: string) {
+  return decision === "approve"
+    ? api.post<CodeBatchRequest>(apiPath`/api/ops/code-batch-requests/${id}/approve`, note ? { note } : {}, idempotencyKey)
+    : api.post<CodeBatchRequest>(apiPath`/api/ops/code-batch-requests/${id}/reject`, { reason: note }, idempotencyKey);
+}
+
+/** Issues an approved batch the operator asked for: its codes are in this answer only. */
+export const issueApprovedCodeBatch = (api: SignedInApi, id: string, idempotencyKey: string) =>
+  api.post<IssuedCodeBatch>(apiPath`/api/ops/code-batch-requests/${id}/issue`, {}, idempotencyKey);
 
 export const voidCodeBatch = (api: SignedInApi, id: string, reason: string, idempotencyKey: string) =>
   api.post<unknown>(apiPath`/api/ops/code-batches/${id}/void`, { reason }, idempotencyKey);

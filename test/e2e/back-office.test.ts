@@ -451,6 +451,59 @@ for (const { viewport, language } of runs) {
       await shot(page, "ops-codes", viewport, language);
     });
 
+    test("a batch past what one operator may issue alone waits; a second operator approves it; whoever asked issues it", async ({
+      page,
+      browser,
+    }) => {
+      const note = `Partner launch ${Date.now().toString(36)}`;
+      await contextFor(page.context(), finance, language);
+      await open(page, "/ops/codes");
+      // ¥2,000.00 in one batch: past the ¥1,000.00 one operator may issue alone in 24 hours.
+      await page.getByLabel(ops.codeValue).fill("1000");
+      await page.getByLabel(ops.codeCount).fill("2");
+      await page.getByLabel(ops.codeExpiry).fill(new Date(Date.now() + 14 * 24 * 3600_000).toISOString().slice(0, 10));
+      await page.getByLabel(ops.codeNote).fill(note);
+      await page.getByRole("button", { name: ops.issue, exact: true }).click();
+      await expect(page.getByTestId("ops-batch-waits")).toHaveText(ops.batchWaits);
+      await expect(page.getByTestId("ops-issued-codes")).toHaveCount(0);
+      await page.reload();
+      const mine = page.getByTestId("ops-batch-requests").getByRole("listitem").filter({ hasText: note });
+      await expect(mine).toContainText(ops.yourBatchWaits);
+      await expect(mine.getByRole("button", { name: ops.approve })).toHaveCount(0);
+
+      const second = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
+      await contextFor(second, admin, language);
+      const checker = await second.newPage();
+      await open(checker, "/ops/codes");
+      const waiting = checker.getByTestId("ops-batch-requests").getByRole("listitem").filter({ hasText: note });
+      await expect(waiting).toContainText(ops.batchRequestStatus.awaiting_approval);
+      await expectAccessible(checker);
+      await shot(checker, "ops-code-requests", viewport, language);
+      await waiting.getByRole("button", { name: ops.approve }).click();
+      await expect(waiting.getByRole("status")).toHaveText(ops.batchApproved);
+      await checker.reload();
+      await expect(waiting).toContainText(ops.waitsForIssuer(finance.displayName));
+      await expect(waiting.getByRole("button", { name: ops.issueApproved })).toHaveCount(0);
+      await second.close();
+
+      await page.reload();
+      await mine.getByRole("button", { name: ops.issueApproved }).click();
+      const issued = mine.getByTestId("ops-issued-codes");
+      // The list, read again after the issue, says so; the codes stay on the page.
+      await expect(mine).toContainText(ops.batchRequestStatus.issued);
+      await expect(issued.getByRole("listitem")).toHaveCount(2);
+      const [code] = await issued.getByRole("listitem").allTextContents();
+      await expectAccessible(page);
+      await shot(page, "ops-code-request-issued", viewport, language);
+      const person = await newPerson("redeems_approved", "Zhao Min");
+      await api("POST", "/api/codes/redeem", { token: person.token, body: { code } });
+      expect(await balances(person)).toEqual({ available: 100_000, held: 0 });
+      // Shown once: the page read again offers no second issue.
+      await page.reload();
+      await expect(mine).toContainText(ops.batchRequestStatus.issued);
+      await expect(mine.getByRole("button", { name: ops.issueApproved })).toHaveCount(0);
+    });
+
     test("a finance operator checks the ledger, looks up a transaction and exports the day's entries", async ({ page }) => {
       const person = await newPerson("ledgered", "Ma Rui");
       await fund(person, 1_234);

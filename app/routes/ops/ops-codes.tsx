@@ -1,7 +1,16 @@
 import { useFetcher } from "react-router";
 import type { Route } from "./+types/ops-codes";
-import type { CodeBatch } from "#contract/ops-codes";
-import { codeBatches, issueCodeBatch, type IssuedCodeBatch, voidCodeBatch } from "../../api/ops";
+import type { CodeBatch, CodeBatchRequest } from "#contract/ops-codes";
+import {
+  codeBatches,
+  codeBatchRequests,
+  decideCodeBatchRequest,
+  issueApprovedCodeBatch,
+  issueCodeBatch,
+  type IssuedCodeBatch,
+  voidCodeBatch,
+  type WaitingCodeBatch,
+} from "../../api/ops";
 import { useAnnounceSuccess } from "../../components/announcer";
 import { DateTime, Money } from "../../components/money";
 import { checked, formText, runAction, type ActionResult } from "../../forms/action-result";
@@ -13,18 +22,28 @@ import { parseYuan } from "../../i18n/format";
 import { currentLanguage, useMessages } from "../../i18n/messages";
 import { opsMessages } from "../../messages/ops";
 import { saveFile } from "../../api/download";
+import { useOperator } from "../../ops/ops-context";
+import { DecisionForm } from "../../ops/decision-form";
 import { OpsView } from "../../ops/ops-view";
 import { loadPersonal } from "../../personal/load-personal";
 
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   const cursor = new URL(request.url).searchParams.get("cursor") ?? undefined;
-  return loadPersonal((api) => codeBatches(api, cursor));
+  return loadPersonal(async (api) => {
+    const [page, requests] = await Promise.all([codeBatches(api, cursor), codeBatchRequests(api)]);
+    return { page, requests };
+  });
 }
 
 /** The end of the chosen day, in China (UTC+8), as the expiry. */
 function expiryOf(day: string): string | null {
   return /^\d{4}-\d{2}-\d{2}$/.test(day) ? new Date(`${day}T23:59:59+08:00`).toISOString() : null;
 }
+
+const decide = (decision: "approve" | "reject") => (form: FormData) =>
+  runAction(decision, (api) =>
+    decideCodeBatchRequest(api, formText(form, "subjectId"), decision, formText(form, "note"), formText(form, "idempotencyKey")),
+  );
 
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
   return dispatchIntent(await request.formData(), {
@@ -45,6 +64,10 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
       }),
     void: (form) =>
       runAction("void", (api) => voidCodeBatch(api, formText(form, "batchId"), formText(form, "reason"), formText(form, "idempotencyKey"))),
+    approve: decide("approve"),
+    reject: decide("reject"),
+    "issue-approved": (form) =>
+      runAction("issue-approved", (api) => issueApprovedCodeBatch(api, formText(form, "requestId"), formText(form, "idempotencyKey"))),
   });
 }
 
@@ -72,11 +95,25 @@ function IssuedCodes({ issued }: { issued: IssuedCodeBatch }) {
   );
 }
 
+/** What issuing answered: the codes, or (past what one operator may issue alone) the request that waits. */
+function IssueOutcome({ outcome }: { outcome: IssuedCodeBatch | WaitingCodeBatch }) {
+  const text = useMessages(opsMessages);
+  if ("request" in outcome) {
+    return (
+      <p className="notice" data-testid="ops-batch-waits">
+        {text.batchWaits}
+      </p>
+    );
+  }
+  return <IssuedCodes issued={outcome} />;
+}
+
 function IssueForm() {
   const text = useMessages(opsMessages);
-  const fetcher = useFetcher<ActionResult<IssuedCodeBatch>>();
+  const fetcher = useFetcher<ActionResult<IssuedCodeBatch | WaitingCodeBatch>>();
   const { formRef, idempotencyKey } = useFormInstance(fetcher.data);
-  useAnnounceSuccess(fetcher.data, fetcher.data?.ok ? text.issuedLead(fetcher.data.data.codes.length) : "");
+  const outcome = fetcher.data?.ok ? fetcher.data.data : null;
+  useAnnounceSuccess(fetcher.data, outcome === null ? "" : "request" in outcome ? text.batchWaits : text.issuedLead(outcome.codes.length));
   return (
     <fetcher.Form method="post" ref={formRef} className="card ops-actions" aria-labelledby="ops-issue-title">
       <h2 id="ops-issue-title">{text.issueTitle}</h2>
@@ -114,8 +151,62 @@ function IssueForm() {
       <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.issue}>
         {text.issue}
       </SubmitButton>
-      {fetcher.data?.ok ? <IssuedCodes issued={fetcher.data.data} /> : null}
+      {outcome ? <IssueOutcome outcome={outcome} /> : null}
     </fetcher.Form>
+  );
+}
+
+/**
+ * Whoever asked issues an approved batch: its codes are shown then, once (docs/decisions/049-code-batches-need-a-second-operator.md).
+ * It stays mounted once the list, read again, says `issued`, so the codes stay on the page.
+ */
+function IssueApproved({ request }: { request: CodeBatchRequest }) {
+  const text = useMessages(opsMessages);
+  const fetcher = useFetcher<ActionResult<IssuedCodeBatch>>();
+  const { formRef, idempotencyKey } = useFormInstance(fetcher.data);
+  useAnnounceSuccess(fetcher.data, fetcher.data?.ok ? text.issuedLead(fetcher.data.data.codes.length) : "");
+  if (request.status !== "approved" && !fetcher.data) return null;
+  return (
+    <fetcher.Form method="post" ref={formRef} className="ops-actions">
+      <FormAlert result={fetcher.data} fields={[]} />
+      <input type="hidden" name="intent" value="issue-approved" />
+      <input type="hidden" name="requestId" value={request.id} />
+      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+      {fetcher.data?.ok ? (
+        <IssuedCodes issued={fetcher.data.data} />
+      ) : (
+        <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.issueApproved}>
+          {text.issueApproved}
+        </SubmitButton>
+      )}
+    </fetcher.Form>
+  );
+}
+
+/** A batch that waits for a second operator, or waits to be issued: what this operator may do with it. */
+function BatchRequestLine({ request }: { request: CodeBatchRequest }) {
+  const text = useMessages(opsMessages);
+  const mine = request.requestedBy.handle === useOperator().handle;
+  return (
+    <li className="card">
+      <p>
+        <strong>{request.note}</strong> · <Money amount={request.value} /> × {request.count} · {text.batchRequestStatus[request.status]}
+      </p>
+      <p className="item-meta">
+        <DateTime iso={request.requestedAt} /> · {text.requestedBy(request.requestedBy.displayName)}
+        {request.decidedBy ? ` · ${text.decidedBy(request.decidedBy.displayName)}` : null}
+        {request.decisionNote ? ` · ${request.decisionNote}` : null}
+      </p>
+      {request.status === "awaiting_approval" ? (
+        mine ? (
+          <p>{text.yourBatchWaits}</p>
+        ) : (
+          <DecisionForm subjectId={request.id} approvedText={text.batchApproved} rejectedText={text.batchRejected} />
+        )
+      ) : null}
+      {mine ? <IssueApproved request={request} /> : null}
+      {!mine && request.status === "approved" ? <p>{text.waitsForIssuer(request.requestedBy.displayName)}</p> : null}
+    </li>
   );
 }
 
@@ -152,26 +243,39 @@ export default function OpsCodes({ loaderData }: Route.ComponentProps) {
       <h1 id="ops-codes-title">{text.codesTitle}</h1>
       <IssueForm />
       <OpsView result={loaderData}>
-        {(page) =>
-          page.batches.length === 0 ? (
-            <p>{text.noBatches}</p>
-          ) : (
-            <ul className="item-list" data-testid="ops-batches">
-              {page.batches.map((batch) => (
-                <li key={batch.id} className="card">
-                  <p>
-                    <strong>{batch.note ?? batch.id}</strong> · <Money amount={batch.value} /> × {batch.count}
-                  </p>
-                  <p className="item-meta">
-                    <DateTime iso={batch.issuedAt} /> → <DateTime iso={batch.expiresAt} /> ·{" "}
-                    {text.batchLine(batch.redeemed, batch.unredeemed, batch.voided, batch.expired)}
-                  </p>
-                  {batch.voidedAt === null && batch.unredeemed > 0 ? <VoidForm batch={batch} /> : null}
-                </li>
-              ))}
-            </ul>
-          )
-        }
+        {({ page, requests }) => (
+          <>
+            <h2>{text.batchRequestsTitle}</h2>
+            {requests.length === 0 ? (
+              <p>{text.noBatchRequests}</p>
+            ) : (
+              <ul className="item-list" data-testid="ops-batch-requests">
+                {requests.map((request) => (
+                  <BatchRequestLine key={request.id} request={request} />
+                ))}
+              </ul>
+            )}
+            <h2>{text.issuedBatchesTitle}</h2>
+            {page.batches.length === 0 ? (
+              <p>{text.noBatches}</p>
+            ) : (
+              <ul className="item-list" data-testid="ops-batches">
+                {page.batches.map((batch) => (
+                  <li key={batch.id} className="card">
+                    <p>
+                      <strong>{batch.note ?? batch.id}</strong> · <Money amount={batch.value} /> × {batch.count}
+                    </p>
+                    <p className="item-meta">
+                      <DateTime iso={batch.issuedAt} /> → <DateTime iso={batch.expiresAt} /> ·{" "}
+                      {text.batchLine(batch.redeemed, batch.unredeemed, batch.voided, batch.expired)}
+                    </p>
+                    {batch.voidedAt === null && batch.unredeemed > 0 ? <VoidForm batch={batch} /> : null}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </>
+        )}
       </OpsView>
     </section>
   );

@@ -1,18 +1,14 @@
-import { Link, useFetcher } from "react-router";
+import { Link } from "react-router";
 import type { Route } from "./+types/ops-refunds";
-import type { RefundRequest } from "#contract/ops-refunds";
 import { decideRefund } from "../../api/ops";
-import { useAnnounceSuccess } from "../../components/announcer";
 import { DateTime, Money } from "../../components/money";
 import { formText, runAction, type ActionResult } from "../../forms/action-result";
-import { FormAlert, TextAreaField } from "../../forms/fields";
 import { dispatchIntent } from "../../forms/intent-dispatch";
-import { fieldError } from "../../forms/failure-fields";
-import { useFormInstance } from "../../forms/use-form-instance";
 import { useMessages } from "../../i18n/messages";
 import { opsMessages } from "../../messages/ops";
 import { orderMessages } from "../../messages/orders";
 import { getRefundWork } from "../../ops/ops-loaders";
+import { DecisionForm } from "../../ops/decision-form";
 import { OpsView } from "../../ops/ops-view";
 import { WechatRefundLine } from "../../ops/wechat-refund-line";
 
@@ -23,47 +19,9 @@ export async function clientLoader() {
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
   const decide = (decision: "approve" | "reject") => (form: FormData) =>
     runAction(decision, (api) =>
-      decideRefund(api, formText(form, "refundId"), decision, formText(form, "note"), formText(form, "idempotencyKey")),
+      decideRefund(api, formText(form, "subjectId"), decision, formText(form, "note"), formText(form, "idempotencyKey")),
     );
   return dispatchIntent(await request.formData(), { approve: decide("approve"), reject: decide("reject") });
-}
-
-/** Approve or reject another operator's refund: maker-checker (docs/decisions/015-operator-refunds.md). */
-function Decision({ refund }: { refund: RefundRequest }) {
-  const text = useMessages(opsMessages);
-  const fetcher = useFetcher<ActionResult>();
-  const { formRef, idempotencyKey } = useFormInstance(fetcher.data);
-  const done = fetcher.data?.ok ? (fetcher.data.intent === "approve" ? text.approved : text.rejected) : "";
-  useAnnounceSuccess(fetcher.data, done);
-  const busy = fetcher.state !== "idle" || !idempotencyKey;
-  return (
-    <fetcher.Form method="post" ref={formRef} className="ops-actions">
-      <FormAlert result={fetcher.data} fields={["reason", "note"]} />
-      {done ? (
-        <p className="notice" role="status">
-          {done}
-        </p>
-      ) : null}
-      <input type="hidden" name="refundId" value={refund.id} />
-      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-      <TextAreaField
-        id={`ops-note-${refund.id}`}
-        name="note"
-        label={text.decisionNote}
-        maxLength={500}
-        rows={2}
-        error={fieldError(fetcher.data, "reason") ?? fieldError(fetcher.data, "note")}
-      />
-      <div className="form-actions">
-        <button className="button" type="submit" name="intent" value="approve" disabled={busy}>
-          {text.approve}
-        </button>
-        <button className="button button-secondary" type="submit" name="intent" value="reject" disabled={busy}>
-          {text.reject}
-        </button>
-      </div>
-    </fetcher.Form>
-  );
 }
 
 export default function OpsRefunds({ loaderData }: Route.ComponentProps) {
@@ -89,7 +47,7 @@ export default function OpsRefunds({ loaderData }: Route.ComponentProps) {
                       <DateTime iso={refund.requestedAt} /> · {text.requestedBy(refund.requestedBy.displayName)} ·{" "}
                       <Link to={`/ops/orders/${refund.orderId}`}>{text.openOrder}</Link>
                     </p>
-                    <Decision refund={refund} />
+                    <DecisionForm subjectId={refund.id} approvedText={text.approved} rejectedText={text.rejected} />
                   </li>
                 ))}
               </ul>
