@@ -12,13 +12,31 @@ import { opsMessages } from "../messages/ops";
  * docs/decisions/015-operator-refunds.md; a code batch: 049). The page's action reads the
  * intent (`approve` or `reject`), `subjectId`, the note (a reject's reason) and the key.
  */
-export function DecisionForm({ subjectId, approvedText, rejectedText }: { subjectId: string; approvedText: string; rejectedText: string }) {
+export function DecisionForm({
+  subjectId,
+  approvedText,
+  rejectedText,
+  open = true,
+}: {
+  subjectId: string;
+  approvedText: string;
+  rejectedText: string;
+  /** False once the subject is decided: what this form did stays said, and nothing more can be sent. */
+  open?: boolean;
+}) {
   const text = useMessages(opsMessages);
   const fetcher = useFetcher<ActionResult>();
   const { formRef, idempotencyKey } = useFormInstance(fetcher.data);
   const done = fetcher.data?.ok ? (fetcher.data.intent === "approve" ? approvedText : rejectedText) : "";
   useAnnounceSuccess(fetcher.data, done);
   const busy = fetcher.state !== "idle" || !idempotencyKey;
+  if (!open) {
+    return done ? (
+      <p className="notice" role="status">
+        {done}
+      </p>
+    ) : null;
+  }
   return (
     <fetcher.Form method="post" ref={formRef} className="ops-actions">
       <FormAlert result={fetcher.data} fields={["reason", "note"]} />

@@ -480,6 +480,8 @@ for (const { viewport, language } of runs) {
       await expectAccessible(checker);
       await shot(checker, "ops-code-requests", viewport, language);
       await waiting.getByRole("button", { name: ops.approve }).click();
+      // Said once the list, read again, shows it approved.
+      await expect(waiting).toContainText(ops.waitsForIssuer(finance.displayName));
       await expect(waiting.getByRole("status")).toHaveText(ops.batchApproved);
       await checker.reload();
       await expect(waiting).toContainText(ops.waitsForIssuer(finance.displayName));
@@ -488,7 +490,7 @@ for (const { viewport, language } of runs) {
 
       await page.reload();
       await mine.getByRole("button", { name: ops.issueApproved }).click();
-      const issued = mine.getByTestId("ops-issued-codes");
+      const issued = page.getByTestId("ops-approved-issue").getByTestId("ops-issued-codes");
       // The list, read again after the issue, says so; the codes stay on the page.
       await expect(mine).toContainText(ops.batchRequestStatus.issued);
       await expect(issued.getByRole("listitem")).toHaveCount(2);

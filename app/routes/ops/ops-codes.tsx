@@ -1,4 +1,4 @@
-import { useFetcher } from "react-router";
+import { type FetcherWithComponents, useFetcher } from "react-router";
 import type { Route } from "./+types/ops-codes";
 import type { CodeBatch, CodeBatchRequest } from "#contract/ops-codes";
 import {
@@ -156,37 +156,48 @@ function IssueForm() {
   );
 }
 
+type IssuingFetcher = FetcherWithComponents<ActionResult<IssuedCodeBatch>>;
+
 /**
- * Whoever asked issues an approved batch: its codes are shown then, once (docs/decisions/049-code-batches-need-a-second-operator.md).
- * It stays mounted once the list, read again, says `issued`, so the codes stay on the page.
+ * Whoever asked issues an approved batch (docs/decisions/049-code-batches-need-a-second-operator.md).
+ * The page's one fetcher sends it, so that the codes, shown once, stay on the page however
+ * the list changes when it is read again.
  */
-function IssueApproved({ request }: { request: CodeBatchRequest }) {
+function IssueApproved({ request, issuing }: { request: CodeBatchRequest; issuing: IssuingFetcher }) {
   const text = useMessages(opsMessages);
-  const fetcher = useFetcher<ActionResult<IssuedCodeBatch>>();
-  const { formRef, idempotencyKey } = useFormInstance(fetcher.data);
-  useAnnounceSuccess(fetcher.data, fetcher.data?.ok ? text.issuedLead(fetcher.data.data.codes.length) : "");
-  if (request.status !== "approved" && !fetcher.data) return null;
+  const { formRef, idempotencyKey } = useFormInstance(issuing.data);
   return (
-    <fetcher.Form method="post" ref={formRef} className="ops-actions">
-      <FormAlert result={fetcher.data} fields={[]} />
+    <issuing.Form method="post" ref={formRef} className="ops-actions">
       <input type="hidden" name="intent" value="issue-approved" />
       <input type="hidden" name="requestId" value={request.id} />
       <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-      {fetcher.data?.ok ? (
-        <IssuedCodes issued={fetcher.data.data} />
-      ) : (
-        <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.issueApproved}>
-          {text.issueApproved}
-        </SubmitButton>
-      )}
-    </fetcher.Form>
+      <SubmitButton busy={issuing.state !== "idle" || !idempotencyKey} busyLabel={text.issueApproved}>
+        {text.issueApproved}
+      </SubmitButton>
+    </issuing.Form>
+  );
+}
+
+/** What issuing an approved batch answered: its codes, or why not. */
+function ApprovedIssueOutcome({ issuing }: { issuing: IssuingFetcher }) {
+  const text = useMessages(opsMessages);
+  useAnnounceSuccess(issuing.data, issuing.data?.ok ? text.issuedLead(issuing.data.data.codes.length) : "");
+  if (!issuing.data) return null;
+  return (
+    <div className="card" data-testid="ops-approved-issue">
+      <FormAlert result={issuing.data} fields={[]} />
+      {issuing.data.ok ? <IssuedCodes issued={issuing.data.data} /> : null}
+    </div>
   );
 }
 
 /** A batch that waits for a second operator, or waits to be issued: what this operator may do with it. */
-function BatchRequestLine({ request }: { request: CodeBatchRequest }) {
+function BatchRequestLine({ request, issuing }: { request: CodeBatchRequest; issuing: IssuingFetcher }) {
   const text = useMessages(opsMessages);
   const mine = request.requestedBy.handle === useOperator().handle;
+  const expired = Date.parse(request.expiresAt) <= Date.now();
+  const awaiting = request.status === "awaiting_approval" && !expired;
+  const approved = request.status === "approved" && !expired;
   return (
     <li className="card">
       <p>
@@ -197,15 +208,13 @@ function BatchRequestLine({ request }: { request: CodeBatchRequest }) {
         {request.decidedBy ? ` · ${text.decidedBy(request.decidedBy.displayName)}` : null}
         {request.decisionNote ? ` · ${request.decisionNote}` : null}
       </p>
-      {request.status === "awaiting_approval" ? (
-        mine ? (
-          <p>{text.yourBatchWaits}</p>
-        ) : (
-          <DecisionForm subjectId={request.id} approvedText={text.batchApproved} rejectedText={text.batchRejected} />
-        )
-      ) : null}
-      {mine ? <IssueApproved request={request} /> : null}
-      {!mine && request.status === "approved" ? <p>{text.waitsForIssuer(request.requestedBy.displayName)}</p> : null}
+      {expired && (request.status === "awaiting_approval" || request.status === "approved") ? <p>{text.batchRequestExpired}</p> : null}
+      {mine && awaiting ? <p>{text.yourBatchWaits}</p> : null}
+      {mine ? null : (
+        <DecisionForm subjectId={request.id} approvedText={text.batchApproved} rejectedText={text.batchRejected} open={awaiting} />
+      )}
+      {mine && approved ? <IssueApproved request={request} issuing={issuing} /> : null}
+      {!mine && approved ? <p>{text.waitsForIssuer(request.requestedBy.displayName)}</p> : null}
     </li>
   );
 }
@@ -238,10 +247,12 @@ function VoidForm({ batch }: { batch: CodeBatch }) {
 
 export default function OpsCodes({ loaderData }: Route.ComponentProps) {
   const text = useMessages(opsMessages);
+  const issuing: IssuingFetcher = useFetcher<ActionResult<IssuedCodeBatch>>();
   return (
     <section aria-labelledby="ops-codes-title">
       <h1 id="ops-codes-title">{text.codesTitle}</h1>
       <IssueForm />
+      <ApprovedIssueOutcome issuing={issuing} />
       <OpsView result={loaderData}>
         {({ page, requests }) => (
           <>
@@ -251,7 +262,7 @@ export default function OpsCodes({ loaderData }: Route.ComponentProps) {
             ) : (
               <ul className="item-list" data-testid="ops-batch-requests">
                 {requests.map((request) => (
-                  <BatchRequestLine key={request.id} request={request} />
+                  <BatchRequestLine key={request.id} request={request} issuing={issuing} />
                 ))}
               </ul>
             )}

@@ -23,12 +23,16 @@ CREATE TABLE code_batch_request (
 ) STRICT;
 CREATE INDEX code_batch_request_requested ON code_batch_request (requested_at, id);
 
--- A request moves only forward: awaiting → approved or rejected, approved → issued; what was
--- asked and who decided never change, and no request is deleted.
+-- A request starts awaiting a decision, and moves only forward: awaiting → approved or
+-- rejected, approved → issued (only by the batch that carries it out, below); what was asked
+-- and who decided never change, and no request is deleted.
+CREATE TRIGGER code_batch_request_awaits BEFORE INSERT ON code_batch_request
+WHEN NEW.status <> 'awaiting_approval'
+BEGIN SELECT RAISE(ABORT, 'code request: a request starts awaiting a decision'); END;
 CREATE TRIGGER code_batch_request_forward BEFORE UPDATE ON code_batch_request
 WHEN NOT ((OLD.status = 'awaiting_approval' AND NEW.status IN ('approved', 'rejected'))
           OR (OLD.status = 'approved' AND NEW.status = 'issued' AND NEW.decided_by = OLD.decided_by AND NEW.decided_at = OLD.decided_at
-              AND NEW.decision_note IS OLD.decision_note))
+              AND NEW.decision_note IS OLD.decision_note AND EXISTS (SELECT 1 FROM code_batch WHERE request_id = NEW.id)))
   OR NEW.id <> OLD.id OR NEW.value <> OLD.value OR NEW.count <> OLD.count OR NEW.expires_at <> OLD.expires_at
   OR NEW.note <> OLD.note OR NEW.requested_by <> OLD.requested_by OR NEW.requested_at <> OLD.requested_at
 BEGIN SELECT RAISE(ABORT, 'code request: a decided request does not change'); END;

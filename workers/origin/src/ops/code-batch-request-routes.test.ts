@@ -109,6 +109,24 @@ describe("what one operator may issue alone", () => {
     expect(await count("code_batch_request")).toBe(1);
   });
 
+  it("waits for a second operator, never a 500, when what was issued alone keeps changing while it is issued", async () => {
+    // Each of the first three batches fails its statement of the sum, as when other batches land each time.
+    let batches = 0;
+    const busy = new Proxy(env.DB, {
+      get(target, property, receiver) {
+        if (property !== "batch") return Reflect.get(target, property, receiver);
+        return async (statements: D1PreparedStatement[]) => {
+          batches += 1;
+          if (batches <= 3) throw new Error("D1_ERROR: batch_assertion: what one operator issued alone within the threshold");
+          return target.batch(statements);
+        };
+      },
+    });
+    const answer = await issue<Waiting>(finance, batchBody(), { db: busy });
+    expect(answer).toMatchObject({ status: 202, data: { request: { status: "awaiting_approval" } } });
+    expect(await count("code_batch")).toBe(0);
+  });
+
   it("takes the threshold from CODE_BATCH_APPROVAL_THRESHOLD: at 0, every batch waits", async () => {
     const answer = await issue<Waiting>(finance, batchBody({ value: 1, count: 1 }), {
       env: { CODE_BATCH_APPROVAL_THRESHOLD: "0" },
@@ -176,30 +194,51 @@ describe("a batch that waits", () => {
     expect((await requests()).data).toEqual([]);
   });
 
-  it("is not issued once the expiry it asked for has passed", async () => {
-    const request = await waiting();
-    expect((await approve(request.id)).status).toBe(200);
+  it("is neither approved nor issued once the expiry it asked for has passed, and leaves the list a week later", async () => {
+    const approvedFirst = await waiting();
+    const late = await waiting(bigBody({ note: "Too late" }));
+    expect((await approve(approvedFirst.id)).status).toBe(200);
     origin.advance(2 * 24 * 60 * 60_000);
-    expect(await issueApproved(request.id)).toMatchObject({ status: 409, code: "CODE_REQUEST_EXPIRED" });
+    expect(await issueApproved(approvedFirst.id)).toMatchObject({ status: 409, code: "CODE_REQUEST_EXPIRED" });
+    expect(await approve(late.id)).toMatchObject({ status: 409, code: "CODE_REQUEST_EXPIRED" });
     expect(await count("code_batch")).toBe(0);
+    expect((await requests()).data.map((listed) => listed.id).sort()).toEqual([late.id, approvedFirst.id].sort());
+    origin.advance(7 * 24 * 60 * 60_000);
+    expect((await requests()).data).toEqual([]);
   });
 
-  it("takes one decision of two operators deciding at once", async () => {
+  it("takes one decision of two operators deciding at once: the second, having read it awaiting, hears 409", async () => {
     const request = await waiting();
     const admin = await seedOperator("op_admin", "admin", origin.now());
-    const answers = await Promise.all([approve(request.id, checker), reject(request.id, admin)]);
-    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM audit_log WHERE action IN ('codes.approve', 'codes.reject')").first("n")).toBe(
-      1,
+    // The admin's rejection lands between the checker's read and the checker's batch.
+    const answer = await answerOf<CodeBatchRequest>(
+      await origin.call(`/api/ops/code-batch-requests/${request.id}/approve`, {
+        body: {},
+        headers: keyed(checker.auth),
+        db: beforeBatch(1, () => reject(request.id, admin)),
+      }),
     );
+    expect(answer).toMatchObject({ status: 409, code: "CODE_REQUEST_DECIDED" });
+    expect((await requests()).data[0]).toMatchObject({ status: "rejected", decidedBy: { handle: "op_admin" } });
+    const decisions = "SELECT count(*) AS n FROM audit_log WHERE action IN ('codes.approve', 'codes.reject')";
+    expect(await env.DB.prepare(decisions).first("n")).toBe(1);
   });
 
-  it("is issued once by two requests at once with different keys", async () => {
+  it("is issued once by two requests at once with different keys: the second, having read it approved, hears which batch", async () => {
     const request = await waiting();
     expect((await approve(request.id)).status).toBe(200);
-    const answers = await Promise.all([issueApproved(request.id), issueApproved(request.id)]);
-    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
-    expect(answers.find((answer) => answer.status === 409)).toMatchObject({ code: "CODES_ALREADY_SHOWN" });
+    let first: Answer<Issued> | undefined;
+    const second = await answerOf<Issued>(
+      await origin.call(`/api/ops/code-batch-requests/${request.id}/issue`, {
+        headers: keyed(finance.auth),
+        db: beforeBatch(1, async () => {
+          first = await issueApproved(request.id);
+        }),
+      }),
+    );
+    expect(first?.status).toBe(201);
+    expect(second).toMatchObject({ status: 409, code: "CODES_ALREADY_SHOWN" });
+    expect(second.message).toContain(first?.data.batch.id);
     expect(await count("code_batch")).toBe(1);
     expect(await count("prepaid_code")).toBe(10);
   });
@@ -224,6 +263,14 @@ describe("the database's own guards (migration 0033)", () => {
         .bind(id, value, expires, by, origin.now(), request.id)
         .run();
     await expect(batchAs("batch_waiting", finance.id)).rejects.toThrow(/only an approved request is issued/);
+    // A request starts awaiting a decision; none is written approved.
+    await expect(
+      env.DB.prepare(
+        "INSERT INTO code_batch_request (id, value, count, expires_at, note, status, requested_by, requested_at, decided_by, decided_at) VALUES ('cbr_direct', 1, 1, ?1, 'x', 'approved', ?2, 1, ?3, 1)",
+      )
+        .bind(expires, finance.id, checker.id)
+        .run(),
+    ).rejects.toThrow(/a request starts awaiting a decision/);
     // Whoever asked cannot decide, even written directly.
     await expect(
       env.DB.prepare("UPDATE code_batch_request SET status = 'approved', decided_by = ?1, decided_at = 1 WHERE id = ?2")
@@ -233,6 +280,10 @@ describe("the database's own guards (migration 0033)", () => {
     expect((await approve(request.id)).status).toBe(200);
     await expect(batchAs("batch_other_value", finance.id, 60_000)).rejects.toThrow(/only an approved request is issued/);
     await expect(batchAs("batch_by_checker", checker.id)).rejects.toThrow(/only an approved request is issued/);
+    // Only the batch that carries it out marks it issued.
+    await expect(env.DB.prepare("UPDATE code_batch_request SET status = 'issued' WHERE id = ?1").bind(request.id).run()).rejects.toThrow(
+      /a decided request does not change/,
+    );
     await batchAs("batch_as_asked", finance.id);
     expect(await env.DB.prepare("SELECT status FROM code_batch_request WHERE id = ?1").bind(request.id).first("status")).toBe("issued");
     await expect(batchAs("batch_twice", finance.id)).rejects.toThrow(/only an approved request is issued/);

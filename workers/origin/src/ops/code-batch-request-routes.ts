@@ -33,7 +33,8 @@ const notFound = errorContent("NOT_FOUND: no such request, or not signed in as a
 const list = createRoute({
   method: "get",
   path: "/",
-  summary: "Code batch requests still to decide or issue, and those decided in the last 7 days: newest first, at most 100 (finance and up)",
+  summary:
+    "Code batch requests still to decide or issue (until a week after their expiry), and those decided or issued in the last 7 days: newest first, at most 100 (finance and up)",
   security: operatorSession,
   responses: {
     200: jsonContent(successEnvelope(z.array(codeBatchRequestSchema)), "The requests"),
@@ -57,7 +58,9 @@ const decision = <Body extends z.ZodType>(path: string, summary: string, body: B
       200: jsonContent(successEnvelope(codeBatchRequestSchema), outcome),
       403: errorContent(`${forbidden}; SECOND_OPERATOR_REQUIRED: not the operator who asked`),
       404: notFound,
-      409: errorContent("CODE_REQUEST_DECIDED: approved or rejected already"),
+      409: errorContent(
+        "CODE_REQUEST_DECIDED: approved or rejected already; CODE_REQUEST_EXPIRED (approving): the expiry it asked for has passed",
+      ),
     },
   });
 
@@ -117,6 +120,9 @@ async function awaitingDecision(c: OpsContext, id: string): Promise<CodeBatchReq
   return row;
 }
 
+const requestExpired = () =>
+  new ApiError("CODE_REQUEST_EXPIRED", "The expiry this batch asked for has passed while it waited. Ask for a new batch.");
+
 /** The decision's batch: the trigger `code_batch_request_forward` rolls it back when another operator decided first. */
 async function decide(c: OpsContext, row: CodeBatchRequestRow, decided: Pick<CodeBatchRequest, "status" | "decisionNote">) {
   const db = c.env.DB;
@@ -159,6 +165,8 @@ function isDecidedMeanwhile(error: unknown): boolean {
 
 codeBatchRequestRoutes.openapi(approve, async (c) => {
   const row = await awaitingDecision(c, c.req.valid("param").id);
+  // Codes born expired would be worth nothing: such a request is never approved.
+  if (row.expires_at <= c.var.clock.now()) throw requestExpired();
   return decide(c, row, { status: "approved", decisionNote: c.req.valid("json").note || null });
 });
 
@@ -179,9 +187,7 @@ codeBatchRequestRoutes.openapi(issue, async (c) => {
     throw new ApiError("CODE_REQUEST_NOT_APPROVED", "This batch is not approved: it waits for a second operator, or was rejected.");
   }
   const now = c.var.clock.now();
-  if (row.expires_at <= now) {
-    throw new ApiError("CODE_REQUEST_EXPIRED", "The expiry this batch asked for has passed while it waited. Ask for a new batch.");
-  }
+  if (row.expires_at <= now) throw requestExpired();
   const batch = newCodeBatch({
     value: row.value,
     count: row.count,

@@ -83,18 +83,22 @@ export function findCodeBatchRequest(db: D1Database, id: string): Promise<CodeBa
   return db.prepare(`${requestSelect} WHERE code_batch_request.id = ?1`).bind(id).first<CodeBatchRequestRow>();
 }
 
-/** How long a decided request stays listed, so that whoever asked learns the decision. */
-const decidedListedMs = 7 * 24 * 60 * 60_000;
+/** How long a request stays listed once decided, issued or past its expiry, so that whoever asked learns what became of it. */
+const listedAfterMs = 7 * 24 * 60 * 60_000;
 
-/** Requests still to decide or issue, and those decided in the last 7 days: newest first, at most 100. */
+/**
+ * Requests still to decide or issue (until a week after their expiry), and those decided or
+ * issued in the last 7 days: newest first, at most 100.
+ */
 export async function listedCodeBatchRequests(db: D1Database, now: number): Promise<CodeBatchRequest[]> {
   const rows = await db
     .prepare(
       `${requestSelect}
-       WHERE code_batch_request.status IN ('awaiting_approval', 'approved') OR code_batch_request.decided_at > ?1
+       WHERE (code_batch_request.status IN ('awaiting_approval', 'approved') AND code_batch_request.expires_at > ?1)
+          OR code_batch_request.decided_at > ?1 OR code_batch.issued_at > ?1
        ORDER BY code_batch_request.requested_at DESC, code_batch_request.id DESC LIMIT 100`,
     )
-    .bind(now - decidedListedMs)
+    .bind(now - listedAfterMs)
     .all<CodeBatchRequestRow>();
   return rows.results.map(codeBatchRequestOf);
 }
