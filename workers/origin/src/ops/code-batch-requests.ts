@@ -3,6 +3,7 @@
  * what one operator may issue alone in 24 hours, what they did, and the requests past it.
  */
 import type { CodeBatchRequest } from "#contract/ops-codes";
+import { type DecisionColumns, decisionFieldsOf } from "./maker-checker";
 
 /** ¥1,000.00 unless configured: what one operator may issue alone in 24 hours, in fen (value × count). */
 const defaultCodeApprovalThreshold = 100_000;
@@ -29,7 +30,7 @@ export async function issuedAlone(db: D1Database, operatorId: string, now: numbe
   return { total: total ?? 0, since };
 }
 
-export type CodeBatchRequestRow = {
+export type CodeBatchRequestRow = DecisionColumns & {
   id: string;
   value: number;
   count: number;
@@ -37,13 +38,6 @@ export type CodeBatchRequestRow = {
   note: string;
   status: CodeBatchRequest["status"];
   requested_by: string;
-  requested_at: number;
-  decided_at: number | null;
-  decision_note: string | null;
-  requester_handle: string;
-  requester_name: string;
-  decider_handle: string | null;
-  decider_name: string | null;
   batch_id: string | null;
 };
 
@@ -59,22 +53,15 @@ JOIN user AS requester ON requester.id = code_batch_request.requested_by
 LEFT JOIN user AS decider ON decider.id = code_batch_request.decided_by
 LEFT JOIN code_batch ON code_batch.request_id = code_batch_request.id`;
 
-const iso = (at: number) => new Date(at).toISOString();
-
 export function codeBatchRequestOf(row: CodeBatchRequestRow): CodeBatchRequest {
   return {
     id: row.id,
     value: row.value,
     count: row.count,
-    expiresAt: iso(row.expires_at),
+    expiresAt: new Date(row.expires_at).toISOString(),
     note: row.note,
     status: row.status,
-    requestedBy: { handle: row.requester_handle, displayName: row.requester_name },
-    requestedAt: iso(row.requested_at),
-    decidedBy:
-      row.decider_handle === null || row.decider_name === null ? null : { handle: row.decider_handle, displayName: row.decider_name },
-    decidedAt: row.decided_at === null ? null : iso(row.decided_at),
-    decisionNote: row.decision_note,
+    ...decisionFieldsOf(row),
     batch: row.batch_id,
   };
 }

@@ -1,6 +1,7 @@
 import type { RefundRequest } from "#contract/ops-refunds";
+import { type DecisionColumns, decisionFieldsOf } from "../ops/maker-checker";
 
-type RefundRequestRow = {
+type RefundRequestRow = DecisionColumns & {
   id: string;
   order_id: string;
   payment_id: string;
@@ -9,13 +10,6 @@ type RefundRequestRow = {
   reason: string;
   status: RefundRequest["status"];
   source: RefundRequest["source"];
-  requested_at: number;
-  decided_at: number | null;
-  decision_note: string | null;
-  requester_handle: string;
-  requester_name: string;
-  decider_handle: string | null;
-  decider_name: string | null;
   out_refund_no: string | null;
   wechat_status: NonNullable<RefundRequest["wechat"]>["status"] | null;
 };
@@ -33,8 +27,6 @@ JOIN user AS requester ON requester.id = refund_request.requested_by
 LEFT JOIN user AS decider ON decider.id = refund_request.decided_by
 LEFT JOIN wechat_refund ON wechat_refund.request_id = refund_request.id`;
 
-const iso = (at: number) => new Date(at).toISOString();
-
 function refundRequestOf(row: RefundRequestRow): RefundRequest {
   return {
     id: row.id,
@@ -45,12 +37,7 @@ function refundRequestOf(row: RefundRequestRow): RefundRequest {
     reason: row.reason,
     status: row.status,
     source: row.source,
-    requestedBy: { handle: row.requester_handle, displayName: row.requester_name },
-    requestedAt: iso(row.requested_at),
-    decidedBy:
-      row.decider_handle === null || row.decider_name === null ? null : { handle: row.decider_handle, displayName: row.decider_name },
-    decidedAt: row.decided_at === null ? null : iso(row.decided_at),
-    decisionNote: row.decision_note,
+    ...decisionFieldsOf(row),
     wechat: row.out_refund_no === null || row.wechat_status === null ? null : { outRefundNo: row.out_refund_no, status: row.wechat_status },
   };
 }
