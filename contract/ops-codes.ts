@@ -91,8 +91,3 @@ export const waitingCodeBatchSchema = z.strictObject({
 
 const codeBatchRequestIdSchema = z.string().regex(/^cbr_[0-9a-f-]{36}$/, "Not a code batch request id.");
 export const codeBatchRequestIdParamSchema = z.strictObject({ id: codeBatchRequestIdSchema });
-
-export const codeBatchApprovalBodySchema = z.strictObject({
-  note: userText({ min: 0, max: 500, multiline: true, tooShort: "", tooLong: "A note has at most 500 characters." }).optional(),
-});
-export const codeBatchRejectionBodySchema = z.strictObject({ reason: reasonSchema });

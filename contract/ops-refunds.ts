@@ -4,16 +4,10 @@ import { minorUnits } from "./money";
 import { orderIdSchema } from "./orders";
 import { outRefundNoSchema, personRefSchema, wechatRefundSchema } from "./ops-orders";
 import { reasonSchema } from "./ops";
-import { userText } from "./text";
 import { wechatRefundStatuses } from "./value-lists";
 
 /** A refund's amount in fen: at most what was paid, which the origin checks against the payment. */
 export const refundBodySchema = z.strictObject({ amount: minorUnits(1, 100_000_000), reason: reasonSchema });
-
-export const refundDecisionBodySchema = z.strictObject({
-  note: userText({ min: 0, max: 500, multiline: true, tooShort: "", tooLong: "A note has at most 500 characters." }).optional(),
-});
-export const refundRejectionBodySchema = z.strictObject({ reason: reasonSchema });
 
 const refundIdSchema = z.string().regex(/^rfd_[0-9a-f-]{36}$/, "Not a refund id.");
 export const refundIdParamSchema = z.strictObject({ id: refundIdSchema });

@@ -14,6 +14,15 @@ export const reasonSchema = userText({
   tooLong: "A reason has at most 500 characters.",
 });
 
+/**
+ * Deciding on what another operator asked for, maker-checker (a refund, a code batch):
+ * approving takes an optional note, rejecting a reason.
+ */
+export const approvalBodySchema = z.strictObject({
+  note: userText({ min: 0, max: 500, multiline: true, tooShort: "", tooLong: "A note has at most 500 characters." }).optional(),
+});
+export const rejectionBodySchema = z.strictObject({ reason: reasonSchema });
+
 export const operatorSelfSchema = z.strictObject({
   handle: z.string(),
   displayName: z.string(),

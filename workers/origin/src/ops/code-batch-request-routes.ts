@@ -8,14 +8,8 @@ import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { z } from "zod";
 import { errorContent, idempotencyKeyHeader, jsonContent, operatorSession, successEnvelope } from "#contract/openapi";
-import {
-  type CodeBatchRequest,
-  codeBatchApprovalBodySchema,
-  codeBatchRejectionBodySchema,
-  codeBatchRequestIdParamSchema,
-  codeBatchRequestSchema,
-  issuedCodeBatchSchema,
-} from "#contract/ops-codes";
+import { type CodeBatchRequest, codeBatchRequestIdParamSchema, codeBatchRequestSchema, issuedCodeBatchSchema } from "#contract/ops-codes";
+import { approvalBodySchema, rejectionBodySchema } from "#contract/ops";
 import { codesAlreadyShown, newCodeBatch } from "../codes/code-batches";
 import { ApiError } from "../http/answer";
 import { validationHook } from "../http/validation";
@@ -67,13 +61,13 @@ const decision = <Body extends z.ZodType>(path: string, summary: string, body: B
 const approve = decision(
   "/{id}/approve",
   "Approve a code batch another operator asked for: they may then issue it, once (finance and up; audited)",
-  codeBatchApprovalBodySchema,
+  approvalBodySchema,
   "Approved: whoever asked may issue it",
 );
 const reject = decision(
   "/{id}/reject",
   "Reject a code batch another operator asked for, with a reason: it is never issued (finance and up; audited)",
-  codeBatchRejectionBodySchema,
+  rejectionBodySchema,
   "Rejected",
 );
 

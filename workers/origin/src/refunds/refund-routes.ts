@@ -10,12 +10,11 @@ import {
   orderRefundsSchema,
   type RefundRequest,
   refundBodySchema,
-  refundDecisionBodySchema,
   refundIdParamSchema,
   refundQueueQuerySchema,
-  refundRejectionBodySchema,
   refundRequestSchema,
 } from "#contract/ops-refunds";
+import { approvalBodySchema, rejectionBodySchema } from "#contract/ops";
 import { orderIdParamSchema } from "#contract/orders";
 import { z } from "zod";
 import { afterAnswer } from "../http/after-answer";
@@ -120,13 +119,13 @@ const decision = <Body extends z.ZodType>(path: string, summary: string, body: B
 const approve = decision(
   "/refunds/{id}/approve",
   "Approve a refund another operator asked for: its money moves now (finance; audited)",
-  refundDecisionBodySchema,
+  approvalBodySchema,
   "Approved: the money moved",
 );
 const reject = decision(
   "/refunds/{id}/reject",
   "Reject a refund another operator asked for, with a reason (finance; audited)",
-  refundRejectionBodySchema,
+  rejectionBodySchema,
   "Rejected: nothing moved",
 );
 
