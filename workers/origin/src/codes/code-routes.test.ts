@@ -122,18 +122,33 @@ describe("redeeming a code", () => {
     expect(await malformed.json()).toMatchObject({ code: "BAD_REQUEST", field: "code" });
   });
 
-  it("locks redeeming for 10 minutes after 5 wrong tries in 10 minutes", async () => {
+  it("locks redeeming for 10 minutes from the fifth wrong try within 10 minutes", async () => {
     const [code = ""] = await issueCodes(origin, 100);
     for (let attempt = 0; attempt < 5; attempt += 1) {
+      if (attempt > 0) origin.advance(2 * 60_000);
       expect((await redeem(`ZZZZ-ZZZZ-ZZZZ-ZZZ${attempt}`)).status).toBe(422);
-      origin.advance(60_000);
     }
     const locked = await redeem(code);
     expect(locked.status).toBe(429);
-    expect(await locked.json()).toMatchObject({ code: "REDEEM_LOCKED", message: "Too many wrong codes. Try again in 5 minutes." });
-    expect(locked.headers.get("Retry-After")).toBe("300");
-    // The lock lasts until the first of the five wrong tries is 10 minutes old.
-    origin.advance(5 * 60_000 + 1);
+    expect(await locked.json()).toMatchObject({ code: "REDEEM_LOCKED", message: "Too many wrong codes. Try again in 10 minutes." });
+    expect(locked.headers.get("Retry-After")).toBe("600");
+    // The first wrong try turning 10 minutes old does not end the lock: the fifth started it.
+    origin.advance(3 * 60_000);
+    const still = await redeem(code);
+    expect(still.status).toBe(429);
+    expect(still.headers.get("Retry-After")).toBe("420");
+    origin.advance(7 * 60_000 - 1);
+    expect((await redeem(code)).status).toBe(429);
+    origin.advance(1);
+    expect((await redeem(code)).status).toBe(201);
+  });
+
+  it("locks again only after five more wrong tries, however old the lock's tries are", async () => {
+    const [code = ""] = await issueCodes(origin, 100);
+    for (let attempt = 0; attempt < 5; attempt += 1) expect((await redeem(`ZZZZ-ZZZZ-ZZZZ-ZZZ${attempt}`)).status).toBe(422);
+    origin.advance(10 * 60_000);
+    // The five that locked are 10 minutes old now: a wrong try after the lock is the first of new five.
+    for (let attempt = 0; attempt < 4; attempt += 1) expect((await redeem(`ZZZZ-ZZZZ-ZZZY-ZZZ${attempt}`)).status).toBe(422);
     expect((await redeem(code)).status).toBe(201);
   });
 

@@ -8,10 +8,21 @@ import { idempotent, isReplayed } from "../idempotency/idempotency";
 import { journalStatements, walletAccountOf, worldAccount } from "../ledger/journal";
 import { doorLimit } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
-import { codeHash, redeemWindowMs } from "./code-values";
+import { codeHash, redeemLockMs, redeemWindowMs } from "./code-values";
 
 /** docs/rules-and-limits.md: 5 wrong tries in 10 minutes lock redeeming for that user for 10 minutes. */
 const redeemFailureLimit = 5;
+
+/**
+ * The wrong tries of a person (?1) that locked redeeming and still lock it at ?2: each one the
+ * fifth (?5) or later within the window (?3) that ends at it, made less than the lock's length
+ * (?4) ago. The lock runs from such a try, not from the first of the five, so it lasts its
+ * whole length however the five were spread.
+ */
+const lockingFailures = `SELECT locking.at FROM code_failure AS locking
+  WHERE locking.user_id = ?1 AND locking.at > ?2 - ?4
+    AND (SELECT count(*) FROM code_failure AS earlier
+         WHERE earlier.user_id = ?1 AND earlier.at > locking.at - ?3 AND earlier.at <= locking.at) >= ?5`;
 
 const redeem = createRoute({
   method: "post",
@@ -50,20 +61,15 @@ codeRoutes.openapi(redeem, async (c) => {
   // Each try is reserved as a failure before anything else (a success removes it):
   // parallel guesses cannot all pass the limit, and a locked user learns nothing about codes.
   const attempt = await db
-    .prepare(
-      `INSERT INTO code_failure (user_id, at) SELECT ?1, ?2
-       WHERE (SELECT count(*) FROM code_failure WHERE user_id = ?1 AND at > ?2 - ?3) < ?4 RETURNING rowid`,
-    )
-    .bind(user.id, now, redeemWindowMs, redeemFailureLimit)
+    .prepare(`INSERT INTO code_failure (user_id, at) SELECT ?1, ?2 WHERE NOT EXISTS (${lockingFailures}) RETURNING rowid`)
+    .bind(user.id, now, redeemWindowMs, redeemLockMs, redeemFailureLimit)
     .first<{ rowid: number }>();
   if (!attempt) {
-    // Exactly the limit's number of failures are in the window (no more are inserted): it opens
-    // when the oldest of them leaves it.
-    const oldest = await db
-      .prepare("SELECT min(at) AS at FROM code_failure WHERE user_id = ?1 AND at > ?2 - ?3")
-      .bind(user.id, now, redeemWindowMs)
+    const lockedAt = await db
+      .prepare(`SELECT max(at) AS at FROM (${lockingFailures})`)
+      .bind(user.id, now, redeemWindowMs, redeemLockMs, redeemFailureLimit)
       .first<number>("at");
-    const seconds = Math.max(1, Math.ceil(((oldest ?? now) + redeemWindowMs - now) / 1000));
+    const seconds = Math.max(1, Math.ceil(((lockedAt ?? now) + redeemLockMs - now) / 1000));
     const minutes = Math.ceil(seconds / 60);
     throw new ApiError("REDEEM_LOCKED", `Too many wrong codes. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`, undefined, {
       "Retry-After": String(seconds),

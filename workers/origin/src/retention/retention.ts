@@ -1,6 +1,6 @@
 import { signInWindowMs } from "../auth/sign-in-guard";
 import { sessionIdleLimitMs } from "../auth/sessions";
-import { redeemWindowMs } from "../codes/code-values";
+import { redeemLockMs, redeemWindowMs } from "../codes/code-values";
 import { askIntervalSeconds } from "../ops/wechat-ask-interval";
 import { contactLimits } from "../support/contact-limits";
 import { chinaDay } from "../transfers/china-day";
@@ -29,7 +29,8 @@ const expired: { table: string; where: string; bound: (now: number) => number | 
   { table: "ledger_check_run", where: "checked_at < ?1", bound: (now) => now - 30 * dayMs },
   { table: "sign_in_failure", where: "at < ?1", bound: (now) => now - signInWindowMs },
   { table: "sign_in_lock", where: "until < ?1", bound: (now) => now },
-  { table: "code_failure", where: "at < ?1", bound: (now) => now - redeemWindowMs },
+  // A lock started by a wrong try counts the tries in the window before it.
+  { table: "code_failure", where: "at < ?1", bound: (now) => now - redeemWindowMs - redeemLockMs },
   { table: "contact_attempt", where: "at < ?1", bound: (now) => now - contactLimits.windowMs },
   // Yesterday's total no longer limits anything; the day before is kept for a clock's slack.
   { table: "transfer_daily", where: "day < ?1", bound: (now) => chinaDay(now - 2 * dayMs) },
