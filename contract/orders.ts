@@ -2,7 +2,7 @@ import { pageCursorSchema } from "./openapi";
 import { z } from "zod";
 import { minorUnits } from "./money";
 import { userText } from "./text";
-import { orderIdPattern, orderStatuses } from "./value-lists";
+import { orderIdPattern, orderReferrerLength, orderStatuses } from "./value-lists";
 
 /** docs/rules-and-limits.md: recharge online ¥1.00 – ¥5,000.00 per order; unpaid orders close after 30 minutes. */
 const rechargeLimits = { min: 100, max: 500_000 } as const;
@@ -11,10 +11,17 @@ export const orderPaymentWindowMs = 30 * 60 * 1000;
 const orderKinds = ["recharge", "task_budget"] as const;
 export { orderStatuses };
 
+/** The device's first-touch referrer (docs/start-up.md), sent with every order created; "" for a direct first visit. */
+export const orderReferrerSchema = userText({
+  min: 0,
+  max: orderReferrerLength,
+  tooShort: "",
+  tooLong: "The referrer has at most 2,048 characters.",
+}).default("");
+
 export const createRechargeOrderBodySchema = z.strictObject({
   amount: minorUnits(rechargeLimits.min, rechargeLimits.max),
-  /** The device's first-touch referrer (docs/start-up.md); "" for a direct first visit. */
-  referrer: userText({ min: 0, max: 2048, tooShort: "", tooLong: "The referrer has at most 2,048 characters." }).default(""),
+  referrer: orderReferrerSchema,
 });
 
 export const orderSchema = z.strictObject({

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { minorUnits } from "./money";
 import { userText } from "./text";
-import { orderSchema } from "./orders";
+import { orderReferrerSchema, orderSchema } from "./orders";
 import { personSchema } from "./people";
 
 /** docs/rules-and-limits.md, tasks. */
@@ -35,6 +35,8 @@ export const postTaskBodySchema = z.strictObject({
     .max(taskLimits.slots.max, "At most 1,000 completions."),
   /** Between 1 hour and 30 days ahead; checked against the origin's clock. */
   deadline: z.iso.datetime({ offset: true, error: "Enter the deadline as a date and time." }),
+  /** Carried to the order that pays the budget. */
+  referrer: orderReferrerSchema,
 });
 
 const taskStatuses = ["awaiting_payment", "open", "closed", "cancelled"] as const;

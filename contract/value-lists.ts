@@ -7,6 +7,9 @@
  */
 export const orderStatuses = ["pending", "paid", "closed"] as const;
 
+/** The longest first-touch referrer an order keeps, in code points (docs/start-up.md). */
+export const orderReferrerLength = 2048;
+
 /**
  * What a line of the wallet's history is, seen from the wallet's owner. One line per
  * journal transaction that touched the wallet (docs/decisions/003-ledger.md):

@@ -14,6 +14,7 @@ import { useFormInstance } from "../forms/use-form-instance";
 import { formatMoney, parseYuan } from "../i18n/format";
 import { currentLanguage, useLanguage, useMessages } from "../i18n/messages";
 import { rechargeMessages } from "../messages/recharge";
+import { orderReferrerOf } from "../startup/referrer";
 import { getStartupState } from "../startup/startup-state";
 
 const fieldMessages = () => rechargeMessages[currentLanguage()].fields;
@@ -34,8 +35,7 @@ const rechargeIntents = {
     const result = await runAction("recharge", async (api) => {
       const body = await checked(
         (s) => s.createRechargeOrderBodySchema,
-        // The contract bounds the referrer; a longer one is still worth its first part.
-        { amount: parseYuan(formText(form, "amount")), referrer: getStartupState().referrers.firstTouch.slice(0, 2048) },
+        { amount: parseYuan(formText(form, "amount")), referrer: orderReferrerOf(getStartupState().referrers) },
         fieldMessages(),
       );
       return createRechargeOrder(api, body, formText(form, "idempotencyKey"));

@@ -3,7 +3,8 @@ import type { KeyValueStore } from "../storage/safe-storage";
 import { ChunkLoadError } from "./chunk-errors";
 import { isMobileUserAgent, isShortLinkHost } from "./flags";
 import { readPublicConfig, serializePublicConfig, emptyPublicConfig } from "./public-config";
-import { rememberReferrer } from "./referrer";
+import { createRechargeOrderBodySchema } from "#contract/orders";
+import { orderReferrerOf, rememberReferrer } from "./referrer";
 import { routeModulesWithChunkLoader } from "./route-chunks";
 import { sentryBrowserOptions } from "./sentry-options";
 
@@ -51,6 +52,15 @@ describe("referrers", () => {
       visit: "https://friend.example/",
       firstTouch: "https://search.example/",
     });
+  });
+
+  it("sends an order at most the contract's 2,048 code points of the first touch, never half of a pair", () => {
+    const long = `https://a.example/${"😀".repeat(2100)}`;
+    const sent = orderReferrerOf({ visit: "", firstTouch: long });
+    expect([...sent]).toHaveLength(2048);
+    expect(() => encodeURIComponent(sent)).not.toThrow();
+    expect(createRechargeOrderBodySchema.safeParse({ amount: 100, referrer: sent }).success).toBe(true);
+    expect(orderReferrerOf({ visit: "", firstTouch: "https://search.example/" })).toBe("https://search.example/");
   });
 
   it("records a direct first visit as the first touch", () => {

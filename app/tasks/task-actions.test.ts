@@ -5,6 +5,7 @@ import { cancelTask, claimTask, postTask } from "../api/tasks";
 import { formMessages } from "../messages/forms";
 import { taskMessages } from "../messages/tasks";
 import { refreshUser } from "../session/account-session";
+import { updateStartupState } from "../startup/startup-state";
 import { actOnTaskForm, taskIntents } from "./task-actions";
 
 vi.mock("../api/tasks", () => ({ claimTask: vi.fn(), cancelTask: vi.fn(), postTask: vi.fn() }));
@@ -77,6 +78,8 @@ describe("the task board's client action", () => {
   it("posts a task, then goes to pay its budget", async () => {
     const order = { id: "ord_00000000-0000-4000-8000-000000000001" };
     vi.mocked(postTask).mockResolvedValue({ task: {}, order } as Awaited<ReturnType<typeof postTask>>);
+    // The budget's order carries the device's first touch, as a recharge's does.
+    updateStartupState({ referrers: { visit: "", firstTouch: "https://search.example/?q=tasks" } });
     const deadline = new Date(Date.now() + 3 * 24 * 60 * 60 * 1000);
     const typed = `${deadline.getFullYear()}-${String(deadline.getMonth() + 1).padStart(2, "0")}-${String(deadline.getDate()).padStart(2, "0")}T12:00`;
     const answer = await actOnTaskForm(
@@ -93,7 +96,14 @@ describe("the task board's client action", () => {
     expect(postTask).toHaveBeenCalledWith(
       signedInApi,
       // Typed as 12:00 in China Standard Time, whatever the machine's own zone: 04:00 UTC.
-      { title: "Proofread", description: "Two pages.", reward: 150, slots: 3, deadline: `${typed.slice(0, 10)}T04:00:00.000Z` },
+      {
+        title: "Proofread",
+        description: "Two pages.",
+        reward: 150,
+        slots: 3,
+        deadline: `${typed.slice(0, 10)}T04:00:00.000Z`,
+        referrer: "https://search.example/?q=tasks",
+      },
       key,
     );
     expect(redirectTarget(answer)).toBe(`/pay?order=${order.id}`);

@@ -6,6 +6,8 @@ import { dispatchIntent, type IntentHandler } from "../forms/intent-dispatch";
 import { parseYuan } from "../i18n/format";
 import { currentLanguage } from "../i18n/messages";
 import { taskMessages } from "../messages/tasks";
+import { orderReferrerOf } from "../startup/referrer";
+import { getStartupState } from "../startup/startup-state";
 
 type TaskActionAnswer = ActionResult | Response;
 
@@ -51,6 +53,7 @@ async function post(form: FormData): Promise<TaskActionAnswer> {
         reward: parseYuan(formText(form, "reward")),
         slots: Number(formText(form, "slots") || Number.NaN),
         deadline: deadlineOf(form),
+        referrer: orderReferrerOf(getStartupState().referrers),
       },
       fieldMessages(),
     );

@@ -117,6 +117,90 @@ describe("rejecting a claim", () => {
   });
 });
 
+describe("claiming a task", () => {
+  it("answers a retry after a lost answer with the first claim, taking one slot", async () => {
+    const task = await openPaidTask(origin, poster, { reward: 400, slots: 2 });
+    const lost = await post(`/api/tasks/${task.id}/claims`, { auth: worker.auth, key: "claim-key-0001", db: answerLostAfterCommit() });
+    expect(lost.status).toBe(500);
+
+    const retry = await post(`/api/tasks/${task.id}/claims`, { auth: worker.auth, key: "claim-key-0001" });
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get("Idempotent-Replayed")).toBe("true");
+    const answer = (await retry.json()) as { data: Claim };
+    expect(answer.data).toMatchObject({
+      task: { id: task.id, reward: 400 },
+      worker: { handle: "worker" },
+      status: "claimed",
+      createdAt: new Date(origin.now()).toISOString(),
+    });
+    const stored = await env.DB.prepare("SELECT id, expires_at FROM claim WHERE task_id = ?1").bind(task.id).all();
+    expect(stored.results).toEqual([{ id: answer.data.id, expires_at: Date.parse(answer.data.expiresAt) }]);
+    expect(await env.DB.prepare("SELECT slots_taken FROM task WHERE id = ?1").bind(task.id).first("slots_taken")).toBe(1);
+
+    // Without a key, a repeat meets the one claim per task; the key on another task is refused.
+    const unkeyed = await post(`/api/tasks/${task.id}/claims`, { auth: worker.auth });
+    expect(unkeyed.status).toBe(409);
+    expect(await unkeyed.json()).toMatchObject({ code: "ALREADY_CLAIMED" });
+    const other = await openPaidTask(origin, poster, { reward: 400, slots: 1 });
+    expect((await post(`/api/tasks/${other.id}/claims`, { auth: worker.auth, key: "claim-key-0001" })).status).toBe(422);
+  });
+
+  it("lets a full task be claimed again under the same key once a slot reopens", async () => {
+    const task = await openPaidTask(origin, poster, { reward: 400, slots: 1 });
+    const other = await seedUser("other", origin.now());
+    const taken = await post(`/api/tasks/${task.id}/claims`, { auth: other.auth });
+    const full = await post(`/api/tasks/${task.id}/claims`, { auth: worker.auth, key: "claim-key-0002" });
+    expect(full.status).toBe(409);
+    expect(await full.json()).toMatchObject({ code: "TASK_NOT_CLAIMABLE" });
+    // The other's claim lapses unsubmitted (24 hours), and its slot reopens.
+    const { id } = ((await taken.json()) as { data: Claim }).data;
+    await env.DB.prepare("UPDATE claim SET status = 'lapsed' WHERE id = ?1").bind(id).run();
+    expect((await post(`/api/tasks/${task.id}/claims`, { auth: worker.auth, key: "claim-key-0002" })).status).toBe(201);
+  });
+});
+
+describe("submitting proof", () => {
+  it("answers a retry after a lost answer with the first answer; other proof under the key is refused", async () => {
+    const task = await openPaidTask(origin, poster, { reward: 400, slots: 1 });
+    const claimed = await post(`/api/tasks/${task.id}/claims`, { auth: worker.auth });
+    const { id } = ((await claimed.json()) as { data: Claim }).data;
+    const body = { text: "Done: see the link.", url: "https://example.com/proof" };
+    const lost = await post(`/api/claims/${id}/submit`, { auth: worker.auth, key: "submit-key-0001", body, db: answerLostAfterCommit() });
+    expect(lost.status).toBe(500);
+
+    const retry = await post(`/api/claims/${id}/submit`, { auth: worker.auth, key: "submit-key-0001", body });
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await retry.json()).toMatchObject({
+      data: { id, status: "submitted", proof: body, submittedAt: new Date(origin.now()).toISOString() },
+    });
+    const otherProof = await post(`/api/claims/${id}/submit`, { auth: worker.auth, key: "submit-key-0001", body: { text: "Other." } });
+    expect(otherProof.status).toBe(422);
+    const unkeyed = await post(`/api/claims/${id}/submit`, { auth: worker.auth, body });
+    expect(unkeyed.status).toBe(409);
+    expect(await unkeyed.json()).toMatchObject({ code: "CLAIM_NOT_SUBMITTED", message: "This claim was already submitted." });
+  });
+
+  it("refuses proof for a claim that lapsed between the read and the write, writing nothing", async () => {
+    const task = await openPaidTask(origin, poster, { reward: 400, slots: 1 });
+    const claimed = await post(`/api/tasks/${task.id}/claims`, { auth: worker.auth });
+    const { id } = ((await claimed.json()) as { data: Claim }).data;
+    const lapse = () => env.DB.prepare("UPDATE claim SET status = 'lapsed' WHERE id = ?1").bind(id).run();
+    const late = await post(`/api/claims/${id}/submit`, {
+      auth: worker.auth,
+      key: "submit-key-0002",
+      body: { text: "Done." },
+      db: beforeBatch(1, lapse),
+    });
+    expect(late.status).toBe(409);
+    expect(await late.json()).toMatchObject({ code: "CLAIM_EXPIRED" });
+    expect(await env.DB.prepare("SELECT status, proof_text FROM claim WHERE id = ?1").bind(id).first()).toEqual({
+      status: "lapsed",
+      proof_text: null,
+    });
+  });
+});
+
 describe("cancelling a task", () => {
   it("answers a retry after a lost answer with the first answer, returning the escrow once", async () => {
     const task = await openPaidTask(origin, poster, { reward: 1_000, slots: 3 });

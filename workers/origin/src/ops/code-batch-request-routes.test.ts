@@ -54,7 +54,7 @@ const actions = async () =>
 
 async function waiting(body: object = bigBody(), by: Person = finance): Promise<CodeBatchRequest> {
   const answer = await issue<Waiting>(by, body);
-  expect(answer.status).toBe(202);
+  expect(answer.status).toBe(201);
   return answer.data.request;
 }
 
@@ -72,7 +72,7 @@ describe("what one operator may issue alone", () => {
     // ¥600.00 issued; ¥600.00 more would make ¥1,200.00: it waits, though each batch alone is within.
     const answer = await issue<Waiting>(finance, batchBody({ note: "Second stand" }));
     expect(answer).toMatchObject({
-      status: 202,
+      status: 201,
       code: "SUCCESS",
       data: {
         approvalThreshold: 100_000,
@@ -103,7 +103,7 @@ describe("what one operator may issue alone", () => {
     const other = () => issue(finance, batchBody({ note: "The twin" }));
     // The other lands between this one's read of what was issued alone and its batch.
     const answer = await issue(finance, batchBody(), { db: beforeBatch(1, other) });
-    expect(answer.status).toBe(202);
+    expect(answer.status).toBe(201);
     expect(await count("code_batch")).toBe(1);
     expect(await env.DB.prepare("SELECT note FROM code_batch").first("note")).toBe("The twin");
     expect(await count("code_batch_request")).toBe(1);
@@ -123,7 +123,7 @@ describe("what one operator may issue alone", () => {
       },
     });
     const answer = await issue<Waiting>(finance, batchBody(), { db: busy });
-    expect(answer).toMatchObject({ status: 202, data: { request: { status: "awaiting_approval" } } });
+    expect(answer).toMatchObject({ status: 201, data: { request: { status: "awaiting_approval" } } });
     expect(await count("code_batch")).toBe(0);
   });
 
@@ -131,7 +131,7 @@ describe("what one operator may issue alone", () => {
     const answer = await issue<Waiting>(finance, batchBody({ value: 1, count: 1 }), {
       env: { CODE_BATCH_APPROVAL_THRESHOLD: "0" },
     });
-    expect(answer).toMatchObject({ status: 202, data: { approvalThreshold: 0, issuedAlone: 0 } });
+    expect(answer).toMatchObject({ status: 201, data: { approvalThreshold: 0, issuedAlone: 0 } });
   });
 });
 

@@ -5,6 +5,7 @@
  * (decision 012); the codes themselves never reach the audit trail nor the database.
  */
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
 import type { Context } from "hono";
 import { errorContent, idempotencyKeyHeader, jsonContent, operatorSession, successEnvelope } from "#contract/openapi";
 import {
@@ -48,10 +49,9 @@ const issue = createRoute({
     body: { content: { "application/json": { schema: issueCodeBatchBodySchema } }, required: true },
   },
   responses: {
-    201: jsonContent(successEnvelope(issuedCodeBatchSchema), "The batch, its codes and the same as CSV: shown this once"),
-    202: jsonContent(
-      successEnvelope(waitingCodeBatchSchema),
-      "Past what this operator may issue alone in 24 hours (CODE_BATCH_APPROVAL_THRESHOLD, value × count): nothing is issued; the request waits for a second operator",
+    201: jsonContent(
+      successEnvelope(z.union([issuedCodeBatchSchema, waitingCodeBatchSchema])),
+      "Either the batch, its codes and the same as CSV, shown this once; or, past what this operator may issue alone in 24 hours (CODE_BATCH_APPROVAL_THRESHOLD, value × count), the request that now waits for a second operator (with `request`), nothing issued",
     ),
     400: errorContent("BAD_REQUEST: a field is not valid (an expiry must be in the future); `field` names it"),
     403: forbidden,
@@ -188,7 +188,8 @@ async function requestApproval(
         at: now,
       }),
     ],
-    202,
+    // A request was created, as a refund awaiting approval is (201 for every success: docs/api-contract.md).
+    201,
     { code: "SUCCESS" as const, data: { request, approvalThreshold: threshold, issuedAlone: alone } },
   );
 }

@@ -14,6 +14,7 @@ import { ApiError } from "../http/answer";
 import { bearerAuth, errorContent, jsonContent, optionalIdempotencyKeyHeader, successEnvelope } from "#contract/openapi";
 import { validationHook } from "../http/validation";
 import { idempotentWhenKeyed } from "../idempotency/idempotency";
+import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
 import { doorLimit } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
 import { autoApproveAfterMs, captureStatements } from "./claim-capture";
@@ -26,12 +27,15 @@ const claimTask = createRoute({
   path: "/tasks/{id}/claims",
   summary: "Claim a slot of an open task (one claim per user per task; never one's own)",
   security: bearerAuth,
-  request: { params: taskIdParamSchema },
+  request: { params: taskIdParamSchema, headers: optionalIdempotencyKeyHeader },
   responses: {
     201: oneClaim,
     401: errorContent("UNAUTHENTICATED"),
     404: errorContent("NOT_FOUND"),
-    409: errorContent("TASK_NOT_CLAIMABLE or ALREADY_CLAIMED"),
+    409: errorContent(
+      "TASK_NOT_CLAIMABLE or ALREADY_CLAIMED (claimed already: a retry with the first request's Idempotency-Key gets the first answer)",
+    ),
+    422: errorContent("IDEMPOTENCY_KEY_REUSED"),
   },
 });
 
@@ -49,12 +53,19 @@ const submit = createRoute({
   path: "/claims/{id}/submit",
   summary: "Submit proof for my claim before it expires",
   security: bearerAuth,
-  request: { params: claimIdParamSchema, body: { content: { "application/json": { schema: submitProofBodySchema } }, required: true } },
+  request: {
+    params: claimIdParamSchema,
+    headers: optionalIdempotencyKeyHeader,
+    body: { content: { "application/json": { schema: submitProofBodySchema } }, required: true },
+  },
   responses: {
     200: oneClaim,
     400: errorContent("A field is not valid"),
     404: errorContent("NOT_FOUND"),
-    409: errorContent("CLAIM_EXPIRED"),
+    409: errorContent(
+      "CLAIM_EXPIRED, or CLAIM_NOT_SUBMITTED (submitted already: a retry with the first request's Idempotency-Key gets the first answer)",
+    ),
+    422: errorContent("IDEMPOTENCY_KEY_REUSED"),
   },
 });
 
@@ -94,7 +105,16 @@ const reject = createRoute({
 export const claimRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 claimRoutes.use("/claims", signedInUser);
 claimRoutes.use("/claims/*", signedInUser);
-claimRoutes.use("/tasks/:id/claims", signedInUser, doorLimit("claims"));
+claimRoutes.use(
+  "/tasks/:id/claims",
+  signedInUser,
+  idempotentWhenKeyed((c) => c.var.user.id),
+  doorLimit("claims"),
+);
+claimRoutes.use(
+  "/claims/:id/submit",
+  idempotentWhenKeyed((c) => c.var.user.id),
+);
 claimRoutes.use(
   "/claims/:id/approve",
   idempotentWhenKeyed((c) => c.var.user.id),
@@ -104,34 +124,59 @@ claimRoutes.use(
   idempotentWhenKeyed((c) => c.var.user.id),
 );
 
-async function answerClaim(db: D1Database, claimId: string, who: { worker?: string; poster?: string }) {
-  const row = await findClaim(db, claimId, who);
-  if (!row) throw new ApiError("NOT_FOUND", "There is no such claim.");
-  return claimFromRow(row);
-}
-
 claimRoutes.openapi(claimTask, async (c) => {
   const { id: taskId } = c.req.valid("param");
   const db = c.env.DB;
   const now = c.var.clock.now();
-  const task = await db.prepare("SELECT deadline FROM task WHERE id = ?1").bind(taskId).first<{ deadline: number }>();
-  if (!task) throw new ApiError("NOT_FOUND", "There is no such task.");
-  const claimId = `clm_${crypto.randomUUID()}`;
+  const worker = c.var.user;
+  const task = await db
+    .prepare("SELECT deadline, title, reward, poster_id FROM task WHERE id = ?1")
+    .bind(taskId)
+    .first<{ deadline: number; title: string; reward: number; poster_id: string }>();
+  if (!task) return c.var.idempotency.refuse(new ApiError("NOT_FOUND", "There is no such task."));
+  // A retry without a key meets the one-claim-per-task key; with one, it hears this answer.
+  const claim: ClaimRow = {
+    id: `clm_${crypto.randomUUID()}`,
+    task_id: taskId,
+    worker_id: worker.id,
+    worker_handle: worker.handle,
+    worker_display_name: worker.displayName,
+    poster_id: task.poster_id,
+    title: task.title,
+    reward: task.reward,
+    status: "claimed",
+    expires_at: Math.min(now + claimWindowMs, task.deadline),
+    proof_text: null,
+    proof_url: null,
+    reject_reason: null,
+    created_at: now,
+    submitted_at: null,
+    decided_at: null,
+  };
   try {
-    // Claiming needs no Idempotency-Key: a repeated claim meets the one-claim-per-task key.
-    await db
-      .prepare("INSERT INTO claim (id, task_id, worker_id, expires_at, created_at) VALUES (?1, ?2, ?3, ?4, ?5)")
-      .bind(claimId, taskId, c.var.user.id, Math.min(now + claimWindowMs, task.deadline), now)
-      .run();
+    return await c.var.idempotency.commit(
+      [
+        db
+          .prepare("INSERT INTO claim (id, task_id, worker_id, expires_at, created_at) VALUES (?1, ?2, ?3, ?4, ?5)")
+          .bind(claim.id, taskId, worker.id, claim.expires_at, now),
+      ],
+      201,
+      { code: "SUCCESS" as const, data: claimFromRow(claim) },
+    );
   } catch (error) {
     const message = error instanceof Error ? error.message : "";
-    if (message.includes("claim.task_id, claim.worker_id")) throw new ApiError("ALREADY_CLAIMED", "You have already claimed this task.");
+    if (message.includes("claim.task_id, claim.worker_id")) {
+      return c.var.idempotency.refuse(new ApiError("ALREADY_CLAIMED", "You have already claimed this task."));
+    }
     if (message.includes("cannot be claimed") || message.includes("task_slots_full")) {
-      throw new ApiError("TASK_NOT_CLAIMABLE", "This task cannot be claimed: it is full, closed, past its deadline or your own.");
+      // A slot may reopen (a claim lapses or is rejected): a retry may succeed.
+      return c.var.idempotency.refuse(
+        new ApiError("TASK_NOT_CLAIMABLE", "This task cannot be claimed: it is full, closed, past its deadline or your own."),
+        { lasting: false },
+      );
     }
     throw error;
   }
-  return c.json({ code: "SUCCESS" as const, data: await answerClaim(db, claimId, { worker: c.var.user.id }) }, 201);
 });
 
 claimRoutes.openapi(listClaims, async (c) => {
@@ -156,23 +201,38 @@ claimRoutes.openapi(submit, async (c) => {
   const now = c.var.clock.now();
   const worker = c.var.user.id;
   const current = await findClaim(db, id, { worker });
-  if (!current) throw new ApiError("NOT_FOUND", "There is no such claim.");
-  const updated = await db
-    .prepare(
-      `UPDATE claim SET status = 'submitted', proof_text = ?1, proof_url = ?2, submitted_at = ?3
-       WHERE id = ?4 AND worker_id = ?5 AND status = 'claimed' AND expires_at > ?3 RETURNING id`,
-    )
-    .bind(text, url ?? null, now, id, worker)
-    .first();
-  if (!updated) {
-    // Told by the claim as it is now: a twin of this request (a double click) that submitted
-    // first leaves it submitted, not expired.
+  if (!current) return c.var.idempotency.refuse(new ApiError("NOT_FOUND", "There is no such claim."));
+  const submitted: ClaimRow = { ...current, status: "submitted", proof_text: text, proof_url: url ?? null, submitted_at: now };
+  try {
+    return await c.var.idempotency.commit(
+      [
+        // Still the worker's, unsubmitted and in time when the batch runs: a twin (a double
+        // click) that submitted first, or the claim lapsing meanwhile, rolls this back.
+        assertInBatch(
+          db,
+          "claim open to submit",
+          "EXISTS (SELECT 1 FROM claim WHERE id = ? AND worker_id = ? AND status = 'claimed' AND expires_at > ?)",
+          id,
+          worker,
+          now,
+        ),
+        db
+          .prepare("UPDATE claim SET status = 'submitted', proof_text = ?1, proof_url = ?2, submitted_at = ?3 WHERE id = ?4")
+          .bind(text, url ?? null, now, id),
+      ],
+      200,
+      { code: "SUCCESS" as const, data: claimFromRow(submitted) },
+    );
+  } catch (error) {
+    if (!isFailedAssertion(error)) throw error;
+    // Told by the claim as it is now: a twin that submitted first leaves it submitted, not expired.
     const after = (await findClaim(db, id, { worker })) ?? current;
-    if (after.status === "claimed" || after.status === "lapsed")
-      throw new ApiError("CLAIM_EXPIRED", "The time to submit this claim has run out.");
-    throw new ApiError("CLAIM_NOT_SUBMITTED", "This claim was already submitted.");
+    return c.var.idempotency.refuse(
+      after.status === "claimed" || after.status === "lapsed"
+        ? new ApiError("CLAIM_EXPIRED", "The time to submit this claim has run out.")
+        : new ApiError("CLAIM_NOT_SUBMITTED", "This claim was already submitted."),
+    );
   }
-  return c.json({ code: "SUCCESS" as const, data: await answerClaim(db, id, { worker }) }, 200);
 });
 
 /** Why a claim is not waiting for a check, and whether that can still change (only a claim not yet submitted can). */

@@ -74,6 +74,17 @@ describe("posting a task", () => {
     expect((await tab("posted", poster.auth)).map((item) => item.id)).toEqual([task.id]);
   });
 
+  it("records the first-touch referrer on the budget's order, as a recharge does; none sent is a direct visit", async () => {
+    const referred = await posted(taskBody({ referrer: "https://search.example/?q=paydesk" }));
+    const direct = await posted();
+    const referrerOf = (orderId: string) => env.DB.prepare("SELECT referrer FROM orders WHERE id = ?1").bind(orderId).first("referrer");
+    expect(await referrerOf(referred.order.id)).toBe("https://search.example/?q=paydesk");
+    expect(await referrerOf(direct.order.id)).toBe("");
+    const tooLong = await post(taskBody({ referrer: `https://a.example/${"x".repeat(2048)}` }));
+    expect(tooLong.status).toBe(400);
+    expect(await tooLong.json()).toMatchObject({ code: "BAD_REQUEST", field: "referrer" });
+  });
+
   it.each([
     ["less than an hour ahead", { deadline: new Date(Date.parse("2026-11-01T00:59:00Z")).toISOString() }],
     ["more than 30 days ahead", { deadline: new Date(Date.parse("2026-12-01T00:00:01Z")).toISOString() }],

@@ -88,6 +88,7 @@ taskRoutes.openapi(post, async (c) => {
     kind: "task_budget",
     amount: body.reward * body.slots,
     description: `Budget for the task “${body.title}”: ${body.slots} × ¥${(body.reward / 100).toFixed(2)}`,
+    referrer: body.referrer,
     now,
   });
   const task: TaskRow = {
