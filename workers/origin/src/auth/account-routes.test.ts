@@ -132,6 +132,18 @@ describe("sign in, session, sign out", () => {
     expect(await session.json()).toMatchObject({ code: "SUCCESS", data: { handle: alice.handle } });
   });
 
+  it("counts a password's characters as code points, as the published lengths do", async () => {
+    // Five emoji are ten UTF-16 units but five characters: too short for a password (zod 4 counts code points).
+    const emoji = { ...alice, handle: "emoji_01" };
+    const short = await register({ ...emoji, password: "😀".repeat(5) });
+    expect(short.status).toBe(400);
+    expect(await short.json()).toMatchObject({ code: "BAD_REQUEST", field: "password" });
+    // 200 emoji are 400 UTF-16 units but 200 characters: within the 256 allowed.
+    expect((await register({ ...emoji, password: "😀".repeat(200) })).status).toBe(201);
+    expect((await signIn(emoji.handle, "😀".repeat(200))).status).toBe(200);
+    expect((await register({ ...emoji, handle: "emoji_02", password: "😀".repeat(257) })).status).toBe(400);
+  });
+
   it("answers a wrong password and an unknown handle alike", async () => {
     const wrong = await signIn(alice.handle, "not the password");
     const unknown = await signIn("nobody_here", "not the password");
