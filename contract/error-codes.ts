@@ -62,6 +62,8 @@ export const errorStatus = {
   ALREADY_CLAIMED: 409,
   CLAIM_EXPIRED: 409,
   CLAIM_NOT_SUBMITTED: 409,
+  /** Giving up a claim that was submitted, decided, or ended already. */
+  CLAIM_NOT_WITHDRAWABLE: 409,
   TASK_NOT_CANCELLABLE: 409,
   /** The task kept changing (claims made or moving) while it was being cancelled: nothing changed; try again. */
   TASK_CHANGED: 409,

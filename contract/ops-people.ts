@@ -5,6 +5,7 @@ import { operatorRoleSchema } from "./ops";
 import { opsPaymentSchema, personRefSchema } from "./ops-orders";
 import { orderSchema } from "./orders";
 import { ticketCategories, ticketStatuses } from "./support";
+import { claimStatuses } from "./tasks";
 import { userText } from "./text";
 import { walletEntrySchema } from "./wallet";
 
@@ -73,7 +74,7 @@ const postedTaskSchema = z.strictObject({
 const claimLineSchema = z.strictObject({
   id: z.string(),
   task: z.strictObject({ id: z.string(), title: z.string(), reward: z.number().int(), poster: personRefSchema }),
-  status: z.enum(["claimed", "submitted", "approved", "rejected", "lapsed"]),
+  status: z.enum(claimStatuses),
   createdAt: z.iso.datetime(),
   expiresAt: z.iso.datetime(),
   submittedAt: z.iso.datetime().nullable(),

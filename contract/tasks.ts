@@ -67,7 +67,8 @@ export const claimListQuerySchema = z.strictObject({ view: z.enum(["mine", "to_c
 /** A claim must be submitted within 24 hours, or by the task's deadline if sooner. */
 export const claimWindowMs = 24 * 60 * 60 * 1000;
 
-const claimStatuses = ["claimed", "submitted", "approved", "rejected", "lapsed"] as const;
+/** `lapsed`: not submitted in time; `withdrawn`: given up by its worker before submitting. Either frees its slot. */
+export const claimStatuses = ["claimed", "submitted", "approved", "rejected", "lapsed", "withdrawn"] as const;
 
 export const claimSchema = z.strictObject({
   id: z.string(),

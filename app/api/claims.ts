@@ -17,6 +17,11 @@ export function submitProof(
   return api.post<Claim>(apiPath`/api/claims/${id}/submit`, body, idempotencyKey);
 }
 
+/** Gives up a claim not yet submitted: its place reopens for others. */
+export function withdrawClaim(api: SignedInApi, id: string, idempotencyKey: string): Promise<Claim> {
+  return api.post<Claim>(apiPath`/api/claims/${id}/withdraw`, {}, idempotencyKey);
+}
+
 export function approveClaim(api: SignedInApi, id: string, idempotencyKey: string): Promise<Claim> {
   return api.post<Claim>(apiPath`/api/claims/${id}/approve`, {}, idempotencyKey);
 }

@@ -95,6 +95,7 @@ export function SubmitButton({
   children,
   className = "button",
   label,
+  describedBy,
   waiting = false,
 }: {
   busy: boolean;
@@ -103,6 +104,8 @@ export function SubmitButton({
   className?: string;
   /** The accessible name, where the visible words alone ("End") do not say which item. */
   label?: string;
+  /** The id of the text that says what pressing it does, where that is more than its name. */
+  describedBy?: string;
   /** Not yet usable (a form shown before the page can send it): disabled, its words unchanged. */
   waiting?: boolean;
 }) {
@@ -113,6 +116,7 @@ export function SubmitButton({
       disabled={busy || waiting}
       aria-disabled={busy || waiting}
       aria-label={busy ? undefined : label}
+      aria-describedby={describedBy}
     >
       {busy ? busyLabel : children}
     </button>

@@ -4,7 +4,7 @@ import type { ActionResult } from "../forms/action-result";
 import { FormAlert, SubmitButton } from "../forms/fields";
 import { useFormInstance } from "../forms/use-form-instance";
 
-/** One button acting on one task or claim (claim it, cancel it). */
+/** One button acting on one task or claim (claim it, give it up, cancel it). */
 export function ItemForm({
   intent,
   id,
@@ -12,6 +12,7 @@ export function ItemForm({
   name,
   busyLabel,
   doneLabel,
+  describedBy,
   secondary = false,
 }: {
   intent: string;
@@ -22,6 +23,8 @@ export function ItemForm({
   busyLabel: string;
   /** Announced after a success (the button itself goes away with the refreshed list). */
   doneLabel?: string;
+  /** The id of the text that says what the button does beyond its name (what cannot be undone). */
+  describedBy?: string;
   secondary?: boolean;
 }) {
   const fetcher = useFetcher<ActionResult>();
@@ -38,6 +41,7 @@ export function ItemForm({
         busyLabel={busyLabel}
         className={secondary ? "button button-secondary" : "button"}
         label={name}
+        describedBy={describedBy}
       >
         {label}
       </SubmitButton>

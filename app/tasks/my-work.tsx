@@ -4,6 +4,7 @@ import { DateTime, Money } from "../components/money";
 import { useMessages } from "../i18n/messages";
 import { useLayoutMessages } from "../i18n/layout-messages";
 import { taskMessages } from "../messages/tasks";
+import { ItemForm } from "./item-form";
 import { SubmitProofForm } from "./submit-proof-form";
 
 /** The My work tab: my claims, with the proof form of those still to do. */
@@ -32,6 +33,19 @@ export function MyWork({ claims }: { claims: Claim[] }) {
                   <DateTime iso={claim.expiresAt} />
                 </p>
                 <SubmitProofForm claim={claim} />
+                <p className="hint" id={`give-up-hint-${claim.id}`}>
+                  {text.giveUpHint}
+                </p>
+                <ItemForm
+                  intent="withdraw"
+                  id={claim.id}
+                  label={text.giveUp}
+                  name={text.onTask(text.giveUp, claim.task.title)}
+                  busyLabel={text.givingUp}
+                  doneLabel={text.givenUp}
+                  describedBy={`give-up-hint-${claim.id}`}
+                  secondary
+                />
               </>
             ) : null}
             {claim.status === "rejected" && claim.rejectReason ? (

@@ -30,8 +30,8 @@ beforeEach(() => {
 });
 
 describe("the task board's client action", () => {
-  it("knows exactly the four intents of its forms", () => {
-    expect(Object.keys(taskIntents).sort()).toEqual(["cancel", "claim", "post", "submit"]);
+  it("knows exactly the five intents of its forms", () => {
+    expect(Object.keys(taskIntents).sort()).toEqual(["cancel", "claim", "post", "submit", "withdraw"]);
   });
 
   it.each([["delete"], [""], ["approve"], ["hasOwnProperty"]])("refuses the intent %j and calls nothing", async (intent) => {

@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { submitProof } from "../api/claims";
+import { submitProof, withdrawClaim } from "../api/claims";
 import { cancelTask, claimTask, postTask } from "../api/tasks";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
 import { dispatchIntent, type IntentHandler } from "../forms/intent-dispatch";
@@ -26,6 +26,10 @@ function submit(form: FormData): Promise<TaskActionAnswer> {
     const body = await checked((s) => s.submitProofBodySchema, { text: formText(form, "text"), ...(url ? { url } : {}) }, fieldMessages());
     return submitProof(api, formText(form, "id"), body, formText(form, "idempotencyKey"));
   });
+}
+
+function withdraw(form: FormData): Promise<TaskActionAnswer> {
+  return runAction("withdraw", (api) => withdrawClaim(api, formText(form, "id"), formText(form, "idempotencyKey")));
 }
 
 function cancel(form: FormData): Promise<TaskActionAnswer> {
@@ -64,7 +68,7 @@ async function post(form: FormData): Promise<TaskActionAnswer> {
 }
 
 /** The task board's forms, by intent. */
-export const taskIntents: Readonly<Record<string, IntentHandler<TaskActionAnswer>>> = { claim, submit, cancel, post };
+export const taskIntents: Readonly<Record<string, IntentHandler<TaskActionAnswer>>> = { claim, submit, withdraw, cancel, post };
 
 export function actOnTaskForm(form: FormData): Promise<TaskActionAnswer> {
   return dispatchIntent(form, taskIntents);

@@ -232,6 +232,39 @@ for (const viewport of viewports) {
       expect(await balances(poster)).toEqual({ available: 700, held: 300 });
     });
 
+    test("a worker gives up a claim before submitting: its place reopens for others", async ({ page }) => {
+      const language = "zh-CN";
+      const text = taskMessages[language];
+      const poster = await newPerson("poster", "Wang Fang");
+      const worker = await newPerson("worker", "Liu Yang");
+      await fund(poster, 1_000);
+      const deadline = new Date(Date.now() + 48 * 3600 * 1000).toISOString();
+      const title = `Count the chairs ${uniqueHandle("t")}`;
+      const { order, task } = await api<{ order: { id: string }; task: { id: string } }>("POST", "/api/tasks", {
+        token: poster.token,
+        body: { title, description: "Count the chairs in the hall.", reward: 300, slots: 1, deadline },
+      });
+      await api("POST", `/api/orders/${order.id}/pay`, { token: poster.token, body: { method: "wallet" } });
+      await api("POST", `/api/tasks/${task.id}/claims`, { token: worker.token, body: {} });
+
+      await contextFor(page.context(), worker, language);
+      await open(page, "/task?tab=mine");
+      const claim = page.getByRole("listitem").filter({ hasText: title });
+      const giveUp = claim.getByRole("button", { name: text.onTask(text.giveUp, title), exact: true });
+      // The button says what cannot be undone, not only its name.
+      await expect(giveUp).toHaveAccessibleDescription(text.giveUpHint);
+      await expectAccessible(page);
+      await shot(page, "claim-to-give-up", viewport, language);
+      await giveUp.click();
+      await expect(claim.getByText(text.claimStatus.withdrawn)).toBeVisible();
+      await expect(page.getByRole("status").filter({ hasText: text.givenUp })).toBeAttached();
+      await expect(claim.getByLabel(text.proof, { exact: true })).toHaveCount(0);
+      await expectAccessible(page);
+      await shot(page, "claim-given-up", viewport, language);
+      const posted = await api<{ id: string; slotsLeft: number }[]>("GET", "/api/tasks?tab=posted", { token: poster.token });
+      expect(posted).toEqual([expect.objectContaining({ id: task.id, slotsLeft: 1 })]);
+    });
+
     test("an order is created and cancelled", async ({ page }) => {
       const language = "en";
       const text = orderMessages[language];

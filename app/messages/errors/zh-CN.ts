@@ -42,6 +42,7 @@ export default {
   ALREADY_CLAIMED: "你已领取过此任务。",
   CLAIM_EXPIRED: "此任务的提交时限已过。",
   CLAIM_NOT_SUBMITTED: "该提交已处理或不在待审核状态。",
+  CLAIM_NOT_WITHDRAWABLE: "只有尚未提交的领取才能放弃。",
   TASK_NOT_CANCELLABLE: "此任务已关闭。",
   TICKET_CLOSED: "此工单已关闭。如仍需帮助，请新建工单。",
   TASK_CHANGED: "取消时此任务一直在变化，未作任何更改，请重试。",

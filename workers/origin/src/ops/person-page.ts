@@ -132,7 +132,7 @@ export async function personPage(db: D1Database, userId: string): Promise<Person
     // claim_worker (worker_id, created_at DESC); the task and its poster by their keys.
     db
       .prepare(
-        `SELECT claim.id, claim.status, claim.created_at, claim.expires_at, claim.submitted_at, claim.decided_at,
+        `SELECT claim.id, CASE WHEN claim.withdrawn_at IS NULL THEN claim.status ELSE 'withdrawn' END AS status, claim.created_at, claim.expires_at, claim.submitted_at, claim.decided_at,
            task.id AS task_id, task.title AS task_title, task.reward AS task_reward,
            poster.id AS poster_id, poster.handle AS poster_handle, poster.display_name AS poster_display_name
          FROM claim JOIN task ON task.id = claim.task_id JOIN user AS poster ON poster.id = task.poster_id

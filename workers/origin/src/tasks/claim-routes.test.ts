@@ -1,7 +1,16 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Claim, Task } from "#contract/tasks";
-import { balanceOf, expectLedgerWhole, openPaidTask, resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
+import {
+  balanceOf,
+  beforeBatch,
+  expectLedgerWhole,
+  openPaidTask,
+  resetDatabase,
+  seedUser,
+  testOrigin,
+  type TestOrigin,
+} from "../../test/origin-client";
 
 let origin: TestOrigin;
 let poster: Awaited<ReturnType<typeof seedUser>>;
@@ -196,5 +205,94 @@ describe("submitting and checking", () => {
     await expect(
       env.DB.prepare("INSERT INTO claim_capture (claim_id, tx_id, amount, at) VALUES (?1, 'tx_none', 1, 1)").bind(id).run(),
     ).rejects.toThrow();
+  });
+});
+
+describe("giving up a claim", () => {
+  const withdraw = (claimId: string, auth: Record<string, string>, key?: string) =>
+    origin.call(`/api/claims/${claimId}/withdraw`, { headers: { ...auth, ...(key ? { "Idempotency-Key": key } : {}) } });
+
+  it("reopens its slot for others, says it was given up, and leaves the task unclaimable by the same worker", async () => {
+    const task = await openTask({ slots: 1 });
+    const [w1, w2] = workers;
+    if (!w1 || !w2) throw new Error("workers");
+    const mine = await claimed(task.id, w1.auth);
+    expect(await slotsLeft(task.id)).toBe(0);
+    expect(await (await claim(task.id, w2.auth)).json()).toMatchObject({ code: "TASK_NOT_CLAIMABLE" });
+
+    const answer = await withdraw(mine.id, w1.auth);
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ code: "SUCCESS", data: { id: mine.id, status: "withdrawn", proof: null } });
+    expect(await slotsLeft(task.id)).toBe(1);
+    const listed = await origin.call("/api/claims?view=mine", { method: "GET", headers: w1.auth });
+    expect(((await listed.json()) as { data: Claim[] }).data.map((item) => item.status)).toEqual(["withdrawn"]);
+
+    // One claim per user per task: the same worker cannot come back; another can.
+    expect(await (await claim(task.id, w1.auth)).json()).toMatchObject({ code: "ALREADY_CLAIMED" });
+    await claimed(task.id, w2.auth);
+    // Neither proof nor a second give-up moves it.
+    expect(await (await submit(mine.id, w1.auth)).json()).toMatchObject({ code: "CLAIM_EXPIRED" });
+    const again = await withdraw(mine.id, w1.auth);
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ code: "CLAIM_NOT_WITHDRAWABLE" });
+    await expectLedgerWhole();
+  });
+
+  it("refuses a submitted claim, and anyone but its worker", async () => {
+    const task = await openTask();
+    const [w1, w2] = workers;
+    if (!w1 || !w2) throw new Error("workers");
+    const mine = await claimed(task.id, w1.auth);
+    expect((await withdraw(mine.id, w2.auth)).status).toBe(404);
+    expect((await withdraw(mine.id, poster.auth)).status).toBe(404);
+    expect((await submit(mine.id, w1.auth)).status).toBe(200);
+    const late = await withdraw(mine.id, w1.auth);
+    expect(late.status).toBe(409);
+    expect(await late.json()).toMatchObject({ code: "CLAIM_NOT_WITHDRAWABLE" });
+    expect(await env.DB.prepare("SELECT status, withdrawn_at FROM claim WHERE id = ?1").bind(mine.id).first()).toEqual({
+      status: "submitted",
+      withdrawn_at: null,
+    });
+  });
+
+  it("gives way to a submit that lands between its read and its write; with a key, a retry hears the first answer", async () => {
+    const task = await openTask();
+    const [w1] = workers;
+    if (!w1) throw new Error("workers");
+    const mine = await claimed(task.id, w1.auth);
+    const raced = await origin.call(`/api/claims/${mine.id}/withdraw`, {
+      headers: w1.auth,
+      db: beforeBatch(1, () => submit(mine.id, w1.auth)),
+    });
+    expect(raced.status).toBe(409);
+    expect(await raced.json()).toMatchObject({ code: "CLAIM_NOT_WITHDRAWABLE" });
+    expect(await env.DB.prepare("SELECT status FROM claim WHERE id = ?1").bind(mine.id).first("status")).toBe("submitted");
+
+    const other = await claimed((await openTask()).id, w1.auth);
+    const first = await withdraw(other.id, w1.auth, "give-up-key-0001");
+    const retry = await withdraw(other.id, w1.auth, "give-up-key-0001");
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await retry.json()).toEqual(await first.json());
+  });
+
+  it("the database gives a claim up only from claimed, once, and never at its birth", async () => {
+    const task = await openTask();
+    const [w1, w2] = workers;
+    if (!w1 || !w2) throw new Error("workers");
+    const mine = await claimed(task.id, w1.auth);
+    const theirs = await claimed(task.id, w2.auth);
+    expect((await submit(theirs.id, w2.auth)).status).toBe(200);
+    await expect(
+      env.DB.prepare("UPDATE claim SET status = 'lapsed', withdrawn_at = 1 WHERE id = ?1").bind(theirs.id).run(),
+    ).rejects.toThrow(/not allowed|given up/);
+    await expect(env.DB.prepare("UPDATE claim SET withdrawn_at = 1 WHERE id = ?1").bind(mine.id).run()).rejects.toThrow(/given up/);
+    await env.DB.prepare("UPDATE claim SET status = 'lapsed', withdrawn_at = 1 WHERE id = ?1").bind(mine.id).run();
+    await expect(env.DB.prepare("UPDATE claim SET withdrawn_at = 2 WHERE id = ?1").bind(mine.id).run()).rejects.toThrow(/given up/);
+    await expect(
+      env.DB.prepare("INSERT INTO claim (id, task_id, worker_id, expires_at, created_at, withdrawn_at) VALUES ('clm_x', ?1, ?2, 1, ?3, 1)")
+        .bind(task.id, workers[2]?.id, origin.now())
+        .run(),
+    ).rejects.toThrow(/given up/);
   });
 });

@@ -69,6 +69,23 @@ const submit = createRoute({
   },
 });
 
+const withdraw = createRoute({
+  method: "post",
+  path: "/claims/{id}/withdraw",
+  summary:
+    "Give up my claim before submitting proof: its slot reopens for others, and the task cannot be claimed by me again (one claim per user per task)",
+  security: bearerAuth,
+  request: { params: claimIdParamSchema, headers: optionalIdempotencyKeyHeader },
+  responses: {
+    200: oneClaim,
+    404: errorContent("NOT_FOUND"),
+    409: errorContent(
+      "CLAIM_NOT_WITHDRAWABLE: submitted, decided or ended already (given up already: a retry with the first request's Idempotency-Key gets the first answer)",
+    ),
+    422: errorContent("IDEMPOTENCY_KEY_REUSED"),
+  },
+});
+
 const approve = createRoute({
   method: "post",
   path: "/claims/{id}/approve",
@@ -116,6 +133,10 @@ claimRoutes.use(
   idempotentWhenKeyed((c) => c.var.user.id),
 );
 claimRoutes.use(
+  "/claims/:id/withdraw",
+  idempotentWhenKeyed((c) => c.var.user.id),
+);
+claimRoutes.use(
   "/claims/:id/approve",
   idempotentWhenKeyed((c) => c.var.user.id),
 );
@@ -152,6 +173,7 @@ claimRoutes.openapi(claimTask, async (c) => {
     created_at: now,
     submitted_at: null,
     decided_at: null,
+    withdrawn_at: null,
   };
   try {
     return await c.var.idempotency.commit(
@@ -232,6 +254,35 @@ claimRoutes.openapi(submit, async (c) => {
         ? new ApiError("CLAIM_EXPIRED", "The time to submit this claim has run out.")
         : new ApiError("CLAIM_NOT_SUBMITTED", "This claim was already submitted."),
     );
+  }
+});
+
+claimRoutes.openapi(withdraw, async (c) => {
+  const { id } = c.req.valid("param");
+  const db = c.env.DB;
+  const now = c.var.clock.now();
+  const worker = c.var.user.id;
+  const current = await findClaim(db, id, { worker });
+  if (!current) return c.var.idempotency.refuse(new ApiError("NOT_FOUND", "There is no such claim."));
+  const notWithdrawable = () => new ApiError("CLAIM_NOT_WITHDRAWABLE", "Only a claim not yet submitted can be given up.");
+  if (current.status !== "claimed") return c.var.idempotency.refuse(notWithdrawable());
+  try {
+    return await c.var.idempotency.commit(
+      [
+        // Stored as a lapse, which frees the slot (trigger `claim_frees_slot`); trigger
+        // `claim_withdrawn_once` refuses it unless the claim is still claimed when the batch runs.
+        db.prepare("UPDATE claim SET status = 'lapsed', withdrawn_at = ?1 WHERE id = ?2").bind(now, id),
+      ],
+      200,
+      { code: "SUCCESS" as const, data: claimFromRow({ ...current, status: "lapsed", withdrawn_at: now }) },
+    );
+  } catch (error) {
+    if (
+      !(error instanceof Error && /only a claim not yet submitted is given up|that change of status is not allowed/.test(error.message))
+    ) {
+      throw error;
+    }
+    return c.var.idempotency.refuse(notWithdrawable());
   }
 });
 

@@ -9,7 +9,8 @@ export type ClaimRow = {
   poster_id: string;
   title: string;
   reward: number;
-  status: Claim["status"];
+  /** As stored: a claim given up is stored lapsed, with `withdrawn_at` (migration 0034). */
+  status: Exclude<Claim["status"], "withdrawn">;
   expires_at: number;
   proof_text: string | null;
   proof_url: string | null;
@@ -17,11 +18,13 @@ export type ClaimRow = {
   created_at: number;
   submitted_at: number | null;
   decided_at: number | null;
+  withdrawn_at: number | null;
 };
 
 export const claimSelect = `SELECT claim.id, claim.task_id, claim.worker_id, worker.handle AS worker_handle,
   worker.display_name AS worker_display_name, task.poster_id, task.title, task.reward, claim.status, claim.expires_at,
-  claim.proof_text, claim.proof_url, claim.reject_reason, claim.created_at, claim.submitted_at, claim.decided_at
+  claim.proof_text, claim.proof_url, claim.reject_reason, claim.created_at, claim.submitted_at, claim.decided_at,
+  claim.withdrawn_at
   FROM claim JOIN task ON task.id = claim.task_id JOIN user AS worker ON worker.id = claim.worker_id`;
 
 const isoOrNull = (at: number | null) => (at === null ? null : new Date(at).toISOString());
@@ -31,7 +34,7 @@ export function claimFromRow(row: ClaimRow): Claim {
     id: row.id,
     task: { id: row.task_id, title: row.title, reward: row.reward },
     worker: { handle: row.worker_handle, displayName: row.worker_display_name },
-    status: row.status,
+    status: row.withdrawn_at === null ? row.status : "withdrawn",
     expiresAt: new Date(row.expires_at).toISOString(),
     proof: row.proof_text === null ? null : { text: row.proof_text, url: row.proof_url },
     rejectReason: row.reject_reason,
