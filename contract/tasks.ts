@@ -61,8 +61,28 @@ export type Task = z.infer<typeof taskSchema>;
 
 export const postedTaskSchema = z.strictObject({ task: taskSchema, order: orderSchema });
 
-export const taskListQuerySchema = z.strictObject({ tab: z.enum(["available", "posted"]) });
-export const claimListQuerySchema = z.strictObject({ view: z.enum(["mine", "to_check"]) });
+const taskIdSchema = z.string().regex(/^tsk_[0-9a-f-]{36}$/, "Not a task id.");
+const claimIdSchema = z.string().regex(/^clm_[0-9a-f-]{36}$/, "Not a claim id.");
+
+/**
+ * Open tasks of others, soonest deadline first; or my own, newest first, 100 at a time
+ * (`personalListPageSize`): `before`, the id of the oldest I have, asks for the ones posted
+ * before it (an id not mine answers nothing).
+ */
+export const taskListQuerySchema = z
+  .strictObject({ tab: z.enum(["available", "posted"]), before: taskIdSchema.optional() })
+  .refine((query) => query.tab === "posted" || query.before === undefined, {
+    path: ["before"],
+    message: "Only my own tasks (tab=posted) are paged.",
+  });
+
+/** My claims, newest first, 100 at a time (`before` as for tasks); or submissions waiting for my check, oldest first. */
+export const claimListQuerySchema = z
+  .strictObject({ view: z.enum(["mine", "to_check"]), before: claimIdSchema.optional() })
+  .refine((query) => query.view === "mine" || query.before === undefined, {
+    path: ["before"],
+    message: "Only my own claims (view=mine) are paged.",
+  });
 
 /** A claim must be submitted within 24 hours, or by the task's deadline if sooner. */
 export const claimWindowMs = 24 * 60 * 60 * 1000;
@@ -113,6 +133,6 @@ export const rejectBodySchema = z.strictObject({
   }),
 });
 
-export const taskIdParamSchema = z.strictObject({ id: z.string().regex(/^tsk_[0-9a-f-]{36}$/, "Not a task id.") });
-export const claimIdParamSchema = z.strictObject({ id: z.string().regex(/^clm_[0-9a-f-]{36}$/, "Not a claim id.") });
+export const taskIdParamSchema = z.strictObject({ id: taskIdSchema });
+export const claimIdParamSchema = z.strictObject({ id: claimIdSchema });
 /** Paying an order lives in ./payments (wallet or WeChat Pay); kept here for older imports. */

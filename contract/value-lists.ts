@@ -7,6 +7,12 @@
  */
 export const orderStatuses = ["pending", "paid", "closed"] as const;
 
+/**
+ * How many tasks or claims one answer of a person's own lists holds: a full answer may have
+ * older ones behind it, which `before` (the oldest one's id) asks for.
+ */
+export const personalListPageSize = 100;
+
 /** The longest first-touch referrer an order keeps, in code points (docs/start-up.md). */
 export const orderReferrerLength = 2048;
 

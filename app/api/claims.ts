@@ -3,9 +3,9 @@ import type { Claim, claimListQuerySchema, rejectBodySchema, submitProofBodySche
 import { apiPath, withQuery } from "./api-path";
 import type { SignedInApi } from "./client";
 
-/** My claims (`mine`), or the submissions to my tasks waiting for my check (`to_check`). */
-export function listClaims(api: SignedInApi, view: z.input<typeof claimListQuerySchema>["view"]): Promise<Claim[]> {
-  return api.get<Claim[]>(withQuery("/api/claims", { view }));
+/** My claims (`mine`; `before` as for tasks), or the submissions to my tasks waiting for my check (`to_check`). */
+export function listClaims(api: SignedInApi, query: z.input<typeof claimListQuerySchema>): Promise<Claim[]> {
+  return api.get<Claim[]>(withQuery("/api/claims", query));
 }
 
 export function submitProof(

@@ -5,9 +5,9 @@ import type { SignedInApi } from "./client";
 
 type PostedTask = z.infer<typeof postedTaskSchema>;
 
-/** Open tasks of others (`available`), or my own (`posted`). */
-export function listTasks(api: SignedInApi, tab: z.input<typeof taskListQuerySchema>["tab"]): Promise<Task[]> {
-  return api.get<Task[]>(withQuery("/api/tasks", { tab }));
+/** Open tasks of others (`available`), or my own (`posted`; `before`: the id of the oldest I have, for the page before it). */
+export function listTasks(api: SignedInApi, query: z.input<typeof taskListQuerySchema>): Promise<Task[]> {
+  return api.get<Task[]>(withQuery("/api/tasks", query));
 }
 
 /** The task and the order that pays its budget. */

@@ -16,6 +16,9 @@ export const taskMessages = defineMessages({
     noAvailable: "No open tasks right now. Come back later, or post one yourself.",
     noClaims: "You have not claimed any tasks yet.",
     noPosted: "You have not posted any tasks yet.",
+    noOlder: "Nothing older.",
+    older: "Older",
+    newest: "Newest",
     claimStatus: {
       claimed: "To do",
       submitted: "Waiting for a check",
@@ -91,6 +94,9 @@ export const taskMessages = defineMessages({
     noAvailable: "暂时没有可领取的任务。稍后再来，或自己发布一个。",
     noClaims: "你还没有领取任务。",
     noPosted: "你还没有发布任务。",
+    noOlder: "没有更早的了。",
+    older: "更早的",
+    newest: "最新的",
     claimStatus: {
       claimed: "待完成",
       submitted: "等待审核",

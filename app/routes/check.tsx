@@ -16,7 +16,7 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function clientLoader() {
-  const claims = await loadPersonal((api) => listClaims(api, "to_check"));
+  const claims = await loadPersonal((api) => listClaims(api, { view: "to_check" }));
   // The queue arrives with its data, not after it (if it cannot, the render asks again).
   if (claims.state === "ready") await checkQueue.prefetch();
   return claims;

@@ -5,14 +5,22 @@ import { useMessages } from "../i18n/messages";
 import { useLayoutMessages } from "../i18n/layout-messages";
 import { taskMessages } from "../messages/tasks";
 import { ItemForm } from "./item-form";
+import { ListPages } from "./list-pages";
 import { SubmitProofForm } from "./submit-proof-form";
 
-/** The My work tab: my claims, with the proof form of those still to do. */
-export function MyWork({ claims }: { claims: Claim[] }) {
+/** The My work tab: my claims, with the proof form of those still to do; 100 a page (`before`). */
+export function MyWork({ claims, before }: { claims: Claim[]; before?: string }) {
   const text = useMessages(taskMessages);
   const layout = useLayoutMessages();
   const [params] = useSearchParams();
-  if (claims.length === 0) return <p className="empty">{text.noClaims}</p>;
+  if (claims.length === 0) {
+    return (
+      <>
+        <p className="empty">{before ? text.noOlder : text.noClaims}</p>
+        <ListPages tab="mine" before={before} items={claims} />
+      </>
+    );
+  }
   const justClaimed = claims.some((claim) => claim.task.id === params.get("claimed") && claim.status === "claimed");
   return (
     <>
@@ -58,6 +66,7 @@ export function MyWork({ claims }: { claims: Claim[] }) {
           </li>
         ))}
       </ul>
+      <ListPages tab="mine" before={before} items={claims} />
     </>
   );
 }

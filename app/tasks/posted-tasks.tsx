@@ -4,16 +4,17 @@ import { Money } from "../components/money";
 import { useMessages } from "../i18n/messages";
 import { taskMessages } from "../messages/tasks";
 import { ItemForm } from "./item-form";
+import { ListPages } from "./list-pages";
 import { PostTaskForm } from "./post-task-form";
 import { TaskFacts } from "./task-facts";
 
-/** The Posted tab: my own tasks, what they still hold, and the form for a new one. */
-export function PostedTasks({ tasks }: { tasks: Task[] }) {
+/** The Posted tab: my own tasks (100 a page, `before`), what they still hold, and the form for a new one. */
+export function PostedTasks({ tasks, before }: { tasks: Task[]; before?: string }) {
   const text = useMessages(taskMessages);
   return (
     <>
       {tasks.length === 0 ? (
-        <p className="empty">{text.noPosted}</p>
+        <p className="empty">{before ? text.noOlder : text.noPosted}</p>
       ) : (
         <ul className="task-list">
           {tasks.map((task) => (
@@ -46,6 +47,7 @@ export function PostedTasks({ tasks }: { tasks: Task[] }) {
           ))}
         </ul>
       )}
+      <ListPages tab="posted" before={before} items={tasks} />
       <PostTaskForm />
     </>
   );

@@ -36,9 +36,9 @@ export function TaskBoard({ board }: { board: Personal<Board> }) {
               shown.tab === "available" ? (
                 <AvailableTasks tasks={shown.tasks} />
               ) : shown.tab === "mine" ? (
-                <MyWork claims={shown.claims} />
+                <MyWork claims={shown.claims} before={shown.before} />
               ) : (
-                <PostedTasks tasks={shown.tasks} />
+                <PostedTasks tasks={shown.tasks} before={shown.before} />
               )
             }
           </PartView>

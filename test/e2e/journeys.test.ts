@@ -265,6 +265,36 @@ for (const viewport of viewports) {
       expect(posted).toEqual([expect.objectContaining({ id: task.id, slotsLeft: 1 })]);
     });
 
+    test("a poster's tasks come 100 a page, with links to older and back to the newest", async ({ page }) => {
+      const language = "en";
+      const text = taskMessages[language];
+      const poster = await newPerson("poster", "Wang Fang");
+      const deadline = new Date(Date.now() + 48 * 3600 * 1000).toISOString();
+      const prefix = uniqueHandle("p");
+      // 101 tasks awaiting their budgets, posted one after another: the first is the oldest.
+      for (let index = 0; index < 101; index += 1) {
+        await api("POST", "/api/tasks", {
+          token: poster.token,
+          body: { title: `${prefix} task ${index}`, description: "Paged.", reward: 100, slots: 1, deadline },
+        });
+      }
+      await contextFor(page.context(), poster, language);
+      await open(page, "/task?tab=posted");
+      const cards = page.locator(".task-card");
+      await expect(cards).toHaveCount(100);
+      await expect(cards.first()).toContainText(`${prefix} task 100`);
+      await expect(page.getByRole("link", { name: text.newest, exact: true })).toHaveCount(0);
+      await page.getByRole("link", { name: text.older, exact: true }).click();
+      await expect(page).toHaveURL(/\/task\?tab=posted&before=tsk_/);
+      await expect(cards).toHaveCount(1);
+      await expect(cards.first()).toContainText(`${prefix} task 0`);
+      await expect(page.getByRole("link", { name: text.older, exact: true })).toHaveCount(0);
+      await expectAccessible(page);
+      await shot(page, "posted-older-page", viewport, language);
+      await page.getByRole("link", { name: text.newest, exact: true }).click();
+      await expect(cards).toHaveCount(100);
+    });
+
     test("an order is created and cancelled", async ({ page }) => {
       const language = "en";
       const text = orderMessages[language];

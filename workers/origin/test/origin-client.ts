@@ -206,6 +206,32 @@ export async function fundWallet(origin: CodeCaller, user: { auth: Record<string
 }
 
 /** An open task: its budget funded, posted and paid from the poster's wallet. */
+/**
+ * Tasks written straight to the database, open, a second apart and oldest first, each with its
+ * budget order: for lists longer than a test could post through the API (its daily limit).
+ * Their escrow is not held, so the ledger check is not for them.
+ */
+export async function seedOpenTasks(origin: TestOrigin, posterId: string, count: number): Promise<string[]> {
+  const first = origin.now() - count * 1000;
+  const ids = Array.from({ length: count }, () => `tsk_${crypto.randomUUID()}`);
+  await env.DB.batch(
+    ids.flatMap((id, index) => {
+      const orderId = `ord_${crypto.randomUUID()}`;
+      const at = first + index * 1000;
+      return [
+        env.DB.prepare(
+          "INSERT INTO orders (id, user_id, kind, amount, description, created_at, expires_at) VALUES (?1, ?2, 'task_budget', 1000, 'A budget', ?3, ?4)",
+        ).bind(orderId, posterId, at, at + 30 * 60_000),
+        env.DB.prepare(
+          `INSERT INTO task (id, poster_id, title, description, reward, slots, deadline, status, order_id, created_at)
+           VALUES (?1, ?2, ?3, 'Do the thing.', 1000, 1, ?4, 'open', ?5, ?6)`,
+        ).bind(id, posterId, `Task ${index}`, origin.now() + 48 * 60 * 60_000, orderId, at),
+      ];
+    }),
+  );
+  return ids;
+}
+
 export async function openPaidTask(
   origin: TestOrigin,
   poster: { auth: Record<string, string> },

@@ -7,6 +7,7 @@ import {
   expectLedgerWhole,
   openPaidTask,
   resetDatabase,
+  seedOpenTasks,
   seedUser,
   testOrigin,
   type TestOrigin,
@@ -76,6 +77,32 @@ describe("claiming", () => {
     const answers = await Promise.all([...workers, ...more].map((worker) => claim(task.id, worker.auth)));
     expect(answers.map((answer) => answer.status).sort()).toEqual([201, 201, 409, 409, 409, 409]);
     expect(await slotsLeft(task.id)).toBe(0);
+  });
+});
+
+describe("my claims, 100 at a time", () => {
+  it("answers the newest 100, and the ones before a claim with `before`; another's claim pages nothing", async () => {
+    const [w1, w2] = workers;
+    if (!w1 || !w2) throw new Error("workers");
+    const tasks = await seedOpenTasks(origin, poster.id, 101);
+    const claims: string[] = [];
+    for (const taskId of tasks) {
+      claims.push((await claimed(taskId, w1.auth)).id);
+      origin.advance(1);
+    }
+    const page = async (query: string, auth = w1.auth) => {
+      const answer = await origin.call(`/api/claims?view=mine${query}`, { method: "GET", headers: auth });
+      expect(answer.status).toBe(200);
+      return ((await answer.json()) as { data: Claim[] }).data.map((claim) => claim.id);
+    };
+    const first = await page("");
+    expect(first).toEqual([...claims].reverse().slice(0, 100));
+    expect(await page(`&before=${first.at(-1)}`)).toEqual([claims[0]]);
+    expect(await page(`&before=${claims[0]}`)).toEqual([]);
+    expect(await page(`&before=${first[0]}`, w2.auth)).toEqual([]);
+    const toCheck = await origin.call(`/api/claims?view=to_check&before=${first[0]}`, { method: "GET", headers: poster.auth });
+    expect(toCheck.status).toBe(400);
+    expect(await toCheck.json()).toMatchObject({ code: "BAD_REQUEST", field: "before" });
   });
 });
 

@@ -1,4 +1,5 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { personalListPageSize } from "#contract/value-lists";
 import { z } from "zod";
 import {
   claimIdParamSchema,
@@ -42,7 +43,8 @@ const claimTask = createRoute({
 const listClaims = createRoute({
   method: "get",
   path: "/claims",
-  summary: "My claims (mine), or submissions waiting for my check (to_check)",
+  summary:
+    "My claims (mine), newest first, 100 at a time (`before` pages back); or submissions waiting for my check (to_check), oldest first, at most 100",
   security: bearerAuth,
   request: { query: claimListQuerySchema },
   responses: { 200: jsonContent(successEnvelope(z.array(claimSchema)), "Claims"), 401: errorContent("UNAUTHENTICATED") },
@@ -202,12 +204,21 @@ claimRoutes.openapi(claimTask, async (c) => {
 });
 
 claimRoutes.openapi(listClaims, async (c) => {
-  const { view } = c.req.valid("query");
+  const { view, before } = c.req.valid("query");
   const rows =
     view === "mine"
-      ? await c.env.DB.prepare(`${claimSelect} WHERE claim.worker_id = ?1 ORDER BY claim.created_at DESC LIMIT 100`)
-          .bind(c.var.user.id)
-          .all<ClaimRow>()
+      ? await (before
+          ? // Index claim_worker; a claim not mine has no row to compare with, so nothing comes back.
+            c.env.DB.prepare(
+              `${claimSelect} WHERE claim.worker_id = ?1
+                 AND (claim.created_at, claim.id) < (SELECT created_at, id FROM claim WHERE id = ?2 AND worker_id = ?1)
+               ORDER BY claim.created_at DESC, claim.id DESC LIMIT ?3`,
+            ).bind(c.var.user.id, before, personalListPageSize)
+          : c.env.DB.prepare(`${claimSelect} WHERE claim.worker_id = ?1 ORDER BY claim.created_at DESC, claim.id DESC LIMIT ?2`).bind(
+              c.var.user.id,
+              personalListPageSize,
+            )
+        ).all<ClaimRow>()
       : await c.env.DB.prepare(
           `${claimSelect} WHERE task.poster_id = ?1 AND claim.status = 'submitted' ORDER BY claim.submitted_at LIMIT 100`,
         )

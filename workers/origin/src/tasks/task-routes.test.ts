@@ -8,6 +8,7 @@ import {
   expectLedgerWhole,
   fundWallet,
   resetDatabase,
+  seedOpenTasks,
   seedUser,
   testOrigin,
   type TestOrigin,
@@ -106,6 +107,35 @@ describe("posting a task", () => {
     const response = await post(taskBody(overrides));
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ code: "BAD_REQUEST", field });
+  });
+});
+
+describe("my posted tasks, 100 at a time", () => {
+  it("answers the newest 100, and the ones before a task with `before`, down to none", async () => {
+    const ids = await seedOpenTasks(origin, poster.id, 150);
+    const newestFirst = [...ids].reverse();
+    const page = async (query: string) => {
+      const answer = await origin.call(`/api/tasks?tab=posted${query}`, { method: "GET", headers: poster.auth });
+      expect(answer.status).toBe(200);
+      return ((await answer.json()) as { data: Task[] }).data.map((task) => task.id);
+    };
+    const first = await page("");
+    expect(first).toEqual(newestFirst.slice(0, 100));
+    const second = await page(`&before=${first.at(-1)}`);
+    expect(second).toEqual(newestFirst.slice(100));
+    expect(await page(`&before=${second.at(-1)}`)).toEqual([]);
+    // Another poster's task is no place to page from: nothing, and nothing of theirs.
+    const [theirs = ""] = await seedOpenTasks(origin, worker.id, 1);
+    expect(await page(`&before=${theirs}`)).toEqual([]);
+  });
+
+  it("refuses `before` on the available tab, and one that is not a task id, naming the field", async () => {
+    const [id = ""] = await seedOpenTasks(origin, poster.id, 1);
+    for (const query of [`tab=available&before=${id}`, "tab=posted&before=not-a-task"]) {
+      const answer = await origin.call(`/api/tasks?${query}`, { method: "GET", headers: poster.auth });
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toMatchObject({ code: "BAD_REQUEST", field: "before" });
+    }
   });
 });
 

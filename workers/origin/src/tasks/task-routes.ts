@@ -1,4 +1,5 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { personalListPageSize } from "#contract/value-lists";
 import { z } from "zod";
 import { postedTaskSchema, postTaskBodySchema, taskIdParamSchema, taskLimits, taskListQuerySchema, taskSchema } from "#contract/tasks";
 import { signedInUser } from "../auth/signed-in-user";
@@ -38,7 +39,8 @@ const post = createRoute({
 const list = createRoute({
   method: "get",
   path: "/",
-  summary: "Open tasks of others (available), or my own (posted)",
+  summary:
+    "Open tasks of others (available), soonest deadline first, at most 100; or my own (posted), newest first, 100 at a time: `before` pages back",
   security: bearerAuth,
   request: { query: taskListQuerySchema },
   responses: { 200: jsonContent(successEnvelope(z.array(taskSchema)), "Tasks"), 401: errorContent("UNAUTHENTICATED") },
@@ -122,13 +124,22 @@ taskRoutes.openapi(post, async (c) => {
 });
 
 taskRoutes.openapi(list, async (c) => {
-  const { tab } = c.req.valid("query");
+  const { tab, before } = c.req.valid("query");
   const now = c.var.clock.now();
   const rows =
     tab === "posted"
-      ? await c.env.DB.prepare(`SELECT ${taskColumns} FROM task WHERE poster_id = ?1 ORDER BY created_at DESC LIMIT 100`)
-          .bind(c.var.user.id)
-          .all<TaskRow>()
+      ? await (before
+          ? // Index task_poster; a task not mine has no row to compare with, so nothing comes back.
+            c.env.DB.prepare(
+              `SELECT ${taskColumns} FROM task WHERE poster_id = ?1
+                 AND (created_at, id) < (SELECT created_at, id FROM task WHERE id = ?2 AND poster_id = ?1)
+               ORDER BY created_at DESC, id DESC LIMIT ?3`,
+            ).bind(c.var.user.id, before, personalListPageSize)
+          : c.env.DB.prepare(`SELECT ${taskColumns} FROM task WHERE poster_id = ?1 ORDER BY created_at DESC, id DESC LIMIT ?2`).bind(
+              c.var.user.id,
+              personalListPageSize,
+            )
+        ).all<TaskRow>()
       : await c.env.DB.prepare(
           `SELECT ${taskColumns} FROM task
            WHERE status = 'open' AND deadline > ?1 AND poster_id <> ?2 AND slots_taken < slots
