@@ -157,13 +157,33 @@ describe("the browser's Sentry options", () => {
   const config = { ...emptyPublicConfig, sentryDsn: "https://key@sentry.example/1", sentryEnvironment: "test" };
 
   it("records no sessions, a replay of every error, with text, inputs and media masked", () => {
-    expect(sentryBrowserOptions(config)).toEqual({
+    expect(sentryBrowserOptions(config)).toMatchObject({
       dsn: "https://key@sentry.example/1",
       environment: "test",
       replaysSessionSampleRate: 0,
       replaysOnErrorSampleRate: 1,
       replay: { maskAllText: true, maskAllInputs: true, blockAllMedia: true },
     });
+  });
+
+  it("collects no bodies, cookies or addresses, and no sign-in or recovery link in any URL it reports", () => {
+    const options = sentryBrowserOptions(config, "https://paydesk.test/help");
+    expect(options.dataCollection).toEqual({
+      httpBodies: [],
+      cookies: false,
+      userInfo: false,
+      urlQueryParams: { deny: ["token", "link"] },
+    });
+    const event = options.beforeSend({
+      request: { url: "https://paydesk.test/recover?link=secret-link&lang=en#top" },
+      breadcrumbs: [{ data: { from: "/?token=secret-token", to: "/recover?link=secret-link" } }, { data: { url: "/api/health" } }],
+    });
+    expect(event.request?.url).toBe("https://paydesk.test/recover?lang=en#top");
+    expect(event.breadcrumbs).toEqual([{ data: { from: "/", to: "/recover" } }, { data: { url: "/api/health" } }]);
+    expect(options.beforeBreadcrumb({ data: { to: "/recover?link=secret-link&x=1" } })).toEqual({ data: { to: "/recover?x=1" } });
+    // A page opened with a recovery link records no replay: a replay keeps the page's address.
+    expect(options.replaysOnErrorSampleRate).toBe(1);
+    expect(sentryBrowserOptions(config, "https://paydesk.test/recover?link=secret-link").replaysOnErrorSampleRate).toBe(0);
   });
 
   it("unmasks replays only when the operator sets SENTRY_REPLAY_UNMASKED=true", () => {

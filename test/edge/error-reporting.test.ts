@@ -11,3 +11,32 @@ describe("error reporting from the edge worker (to a local Sentry endpoint)", ()
     expect(envelopes[0]?.path).toMatch(/^\/api\/1\/envelope\//);
   });
 });
+
+describe("what an edge error report carries", () => {
+  it("sends no password, token, cookie, address or recovery link of the request it reports", async () => {
+    const note = `crash-${crypto.randomUUID()}`;
+    const password = `secret-password-${crypto.randomUUID()}`;
+    const token = `bearer-${crypto.randomUUID()}`;
+    const cookie = crypto.randomUUID();
+    const link = `recovery-${crypto.randomUUID()}`;
+    const address = "203.0.113.78";
+    const response = await exports.default.fetch(
+      new Request(`https://paydesk.test/api/crash?note=${note}&link=${link}`, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          Authorization: `Bearer ${token}`,
+          Cookie: `paydesk=${cookie}`,
+          "CF-Connecting-IP": address,
+        },
+        body: JSON.stringify({ handle: "alice_01", password }),
+      }),
+    );
+    expect(response.status).toBeGreaterThanOrEqual(500);
+    const envelopes = await envelopesMentioning(env.SENTRY_SINK_URL, note);
+    expect(envelopes.length).toBeGreaterThan(0);
+    const sent = JSON.stringify(envelopes);
+    expect(sent).toContain("/api/crash");
+    for (const secret of [password, token, cookie, link, address]) expect(sent).not.toContain(secret);
+  });
+});

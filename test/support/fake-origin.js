@@ -27,7 +27,9 @@ export default {
       await new Promise((resolve) => setTimeout(resolve, 5_000));
       return Response.json({ code: "SUCCESS", data: "late" });
     }
-    if (url.pathname === "/api/crash") throw new Error("the origin crashed");
+    // A note tells one crash from another, which Sentry would otherwise drop as a duplicate.
+    if (url.pathname === "/api/crash")
+      throw new Error(`the origin crashed${url.searchParams.has("note") ? `: ${url.searchParams.get("note")}` : ""}`);
     // What a zone or proxy in front of an origin answers when the origin is down.
     if (url.pathname === "/api/zone-down") {
       return new Response("<html><body>Error 522 origin.internal.example Ray ID 8f00</body></html>", {

@@ -4,6 +4,8 @@
  * an edge without one never evaluates it. Until then (and without a DSN, always) a capture
  * does nothing, exactly as the SDK's own functions do when it was never initialised.
  */
+import type { CloudflareOptions } from "@sentry/cloudflare";
+
 type SentrySdk = typeof import("./sentry-sdk");
 type FetchHandler = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response>;
 
@@ -31,6 +33,22 @@ export function captureException(...args: Parameters<SentrySdk["captureException
 }
 
 /**
+ * What an error report may carry (docs/decisions/051-what-error-reports-carry.md): where it
+ * happened, never what a person typed or holds. Sentry's SDK collects request bodies,
+ * cookies, addresses and whole query strings unless told not to, and a sign-in's password, a
+ * prepaid or recovery code, or a recovery link would travel with any error.
+ */
+const dataCollection: NonNullable<CloudflareOptions["dataCollection"]> = {
+  httpBodies: [],
+  cookies: false,
+  userInfo: false,
+  // The SDK filters keys like `token` (a sign-in link) itself; a recovery link is `link`.
+  urlQueryParams: { deny: ["link"] },
+  // A person's address and place: X-Real-IP, X-Forwarded-For, CF-Connecting-IP, X-Client-Place.
+  httpHeaders: { request: { deny: ["ip", "forwarded", "place"] } },
+};
+
+/**
  * The edge's fetch handler, wrapped by Sentry only when a DSN is configured: without
  * one nothing can be sent, and the SDK's per-request scope work would only cost time
  * (about 10–15% of a cached page's throughput in `npm run bench`). Reporting errors never
@@ -44,7 +62,7 @@ export function reportingErrors(fetch: FetchHandler): ExportedHandler<Env> {
       reported = null;
       return {};
     }
-    return loaded.withSentry((env: Env) => ({ dsn: env.SENTRY_DSN || undefined, environment: env.SENTRY_ENVIRONMENT }), {
+    return loaded.withSentry((env: Env) => ({ dsn: env.SENTRY_DSN || undefined, environment: env.SENTRY_ENVIRONMENT, dataCollection }), {
       fetch: (request: Request, env: Env, ctx: ExecutionContext) => fetch(request, env, ctx),
     } as ExportedHandler<Env>);
   };

@@ -14,8 +14,11 @@ declare global {
 }
 
 /** A database that fails every statement with `message`. */
-const brokenDatabase = (message: string) =>
-  ({ prepare: () => ({ first: () => Promise.reject(new Error(message)) }) }) as unknown as D1Database;
+const brokenDatabase = (message: string) => {
+  const fails = () => Promise.reject(new Error(message));
+  const statement = { bind: () => statement, first: fails, run: fails, all: fails, raw: fails };
+  return { prepare: () => statement, batch: fails } as unknown as D1Database;
+};
 
 async function ready(message: string, dsn: string): Promise<Response> {
   const ctx = createExecutionContext();
@@ -37,6 +40,40 @@ describe("error reporting from the origin (to a local Sentry endpoint)", () => {
     const envelopes = await envelopesMentioning(env.SENTRY_SINK_URL, message);
     expect(envelopes.length).toBeGreaterThan(0);
     expect(envelopes[0]?.path).toMatch(/^\/api\/1\/envelope\//);
+  });
+
+  it("sends no password, token, cookie, address, place or recovery link of the request it reports", { timeout: 30_000 }, async () => {
+    const message = `the database vanished mid sign-in ${crypto.randomUUID()}`;
+    const password = `secret-password-${crypto.randomUUID()}`;
+    const token = `bearer-${crypto.randomUUID()}`;
+    const cookie = `paydesk=${crypto.randomUUID()}`;
+    const link = `recovery-${crypto.randomUUID()}`;
+    const [address, place] = ["203.0.113.77", "Hangzhou, Zhejiang"];
+    const ctx = createExecutionContext();
+    const response = await worker.fetch?.(
+      new Request(`https://paydesk.test/api/user/login?link=${link}`, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          Authorization: `Bearer ${token}`,
+          Cookie: cookie,
+          "X-Real-IP": address,
+          "X-Forwarded-For": address,
+          "X-Client-Place": place,
+        },
+        body: JSON.stringify({ handle: "alice_01", password }),
+      }) as Parameters<NonNullable<typeof worker.fetch>>[0],
+      { ...env, DB: brokenDatabase(message), SENTRY_DSN: env.TEST_SENTRY_DSN },
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(response?.status).toBe(500);
+    const envelopes = await envelopesMentioning(env.SENTRY_SINK_URL, message);
+    expect(envelopes.length).toBeGreaterThan(0);
+    const sent = JSON.stringify(envelopes);
+    // The report says where it happened, and nothing a person typed or holds.
+    expect(sent).toContain("/api/user/login");
+    for (const secret of [password, token, cookie.split("=")[1] ?? cookie, link, address, place]) expect(sent).not.toContain(secret);
   });
 
   it("reports a broken ledger that the cron's check finds", { timeout: 30_000 }, async () => {

@@ -5,6 +5,8 @@
  * a capture does nothing, exactly as the SDK's own functions do when it was never
  * initialised.
  */
+import type { CloudflareOptions } from "@sentry/cloudflare";
+
 type SentrySdk = typeof import("./sentry-sdk");
 
 let sdk: SentrySdk | null = null;
@@ -34,6 +36,22 @@ export function captureMessage(...args: Parameters<SentrySdk["captureMessage"]>)
   sdk?.captureMessage(...args);
 }
 
+/**
+ * What an error report may carry (docs/decisions/051-what-error-reports-carry.md): where it
+ * happened, never what a person typed or holds. Sentry's SDK collects request bodies,
+ * cookies, addresses and whole query strings unless told not to, and a sign-in's password, a
+ * prepaid or recovery code, or a recovery link would travel with any error.
+ */
+const dataCollection: NonNullable<CloudflareOptions["dataCollection"]> = {
+  httpBodies: [],
+  cookies: false,
+  userInfo: false,
+  // The SDK filters keys like `token` (a sign-in link) itself; a recovery link is `link`.
+  urlQueryParams: { deny: ["link"] },
+  // A person's address and place: X-Real-IP, X-Forwarded-For, CF-Connecting-IP, X-Client-Place.
+  httpHeaders: { request: { deny: ["ip", "forwarded", "place"] } },
+};
+
 type ReportingEnv = { SENTRY_DSN?: string; SENTRY_ENVIRONMENT?: string };
 type FetchHandler<E> = (request: Request, env: E, ctx: ExecutionContext) => Promise<Response>;
 
@@ -53,7 +71,7 @@ export function reportingErrors<E extends ReportingEnv>(
       reported = null;
       return {};
     }
-    return loaded.withSentry((env: E) => ({ dsn: env.SENTRY_DSN || undefined, environment: env.SENTRY_ENVIRONMENT }), {
+    return loaded.withSentry((env: E) => ({ dsn: env.SENTRY_DSN || undefined, environment: env.SENTRY_ENVIRONMENT, dataCollection }), {
       fetch: (request: Request, env: E, ctx: ExecutionContext) => fetch(request, env, ctx),
       ...(scheduled ? { scheduled } : {}),
     } as ExportedHandler<E>);
