@@ -64,6 +64,8 @@ export const errorStatus = {
   CLAIM_NOT_SUBMITTED: 409,
   /** Giving up a claim that was submitted, decided, or ended already. */
   CLAIM_NOT_WITHDRAWABLE: 409,
+  /** Submitting proof for a claim its worker gave up. */
+  CLAIM_WITHDRAWN: 409,
   TASK_NOT_CANCELLABLE: 409,
   /** The task kept changing (claims made or moving) while it was being cancelled: nothing changed; try again. */
   TASK_CHANGED: 409,

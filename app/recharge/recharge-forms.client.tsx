@@ -14,7 +14,7 @@ import { useFormInstance } from "../forms/use-form-instance";
 import { formatMoney, parseYuan } from "../i18n/format";
 import { currentLanguage, useLanguage, useMessages } from "../i18n/messages";
 import { rechargeMessages } from "../messages/recharge";
-import { orderReferrerOf } from "../startup/referrer";
+import { orderReferrerOf } from "../forms/order-referrer";
 import { getStartupState } from "../startup/startup-state";
 
 const fieldMessages = () => rechargeMessages[currentLanguage()].fields;

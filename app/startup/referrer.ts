@@ -1,4 +1,3 @@
-import { orderReferrerLength } from "#contract/value-lists";
 import type { KeyValueStore } from "../storage/safe-storage";
 
 export type Referrers = {
@@ -22,12 +21,4 @@ export function rememberReferrer(referrer: string, visitStore: KeyValueStore, de
   const firstTouch = deviceStore.get(firstTouchKey) ?? referrer;
   deviceStore.set(firstTouchKey, firstTouch);
   return { visit, firstTouch };
-}
-
-/**
- * The first touch as an order carries it: the contract bounds it, and a longer one is still
- * worth its first part (cut between code points, so no half of a pair is sent).
- */
-export function orderReferrerOf(referrers: Referrers): string {
-  return [...referrers.firstTouch].slice(0, orderReferrerLength).join("");
 }

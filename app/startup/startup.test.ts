@@ -4,7 +4,8 @@ import { ChunkLoadError } from "./chunk-errors";
 import { isMobileUserAgent, isShortLinkHost } from "./flags";
 import { readPublicConfig, serializePublicConfig, emptyPublicConfig } from "./public-config";
 import { createRechargeOrderBodySchema } from "#contract/orders";
-import { orderReferrerOf, rememberReferrer } from "./referrer";
+import { orderReferrerOf } from "../forms/order-referrer";
+import { rememberReferrer } from "./referrer";
 import { routeModulesWithChunkLoader } from "./route-chunks";
 import { sentryBrowserOptions } from "./sentry-options";
 

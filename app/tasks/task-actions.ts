@@ -6,7 +6,7 @@ import { dispatchIntent, type IntentHandler } from "../forms/intent-dispatch";
 import { parseYuan } from "../i18n/format";
 import { currentLanguage } from "../i18n/messages";
 import { taskMessages } from "../messages/tasks";
-import { orderReferrerOf } from "../startup/referrer";
+import { orderReferrerOf } from "../forms/order-referrer";
 import { getStartupState } from "../startup/startup-state";
 
 type TaskActionAnswer = ActionResult | Response;

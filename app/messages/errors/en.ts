@@ -44,6 +44,7 @@ export default {
   CLAIM_EXPIRED: "The time to submit this claim has run out.",
   CLAIM_NOT_SUBMITTED: "This claim is not waiting for a check.",
   CLAIM_NOT_WITHDRAWABLE: "Only a claim not yet submitted can be given up.",
+  CLAIM_WITHDRAWN: "You gave up this claim: it can no longer be submitted.",
   TASK_NOT_CANCELLABLE: "This task has already closed.",
   TICKET_CLOSED: "This ticket is closed. Open a new one if you still need help.",
   TASK_CHANGED: "This task kept changing while you cancelled it. Nothing was changed; try again.",

@@ -43,6 +43,7 @@ export default {
   CLAIM_EXPIRED: "此任务的提交时限已过。",
   CLAIM_NOT_SUBMITTED: "该提交已处理或不在待审核状态。",
   CLAIM_NOT_WITHDRAWABLE: "只有尚未提交的领取才能放弃。",
+  CLAIM_WITHDRAWN: "你已放弃此领取，无法再提交。",
   TASK_NOT_CANCELLABLE: "此任务已关闭。",
   TICKET_CLOSED: "此工单已关闭。如仍需帮助，请新建工单。",
   TASK_CHANGED: "取消时此任务一直在变化，未作任何更改，请重试。",

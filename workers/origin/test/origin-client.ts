@@ -205,7 +205,6 @@ export async function fundWallet(origin: CodeCaller, user: { auth: Record<string
   expect(response.status).toBe(201);
 }
 
-/** An open task: its budget funded, posted and paid from the poster's wallet. */
 /**
  * Tasks written straight to the database, open, a second apart and oldest first, each with its
  * budget order: for lists longer than a test could post through the API (its daily limit).
@@ -232,6 +231,7 @@ export async function seedOpenTasks(origin: TestOrigin, posterId: string, count:
   return ids;
 }
 
+/** An open task: its budget funded, posted and paid from the poster's wallet. */
 export async function openPaidTask(
   origin: TestOrigin,
   poster: { auth: Record<string, string> },

@@ -249,7 +249,10 @@ describe("giving up a claim", () => {
 
     const answer = await withdraw(mine.id, w1.auth);
     expect(answer.status).toBe(200);
-    expect(await answer.json()).toMatchObject({ code: "SUCCESS", data: { id: mine.id, status: "withdrawn", proof: null } });
+    expect(await answer.json()).toMatchObject({
+      code: "SUCCESS",
+      data: { id: mine.id, status: "withdrawn", proof: null, decidedAt: new Date(origin.now()).toISOString() },
+    });
     expect(await slotsLeft(task.id)).toBe(1);
     const listed = await origin.call("/api/claims?view=mine", { method: "GET", headers: w1.auth });
     expect(((await listed.json()) as { data: Claim[] }).data.map((item) => item.status)).toEqual(["withdrawn"]);
@@ -258,11 +261,28 @@ describe("giving up a claim", () => {
     expect(await (await claim(task.id, w1.auth)).json()).toMatchObject({ code: "ALREADY_CLAIMED" });
     await claimed(task.id, w2.auth);
     // Neither proof nor a second give-up moves it.
-    expect(await (await submit(mine.id, w1.auth)).json()).toMatchObject({ code: "CLAIM_EXPIRED" });
+    expect(await (await submit(mine.id, w1.auth)).json()).toMatchObject({
+      code: "CLAIM_WITHDRAWN",
+      message: "You gave up this claim: it can no longer be submitted.",
+    });
     const again = await withdraw(mine.id, w1.auth);
     expect(again.status).toBe(409);
     expect(await again.json()).toMatchObject({ code: "CLAIM_NOT_WITHDRAWABLE" });
     await expectLedgerWhole();
+  });
+
+  it("refuses a claim whose time ran out, before the cron has marked it lapsed, and after", async () => {
+    const task = await openTask();
+    const [w1] = workers;
+    if (!w1) throw new Error("workers");
+    const mine = await claimed(task.id, w1.auth);
+    origin.advance(24 * hour);
+    const late = await withdraw(mine.id, w1.auth);
+    expect(late.status).toBe(409);
+    expect(await late.json()).toMatchObject({ code: "CLAIM_EXPIRED" });
+    await env.DB.prepare("UPDATE claim SET status = 'lapsed', decided_at = expires_at WHERE id = ?1").bind(mine.id).run();
+    expect(await (await withdraw(mine.id, w1.auth)).json()).toMatchObject({ code: "CLAIM_EXPIRED" });
+    expect(await env.DB.prepare("SELECT withdrawn_at FROM claim WHERE id = ?1").bind(mine.id).first("withdrawn_at")).toBeNull();
   });
 
   it("refuses a submitted claim, and anyone but its worker", async () => {

@@ -65,7 +65,7 @@ const submit = createRoute({
     400: errorContent("A field is not valid"),
     404: errorContent("NOT_FOUND"),
     409: errorContent(
-      "CLAIM_EXPIRED, or CLAIM_NOT_SUBMITTED (submitted already: a retry with the first request's Idempotency-Key gets the first answer)",
+      "CLAIM_EXPIRED; CLAIM_WITHDRAWN: given up by its worker; or CLAIM_NOT_SUBMITTED (submitted already: a retry with the first request's Idempotency-Key gets the first answer)",
     ),
     422: errorContent("IDEMPOTENCY_KEY_REUSED"),
   },
@@ -82,7 +82,7 @@ const withdraw = createRoute({
     200: oneClaim,
     404: errorContent("NOT_FOUND"),
     409: errorContent(
-      "CLAIM_NOT_WITHDRAWABLE: submitted, decided or ended already (given up already: a retry with the first request's Idempotency-Key gets the first answer)",
+      "CLAIM_EXPIRED: its time to submit has run out (it has lapsed); CLAIM_NOT_WITHDRAWABLE: submitted, decided or given up already (a retry with the first request's Idempotency-Key gets the first answer)",
     ),
     422: errorContent("IDEMPOTENCY_KEY_REUSED"),
   },
@@ -261,12 +261,16 @@ claimRoutes.openapi(submit, async (c) => {
     // Told by the claim as it is now: a twin that submitted first leaves it submitted, not expired.
     const after = (await findClaim(db, id, { worker })) ?? current;
     return c.var.idempotency.refuse(
-      after.status === "claimed" || after.status === "lapsed"
-        ? new ApiError("CLAIM_EXPIRED", "The time to submit this claim has run out.")
-        : new ApiError("CLAIM_NOT_SUBMITTED", "This claim was already submitted."),
+      after.withdrawn_at !== null
+        ? new ApiError("CLAIM_WITHDRAWN", "You gave up this claim: it can no longer be submitted.")
+        : after.status === "claimed" || after.status === "lapsed"
+          ? claimExpired()
+          : new ApiError("CLAIM_NOT_SUBMITTED", "This claim was already submitted."),
     );
   }
 });
+
+const claimExpired = () => new ApiError("CLAIM_EXPIRED", "The time to submit this claim has run out.");
 
 claimRoutes.openapi(withdraw, async (c) => {
   const { id } = c.req.valid("param");
@@ -275,25 +279,33 @@ claimRoutes.openapi(withdraw, async (c) => {
   const worker = c.var.user.id;
   const current = await findClaim(db, id, { worker });
   if (!current) return c.var.idempotency.refuse(new ApiError("NOT_FOUND", "There is no such claim."));
-  const notWithdrawable = () => new ApiError("CLAIM_NOT_WITHDRAWABLE", "Only a claim not yet submitted can be given up.");
-  if (current.status !== "claimed") return c.var.idempotency.refuse(notWithdrawable());
+  const refusal = (claim: ClaimRow) =>
+    // A claim whose time ran out has lapsed, whether or not the cron has marked it yet.
+    (claim.status === "claimed" && claim.expires_at <= now) || (claim.status === "lapsed" && claim.withdrawn_at === null)
+      ? claimExpired()
+      : new ApiError("CLAIM_NOT_WITHDRAWABLE", "Only a claim not yet submitted can be given up.");
+  if (current.status !== "claimed" || current.expires_at <= now) return c.var.idempotency.refuse(refusal(current));
   try {
     return await c.var.idempotency.commit(
       [
-        // Stored as a lapse, which frees the slot (trigger `claim_frees_slot`); trigger
-        // `claim_withdrawn_once` refuses it unless the claim is still claimed when the batch runs.
-        db.prepare("UPDATE claim SET status = 'lapsed', withdrawn_at = ?1 WHERE id = ?2").bind(now, id),
+        // Still claimed and in time when the batch runs: a submit, or the cron's lapse, that
+        // landed meanwhile rolls this back (trigger `claim_withdrawn_once` holds the first too).
+        assertInBatch(
+          db,
+          "claim open to give up",
+          "EXISTS (SELECT 1 FROM claim WHERE id = ? AND status = 'claimed' AND expires_at > ?)",
+          id,
+          now,
+        ),
+        // Stored as a lapse at this moment, which frees the slot (trigger `claim_frees_slot`).
+        db.prepare("UPDATE claim SET status = 'lapsed', withdrawn_at = ?1, decided_at = ?1 WHERE id = ?2").bind(now, id),
       ],
       200,
-      { code: "SUCCESS" as const, data: claimFromRow({ ...current, status: "lapsed", withdrawn_at: now }) },
+      { code: "SUCCESS" as const, data: claimFromRow({ ...current, status: "lapsed", withdrawn_at: now, decided_at: now }) },
     );
   } catch (error) {
-    if (
-      !(error instanceof Error && /only a claim not yet submitted is given up|that change of status is not allowed/.test(error.message))
-    ) {
-      throw error;
-    }
-    return c.var.idempotency.refuse(notWithdrawable());
+    if (!isFailedAssertion(error)) throw error;
+    return c.var.idempotency.refuse(refusal((await findClaim(db, id, { worker })) ?? current));
   }
 });
 
