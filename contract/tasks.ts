@@ -65,24 +65,24 @@ const taskIdSchema = z.string().regex(/^tsk_[0-9a-f-]{36}$/, "Not a task id.");
 const claimIdSchema = z.string().regex(/^clm_[0-9a-f-]{36}$/, "Not a claim id.");
 
 /**
- * Open tasks of others, soonest deadline first; or my own, newest first, 100 at a time
- * (`personalListPageSize`): `before`, the id of the oldest I have, asks for the ones posted
- * before it (an id not mine answers nothing).
+ * Open tasks of others, soonest deadline first, at most 100; or my own, newest first, 100 at
+ * a time (`personalListPageSize`): `before`, the id of the oldest I have, asks for the ones
+ * posted before it (an id not mine answers nothing). Only my own are paged: the available
+ * tab does not read `before`.
  */
-export const taskListQuerySchema = z
-  .strictObject({ tab: z.enum(["available", "posted"]), before: taskIdSchema.optional() })
-  .refine((query) => query.tab === "posted" || query.before === undefined, {
-    path: ["before"],
-    message: "Only my own tasks (tab=posted) are paged.",
-  });
+export const taskListQuerySchema = z.strictObject({
+  tab: z.enum(["available", "posted"]),
+  before: taskIdSchema.optional().meta({ description: "tab=posted: the id of the oldest of my tasks I have; ignored by tab=available" }),
+});
 
-/** My claims, newest first, 100 at a time (`before` as for tasks); or submissions waiting for my check, oldest first. */
-export const claimListQuerySchema = z
-  .strictObject({ view: z.enum(["mine", "to_check"]), before: claimIdSchema.optional() })
-  .refine((query) => query.view === "mine" || query.before === undefined, {
-    path: ["before"],
-    message: "Only my own claims (view=mine) are paged.",
-  });
+/**
+ * My claims, newest first, 100 at a time (`before` as for tasks); or submissions waiting for
+ * my check, oldest first, at most 100, which do not read `before`.
+ */
+export const claimListQuerySchema = z.strictObject({
+  view: z.enum(["mine", "to_check"]),
+  before: claimIdSchema.optional().meta({ description: "view=mine: the id of the oldest of my claims I have; ignored by view=to_check" }),
+});
 
 /** A claim must be submitted within 24 hours, or by the task's deadline if sooner. */
 export const claimWindowMs = 24 * 60 * 60 * 1000;

@@ -100,9 +100,10 @@ describe("my claims, 100 at a time", () => {
     expect(await page(`&before=${first.at(-1)}`)).toEqual([claims[0]]);
     expect(await page(`&before=${claims[0]}`)).toEqual([]);
     expect(await page(`&before=${first[0]}`, w2.auth)).toEqual([]);
-    const toCheck = await origin.call(`/api/claims?view=to_check&before=${first[0]}`, { method: "GET", headers: poster.auth });
-    expect(toCheck.status).toBe(400);
-    expect(await toCheck.json()).toMatchObject({ code: "BAD_REQUEST", field: "before" });
+    // The queue to check is not paged: `before` changes nothing there.
+    const toCheck = async (query: string) =>
+      (await (await origin.call(`/api/claims?view=to_check${query}`, { method: "GET", headers: poster.auth })).json()) as unknown;
+    expect(await toCheck(`&before=${first[0]}`)).toEqual(await toCheck(""));
   });
 });
 
