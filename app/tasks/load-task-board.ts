@@ -6,15 +6,14 @@ import { beforeOf, tabOf, type TaskBoard } from "./task-tabs";
 /** The tab the address names, as the signed-in user sees it. */
 export function loadTaskBoard(url: string) {
   const tab = tabOf(url);
-  const before = beforeOf(url);
   return loadPersonal<TaskBoard>(async (api) => {
     if (tab === "mine") {
-      const mine = before?.startsWith("clm_") ? before : undefined;
-      return { tab, claims: await listClaims(api, { view: "mine", before: mine }), before: mine };
+      const before = beforeOf(url, "clm");
+      return { tab, claims: await listClaims(api, { view: "mine", before }), before };
     }
     if (tab === "posted") {
-      const mine = before?.startsWith("tsk_") ? before : undefined;
-      return { tab, tasks: await listTasks(api, { tab, before: mine }), before: mine };
+      const before = beforeOf(url, "tsk");
+      return { tab, tasks: await listTasks(api, { tab, before }), before };
     }
     return { tab, tasks: await listTasks(api, { tab }) };
   });

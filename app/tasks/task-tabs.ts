@@ -18,8 +18,8 @@ export function tabOf(url: string): TaskTab {
   return (taskTabs as readonly string[]).includes(tab ?? "") ? (tab as TaskTab) : "available";
 }
 
-/** The `?before=` of a page of my claims or tasks, when it is an id of one (anything else: the newest page). */
-export function beforeOf(url: string): string | undefined {
+/** The `?before=` of a page of my claims (`clm`) or tasks (`tsk`), when it is an id of one (anything else: the newest page). */
+export function beforeOf(url: string, kind: "clm" | "tsk"): string | undefined {
   const before = new URL(url).searchParams.get("before") ?? "";
-  return /^(tsk|clm)_[0-9a-f-]{36}$/.test(before) ? before : undefined;
+  return new RegExp(`^${kind}_[0-9a-f-]{36}$`).test(before) ? before : undefined;
 }
