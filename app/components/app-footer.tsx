@@ -18,8 +18,10 @@ function LanguageSwitcher() {
       <ul>
         {languages.map((language) => {
           const params = new URLSearchParams(location.search);
-          // A sign-in link's token must never be repeated in a link (nor in cached HTML).
+          // A sign-in link's token or a recovery link must never be repeated in a link (nor in
+          // HTML): the page has taken them out of its address (docs/decisions/052-recovery-link-leaves-the-address-bar.md).
           params.delete("token");
+          params.delete("link");
           params.set(languageParam, language);
           return (
             <li key={language}>

@@ -1,3 +1,4 @@
+import { useSyncExternalStore } from "react";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/recover";
 import type { SignInAnswer } from "#contract/account";
@@ -11,6 +12,8 @@ import { pageMeta } from "../i18n/page-meta";
 import { recoverMessages } from "../messages/recover";
 import { signedIn } from "../session/account-session";
 import { partOnFirstUse, usePrefetchWhenIdle } from "../startup/on-first-use";
+import { safeStorage } from "../storage/safe-storage";
+import { forgetRecoveryLink, heldRecoveryLink, takeRecoveryLink } from "../account/recovery-link";
 
 export function meta({ matches }: Route.MetaArgs) {
   const text = recoverMessages[metaLanguage(matches)];
@@ -19,8 +22,33 @@ export function meta({ matches }: Route.MetaArgs) {
 
 const recoverActions = partOnFirstUse("recover-actions", () => import("../account/recover-actions.client"));
 
+const tab = safeStorage(() => window.sessionStorage);
+
+// A landing on /recover?link=… loads this module before the router reads the address and
+// before start-up starts error reporting: the link leaves the address bar here, once
+// (app/account/recovery-link.ts). Kept here as well, for a tab whose storage is blocked.
+let landedLink =
+  typeof window === "undefined"
+    ? null
+    : takeRecoveryLink({ href: window.location.href, replace: (url) => window.history.replaceState(window.history.state, "", url) }, tab);
+
+/** The recovery link this tab holds, in the browser. */
+const tabsLink = () => landedLink ?? heldRecoveryLink(tab);
+/** Nothing to watch: the link changes only when a submit lets it go, which renders the page again. */
+const noChanges = () => () => {};
+
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
-  const result = await submitWith(recoverActions, request, ({ actOnRecoverForm }, form) => actOnRecoverForm(form));
+  const link = tabsLink();
+  const result = await submitWith(recoverActions, request, ({ actOnRecoverForm }, form) => {
+    // The link is never written into the page: the submit adds it.
+    if (link !== null) form.set("link", link);
+    return actOnRecoverForm(form);
+  });
+  // A link used, or refused as unknown, used or expired, is let go: the form asks for a code then.
+  if (result.intent === "link" && (result.ok || result.failure?.code === "INVALID_RECOVERY")) {
+    landedLink = null;
+    forgetRecoveryLink(tab);
+  }
   // Signed in with the new password at once: every earlier session has ended.
   if (result.ok) {
     const { token, user } = result.data as SignInAnswer;
@@ -32,7 +60,10 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
 export default function Recover() {
   const text = useMessages(recoverMessages);
   const [params] = useSearchParams();
-  const link = params.get("link");
+  // Which form to draw. The server goes by the address's link, which it never writes into the
+  // page; hydration by whether this page was opened with one, as the server saw it; then the
+  // browser by the tab's (after a reload, the address no longer has it).
+  const link = useSyncExternalStore(noChanges, tabsLink, typeof window === "undefined" ? () => params.get("link") : () => landedLink);
   const result = useActionData<typeof clientAction>();
   const navigation = useNavigation();
   const { formRef } = useFormInstance(result, { resetOnSuccess: false });
@@ -56,12 +87,11 @@ export default function Recover() {
     <section className="narrow" aria-labelledby="recover-title">
       <h1 id="recover-title">{text.title}</h1>
       <p>{link ? text.linkLead : text.lead}</p>
-      <Form method="post" className="form" ref={formRef} noValidate>
+      {/* Its own address, not the one the page was opened at, which held the link. */}
+      <Form method="post" action="/recover" className="form" ref={formRef} noValidate>
         <FormAlert result={result} fields={link ? ["newPassword"] : ["handle", "code", "newPassword"]} />
         <input type="hidden" name="intent" value={link ? "link" : "code"} />
-        {link ? (
-          <input type="hidden" name="link" value={link} />
-        ) : (
+        {link ? null : (
           <>
             <Field
               id="recover-handle"

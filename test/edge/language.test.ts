@@ -91,12 +91,15 @@ describe("a sign-in link's page", () => {
     expect(first.body).not.toContain(token);
   });
 
-  it("is never cached when it is a recovery link (`?link=`) either", async () => {
+  it("is never cached when it is a recovery link (`?link=`) either, which draws the link's form and is written nowhere in it", async () => {
     const link = "recovery_link_0123456789abcdefghijk";
-    await page(`/recover?link=${link}`);
+    const first = await page(`/recover?link=${link}`);
     const second = await page(`/recover?link=${link}`);
     expect(second.response.headers.get("X-Edge-Cache")).toBe("BYPASS");
     expect(second.response.headers.get("Cache-Control")).toBe("no-store");
+    expect(first.body).toContain('name="intent" value="link"');
+    // Not in a field, the form's address or the language switch (docs/decisions/052-recovery-link-leaves-the-address-bar.md).
+    expect(first.body).not.toContain(link);
   });
 
   it("drops a token from the language switch's redirect", async () => {
