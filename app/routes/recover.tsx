@@ -13,7 +13,7 @@ import { recoverMessages } from "../messages/recover";
 import { signedIn } from "../session/account-session";
 import { partOnFirstUse, usePrefetchWhenIdle } from "../startup/on-first-use";
 import { safeStorage } from "../storage/safe-storage";
-import { forgetRecoveryLink, heldRecoveryLink, takeRecoveryLink } from "../account/recovery-link";
+import { forgetRecoveryLink, heldRecoveryLink, recoveryLinkPath, takeRecoveryLink } from "../account/recovery-link";
 
 export function meta({ matches }: Route.MetaArgs) {
   const text = recoverMessages[metaLanguage(matches)];
@@ -88,7 +88,7 @@ export default function Recover() {
       <h1 id="recover-title">{text.title}</h1>
       <p>{link ? text.linkLead : text.lead}</p>
       {/* Its own address, not the one the page was opened at, which held the link. */}
-      <Form method="post" action="/recover" className="form" ref={formRef} noValidate>
+      <Form method="post" action={recoveryLinkPath} className="form" ref={formRef} noValidate>
         <FormAlert result={result} fields={link ? ["newPassword"] : ["handle", "code", "newPassword"]} />
         <input type="hidden" name="intent" value={link ? "link" : "code"} />
         {link ? null : (
