@@ -10,7 +10,7 @@ import {
   submitProofBodySchema,
   taskIdParamSchema,
 } from "#contract/tasks";
-import { signedInUser } from "../auth/signed-in-user";
+import { accountLocked, isLockRefusal, signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
 import { bearerAuth, errorContent, jsonContent, optionalIdempotencyKeyHeader, successEnvelope } from "#contract/openapi";
 import { validationHook } from "../http/validation";
@@ -34,7 +34,7 @@ const claimTask = createRoute({
     401: errorContent("UNAUTHENTICATED"),
     404: errorContent("NOT_FOUND"),
     409: errorContent(
-      "TASK_NOT_CLAIMABLE or ALREADY_CLAIMED (claimed already: a retry with the first request's Idempotency-Key gets the first answer)",
+      "TASK_NOT_CLAIMABLE (full, closed, past its deadline, the caller's own, or its poster's account is locked) or ALREADY_CLAIMED (claimed already: a retry with the first request's Idempotency-Key gets the first answer)",
     ),
     422: errorContent("IDEMPOTENCY_KEY_REUSED"),
   },
@@ -192,6 +192,10 @@ claimRoutes.openapi(claimTask, async (c) => {
     if (message.includes("claim.task_id, claim.worker_id")) {
       return c.var.idempotency.refuse(new ApiError("ALREADY_CLAIMED", "You have already claimed this task."));
     }
+    if (isLockRefusal(error)) {
+      // Its poster's escrow stays while they are locked (migration 0035); an unlock reopens it.
+      return c.var.idempotency.refuse(new ApiError("TASK_NOT_CLAIMABLE", "This task is not taking claims right now."), { lasting: false });
+    }
     if (message.includes("cannot be claimed") || message.includes("task_slots_full")) {
       // A slot may reopen (a claim lapses or is rejected): a retry may succeed.
       return c.var.idempotency.refuse(
@@ -347,6 +351,8 @@ claimRoutes.openapi(approve, async (c) => {
       { code: "SUCCESS" as const, data: claimFromRow(approved) },
     );
   } catch (error) {
+    // Locked between the door's check and this batch: the lock wins (migration 0035).
+    if (isLockRefusal(error)) return c.var.idempotency.refuse(accountLocked(), { lasting: false });
     if (!(error instanceof Error && /only a submitted claim|claim_capture\.claim_id/.test(error.message))) throw error;
     const decided = await findClaim(db, id, { poster });
     return c.var.idempotency.refuse(

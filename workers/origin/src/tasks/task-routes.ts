@@ -40,7 +40,7 @@ const list = createRoute({
   method: "get",
   path: "/",
   summary:
-    "Open tasks of others (available), soonest deadline first, at most 100; or my own (posted), newest first, 100 at a time: `before` pages back",
+    "Open tasks of others that I can still claim (available: not full, not claimed by me, and not of a locked poster), soonest deadline first, at most 100; or my own (posted), newest first, 100 at a time: `before` pages back",
   security: bearerAuth,
   request: { query: taskListQuerySchema },
   responses: { 200: jsonContent(successEnvelope(z.array(taskSchema)), "Tasks"), 401: errorContent("UNAUTHENTICATED") },
@@ -144,6 +144,7 @@ taskRoutes.openapi(list, async (c) => {
           `SELECT ${taskColumns} FROM task
            WHERE status = 'open' AND deadline > ?1 AND poster_id <> ?2 AND slots_taken < slots
              AND NOT EXISTS (SELECT 1 FROM claim WHERE claim.task_id = task.id AND claim.worker_id = ?2)
+             AND NOT EXISTS (SELECT 1 FROM user WHERE user.id = task.poster_id AND user.locked_at IS NOT NULL)
            ORDER BY deadline LIMIT 100`,
         )
           .bind(now, c.var.user.id)

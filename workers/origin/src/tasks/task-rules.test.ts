@@ -254,3 +254,71 @@ describe("a task whose budget order closes unpaid", () => {
     }
   });
 });
+
+describe("a locked poster's escrow (docs/decisions/013-account-locks.md)", () => {
+  const setLocked = (locked: boolean) =>
+    env.DB.prepare("UPDATE user SET locked_at = ?1 WHERE id = ?2")
+      .bind(locked ? origin.now() : null, poster.id)
+      .run();
+  const available = async (index: number) => {
+    const response = await origin.call("/api/tasks?tab=available", { method: "GET", headers: workers[index]?.auth ?? {} });
+    return ((await response.json()) as { data: Task[] }).data.map((task) => task.id);
+  };
+  const slotsTaken = (taskId: string) => env.DB.prepare("SELECT slots_taken FROM task WHERE id = ?1").bind(taskId).first("slots_taken");
+
+  it("takes no new claim while the poster is locked, and the task leaves the available list until the unlock", async () => {
+    const task = await openTask();
+    await setLocked(true);
+    expect(await available(0)).not.toContain(task.id);
+    const refused = await origin.call(`/api/tasks/${task.id}/claims`, { headers: workers[0]?.auth ?? {} });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ code: "TASK_NOT_CLAIMABLE" });
+    expect(await slotsTaken(task.id)).toBe(0);
+
+    await setLocked(false);
+    expect(await available(0)).toContain(task.id);
+    await claimAs(task.id, 0);
+  });
+
+  it("pays no submission after 72 hours while the poster is locked; the first run after the unlock does", async () => {
+    const task = await openTask({ deadlineIn: 10 * 24 * hour });
+    const claim = await claimAs(task.id, 0);
+    await submitAs(claim, 0);
+    await setLocked(true);
+    origin.advance(80 * hour);
+    expect(await rules()).toMatchObject({ autoApproved: 0 });
+    expect(await claimStatus(claim)).toBe("submitted");
+    expect(await balanceOf(workers[0]?.id ?? "")).toEqual({ available: 0, held: 0 });
+    expect(await balanceOf(poster.id)).toEqual({ available: 0, held: 3_000 });
+
+    await setLocked(false);
+    expect(await rules()).toMatchObject({ autoApproved: 1 });
+    expect(await balanceOf(workers[0]?.id ?? "")).toEqual({ available: 1_000, held: 0 });
+    await expectLedgerWhole();
+  });
+
+  it("wins over a claim or an approval already past the door's check: the batch changes nothing", async () => {
+    const task = await openTask({ slots: 2 });
+    const claim = await claimAs(task.id, 0);
+    await submitAs(claim, 0);
+
+    const claimed = await origin.call(`/api/tasks/${task.id}/claims`, {
+      headers: workers[1]?.auth ?? {},
+      db: beforeBatch(1, () => setLocked(true)),
+    });
+    expect(claimed.status).toBe(409);
+    expect(await claimed.json()).toMatchObject({ code: "TASK_NOT_CLAIMABLE" });
+    expect(await slotsTaken(task.id)).toBe(1);
+
+    await setLocked(false);
+    const approved = await origin.call(`/api/claims/${claim}/approve`, {
+      headers: poster.auth,
+      db: beforeBatch(1, () => setLocked(true)),
+    });
+    expect(approved.status).toBe(403);
+    expect(await approved.json()).toMatchObject({ code: "ACCOUNT_LOCKED" });
+    expect(await claimStatus(claim)).toBe("submitted");
+    expect(await balanceOf(workers[0]?.id ?? "")).toEqual({ available: 0, held: 0 });
+    await expectLedgerWhole();
+  });
+});

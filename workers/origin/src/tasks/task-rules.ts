@@ -30,12 +30,18 @@ export async function lapseClaims(db: D1Database, now: number): Promise<number> 
   return lapsed.results.length;
 }
 
-/** Submissions nobody checked for 72 hours are approved: the worker is paid. */
+/**
+ * Submissions nobody checked for 72 hours are approved: the worker is paid. Not while the
+ * poster is locked: their escrow stays until the unlock, when the next run pays what is due
+ * (migration 0035, docs/decisions/013-account-locks.md).
+ */
 export async function autoApprove(db: D1Database, now: number): Promise<number> {
   const due = await db
     .prepare(
       `SELECT claim.id, claim.worker_id, task.poster_id, task.reward FROM claim JOIN task ON task.id = claim.task_id
-       WHERE claim.status = 'submitted' AND claim.submitted_at <= ?1 ORDER BY claim.rule_failures, claim.submitted_at, claim.id LIMIT ?2`,
+       WHERE claim.status = 'submitted' AND claim.submitted_at <= ?1
+         AND NOT EXISTS (SELECT 1 FROM user WHERE user.id = task.poster_id AND user.locked_at IS NOT NULL)
+       ORDER BY claim.rule_failures, claim.submitted_at, claim.id LIMIT ?2`,
     )
     .bind(now - autoApproveAfterMs, batchLimit)
     .all<{ id: string; worker_id: string; poster_id: string; reward: number }>();
@@ -47,8 +53,8 @@ export async function autoApprove(db: D1Database, now: number): Promise<number> 
       );
       approved += 1;
     } catch (error) {
-      // The poster decided in the meantime: nothing to do.
-      if (!(error instanceof Error && /only a submitted claim|claim_capture\.claim_id/.test(error.message)))
+      // The poster decided in the meantime, or was locked (the next run after the unlock pays it): nothing to do.
+      if (!(error instanceof Error && /only a submitted claim|claim_capture\.claim_id|account_locked/.test(error.message)))
         await reportItemFailure(db, "auto-approve", "claim", claim.id, error);
     }
   }
