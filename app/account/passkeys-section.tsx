@@ -36,7 +36,6 @@ function AddPasskey({ handle }: { handle: string }) {
         hint={text.nameHint}
         autoComplete="off"
         required
-        maxLength={64}
         error={fieldError(result, "name")}
       />
       <Field
@@ -74,15 +73,7 @@ function RenamePasskey({ passkey, done }: { passkey: Passkey; done: () => void }
       <FormAlert result={result} fields={["name"]} />
       <input type="hidden" name="intent" value="renamePasskey" />
       <input type="hidden" name="id" value={passkey.id} />
-      <Field
-        id={id}
-        label={text.newName}
-        name="name"
-        defaultValue={passkey.name}
-        required
-        maxLength={64}
-        error={fieldError(result, "name")}
-      />
+      <Field id={id} label={text.newName} name="name" defaultValue={passkey.name} required error={fieldError(result, "name")} />
       <div className="form-actions">
         <SubmitButton busy={fetcher.state !== "idle"} busyLabel={text.saving}>
           {text.save}

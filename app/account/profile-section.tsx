@@ -28,7 +28,6 @@ export function ProfileSection({ user }: { user: UserInfo }) {
           hint={text.displayNameHint}
           autoComplete="name"
           required
-          maxLength={64}
           defaultValue={user.displayName}
           error={fieldError(result, "displayName")}
         />

@@ -51,7 +51,6 @@ export function DecisionForm({
         id={`ops-note-${subjectId}`}
         name="note"
         label={text.decisionNote}
-        maxLength={500}
         rows={2}
         error={fieldError(fetcher.data, "reason") ?? fieldError(fetcher.data, "note")}
       />

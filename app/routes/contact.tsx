@@ -72,7 +72,6 @@ function ContactForm() {
           label={ticketText.subject}
           hint={ticketText.subjectHint}
           required
-          maxLength={120}
           error={fieldError(result, "subject")}
         />
         <TextAreaField
@@ -81,7 +80,6 @@ function ContactForm() {
           label={ticketText.message}
           hint={ticketText.messageHint}
           required
-          maxLength={4000}
           rows={5}
           error={fieldError(result, "message")}
         />

@@ -108,7 +108,6 @@ export default function Login() {
                   hint={text.displayNameHint}
                   autoComplete="name"
                   required
-                  maxLength={64}
                   error={fieldError(result, "displayName")}
                 />
               ) : null}

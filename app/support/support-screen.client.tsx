@@ -82,7 +82,6 @@ function OpenTicket() {
           label={ticketText.subject}
           hint={ticketText.subjectHint}
           required
-          maxLength={120}
           error={fieldError(result, "subject")}
         />
         <TextAreaField
@@ -91,7 +90,6 @@ function OpenTicket() {
           label={ticketText.message}
           hint={ticketText.messageHint}
           required
-          maxLength={4000}
           rows={5}
           error={fieldError(result, "message")}
         />
@@ -164,7 +162,6 @@ function Reply({ ticket }: { ticket: TicketThread }) {
           label={text.reply}
           hint={ticketText.messageHint}
           required
-          maxLength={4000}
           rows={4}
           error={fieldError(result, "message")}
         />

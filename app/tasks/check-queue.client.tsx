@@ -70,7 +70,6 @@ function Decision({ claim }: { claim: Claim }) {
           label={text.rejectReason}
           hint={text.rejectHint}
           required
-          maxLength={500}
           rows={2}
           error={fieldError(reject.data, "reason")}
         />

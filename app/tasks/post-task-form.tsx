@@ -27,7 +27,6 @@ export function PostTaskForm() {
           label={text.taskTitle}
           hint={text.taskTitleHint}
           required
-          maxLength={80}
           error={fieldError(result, "title")}
         />
         <TextAreaField
@@ -36,7 +35,6 @@ export function PostTaskForm() {
           label={text.description}
           hint={text.descriptionHint}
           required
-          maxLength={2000}
           rows={4}
           error={fieldError(result, "description")}
         />

@@ -27,7 +27,6 @@ export function SubmitProofForm({ claim }: { claim: Claim }) {
         label={text.proof}
         hint={text.proofHint}
         required
-        maxLength={2000}
         rows={4}
         error={fieldError(result, "text")}
       />

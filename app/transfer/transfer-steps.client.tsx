@@ -113,7 +113,6 @@ function DraftForm({
         name="note"
         label={text.note}
         hint={text.noteHint}
-        maxLength={140}
         defaultValue={draft?.note}
         error={fieldError(result, "note")}
       />

@@ -139,15 +139,7 @@ function IssueForm() {
         required
         error={fieldError(fetcher.data, "expiresAt")}
       />
-      <TextAreaField
-        id="ops-code-note"
-        name="note"
-        label={text.codeNote}
-        required
-        maxLength={200}
-        rows={2}
-        error={fieldError(fetcher.data, "note")}
-      />
+      <TextAreaField id="ops-code-note" name="note" label={text.codeNote} required rows={2} error={fieldError(fetcher.data, "note")} />
       <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.issue}>
         {text.issue}
       </SubmitButton>
@@ -230,14 +222,7 @@ function VoidForm({ batch }: { batch: CodeBatch }) {
       <input type="hidden" name="intent" value="void" />
       <input type="hidden" name="batchId" value={batch.id} />
       <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-      <Field
-        id={`ops-void-${batch.id}`}
-        name="reason"
-        label={text.voidReason}
-        required
-        maxLength={500}
-        error={fieldError(fetcher.data, "reason")}
-      />
+      <Field id={`ops-void-${batch.id}`} name="reason" label={text.voidReason} required error={fieldError(fetcher.data, "reason")} />
       <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.voidBatch} className="button button-secondary">
         {text.voidBatch}
       </SubmitButton>

@@ -63,7 +63,7 @@ function GrantForm() {
         options={roles.map((role) => ({ value: role, label: text.role[role] }))}
         error={fieldError(fetcher.data, "role")}
       />
-      <Field id="ops-grant-reason" name="reason" label={text.reason} required maxLength={500} error={fieldError(fetcher.data, "reason")} />
+      <Field id="ops-grant-reason" name="reason" label={text.reason} required error={fieldError(fetcher.data, "reason")} />
       <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.grant}>
         {text.grant}
       </SubmitButton>
@@ -82,14 +82,7 @@ function RevokeForm({ operator }: { operator: Operator }) {
       <input type="hidden" name="intent" value="revoke" />
       <input type="hidden" name="handle" value={operator.handle} />
       <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-      <Field
-        id={`ops-revoke-${operator.handle}`}
-        name="reason"
-        label={text.reason}
-        required
-        maxLength={500}
-        error={fieldError(fetcher.data, "reason")}
-      />
+      <Field id={`ops-revoke-${operator.handle}`} name="reason" label={text.reason} required error={fieldError(fetcher.data, "reason")} />
       <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.revoke} className="button button-secondary">
         {text.revoke}
       </SubmitButton>

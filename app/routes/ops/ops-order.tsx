@@ -78,7 +78,6 @@ function RefundForm({ refunds }: { refunds: OrderRefunds }) {
             name="reason"
             label={text.refundReason}
             required
-            maxLength={500}
             rows={2}
             error={fieldError(fetcher.data, "reason")}
           />
@@ -114,7 +113,6 @@ function ReturnToWallet({ refund, owner }: { refund: WechatRefund; owner: string
         name="reason"
         label={text.returnReason}
         required
-        maxLength={500}
         rows={2}
         error={fieldError(fetcher.data, "reason")}
       />

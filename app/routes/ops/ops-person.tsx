@@ -70,7 +70,6 @@ function RecoveryLinkControl() {
         name="reason"
         label={text.recoveryLinkReason}
         required
-        maxLength={500}
         rows={2}
         error={fieldError(fetcher.data, "reason")}
       />
@@ -107,15 +106,7 @@ function AccountControls({ person }: { person: PersonPage["person"] }) {
           {done}
         </p>
       ) : null}
-      <TextAreaField
-        id="ops-reason"
-        name="reason"
-        label={text.reason}
-        required
-        maxLength={500}
-        rows={2}
-        error={fieldError(fetcher.data, "reason")}
-      />
+      <TextAreaField id="ops-reason" name="reason" label={text.reason} required rows={2} error={fieldError(fetcher.data, "reason")} />
       <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
       <div className="form-actions">
         {person.lockedAt ? (

@@ -93,7 +93,6 @@ function ThreadView({ thread }: { thread: DeskThread }) {
                   name="message"
                   label={text.replyLabel}
                   required
-                  maxLength={4000}
                   rows={4}
                   error={fieldError(result, "message")}
                 />
@@ -104,14 +103,7 @@ function ThreadView({ thread }: { thread: DeskThread }) {
             <TicketAction intent="assign" label={text.assignToMe} done={text.assigned} />
             <TicketAction intent="close" label={text.closeTicket} done={text.closedDone}>
               {(result) => (
-                <TextAreaField
-                  id="ops-close-reason"
-                  name="reason"
-                  label={text.closeReason}
-                  maxLength={500}
-                  rows={2}
-                  error={fieldError(result, "reason")}
-                />
+                <TextAreaField id="ops-close-reason" name="reason" label={text.closeReason} rows={2} error={fieldError(result, "reason")} />
               )}
             </TicketAction>
           </div>
