@@ -57,9 +57,9 @@ export const orderDetailSchema = orderSchema.extend({
       /**
        * A WeChat Pay payment's automatic refund: `pending` until WeChat Pay confirms it; `failed`
        * means an operator follows up; `returned`: WeChat Pay could not pay it back, so an operator
-       * put it into the wallet.
+       * put it into the wallet. `id` names its receipt (`GET /api/receipts/refund/{id}`).
        */
-      refund: z.strictObject({ status: refundToPayerStatus, amount: z.number().int() }).optional(),
+      refund: z.strictObject({ id: z.string(), status: refundToPayerStatus, amount: z.number().int() }).optional(),
     }),
   ),
   /**

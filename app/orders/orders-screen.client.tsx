@@ -168,7 +168,10 @@ function OrderDetailView({ order }: { order: OrderDetail }) {
                 </Link>
                 {payment.refund ? (
                   <span className="item-meta">
-                    {text.refund[payment.refund.status]} <Money amount={payment.refund.amount} />
+                    {text.refund[payment.refund.status]} <Money amount={payment.refund.amount} />{" "}
+                    <Link to={`/wallet/receipts/refund/${payment.refund.id}`} aria-label={text.refundReceipt(text.refundTo.wechat)}>
+                      {text.receipt}
+                    </Link>
                   </span>
                 ) : null}
               </span>

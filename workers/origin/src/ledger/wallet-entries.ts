@@ -80,7 +80,7 @@ newer AS MATERIALIZED (
 ),
 detail AS (
   SELECT page.*, transfer.id AS transfer_id, transfer.note, claim_capture.claim_id,
-    coalesce(refund_request.id, returned_refund.request_id) AS refund_id,
+    coalesce(refund_request.id, returned_refund.request_id, returned_refund.out_refund_no) AS refund_id,
     (SELECT payment.id FROM payment WHERE payment.tx_id = page.tx_id LIMIT 1) AS payment_id,
     coalesce((SELECT order_id FROM payment WHERE payment.tx_id = page.tx_id LIMIT 1), refund_request.order_id, returned_refund.order_id) AS order_id,
     coalesce(claim.task_id, escrow_release.task_id,
@@ -95,7 +95,8 @@ detail AS (
   LEFT JOIN claim ON claim.id = claim_capture.claim_id
   LEFT JOIN escrow_release ON escrow_release.tx_id = page.tx_id
   LEFT JOIN refund_request ON refund_request.tx_id = page.tx_id
-  -- A failed WeChat Pay refund returned to the wallet (decision 048): its order, and its operator's refund if any.
+  -- A failed WeChat Pay refund returned to the wallet (decision 048): its order, and its receipt's
+  -- refund (the operator's, or the automatic refund itself).
   LEFT JOIN wechat_refund_return ON wechat_refund_return.tx_id = page.tx_id
   LEFT JOIN wechat_refund AS returned_refund ON returned_refund.out_refund_no = wechat_refund_return.out_refund_no
 )

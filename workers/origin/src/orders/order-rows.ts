@@ -45,6 +45,7 @@ type PaymentRow = {
   created_at: number;
   refund_status: PayerRefundStatus | null;
   refund_amount: number | null;
+  refund_id: string | null;
 };
 
 type RefundRow = {
@@ -64,7 +65,8 @@ export async function findOrderDetail(db: D1Database, userId: string, orderId: s
     db
       .prepare(
         `SELECT payment.id, payment.method, payment.status, payment.amount, payment.created_at,
-                ${payerRefundStatusSql("wechat_refund")} AS refund_status, wechat_refund.amount AS refund_amount
+                ${payerRefundStatusSql("wechat_refund")} AS refund_status, wechat_refund.amount AS refund_amount,
+                wechat_refund.out_refund_no AS refund_id
          FROM payment LEFT JOIN wechat_refund ON wechat_refund.payment_id = payment.id AND wechat_refund.reason <> 'operator'
          WHERE payment.order_id = ?1 ORDER BY payment.created_at, payment.id`,
       )
@@ -94,9 +96,9 @@ export async function findOrderDetail(db: D1Database, userId: string, orderId: s
       status: payment.status,
       amount: payment.amount,
       createdAt: iso(payment.created_at),
-      ...(payment.refund_status === null || payment.refund_amount === null
+      ...(payment.refund_status === null || payment.refund_amount === null || payment.refund_id === null
         ? {}
-        : { refund: { status: payment.refund_status, amount: payment.refund_amount } }),
+        : { refund: { id: payment.refund_id, status: payment.refund_status, amount: payment.refund_amount } }),
     })),
     refunds: ((refunds?.results ?? []) as RefundRow[]).map((refund) => ({
       id: refund.id,

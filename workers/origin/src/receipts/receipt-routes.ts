@@ -10,7 +10,8 @@ import { findReceipt } from "./receipt-rows";
 const receipt = createRoute({
   method: "get",
   path: "/{kind}/{id}",
-  summary: "The receipt of a transfer, an order's payment, a refund or a task's reward, for the people its money moved between",
+  summary:
+    "The receipt of a transfer, an order's payment, a refund (an operator's, or a WeChat Pay payment's automatic one: the payment's `refund.id` on its order) or a task's reward, for the people its money moved between",
   security: bearerAuth,
   request: { params: receiptParamsSchema },
   responses: {

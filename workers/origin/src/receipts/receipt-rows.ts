@@ -3,6 +3,8 @@
  * both sides of a transfer, the worker and the poster of a task's reward, the owner of the
  * order paid or refunded. Anyone else reads nothing, exactly as for an id that does not exist.
  * Every query goes by primary keys (and refund_request's request_id on wechat_refund, unique).
+ * A refund's receipt is an operator's refund (`rfd_…`) or an automatic one (its WeChat Pay
+ * refund number, `RF…`): one id never names both.
  */
 import type { Receipt } from "#contract/receipts";
 import { payerRefundStatusSql } from "../wechat-pay/payments/refund-states";
@@ -58,7 +60,17 @@ const sqlOf: Record<ReceiptKind, string> = {
     FROM refund_request
     ${orderJoins.replace("%", "refund_request")}
     LEFT JOIN wechat_refund ON wechat_refund.request_id = refund_request.id
-    WHERE refund_request.id = ?1 AND orders.user_id = ?2 AND refund_request.status = 'approved'`,
+    WHERE refund_request.id = ?1 AND orders.user_id = ?2 AND refund_request.status = 'approved'
+    UNION ALL
+    -- A WeChat Pay payment refunded automatically (its order closed, or was paid another way):
+    -- its refund's own number is its id, and the booking that set it going its transaction.
+    SELECT wechat_refund.out_refund_no, wechat_refund.amount, wechat_refund.created_at,
+      ${wechatRefundStatus}, 'wechat', NULL, wechat_refund.in_tx_id,
+      NULL, NULL, owner.handle, owner.display_name,
+      orders.id, orders.kind, orders.description, task.id, task.title
+    FROM wechat_refund
+    ${orderJoins.replace("%", "wechat_refund")}
+    WHERE wechat_refund.out_refund_no = ?1 AND orders.user_id = ?2 AND wechat_refund.request_id IS NULL`,
   reward: `SELECT claim.id, claim_capture.amount, claim_capture.at, 'succeeded' AS status, NULL AS method, NULL AS note, claim_capture.tx_id,
       poster.handle AS payer_handle, poster.display_name AS payer_name, worker.handle AS payee_handle, worker.display_name AS payee_name,
       NULL AS order_id, NULL AS order_kind, NULL AS order_description, task.id AS task_id, task.title AS task_title

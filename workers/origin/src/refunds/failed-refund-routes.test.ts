@@ -306,6 +306,38 @@ describe("the database's own guards", () => {
     await expectLedgerWhole();
   });
 
+  it("an automatic refund has its own receipt, linked from the order and the statement, from on its way to returned", async () => {
+    const receipt = async (id: string, by: SceneUser = alice) =>
+      answerOf<Record<string, unknown>>(await origin.call(`/api/receipts/refund/${id}`, { method: "GET", headers: by.auth }));
+    const late = await lateRechargeRefund(700);
+    expect((await orderDetail(late.orderId)).payments[0]?.refund).toEqual({ id: late.outRefundNo, status: "pending", amount: 700 });
+    expect(await receipt(late.outRefundNo)).toMatchObject({
+      status: 200,
+      data: {
+        kind: "refund",
+        id: late.outRefundNo,
+        status: "pending",
+        amount: 700,
+        method: "wechat",
+        payer: null,
+        order: { id: late.orderId },
+      },
+    });
+    expect((await receipt(late.outRefundNo)).data.payee).toMatchObject({ handle: expect.any(String) });
+
+    expect((await control(`/refunds/${late.outRefundNo}/complete`, { status: "ABNORMAL" })).status).toBe(200);
+    await applyRefundResult(env.DB, late.outRefundNo, { status: "ABNORMAL", out_refund_no: late.outRefundNo }, origin.now());
+    expect((await receipt(late.outRefundNo)).data.status).toBe("failed");
+    expect((await returnToWallet(late.outRefundNo)).status).toBe(200);
+    expect((await receipt(late.outRefundNo)).data.status).toBe("returned");
+    const entries = await answerOf<{ entries: { kind: string; receipt: { kind: string; id: string } | null }[] }>(
+      await origin.call("/api/wallet/entries", { method: "GET", headers: alice.auth }),
+    );
+    expect(entries.data.entries[0]).toMatchObject({ kind: "refund", receipt: { kind: "refund", id: late.outRefundNo } });
+    // Nobody else's, as for every receipt: an operator reads it in the back office instead.
+    expect(await receipt(late.outRefundNo, finance)).toMatchObject({ status: 404, code: "NOT_FOUND" });
+  });
+
   it("an operator's refund that failed and was returned: the person's order page and receipt say so", async () => {
     const order = await rechargeOrder(1_000);
     const { outTradeNo } = await startWechat(order.id);
