@@ -72,6 +72,8 @@ export const errorStatus = {
   /** Other admins kept changing a person's role while this change was read and written: nothing changed; try again. */
   ROLE_CHANGED: 409,
   TICKET_CLOSED: 409,
+  /** A ticket is assigned to an operator only: that handle holds no role, or its account is locked. */
+  NOT_AN_OPERATOR: 422,
   /** Someone else changed the ticket while this change was being made: reload it and decide again. */
   TICKET_CHANGED: 409,
   IDEMPOTENCY_KEY_REUSED: 422,

@@ -1,5 +1,6 @@
 /** The back office's tickets desk (docs/decisions/016-ticket-desk-and-code-batches.md). */
 import { z } from "zod";
+import { handleSchema } from "./account";
 import { pageCursorSchema } from "./openapi";
 import { reasonSchema } from "./ops";
 import { personSchema } from "./people";
@@ -44,7 +45,15 @@ export const deskThreadSchema = deskTicketSchema.extend({
 });
 export type DeskThread = z.infer<typeof deskThreadSchema>;
 
-/** Assigning always assigns to the calling operator: `{}` or `{ "to": "me" }`. */
-export const assignTicketBodySchema = z.strictObject({ to: z.literal("me").optional() });
+/**
+ * Whom a ticket is assigned to: the calling operator (`{}` or `{ "to": "me" }`), or another
+ * operator by handle (any role, not locked; otherwise 422 `NOT_AN_OPERATOR` naming `to`).
+ */
+export const assignTicketBodySchema = z.strictObject({
+  to: z
+    .union([z.literal("me"), handleSchema])
+    .optional()
+    .meta({ description: "`me` (the default), or the handle of the operator to work the ticket" }),
+});
 
 export const closeTicketBodySchema = z.strictObject({ reason: reasonSchema.optional() });

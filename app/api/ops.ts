@@ -72,10 +72,10 @@ export const getDeskThread = (api: SignedInApi, id: string) => api.get<DeskThrea
 export function workTicket(
   api: SignedInApi,
   id: string,
-  work: { assign: true } | { reply: string } | { close: string },
+  work: { assign: "me" | string } | { reply: string } | { close: string },
   idempotencyKey: string,
 ) {
-  if ("assign" in work) return api.post<DeskThread>(apiPath`/api/ops/tickets/${id}/assign`, {}, idempotencyKey);
+  if ("assign" in work) return api.post<DeskThread>(apiPath`/api/ops/tickets/${id}/assign`, { to: work.assign }, idempotencyKey);
   if ("reply" in work) return api.post<DeskThread>(apiPath`/api/ops/tickets/${id}/messages`, { message: work.reply }, idempotencyKey);
   return api.post<DeskThread>(apiPath`/api/ops/tickets/${id}/close`, work.close ? { reason: work.close } : {}, idempotencyKey);
 }

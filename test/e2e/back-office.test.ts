@@ -386,7 +386,11 @@ for (const { viewport, language } of runs) {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
     const ops = opsMessages[language];
 
-    test("a support agent takes a ticket and answers it; the person sees the reply", async ({ page, browser }) => {
+    test("a support agent takes a ticket, answers it and hands it to a colleague; the person sees the reply", async ({
+      page,
+      browser,
+      problems,
+    }) => {
       const person = await newPerson("asks_help", "Qian Yu");
       const subject = `Where is my refund ${Date.now().toString(36)}`;
       const ticket = await api<{ id: string }>("POST", "/api/support/tickets", {
@@ -408,6 +412,14 @@ for (const { viewport, language } of runs) {
       await expect(page.getByText(ops.ticketStatus.answered)).toBeVisible();
       await expectAccessible(page);
       await shot(page, "ops-ticket", viewport, language);
+      // Handed to a colleague by handle, as people write one; a handle that is no operator is refused, named.
+      problems.allow(/status of 422/);
+      await page.getByLabel(ops.assignToHandle).fill(person.handle);
+      await page.getByRole("button", { name: ops.assignToOther, exact: true }).click();
+      await expect(page.locator("#ops-assign-to-error")).toHaveText(errorMessages[language].NOT_AN_OPERATOR);
+      await page.getByLabel(ops.assignToHandle).fill(`@${finance.handle.toUpperCase()}`);
+      await page.getByRole("button", { name: ops.assignToOther, exact: true }).click();
+      await expect(page.getByText(ops.assignedTo(finance.displayName))).toBeVisible();
 
       const own = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
       await contextFor(own, person, language);

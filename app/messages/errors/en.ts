@@ -49,6 +49,7 @@ export default {
   TICKET_CLOSED: "This ticket is closed. Open a new one if you still need help.",
   TASK_CHANGED: "This task kept changing while you cancelled it. Nothing was changed; try again.",
   ROLE_CHANGED: "Other admins kept changing this person's role just now. Reload and try again.",
+  NOT_AN_OPERATOR: "That handle is not an operator of Paydesk (or their account is locked), so it cannot work tickets.",
   TICKET_CHANGED: "Someone else changed this ticket just now. Reload it and try again.",
   IDEMPOTENCY_KEY_REUSED: "This form was already sent with other details. Reload the page and try again.",
   IDEMPOTENCY_KEY_IN_USE: "This request is still being processed. Please wait a moment.",

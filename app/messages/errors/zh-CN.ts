@@ -48,6 +48,7 @@ export default {
   TICKET_CLOSED: "此工单已关闭。如仍需帮助，请新建工单。",
   TASK_CHANGED: "取消时此任务一直在变化，未作任何更改，请重试。",
   ROLE_CHANGED: "其他管理员刚才一直在修改此人的角色，请刷新后重试。",
+  NOT_AN_OPERATOR: "该用户名不是 Paydesk 的运营人员（或其账户已被锁定），无法处理工单。",
   TICKET_CHANGED: "此工单刚刚被他人修改，请刷新后重试。",
   IDEMPOTENCY_KEY_REUSED: "此表单已用其他内容提交过。请刷新页面后重试。",
   IDEMPOTENCY_KEY_IN_USE: "此请求仍在处理中，请稍候。",

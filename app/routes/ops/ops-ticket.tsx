@@ -5,7 +5,7 @@ import { getDeskThread, workTicket } from "../../api/ops";
 import { useAnnounceSuccess } from "../../components/announcer";
 import { DateTime } from "../../components/money";
 import { formText, runAction, type ActionResult } from "../../forms/action-result";
-import { FormAlert, SubmitButton, TextAreaField } from "../../forms/fields";
+import { Field, FormAlert, SubmitButton, TextAreaField } from "../../forms/fields";
 import { dispatchIntent } from "../../forms/intent-dispatch";
 import { fieldError } from "../../forms/failure-fields";
 import { useFormInstance } from "../../forms/use-form-instance";
@@ -21,7 +21,12 @@ export async function clientLoader({ params }: Route.ClientLoaderArgs) {
 export async function clientAction({ request, params }: Route.ClientActionArgs): Promise<ActionResult> {
   const key = (form: FormData) => formText(form, "idempotencyKey");
   return dispatchIntent(await request.formData(), {
-    assign: (form) => runAction("assign", (api) => workTicket(api, params.id, { assign: true }, key(form))),
+    assign: (form) => runAction("assign", (api) => workTicket(api, params.id, { assign: "me" }, key(form))),
+    // A handle as people write it: "@Li_Wei" is li_wei.
+    assign_to: (form) =>
+      runAction("assign_to", (api) =>
+        workTicket(api, params.id, { assign: formText(form, "to").trim().replace(/^@/, "").toLowerCase() }, key(form)),
+      ),
     reply: (form) => runAction("reply", (api) => workTicket(api, params.id, { reply: formText(form, "message") }, key(form))),
     close: (form) => runAction("close", (api) => workTicket(api, params.id, { close: formText(form, "reason") }, key(form))),
   });
@@ -34,7 +39,7 @@ function TicketAction({
   done,
   children,
 }: {
-  intent: "assign" | "reply" | "close";
+  intent: "assign" | "assign_to" | "reply" | "close";
   label: string;
   done: string;
   children?: (result: ActionResult | undefined) => React.ReactNode;
@@ -44,7 +49,7 @@ function TicketAction({
   useAnnounceSuccess(fetcher.data, done);
   return (
     <fetcher.Form method="post" ref={formRef} className="ops-actions">
-      <FormAlert result={fetcher.data} fields={["message", "reason"]} />
+      <FormAlert result={fetcher.data} fields={["message", "reason", "to"]} />
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
       {children?.(fetcher.data)}
@@ -101,6 +106,21 @@ function ThreadView({ thread }: { thread: DeskThread }) {
           </div>
           <div className="ops-actions">
             <TicketAction intent="assign" label={text.assignToMe} done={text.assigned} />
+            <TicketAction intent="assign_to" label={text.assignToOther} done={text.assignedToOther}>
+              {(result) => (
+                <Field
+                  id="ops-assign-to"
+                  name="to"
+                  label={text.assignToHandle}
+                  hint={text.assignToHandleHint}
+                  required
+                  autoCapitalize="none"
+                  spellCheck={false}
+                  maxLength={33}
+                  error={fieldError(result, "to")}
+                />
+              )}
+            </TicketAction>
             <TicketAction intent="close" label={text.closeTicket} done={text.closedDone}>
               {(result) => (
                 <TextAreaField id="ops-close-reason" name="reason" label={text.closeReason} rows={2} error={fieldError(result, "reason")} />

@@ -262,9 +262,12 @@ describe("taking a ticket", () => {
     expect(onClosed.status).toBe(409);
     expect(await onClosed.json()).toMatchObject({ code: "TICKET_CLOSED" });
     expect((await assign(support, "tkt_00000000-0000-4000-8000-000000000000")).status).toBe(404);
-    const toSomeone = await origin.call(`/api/ops/tickets/${closedId}/assign`, { body: { to: "op_other" }, headers: keyed(support.auth) });
-    expect(toSomeone.status).toBe(400);
-    expect(await toSomeone.json()).toMatchObject({ field: "to" });
+    const toNoHandle = await origin.call(`/api/ops/tickets/${closedId}/assign`, {
+      body: { to: "Op Other!" },
+      headers: keyed(support.auth),
+    });
+    expect(toNoHandle.status).toBe(400);
+    expect(await toNoHandle.json()).toMatchObject({ field: "to" });
 
     // The other operator takes it between this request's read and its batch.
     const id = await userTicket();
@@ -281,6 +284,68 @@ describe("taking a ticket", () => {
       `${support.id} ticket.close`,
       `${other.id} ticket.assign`,
     ]);
+  });
+});
+
+describe("assigning a ticket to another operator", () => {
+  const assignTo = (by: Person, id: string, to: string, db?: D1Database) =>
+    origin.call(`/api/ops/tickets/${id}/assign`, { body: { to }, headers: keyed(by.auth), ...(db ? { db } : {}) });
+  const setLocked = (person: Person, locked: boolean) =>
+    env.DB.prepare("UPDATE user SET locked_at = ?1 WHERE id = ?2")
+      .bind(locked ? origin.now() : null, person.id)
+      .run();
+
+  it("gives it to the operator the handle names, whatever their role, audited as the assigner's act", async () => {
+    const support = await seedOperator("op_support", "support", origin.now());
+    const finance = await seedOperator("op_finance", "finance", origin.now());
+    const id = await userTicket();
+    const given = await assignTo(support, id, "op_finance");
+    expect(given.status).toBe(200);
+    expect(await dataOf<DeskThread>(given)).toMatchObject({ id, assignee: { handle: "op_finance" } });
+    expect((await dataOf<{ tickets: DeskTicket[] }>(await queue(finance, "?assignee=me"))).tickets.map((ticket) => ticket.id)).toEqual([
+      id,
+    ]);
+    expect(await auditRows()).toEqual([
+      expect.objectContaining({
+        actor_id: support.id,
+        action: "ticket.assign",
+        before: '{"assignee":null}',
+        after: '{"assignee":"op_finance"}',
+      }),
+    ]);
+  });
+
+  it("refuses a handle that is no operator, or a locked one: 422 NOT_AN_OPERATOR naming to, and nothing changes", async () => {
+    const support = await seedOperator("op_support", "support", origin.now());
+    const locked = await seedOperator("op_locked", "support", origin.now());
+    await setLocked(locked, true);
+    const id = await userTicket();
+    for (const to of ["alice", "op_locked", "nobody_here"]) {
+      const refused = await assignTo(support, id, to);
+      expect(refused.status).toBe(422);
+      expect(await refused.json()).toMatchObject({ code: "NOT_AN_OPERATOR", field: "to" });
+    }
+    expect((await dataOf<DeskThread>(await thread(support, id))).assignee).toBeNull();
+    expect(await auditRows()).toEqual([]);
+    // Unlocked, they can be given it (the refusal was not kept under its key).
+    await setLocked(locked, false);
+    expect((await assignTo(support, id, "op_locked")).status).toBe(200);
+  });
+
+  it("refuses an operator locked between the request's read and its batch", async () => {
+    const support = await seedOperator("op_support", "support", origin.now());
+    const other = await seedOperator("op_other", "support", origin.now());
+    const id = await userTicket();
+    const raced = await assignTo(
+      support,
+      id,
+      "op_other",
+      beforeBatch(2, () => setLocked(other, true)),
+    );
+    expect(raced.status).toBe(422);
+    expect(await raced.json()).toMatchObject({ code: "NOT_AN_OPERATOR", field: "to" });
+    expect((await dataOf<DeskThread>(await thread(support, id))).assignee).toBeNull();
+    expect(await auditRows()).toEqual([]);
   });
 });
 

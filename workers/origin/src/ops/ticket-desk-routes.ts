@@ -61,16 +61,18 @@ const read = createRoute({
 const assign = createRoute({
   method: "post",
   path: "/{id}/assign",
-  summary: "Take a ticket: assign it to the calling operator (support and up; audited)",
+  summary: "Assign a ticket: to the calling operator, or to another operator by handle (support and up; audited)",
   security: operatorSession,
   request: changeRequest(assignTicketBodySchema),
   responses: {
-    200: thread("The ticket, assigned to the caller"),
+    200: thread("The ticket, assigned"),
     400: badRequest,
     403: forbidden,
     404: notFound,
     409: errorContent("TICKET_CLOSED: a closed ticket is not worked; or TICKET_CHANGED: someone else changed it meanwhile"),
-    422: keyReused,
+    422: errorContent(
+      "NOT_AN_OPERATOR: the handle holds no role or its account is locked (field to); or IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was already used for a different request",
+    ),
   },
 });
 
@@ -160,34 +162,61 @@ ticketDeskRoutes.openapi(read, async (c) => {
   return c.json({ code: "SUCCESS" as const, data: deskThreadOf(found.row, found.messages, c.var.clock.now()) }, 200);
 });
 
+/** Who works a ticket: the operator assigning it, or another by handle. */
+type Assignee = { userId: string; handle: string; displayName: string };
+
+/** The operator a handle names (any role, not locked), or null. */
+function operatorByHandle(db: D1Database, handle: string): Promise<Assignee | null> {
+  return db
+    .prepare(
+      `SELECT user.id AS userId, user.handle, user.display_name AS displayName
+       FROM user JOIN operator_role ON operator_role.user_id = user.id WHERE user.handle = ?1 AND user.locked_at IS NULL`,
+    )
+    .bind(handle)
+    .first<Assignee>();
+}
+
+const notAnOperator = (handle: string) =>
+  new ApiError("NOT_AN_OPERATOR", `@${handle} is not an operator of Paydesk, or their account is locked.`, "to");
+
 ticketDeskRoutes.openapi(assign, async (c) => {
   const db = c.env.DB;
   const now = c.var.clock.now();
-  const me = c.var.operator;
+  const { to = "me" } = c.req.valid("json");
   // Not lasting: a missing ticket is not a state a retry must keep hearing.
   const found = await findDeskTicket(db, c.req.valid("param").id);
   if (!found) return c.var.idempotency.refuse(noSuchTicket(), { lasting: false });
   const { row, messages } = found;
   if (row.status === "closed") return c.var.idempotency.refuse(ticketClosed());
+  const assignee = to === "me" ? c.var.operator : await operatorByHandle(db, to);
+  // Not lasting either: a role may be granted, an account unlocked.
+  if (!assignee) return c.var.idempotency.refuse(notAnOperator(to), { lasting: false });
   const assigned = deskThreadOf(
-    { ...row, assignee_id: me.userId, assignee_handle: me.handle, assignee_display_name: me.displayName },
+    { ...row, assignee_id: assignee.userId, assignee_handle: assignee.handle, assignee_display_name: assignee.displayName },
     messages,
     now,
   );
-  // Already the caller's: nothing changes, so nothing is audited.
-  if (row.assignee_id === me.userId) return c.var.idempotency.commit([], 200, { code: "SUCCESS" as const, data: assigned });
+  // Already theirs: nothing changes, so nothing is audited.
+  if (row.assignee_id === assignee.userId) return c.var.idempotency.commit([], 200, { code: "SUCCESS" as const, data: assigned });
   try {
     return await c.var.idempotency.commit(
       [
         stillAssignedAsRead(db, row),
+        // Still an operator when the batch runs: a role revoked or a lock meanwhile refuses it.
+        assertInBatch(
+          db,
+          "the assignee is an operator",
+          "EXISTS (SELECT 1 FROM operator_role JOIN user ON user.id = operator_role.user_id WHERE user.id = ? AND user.locked_at IS NULL)",
+          assignee.userId,
+        ),
         // Taking a ticket is not activity on it: it keeps its place in the queue (updated_at).
-        db.prepare("UPDATE ticket SET assignee_id = ?1 WHERE id = ?2").bind(me.userId, row.id),
+        db.prepare("UPDATE ticket SET assignee_id = ?1 WHERE id = ?2").bind(assignee.userId, row.id),
         auditStatement(db, {
           actor: operatorActor(c),
           action: "ticket.assign",
           object: { type: "ticket", id: row.id },
           before: { assignee: row.assignee_handle },
-          after: { assignee: me.handle },
+          after: { assignee: assignee.handle },
           requestId: requestIdOf(c),
           at: now,
         }),
@@ -197,7 +226,9 @@ ticketDeskRoutes.openapi(assign, async (c) => {
     );
   } catch (error) {
     if (!isFailedAssertion(error)) throw error;
-    return c.var.idempotency.refuse(await changedMeanwhile(db, row.id), { lasting: false });
+    // Which of the two reads changed: the assignee ceased to be an operator, or the ticket moved.
+    const stillOperator = to === "me" || (await operatorByHandle(db, to)) !== null;
+    return c.var.idempotency.refuse(stillOperator ? await changedMeanwhile(db, row.id) : notAnOperator(to), { lasting: false });
   }
 });
 
