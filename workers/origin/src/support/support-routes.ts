@@ -52,7 +52,7 @@ const contact = createRoute({
 const myTickets = createRoute({
   method: "get",
   path: "/tickets",
-  summary: "My tickets, most recently active first",
+  summary: "My tickets, most recently active first: the 100 most recent (a reply makes a ticket recent again)",
   security: bearerAuth,
   responses: { 200: jsonContent(successEnvelope(z.array(ticketSchema)), "My tickets"), 401: errorContent("UNAUTHENTICATED") },
 });
