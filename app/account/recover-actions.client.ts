@@ -5,6 +5,7 @@
 import { recoverWithCode, recoverWithLink } from "../api/account-safety";
 import { attempt, checked, formText, type ActionResult } from "../forms/action-result";
 import { dispatchIntent } from "../forms/intent-dispatch";
+import { typedHandle } from "../forms/typed-handle";
 import { currentLanguage } from "../i18n/messages";
 import { recoverMessages } from "../messages/recover";
 
@@ -17,7 +18,7 @@ const recoverIntents = {
         await checked(
           (s) => s.recoverWithCodeBodySchema,
           {
-            handle: formText(form, "handle").trim().replace(/^@/, ""),
+            handle: typedHandle(formText(form, "handle")),
             code: formText(form, "code").trim(),
             newPassword: formText(form, "newPassword"),
           },

@@ -18,6 +18,13 @@ describe("a recovery link", () => {
     expect(heldRecoveryLink(store)).toBe(link);
   });
 
+  it("is taken from /recover however the router matches it: another case, a trailing slash", () => {
+    const store = tabStore();
+    const replace = vi.fn();
+    expect(takeRecoveryLink({ href: `https://paydesk.test/Recover/?link=${link}`, replace }, store)).toBe(link);
+    expect(replace).toHaveBeenCalledWith("/Recover/");
+  });
+
   it("is held as given when cut short, so the form can say it is not complete", () => {
     const store = tabStore();
     takeRecoveryLink({ href: "https://paydesk.test/recover?link=AbCd", replace: vi.fn() }, store);

@@ -21,7 +21,8 @@ export const recoveryLinkPath = "/recover";
 export function takeRecoveryLink(addressBar: AddressBar, tabStore: KeyValueStore): string | null {
   const url = new URL(addressBar.href);
   const link = url.searchParams.get("link");
-  if (url.pathname !== recoveryLinkPath || link === null) return null;
+  // The router matches /recover whatever its case and a trailing slash: so does this.
+  if (url.pathname.replace(/\/+$/, "").toLowerCase() !== recoveryLinkPath || link === null) return null;
   url.searchParams.delete("link");
   addressBar.replace(url.pathname + url.search + url.hash);
   if (link === "") return null;

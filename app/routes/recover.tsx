@@ -44,8 +44,15 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
     if (link !== null) form.set("link", link);
     return actOnRecoverForm(form);
   });
-  // A link used, or refused as unknown, used or expired, is let go: the form asks for a code then.
-  if (result.intent === "link" && (result.ok || result.failure?.code === "INVALID_RECOVERY")) {
+  // A link used, refused as unknown, used or expired, or cut short, is let go: the form asks for
+  // a code then, under the refusal.
+  if (
+    result.intent === "link" &&
+    (result.ok ||
+      result.failure.code === "INVALID_RECOVERY" ||
+      result.failure.field === "link" ||
+      result.failure.fields?.link !== undefined)
+  ) {
     landedLink = null;
     forgetRecoveryLink(tab);
   }

@@ -10,6 +10,7 @@ import { sendTransfer } from "../api/transfers";
 import { lookUpRecipient } from "../api/users";
 import { DateTime } from "../components/money";
 import { PersonName } from "../components/person-name";
+import { typedHandle } from "../forms/typed-handle";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
 import { Field, FormAlert, MoneyField, SubmitButton } from "../forms/fields";
 import { dispatchIntent } from "../forms/intent-dispatch";
@@ -35,7 +36,7 @@ function draftOf(form: FormData): Promise<Draft> {
   return checked(
     (s) => s.transferBodySchema,
     {
-      toHandle: formText(form, "toHandle").trim().replace(/^@/, ""),
+      toHandle: typedHandle(formText(form, "toHandle")),
       amount: parseYuan(formText(form, "amount")),
       note: formText(form, "note"),
     },

@@ -231,3 +231,19 @@ for (const { viewport, language } of runs) {
     });
   });
 }
+
+test("a recovery link cut short is refused in the form's words and let go: the form asks for a code", async ({ page, problems }) => {
+  const recover = recoverMessages.en;
+  problems.allow(/status of 400/);
+  await contextFor(page.context(), null, "en");
+  await open(page, "/recover?link=AbCdEfGh");
+  expect(new URL(page.url()).search).toBe("");
+  await expect(page.getByText(recover.linkLead)).toBeVisible();
+  await page.getByLabel(recover.newPassword, { exact: true }).fill("a new password for me");
+  await page.getByRole("button", { name: recover.setPassword }).click();
+  await expect(page.getByRole("alert")).toContainText(recover.fields.link);
+  await expect(page.getByLabel(recover.handle, { exact: true })).toBeVisible();
+  // Let go for good: opened again without a link, the tab offers the code's form at once.
+  await open(page, "/recover");
+  await expect(page.getByLabel(recover.handle, { exact: true })).toBeVisible();
+});

@@ -7,6 +7,7 @@ import { DateTime } from "../../components/money";
 import { formText, runAction, type ActionResult } from "../../forms/action-result";
 import { Field, FormAlert, SubmitButton, TextAreaField } from "../../forms/fields";
 import { dispatchIntent } from "../../forms/intent-dispatch";
+import { typedHandle } from "../../forms/typed-handle";
 import { fieldError } from "../../forms/failure-fields";
 import { useFormInstance } from "../../forms/use-form-instance";
 import { useMessages } from "../../i18n/messages";
@@ -22,11 +23,8 @@ export async function clientAction({ request, params }: Route.ClientActionArgs):
   const key = (form: FormData) => formText(form, "idempotencyKey");
   return dispatchIntent(await request.formData(), {
     assign: (form) => runAction("assign", (api) => workTicket(api, params.id, { assign: "me" }, key(form))),
-    // A handle as people write it: "@Li_Wei" is li_wei.
     assign_to: (form) =>
-      runAction("assign_to", (api) =>
-        workTicket(api, params.id, { assign: formText(form, "to").trim().replace(/^@/, "").toLowerCase() }, key(form)),
-      ),
+      runAction("assign_to", (api) => workTicket(api, params.id, { assign: typedHandle(formText(form, "to")) }, key(form))),
     reply: (form) => runAction("reply", (api) => workTicket(api, params.id, { reply: formText(form, "message") }, key(form))),
     close: (form) => runAction("close", (api) => workTicket(api, params.id, { close: formText(form, "reason") }, key(form))),
   });

@@ -288,8 +288,8 @@ describe("taking a ticket", () => {
 });
 
 describe("assigning a ticket to another operator", () => {
-  const assignTo = (by: Person, id: string, to: string, db?: D1Database) =>
-    origin.call(`/api/ops/tickets/${id}/assign`, { body: { to }, headers: keyed(by.auth), ...(db ? { db } : {}) });
+  const assignTo = (by: Person, id: string, to: string, { key, db }: { key?: string; db?: D1Database } = {}) =>
+    origin.call(`/api/ops/tickets/${id}/assign`, { body: { to }, headers: keyed(by.auth, key), ...(db ? { db } : {}) });
   const setLocked = (person: Person, locked: boolean) =>
     env.DB.prepare("UPDATE user SET locked_at = ?1 WHERE id = ?2")
       .bind(locked ? origin.now() : null, person.id)
@@ -321,29 +321,34 @@ describe("assigning a ticket to another operator", () => {
     await setLocked(locked, true);
     const id = await userTicket();
     for (const to of ["alice", "op_locked", "nobody_here"]) {
-      const refused = await assignTo(support, id, to);
+      const refused = await assignTo(support, id, to, { key: `give-${to}` });
       expect(refused.status).toBe(422);
       expect(await refused.json()).toMatchObject({ code: "NOT_AN_OPERATOR", field: "to" });
     }
     expect((await dataOf<DeskThread>(await thread(support, id))).assignee).toBeNull();
     expect(await auditRows()).toEqual([]);
-    // Unlocked, they can be given it (the refusal was not kept under its key).
+    // Unlocked, they can be given it by the same request again: the refusal was not kept under its key.
     await setLocked(locked, false);
-    expect((await assignTo(support, id, "op_locked")).status).toBe(200);
+    expect((await assignTo(support, id, "op_locked", { key: "give-op_locked" })).status).toBe(200);
   });
 
-  it("refuses an operator locked between the request's read and its batch", async () => {
+  it("refuses an operator locked between the request's read and its batch, the caller too", async () => {
     const support = await seedOperator("op_support", "support", origin.now());
     const other = await seedOperator("op_other", "support", origin.now());
     const id = await userTicket();
-    const raced = await assignTo(
-      support,
-      id,
-      "op_other",
-      beforeBatch(2, () => setLocked(other, true)),
-    );
-    expect(raced.status).toBe(422);
-    expect(await raced.json()).toMatchObject({ code: "NOT_AN_OPERATOR", field: "to" });
+    for (const [to, locking] of [
+      ["op_other", other],
+      ["me", support],
+    ] as const) {
+      const raced = await assignTo(support, id, to, { db: beforeBatch(2, () => setLocked(locking, true)) });
+      expect(raced.status).toBe(422);
+      expect(await raced.json()).toMatchObject({
+        code: "NOT_AN_OPERATOR",
+        field: "to",
+        message: `@${to === "me" ? "op_support" : to} is not an operator of Paydesk, or their account is locked.`,
+      });
+      await setLocked(locking, false);
+    }
     expect((await dataOf<DeskThread>(await thread(support, id))).assignee).toBeNull();
     expect(await auditRows()).toEqual([]);
   });

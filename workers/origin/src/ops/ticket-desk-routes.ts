@@ -165,13 +165,13 @@ ticketDeskRoutes.openapi(read, async (c) => {
 /** Who works a ticket: the operator assigning it, or another by handle. */
 type Assignee = { userId: string; handle: string; displayName: string };
 
-/** The operator a handle names (any role, not locked), or null. */
+/** Who may work tickets: an account holding any role, not locked (every role works tickets). */
+const liveOperators = "FROM user JOIN operator_role ON operator_role.user_id = user.id WHERE user.locked_at IS NULL";
+
+/** The operator a handle names, or null. */
 function operatorByHandle(db: D1Database, handle: string): Promise<Assignee | null> {
   return db
-    .prepare(
-      `SELECT user.id AS userId, user.handle, user.display_name AS displayName
-       FROM user JOIN operator_role ON operator_role.user_id = user.id WHERE user.handle = ?1 AND user.locked_at IS NULL`,
-    )
+    .prepare(`SELECT user.id AS userId, user.handle, user.display_name AS displayName ${liveOperators} AND user.handle = ?1`)
     .bind(handle)
     .first<Assignee>();
 }
@@ -203,12 +203,7 @@ ticketDeskRoutes.openapi(assign, async (c) => {
       [
         stillAssignedAsRead(db, row),
         // Still an operator when the batch runs: a role revoked or a lock meanwhile refuses it.
-        assertInBatch(
-          db,
-          "the assignee is an operator",
-          "EXISTS (SELECT 1 FROM operator_role JOIN user ON user.id = operator_role.user_id WHERE user.id = ? AND user.locked_at IS NULL)",
-          assignee.userId,
-        ),
+        assertInBatch(db, "the assignee is an operator", `EXISTS (SELECT 1 ${liveOperators} AND user.id = ?)`, assignee.userId),
         // Taking a ticket is not activity on it: it keeps its place in the queue (updated_at).
         db.prepare("UPDATE ticket SET assignee_id = ?1 WHERE id = ?2").bind(assignee.userId, row.id),
         auditStatement(db, {
@@ -227,8 +222,10 @@ ticketDeskRoutes.openapi(assign, async (c) => {
   } catch (error) {
     if (!isFailedAssertion(error)) throw error;
     // Which of the two reads changed: the assignee ceased to be an operator, or the ticket moved.
-    const stillOperator = to === "me" || (await operatorByHandle(db, to)) !== null;
-    return c.var.idempotency.refuse(stillOperator ? await changedMeanwhile(db, row.id) : notAnOperator(to), { lasting: false });
+    const stillOperator = await db.prepare(`SELECT 1 AS yes ${liveOperators} AND user.id = ?1`).bind(assignee.userId).first("yes");
+    return c.var.idempotency.refuse(stillOperator ? await changedMeanwhile(db, row.id) : notAnOperator(assignee.handle), {
+      lasting: false,
+    });
   }
 });
 
