@@ -236,6 +236,34 @@ const csvPath = (from: number | string, to: number | string) =>
   })}`;
 
 describe("the ledger's entries as CSV", () => {
+  it("is audited, each time: who took which range, with the request's id", async () => {
+    const admin = await seedOperator("op_admin", "admin", origin.now());
+    const path = csvPath(start, start + hour);
+    expect((await origin.call(path, { method: "GET", headers: { ...finance.auth, "X-Request-Id": "req-export-1" } })).status).toBe(200);
+    expect((await get(path, admin)).status).toBe(200);
+    const rows = (
+      await env.DB.prepare(
+        "SELECT actor_id, actor_role, action, object_type, object_id, after, request_id FROM audit_log ORDER BY id",
+      ).all()
+    ).results;
+    const range = `${new Date(start).toISOString()}/${new Date(start + hour).toISOString()}`;
+    expect(rows).toEqual([
+      expect.objectContaining({
+        actor_id: finance.id,
+        actor_role: "finance",
+        action: "ledger.export",
+        object_type: "ledger",
+        object_id: range,
+        request_id: "req-export-1",
+      }),
+      expect.objectContaining({ actor_id: admin.id, actor_role: "admin", action: "ledger.export", object_id: range }),
+    ]);
+    expect(JSON.parse(String(rows[0]?.after))).toMatchObject({
+      from: new Date(start).toISOString(),
+      to: new Date(start + hour).toISOString(),
+    });
+  });
+
   it("holds every entry of the range's transactions and none outside, in entry order, summing to zero", async () => {
     const alice = await seedUser("alice", origin.now());
     const bob = await seedUser("bob", origin.now());

@@ -1,7 +1,9 @@
 /**
  * The ledger desk (docs/decisions/014-back-office-desks.md): the ledger's check, one journal
  * transaction with its entries and what it belongs to, and every entry of a date range as
- * CSV. Finance and admins (right ledger). Everything here only reads, so nothing is audited.
+ * CSV. Finance and admins (right ledger). Reading changes nothing and is not audited; an
+ * export is: every person's money, by handle, leaves Paydesk in it, so the trail says who
+ * took which range, and when (docs/decisions/014-back-office-desks.md).
  */
 import * as Sentry from "../error-reporting";
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
@@ -18,6 +20,8 @@ import { ApiError } from "../http/answer";
 import { validationHook } from "../http/validation";
 import { runLedgerCheck } from "../ledger/recorded-check";
 import type { OriginEnv } from "../origin-env";
+import { auditStatement } from "./audit";
+import { operatorActor, requestIdOf } from "./operator-actor";
 import { type CsvCell, csvStream } from "./csv";
 import { operatorWith } from "./operator-access";
 import { forbiddenUnless, notAnOperator } from "./route-answers";
@@ -55,7 +59,8 @@ const entriesCsv = createRoute({
   path: "/entries.csv",
   // Named here: the generated name would keep the path's dot.
   operationId: "getOpsLedgerEntriesCsv",
-  summary: "Every entry of the journal transactions created in [from, to) as a CSV file, in entry order (finance and admin)",
+  summary:
+    "Every entry of the journal transactions created in [from, to) as a CSV file, in entry order (finance and admin; each export is audited as ledger.export)",
   security: operatorSession,
   request: { query: ledgerEntriesCsvQuerySchema },
   responses: {
@@ -287,6 +292,15 @@ ledgerDeskRoutes.openapi(entriesCsv, async (c) => {
     bounds?.first == null || bounds.last == null
       ? []
       : (await entryPageQuery(db, range, { after: bounds.first - 1, last: bounds.last, limit: csvPageRows }).all<CsvRow>()).results;
+  // No file leaves without its row in the audit trail: a failing write answers 500 instead.
+  await auditStatement(db, {
+    actor: operatorActor(c),
+    action: "ledger.export",
+    object: { type: "ledger", id: `${query.from}/${query.to}` },
+    after: { from: query.from, to: query.to, lastEntryId: bounds?.last ?? null },
+    requestId: requestIdOf(c),
+    at: c.var.clock.now(),
+  }).run();
   const body = csvStream({
     header: csvHeader,
     pages: entryPages(db, range, bounds?.last ?? 0, first),

@@ -176,7 +176,7 @@ function operatorByHandle(db: D1Database, handle: string): Promise<Assignee | nu
     .first<Assignee>();
 }
 
-const notAnOperator = (handle: string) =>
+const notAnOperatorHandle = (handle: string) =>
   new ApiError("NOT_AN_OPERATOR", `@${handle} is not an operator of Paydesk, or their account is locked.`, "to");
 
 ticketDeskRoutes.openapi(assign, async (c) => {
@@ -190,7 +190,7 @@ ticketDeskRoutes.openapi(assign, async (c) => {
   if (row.status === "closed") return c.var.idempotency.refuse(ticketClosed());
   const assignee = to === "me" ? c.var.operator : await operatorByHandle(db, to);
   // Not lasting either: a role may be granted, an account unlocked.
-  if (!assignee) return c.var.idempotency.refuse(notAnOperator(to), { lasting: false });
+  if (!assignee) return c.var.idempotency.refuse(notAnOperatorHandle(to), { lasting: false });
   const assigned = deskThreadOf(
     { ...row, assignee_id: assignee.userId, assignee_handle: assignee.handle, assignee_display_name: assignee.displayName },
     messages,
@@ -223,7 +223,7 @@ ticketDeskRoutes.openapi(assign, async (c) => {
     if (!isFailedAssertion(error)) throw error;
     // Which of the two reads changed: the assignee ceased to be an operator, or the ticket moved.
     const stillOperator = await db.prepare(`SELECT 1 AS yes ${liveOperators} AND user.id = ?1`).bind(assignee.userId).first("yes");
-    return c.var.idempotency.refuse(stillOperator ? await changedMeanwhile(db, row.id) : notAnOperator(assignee.handle), {
+    return c.var.idempotency.refuse(stillOperator ? await changedMeanwhile(db, row.id) : notAnOperatorHandle(assignee.handle), {
       lasting: false,
     });
   }
