@@ -4,12 +4,15 @@ export type ApiPath = `/api/${string}`;
 
 export type ApiCall = { token?: string | null; idempotencyKey?: string; fetch?: typeof globalThis.fetch };
 
+/** An answer as the browser reads it: the envelope, and for a 429 how long to wait (its `Retry-After`). */
+type Answer<T> = Envelope<T> & { retryAfterSeconds?: number };
+
 async function callApi<T>(
   method: "GET" | "POST",
   path: ApiPath,
   body: unknown,
   { token, idempotencyKey, fetch = globalThis.fetch }: ApiCall,
-): Promise<Envelope<T>> {
+): Promise<Answer<T>> {
   const headers: Record<string, string> = {};
   if (method === "POST") headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -17,7 +20,10 @@ async function callApi<T>(
   try {
     // Same-origin (the edge proxies /api/*): cookies go along by default.
     const response = await fetch(path, { method, headers, body: body === undefined ? null : JSON.stringify(body) });
-    return (await response.json()) as Envelope<T>;
+    const answer = (await response.json()) as Answer<T>;
+    const wait = Number(response.headers.get("Retry-After") ?? Number.NaN);
+    if (response.status === 429 && wait >= 0) answer.retryAfterSeconds = wait;
+    return answer;
   } catch {
     return { code: "ORIGIN_UNAVAILABLE" };
   }
@@ -27,11 +33,11 @@ async function callApi<T>(
  * The browser's client of the origin contract (through the edge's /api/* proxy).
  * Never throws: a network failure or a non-JSON answer becomes ORIGIN_UNAVAILABLE.
  */
-export function postApi<T>(path: ApiPath, body: unknown, call: ApiCall = {}): Promise<Envelope<T>> {
+export function postApi<T>(path: ApiPath, body: unknown, call: ApiCall = {}): Promise<Answer<T>> {
   return callApi<T>("POST", path, body, call);
 }
 
-function getApi<T>(path: ApiPath, call: ApiCall = {}): Promise<Envelope<T>> {
+function getApi<T>(path: ApiPath, call: ApiCall = {}): Promise<Answer<T>> {
   return callApi<T>("GET", path, undefined, call);
 }
 
@@ -41,6 +47,7 @@ export class ApiFailure extends Error {
     readonly code: ErrorCode,
     readonly field?: string,
     readonly originMessage?: string,
+    readonly retryAfterSeconds?: number,
   ) {
     super(code);
     this.name = "ApiFailure";
@@ -53,9 +60,9 @@ export type SignedInApi = {
 };
 
 /** The data of a successful answer; a refusal throws ApiFailure with the contract's code. */
-export function unwrap<T>(answer: Envelope<T>): T {
+export function unwrap<T>(answer: Answer<T>): T {
   if (answer.code === "SUCCESS") return answer.data;
-  throw new ApiFailure(answer.code, answer.field, answer.message);
+  throw new ApiFailure(answer.code, answer.field, answer.message, answer.retryAfterSeconds);
 }
 
 /** Calls as one user; a refusal throws ApiFailure with the contract's code. */

@@ -18,7 +18,7 @@ export function saveFile(contents: Blob, filename: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-export type DownloadResult = { ok: true } | { ok: false; code: ErrorCode; field?: string; message?: string };
+export type DownloadResult = { ok: true } | { ok: false; code: ErrorCode; field?: string; message?: string; retryAfterSeconds?: number };
 
 /** The file saved, or why not: no session, the origin's refusal (its code and field), or no answer. */
 export async function downloadWithToken(path: ApiPath, filename: string): Promise<DownloadResult> {
@@ -28,11 +28,13 @@ export async function downloadWithToken(path: ApiPath, filename: string): Promis
     const response = await fetch(path, { headers: { Authorization: `Bearer ${token}` } });
     if (!response.ok) {
       const refusal = (await response.json().catch(() => null)) as { code?: ErrorCode; field?: string; message?: string } | null;
+      const wait = Number(response.headers.get("Retry-After") ?? Number.NaN);
       return {
         ok: false,
         code: refusal?.code ?? "ORIGIN_UNAVAILABLE",
         ...(refusal?.field ? { field: refusal.field } : {}),
         ...(refusal?.message ? { message: refusal.message } : {}),
+        ...(response.status === 429 && wait >= 0 ? { retryAfterSeconds: wait } : {}),
       };
     }
     saveFile(await response.blob(), filename);

@@ -81,7 +81,7 @@ export async function attempt<T>(intent: string, work: () => Promise<T>): Promis
   } catch (error) {
     if (error instanceof InvalidInput) return { intent, ok: false, failure: await invalidInputFailure(error) };
     if (!(error instanceof ApiFailure)) throw error;
-    const message = await messageFor(error.code, currentLanguage(), error.originMessage, error.field);
+    const message = await messageFor(error.code, currentLanguage(), error.originMessage, error.field, error.retryAfterSeconds);
     return { intent, ok: false, failure: { code: error.code, field: error.field, message } };
   }
 }

@@ -40,12 +40,22 @@ export function prefetchErrorMessages(language: Language): void {
 
 /**
  * The message for an answer's code. A field-level message from the origin is specific and
- * safe to show, but it is English; other languages get the catalogue's.
+ * safe to show, but it is English; other languages get the catalogue's. A refusal that names
+ * how long to wait (a lock, a limit) says it, in the page's language.
  */
-export async function messageFor(code: ErrorCode, language: Language, originMessage?: string, field?: string): Promise<string> {
+export async function messageFor(
+  code: ErrorCode,
+  language: Language,
+  originMessage?: string,
+  field?: string,
+  retryAfterSeconds?: number,
+): Promise<string> {
   if (language === "en" && code === "BAD_REQUEST" && field && originMessage) return originMessage;
   try {
-    return (await catalogue(language))[code];
+    const message = (await catalogue(language))[code];
+    if (!message.includes("{wait}")) return message;
+    const { waitText } = await import("./errors/wait");
+    return message.replace("{wait}", waitText(retryAfterSeconds, language));
   } catch {
     return unreachable[language];
   }

@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { errorCodes, errorStatus } from "#contract/error-codes";
+import en from "./errors/en";
+import zhCN from "./errors/zh-CN";
+import { messageFor } from "./errors";
+
+describe("a refusal that names its wait", () => {
+  it("says how long, in the page's language, from the answer's Retry-After", async () => {
+    expect(await messageFor("REDEEM_LOCKED", "en", undefined, undefined, 125)).toBe("Too many wrong codes. Try again in 3 minutes.");
+    expect(await messageFor("REDEEM_LOCKED", "zh-CN", undefined, undefined, 125)).toBe("错误的充值码次数过多，请3分钟后再试。");
+    expect(await messageFor("RATE_LIMITED", "en", undefined, undefined, 30)).toBe("Too many attempts from here. Try again in 30 seconds.");
+    expect(await messageFor("SIGN_IN_LOCKED", "en", undefined, undefined, 0)).toBe("Too many failed sign-ins. Try again in 1 second.");
+  });
+
+  it("says later when the answer named no wait", async () => {
+    expect(await messageFor("SIGN_IN_LOCKED", "en")).toBe("Too many failed sign-ins. Try again later.");
+    expect(await messageFor("SIGN_IN_LOCKED", "zh-CN")).toBe("登录失败次数过多，请稍后再试。");
+  });
+
+  it("is every 429 of the contract, and only those: no other message holds a wait", () => {
+    const waiting = errorCodes.filter((code) => errorStatus[code] === 429).sort();
+    for (const catalogue of [en, zhCN]) {
+      expect(errorCodes.filter((code) => catalogue[code].includes("{wait}")).sort()).toEqual(waiting);
+    }
+  });
+});

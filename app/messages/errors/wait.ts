@@ -1,0 +1,14 @@
+import type { Language } from "../../i18n/languages";
+
+const later: Record<Language, string> = { en: "later", "zh-CN": "稍后" };
+
+/**
+ * A wait an answer named (its `Retry-After`, in seconds) as a catalogue's `{wait}` reads it:
+ * "in 3 minutes", "3分钟后"; "later" when it named none. Fetched with the first refusal that
+ * has a wait, not with the page (app/messages/errors.ts).
+ */
+export function waitText(seconds: number | undefined, language: Language): string {
+  if (seconds === undefined) return later[language];
+  const relative = new Intl.RelativeTimeFormat(language, { numeric: "auto" });
+  return seconds < 60 ? relative.format(Math.max(1, Math.ceil(seconds)), "second") : relative.format(Math.ceil(seconds / 60), "minute");
+}
