@@ -217,14 +217,18 @@ describe("recovery codes", () => {
     expect((await signIn()).status).toBe(401);
     expect((await signIn("recovered passphrase")).status).toBe(200);
 
-    // Spent: the same code never works twice; the other nine still do.
+    // Spent: the same code never works twice, and the other nine end with the account taken back.
     const again = await origin.call("/api/user/recover", {
       body: { handle: alice.handle, code: typed, newPassword: "another passphrase" },
     });
     expect(again.status).toBe(401);
     expect(await json(again)).toMatchObject({ code: "INVALID_RECOVERY" });
     const status = await json(await origin.call("/api/account/recovery-codes", { method: "GET", headers: bearer(fresh) }));
-    expect(status.data).toMatchObject({ remaining: 9 });
+    expect(status.data).toMatchObject({ remaining: 0 });
+    const another = await origin.call("/api/user/recover", {
+      body: { handle: alice.handle, code: codes[4], newPassword: "another passphrase" },
+    });
+    expect(await json(another)).toMatchObject({ code: "INVALID_RECOVERY" });
   });
 
   it("lets exactly one of eight racing attempts with one code through", async () => {
@@ -311,6 +315,53 @@ describe("recovery codes", () => {
     });
     expect(response.status).toBe(400);
     expect(await json(response)).toMatchObject({ field: "code" });
+  });
+});
+
+describe("taking an account back ends its recovery codes", () => {
+  const recoverWith = (code: string | undefined, newPassword = "the thief's own password") =>
+    origin.call("/api/user/recover", { body: { handle: alice.handle, code, newPassword } });
+  const unused = async () => env.DB.prepare("SELECT count(*) AS n FROM recovery_code WHERE used_at IS NULL").first<number>("n");
+
+  it("a new password: codes a thief made while they knew the old one no longer set one", async () => {
+    await register();
+    const thief = await signedIn();
+    const theirs = (await json<{ codes: string[] }>(await makeCodes(thief))).data.codes;
+    const owner = await signedIn();
+    const changed = await origin.call("/api/account/password", {
+      body: { currentPassword: alice.password, newPassword: "the owner's new password" },
+      headers: bearer(owner),
+    });
+    expect(changed.status).toBe(200);
+    expect(await isLive(thief)).toBe(false);
+    expect(await json(await recoverWith(theirs[0]))).toMatchObject({ code: "INVALID_RECOVERY" });
+    expect(await unused()).toBe(0);
+    expect((await signIn("the owner's new password")).status).toBe(200);
+  });
+
+  it("a recovery with an admin's link, and an admin signing the person out everywhere", async () => {
+    const aliceId = await register();
+    const admin = await seedOperator("ops_admin", "admin", origin.now());
+    const first = (await json<{ codes: string[] }>(await makeCodes(await signedIn()))).data.codes;
+    const issued = await origin.call("/api/ops/recovery-links", {
+      body: { personId: aliceId, reason: "Video call; ID card matched the account's name" },
+      headers: { ...admin.auth, "Idempotency-Key": `link-${crypto.randomUUID()}` },
+    });
+    const { path } = (await json<{ path: string }>(issued)).data;
+    const link = new URL(path, "https://paydesk.test").searchParams.get("link") ?? "";
+    const used = await origin.call("/api/user/recover-with-link", { body: { link, newPassword: "recovered passphrase" } });
+    expect(used.status).toBe(200);
+    expect(await json(await recoverWith(first[0]))).toMatchObject({ code: "INVALID_RECOVERY" });
+
+    const second = (await json<{ codes: string[] }>(await makeCodes(await signedIn("recovered passphrase"), "recovered passphrase"))).data
+      .codes;
+    const signedOut = await origin.call(`/api/ops/people/${aliceId}/sign-out-everywhere`, {
+      body: { reason: "Reported stolen by phone" },
+      headers: { ...admin.auth, "Idempotency-Key": `out-${crypto.randomUUID()}` },
+    });
+    expect(signedOut.status).toBe(200);
+    expect(await json(await recoverWith(second[0]))).toMatchObject({ code: "INVALID_RECOVERY" });
+    expect(await unused()).toBe(0);
   });
 });
 

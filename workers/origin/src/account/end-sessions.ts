@@ -1,19 +1,24 @@
 /**
  * Ending a person's sessions (docs/decisions/024-account-safety.md): with them go the ways a
  * new session could still be opened without the password — unused sign-in links and
- * recovery links — so a thief's foothold does not outlive the change.
+ * recovery links — so a thief's foothold does not outlive the change. When the account is
+ * being taken back (a new password, an admin signing it out everywhere), its unused recovery
+ * codes go too: a thief who knew the password could have made a set of their own, and would
+ * set the password again with one.
  */
 export function endSessionsStatements(
   db: D1Database,
   userId: string,
   now: number,
-  { keepTokenHash = null }: { keepTokenHash?: string | null } = {},
+  { keepTokenHash = null, voidRecoveryCodes = false }: { keepTokenHash?: string | null; voidRecoveryCodes?: boolean } = {},
 ): D1PreparedStatement[] {
+  const codes = db.prepare("UPDATE recovery_code SET used_at = ?1 WHERE user_id = ?2 AND used_at IS NULL").bind(now, userId);
   return [
     db
       .prepare("UPDATE session SET ended_at = ?1 WHERE user_id = ?2 AND ended_at IS NULL AND token_hash IS NOT ?3")
       .bind(now, userId, keepTokenHash),
     db.prepare("UPDATE sign_in_link SET used_at = ?1 WHERE user_id = ?2 AND used_at IS NULL").bind(now, userId),
     db.prepare("UPDATE recovery_link SET used_at = ?1 WHERE user_id = ?2 AND used_at IS NULL").bind(now, userId),
+    ...(voidRecoveryCodes ? [codes] : []),
   ];
 }

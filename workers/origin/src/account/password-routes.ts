@@ -19,7 +19,7 @@ import { checkCurrentPassword, setPasswordStatement } from "./account-password";
 const changePassword = createRoute({
   method: "post",
   path: "/password",
-  summary: "Change my password: every other session of mine ends",
+  summary: "Change my password: every other session of mine ends, and my unused recovery codes stop working",
   security: bearerAuth,
   request: { body: { content: { "application/json": { schema: passwordChangeBodySchema } }, required: true } },
   responses: {
@@ -52,7 +52,7 @@ passwordRoutes.openapi(changePassword, async (c) => {
         currentHash,
       ),
       setPasswordStatement(db, userId, await hashPassword(newPassword)),
-      ...endSessionsStatements(db, userId, now, { keepTokenHash: currentHash }),
+      ...endSessionsStatements(db, userId, now, { keepTokenHash: currentHash, voidRecoveryCodes: true }),
     ]);
     return c.json({ code: "SUCCESS" as const, data: { sessionsEnded: results[2]?.meta.changes ?? 0 } }, 200);
   } catch (error) {

@@ -25,7 +25,7 @@ import { clearSignInFailures, reserveSignInAttempt, settleFailedAttempt, signInL
 const recoverWithCode = createRoute({
   method: "post",
   path: "/recover",
-  summary: "Set a new password with my handle and a recovery code: every session ends, and I am signed in",
+  summary: "Set a new password with my handle and a recovery code: every session and every other code ends, and I am signed in",
   request: { body: { content: { "application/json": { schema: recoverWithCodeBodySchema } }, required: true } },
   responses: {
     200: jsonContent(successEnvelope(recoveredSchema), "The new password is set; a new session"),
@@ -37,7 +37,7 @@ const recoverWithCode = createRoute({
 const recoverWithLink = createRoute({
   method: "post",
   path: "/recover-with-link",
-  summary: "Set a new password with a recovery link an admin issued: every session ends, and I am signed in",
+  summary: "Set a new password with a recovery link an admin issued: every session and recovery code ends, and I am signed in",
   request: { body: { content: { "application/json": { schema: recoverWithLinkBodySchema } }, required: true } },
   responses: {
     200: jsonContent(successEnvelope(recoveredSchema), "The new password is set; a new session"),
@@ -66,7 +66,7 @@ async function resetAndSignIn(c: Context<OriginEnv>, userId: string, newPassword
       // Exactly one of two attempts with the same code or link spends it; the other rolls back.
       assertInBatch(db, "the code or link was unspent", "changes() = 1"),
       setPasswordStatement(db, userId, await hashPassword(newPassword)),
-      ...endSessionsStatements(db, userId, now),
+      ...endSessionsStatements(db, userId, now, { voidRecoveryCodes: true }),
       insert,
     ]);
   } catch (error) {

@@ -43,7 +43,7 @@ const lock = accountAction(
 const unlock = accountAction("/{id}/unlock", "Unlock a person's account (admin; audited)", "NOT_LOCKED");
 const signOutEverywhere = accountAction(
   "/{id}/sign-out-everywhere",
-  "End every session of a person's, their unused sign-in links and any recovery link (admin; audited)",
+  "End every session of a person's, their unused sign-in links, any recovery link and their unused recovery codes (admin; audited)",
   "",
 );
 
@@ -152,7 +152,7 @@ accountControlRoutes.openapi(signOutEverywhere, async (c) => {
   return c.var.idempotency.commit(
     [
       // With the sessions go the links that could open a new one (sign-in and recovery links).
-      ...endSessionsStatements(db, person.id, now),
+      ...endSessionsStatements(db, person.id, now, { voidRecoveryCodes: true }),
       auditStatement(db, {
         actor: operatorActor(c),
         action: "person.sign_out_everywhere",
