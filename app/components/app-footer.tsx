@@ -26,7 +26,9 @@ function LanguageSwitcher() {
           return (
             <li key={language}>
               <a
-                href={`${location.pathname}?${params}`}
+                // One leading slash, whatever the address had: `//host/x` on a 404 page must not
+                // become a link to another site.
+                href={`/${location.pathname.replace(/^[/\\]+/, "")}?${params}`}
                 hrefLang={language}
                 lang={language}
                 aria-current={language === current ? "true" : undefined}

@@ -49,6 +49,26 @@ describe("the page language", () => {
     expect(response.headers.get("Cache-Control")).toBe("no-store");
   });
 
+  it("writes no link to another site on the page of an address that reads as one", async () => {
+    for (const path of ["//evil.example/x", "/\\evil.example/x"]) {
+      const { response, body } = await page(path);
+      expect(response.status, path).toBe(404);
+      expect(body, path).not.toMatch(/href="[/\\]{2}/);
+      expect(body, path).toContain('href="/evil.example/x?lang=zh-CN"');
+    }
+  });
+
+  it("goes out private, with this answer's own nonce, whether rendered now or kept: no cache after the edge may share it", async () => {
+    const first = await page("/tos", { "Accept-Language": "en" });
+    const kept = await settledHit("/tos", { "Accept-Language": "en" });
+    for (const { response } of [first, kept]) {
+      expect(response.headers.get("Cache-Control")).toBe("private, max-age=0, must-revalidate");
+    }
+    const nonceOf = (body: string) => /nonce="([^"]+)"/.exec(body)?.[1];
+    expect(nonceOf(kept.body)).toBeTruthy();
+    expect(nonceOf(kept.body)).not.toBe(nonceOf(first.body));
+  });
+
   it("returns only to a path of this site: a path that reads as another host goes home", async () => {
     for (const path of ["//evil.example?lang=en", "/\\evil.example/x?lang=zh-CN", "//evil.example/%2e%2e?lang=en"]) {
       const { response } = await page(path);
