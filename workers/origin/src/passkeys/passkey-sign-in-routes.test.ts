@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { AuthenticationOptions, Passkey, RegistrationOptions } from "#contract/passkeys";
-import { fixturePassword, givePassword, resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
+import { beforeBatch, fixturePassword, givePassword, resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
 import { type SoftwareAuthenticator, softwareAuthenticator, strangerKey } from "../../test/software-authenticator";
 
 let origin: TestOrigin;
@@ -28,7 +28,8 @@ async function signInOptions(): Promise<AuthenticationOptions> {
   return ((await answer.json()) as { data: AuthenticationOptions }).data;
 }
 
-const signIn = (credential: Credential) => origin.call("/api/user/passkey/login", { body: { credential } });
+const signIn = (credential: Credential, db?: D1Database) =>
+  origin.call("/api/user/passkey/login", { body: { credential }, ...(db ? { db } : {}) });
 
 let authenticator: SoftwareAuthenticator;
 
@@ -107,7 +108,7 @@ describe("signing in with a passkey", () => {
   it("lets exactly one of several verifications racing on one challenge through", async () => {
     const options = await signInOptions();
     const credentials = await Promise.all(Array.from({ length: 8 }, () => authenticator.authenticate(options)));
-    const answers = await Promise.all(credentials.map(signIn));
+    const answers = await Promise.all(credentials.map((credential) => signIn(credential)));
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 422, 422, 422, 422, 422, 422, 422]);
     expect(await env.DB.prepare("SELECT count(*) AS n FROM session WHERE user_id = ?1").bind(alice.id).first("n")).toBe(2);
   });
@@ -151,6 +152,21 @@ describe("signing in with a passkey", () => {
     expect(cloned.status).toBe(401);
     counting.setCounter(6);
     expect((await signIn(await counting.authenticate(await signInOptions()))).status).toBe(200);
+
+    // Two signatures carrying one counter (a clone and its original), both read before either
+    // is counted, in the same millisecond: the one counted second opens no session.
+    const first = await counting.authenticate(await signInOptions());
+    counting.setCounter(7);
+    const twin = await counting.authenticate(await signInOptions());
+    let firstStatus = 0;
+    const second = await signIn(
+      twin,
+      beforeBatch(1, async () => {
+        firstStatus = (await signIn(first)).status;
+      }),
+    );
+    expect(firstStatus).toBe(200);
+    expect(second.status).toBe(401);
   });
 
   it("signs a locked account in, as the password does: the session says it is locked", async () => {

@@ -112,13 +112,9 @@ passkeySignInRoutes
         db
           .prepare("UPDATE passkey SET counter = ?2, last_used_at = ?3 WHERE id = ?1 AND (counter < ?2 OR (counter = 0 AND ?2 = 0))")
           .bind(found.row.id, newCounter, now),
-        // Removed meanwhile, or a later signature counted first: no session.
-        db
-          .prepare(
-            `INSERT INTO batch_assertion (what, holds)
-             SELECT 'passkey used', coalesce((SELECT counter = ?2 AND last_used_at = ?3 FROM passkey WHERE id = ?1), 0)`,
-          )
-          .bind(found.row.id, newCounter, now),
+        // Removed meanwhile, or a signature with this counter or a later one counted first (even
+        // in the same millisecond: two signatures of a cloned authenticator): no session.
+        db.prepare("INSERT INTO batch_assertion (what, holds) SELECT 'passkey used', changes() = 1"),
         insert,
       ]);
     } catch (error) {
