@@ -142,6 +142,10 @@ describe("sessions", () => {
     expect(foreign.status).toBe(404);
     expect(await isLive(bob.token)).toBe(true);
 
+    // The phone (a thief's, say) makes a sign-in link before it is ended: the link ends with it.
+    const made = await origin.call("/api/user/sign-in-link", { headers: bearer(phone) });
+    expect(made.status).toBe(201);
+    const linkToken = new URL((await json<{ path: string }>(made)).data.path, "https://paydesk.test").searchParams.get("token") ?? "";
     const listed = await json<{ sessions: { id: string; current: boolean }[] }>(
       await origin.call("/api/account/sessions", { method: "GET", headers: bearer(here) }),
     );
@@ -150,6 +154,7 @@ describe("sessions", () => {
     expect(ended.status).toBe(200);
     expect(await isLive(phone)).toBe(false);
     expect(await isLive(here)).toBe(true);
+    expect(await isLive(linkToken)).toBe(false);
     // Ended already: there is no live session of that id any more.
     expect((await origin.call(`/api/account/sessions/${phoneId}/end`, { headers: bearer(here) })).status).toBe(404);
   });

@@ -29,7 +29,7 @@ const listSessions = createRoute({
 const endSession = createRoute({
   method: "post",
   path: "/sessions/{id}/end",
-  summary: "End one of my sessions (this one too: that signs me out)",
+  summary: "End one of my sessions (this one too: that signs me out), and my unused sign-in links with it",
   security: bearerAuth,
   request: { params: sessionIdParamSchema },
   responses: {
@@ -91,11 +91,22 @@ sessionRoutes
   })
   .openapi(endSession, async (c) => {
     const { id } = c.req.valid("param");
-    const ended = await c.env.DB.prepare("UPDATE session SET ended_at = ?1 WHERE id = ?2 AND user_id = ?3 AND ended_at IS NULL")
-      .bind(c.var.clock.now(), id, c.var.user.id)
-      .run();
+    const db = c.env.DB;
+    const now = c.var.clock.now();
+    const [ended] = await db.batch([
+      db.prepare("UPDATE session SET ended_at = ?1 WHERE id = ?2 AND user_id = ?3 AND ended_at IS NULL").bind(now, id, c.var.user.id),
+      // With it go the person's unused sign-in links: a link records no session, and one made
+      // from the session being ended (a thief's, say) would open a new one after it. The
+      // person's own lose at most 15 minutes: a new link is a click away.
+      db
+        .prepare(
+          `UPDATE sign_in_link SET used_at = ?1 WHERE user_id = ?2 AND used_at IS NULL
+             AND EXISTS (SELECT 1 FROM session WHERE id = ?3 AND user_id = ?2 AND ended_at = ?1)`,
+        )
+        .bind(now, c.var.user.id, id),
+    ]);
     // Another person's session is as unknown as one that never was.
-    if (ended.meta.changes !== 1) throw new ApiError("NOT_FOUND", "You have no live session with that id.", "id");
+    if (ended?.meta.changes !== 1) throw new ApiError("NOT_FOUND", "You have no live session with that id.", "id");
     return c.json({ code: "SUCCESS" as const, data: { sessionsEnded: 1 } }, 200);
   })
   .openapi(endOthers, async (c) => {
