@@ -22,7 +22,7 @@ async function callApi<T>(
     const response = await fetch(path, { method, headers, body: body === undefined ? null : JSON.stringify(body) });
     const answer = (await response.json()) as Answer<T>;
     const wait = Number(response.headers.get("Retry-After") ?? Number.NaN);
-    if (response.status === 429 && wait >= 0) answer.retryAfterSeconds = wait;
+    if (response.status === 429 && Number.isFinite(wait) && wait >= 0) answer.retryAfterSeconds = wait;
     return answer;
   } catch {
     return { code: "ORIGIN_UNAVAILABLE" };

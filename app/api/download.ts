@@ -34,7 +34,7 @@ export async function downloadWithToken(path: ApiPath, filename: string): Promis
         code: refusal?.code ?? "ORIGIN_UNAVAILABLE",
         ...(refusal?.field ? { field: refusal.field } : {}),
         ...(refusal?.message ? { message: refusal.message } : {}),
-        ...(response.status === 429 && wait >= 0 ? { retryAfterSeconds: wait } : {}),
+        ...(response.status === 429 && Number.isFinite(wait) && wait >= 0 ? { retryAfterSeconds: wait } : {}),
       };
     }
     saveFile(await response.blob(), filename);

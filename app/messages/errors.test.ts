@@ -10,6 +10,11 @@ describe("a refusal that names its wait", () => {
     expect(await messageFor("REDEEM_LOCKED", "zh-CN", undefined, undefined, 125)).toBe("错误的充值码次数过多，请3分钟后再试。");
     expect(await messageFor("RATE_LIMITED", "en", undefined, undefined, 30)).toBe("Too many attempts from here. Try again in 30 seconds.");
     expect(await messageFor("SIGN_IN_LOCKED", "en", undefined, undefined, 0)).toBe("Too many failed sign-ins. Try again in 1 second.");
+    // A daily limit: until the next day in China, in hours.
+    expect(await messageFor("RATE_LIMITED", "en", undefined, undefined, 82_800)).toBe(
+      "Too many attempts from here. Try again in 23 hours.",
+    );
+    expect(await messageFor("RATE_LIMITED", "zh-CN", undefined, undefined, 82_800)).toBe("操作过于频繁，请23小时后再试。");
   });
 
   it("says later when the answer named no wait", async () => {

@@ -19,6 +19,10 @@ export async function loadPersonal<T>(load: (api: SignedInApi) => Promise<T>): P
   } catch (error) {
     if (!(error instanceof ApiFailure)) throw error;
     if (error.code === "UNAUTHENTICATED") return { state: "signed-out" };
-    return { state: "failed", code: error.code, message: await messageFor(error.code, currentLanguage()) };
+    return {
+      state: "failed",
+      code: error.code,
+      message: await messageFor(error.code, currentLanguage(), undefined, undefined, error.retryAfterSeconds),
+    };
   }
 }

@@ -10,5 +10,8 @@ const later: Record<Language, string> = { en: "later", "zh-CN": "稍后" };
 export function waitText(seconds: number | undefined, language: Language): string {
   if (seconds === undefined) return later[language];
   const relative = new Intl.RelativeTimeFormat(language, { numeric: "auto" });
-  return seconds < 60 ? relative.format(Math.max(1, Math.ceil(seconds)), "second") : relative.format(Math.ceil(seconds / 60), "minute");
+  if (seconds < 60) return relative.format(Math.max(1, Math.ceil(seconds)), "second");
+  // A daily limit waits until the next day in China: hours read better than 1,380 minutes.
+  if (seconds < 2 * 3600) return relative.format(Math.ceil(seconds / 60), "minute");
+  return relative.format(Math.ceil(seconds / 3600), "hour");
 }
