@@ -21,12 +21,19 @@ async function callApi<T>(
     // Same-origin (the edge proxies /api/*): cookies go along by default.
     const response = await fetch(path, { method, headers, body: body === undefined ? null : JSON.stringify(body) });
     const answer = (await response.json()) as Answer<T>;
-    const wait = Number(response.headers.get("Retry-After") ?? Number.NaN);
-    if (response.status === 429 && Number.isFinite(wait) && wait >= 0) answer.retryAfterSeconds = wait;
+    const wait = retryAfterOf(response);
+    if (wait !== undefined) answer.retryAfterSeconds = wait;
     return answer;
   } catch {
     return { code: "ORIGIN_UNAVAILABLE" };
   }
+}
+
+/** A 429's wait: its `Retry-After` in whole seconds, or undefined (another answer, or no number). */
+export function retryAfterOf(response: Response): number | undefined {
+  if (response.status !== 429) return undefined;
+  const wait = Number(response.headers.get("Retry-After") ?? Number.NaN);
+  return Number.isFinite(wait) && wait >= 0 ? wait : undefined;
 }
 
 /**

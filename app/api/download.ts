@@ -4,7 +4,7 @@
  * and handed to the browser as a download.
  */
 import type { ErrorCode } from "#contract/error-codes";
-import type { ApiPath } from "./client";
+import { type ApiPath, retryAfterOf } from "./client";
 import { currentToken } from "../session/account-session";
 
 export function saveFile(contents: Blob, filename: string): void {
@@ -28,13 +28,13 @@ export async function downloadWithToken(path: ApiPath, filename: string): Promis
     const response = await fetch(path, { headers: { Authorization: `Bearer ${token}` } });
     if (!response.ok) {
       const refusal = (await response.json().catch(() => null)) as { code?: ErrorCode; field?: string; message?: string } | null;
-      const wait = Number(response.headers.get("Retry-After") ?? Number.NaN);
+      const wait = retryAfterOf(response);
       return {
         ok: false,
         code: refusal?.code ?? "ORIGIN_UNAVAILABLE",
         ...(refusal?.field ? { field: refusal.field } : {}),
         ...(refusal?.message ? { message: refusal.message } : {}),
-        ...(response.status === 429 && Number.isFinite(wait) && wait >= 0 ? { retryAfterSeconds: wait } : {}),
+        ...(wait === undefined ? {} : { retryAfterSeconds: wait }),
       };
     }
     saveFile(await response.blob(), filename);

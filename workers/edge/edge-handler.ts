@@ -152,16 +152,17 @@ function handleRequests({ build, render, cache = createPageCache(), originTimeou
       }
     }
 
+    const html = isHtml(response);
     if (!shareable) response.headers.set("Cache-Control", "no-store");
     // A page carries this answer's own nonce (in its CSP and its scripts): the edge keeps the
     // page and gives every answer a new one, but no cache after it may hand one nonce to all.
-    else if (isHtml(response)) response.headers.set("Cache-Control", "private, max-age=0, must-revalidate");
+    else if (html) response.headers.set("Cache-Control", "private, max-age=0, must-revalidate");
     if (backOffice) response.headers.set("X-Robots-Tag", "noindex, nofollow");
     response.headers.set("X-Edge-Cache", cacheStatus);
     // Each language is its own rendering (and cache entry); tell any cache downstream.
     response.headers.set("Content-Language", language);
     response.headers.append("Vary", "Cookie, Accept-Language");
-    applySecurityHeaders(response.headers, { https, nonce: isHtml(response) ? nonce : undefined, sentryDsn: env.SENTRY_DSN });
+    applySecurityHeaders(response.headers, { https, nonce: html ? nonce : undefined, sentryDsn: env.SENTRY_DSN });
     return response;
   };
 }

@@ -12,13 +12,14 @@ export function endSessionsStatements(
   now: number,
   { keepTokenHash = null, voidRecoveryCodes = false }: { keepTokenHash?: string | null; voidRecoveryCodes?: boolean } = {},
 ): D1PreparedStatement[] {
-  const codes = db.prepare("UPDATE recovery_code SET used_at = ?1 WHERE user_id = ?2 AND used_at IS NULL").bind(now, userId);
   return [
     db
       .prepare("UPDATE session SET ended_at = ?1 WHERE user_id = ?2 AND ended_at IS NULL AND token_hash IS NOT ?3")
       .bind(now, userId, keepTokenHash),
     db.prepare("UPDATE sign_in_link SET used_at = ?1 WHERE user_id = ?2 AND used_at IS NULL").bind(now, userId),
     db.prepare("UPDATE recovery_link SET used_at = ?1 WHERE user_id = ?2 AND used_at IS NULL").bind(now, userId),
-    ...(voidRecoveryCodes ? [codes] : []),
+    ...(voidRecoveryCodes
+      ? [db.prepare("UPDATE recovery_code SET used_at = ?1 WHERE user_id = ?2 AND used_at IS NULL").bind(now, userId)]
+      : []),
   ];
 }

@@ -124,28 +124,10 @@ const reject = createRoute({
 export const claimRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 claimRoutes.use("/claims", signedInUser);
 claimRoutes.use("/claims/*", signedInUser);
-claimRoutes.use(
-  "/tasks/:id/claims",
-  signedInUser,
-  idempotentWhenKeyed((c) => c.var.user.id),
-  doorLimit("claims"),
-);
-claimRoutes.use(
-  "/claims/:id/submit",
-  idempotentWhenKeyed((c) => c.var.user.id),
-);
-claimRoutes.use(
-  "/claims/:id/withdraw",
-  idempotentWhenKeyed((c) => c.var.user.id),
-);
-claimRoutes.use(
-  "/claims/:id/approve",
-  idempotentWhenKeyed((c) => c.var.user.id),
-);
-claimRoutes.use(
-  "/claims/:id/reject",
-  idempotentWhenKeyed((c) => c.var.user.id),
-);
+// Claiming and every decision on a claim take an optional key, in the caller's own scope.
+const keyedByCaller = idempotentWhenKeyed((c) => c.var.user.id);
+claimRoutes.use("/tasks/:id/claims", signedInUser, keyedByCaller, doorLimit("claims"));
+for (const decision of ["submit", "withdraw", "approve", "reject"]) claimRoutes.use(`/claims/:id/${decision}`, keyedByCaller);
 
 claimRoutes.openapi(claimTask, async (c) => {
   const { id: taskId } = c.req.valid("param");
