@@ -98,7 +98,14 @@ export default defineConfig({
       // The built edge worker (`npm test` builds first), as `wrangler deploy` ships it.
       builtEdgeWorker("edge", "test/edge/**/*.test.ts"),
       // The same build, misconfigured: a loader that throws must reach Sentry.
-      builtEdgeWorker("edge-misconfigured", "test/edge-misconfigured/**/*.test.ts", { CONTACT_EMAIL: "not-an-email-address" }),
+      builtEdgeWorker("edge-misconfigured", "test/edge-misconfigured/**/*.test.ts", {
+        CONTACT_EMAIL: "not-an-email-address",
+        MONEY_LIMITS: '{"transfer":{"max":99999999}}',
+      }),
+      // A deploy with money limits of its own (docs/decisions/053-deploy-limits.md).
+      builtEdgeWorker("edge-tight-limits", "test/edge-tight-limits/**/*.test.ts", {
+        MONEY_LIMITS: '{"transfer":{"max":2000,"perDay":5000},"recharge":{"min":1000},"taskReward":{"max":500}}',
+      }),
       {
         plugins: [
           cloudflareTest({

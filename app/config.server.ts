@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { defaultLimits, deployLimits, type Limits } from "#contract/money-limits";
 import type { PublicConfig } from "./startup/public-config";
 
 /** Edge pages may be cached for this long; the deploy version in the key retires them. */
@@ -11,12 +12,36 @@ function list(value: string | undefined): string[] {
     .filter(Boolean);
 }
 
-/** The configuration the browser needs: identical for every user. No secrets. */
-export function publicConfig(): PublicConfig {
+/**
+ * The configuration the browser needs: identical for every user. No secrets. A money limits
+ * setting that cannot be read is reported and left out: every page but the few that state
+ * the limits still answers, and the origin moves no money under it.
+ */
+export function publicConfig(report: (error: unknown) => void): PublicConfig {
   return {
     sentryDsn: env.SENTRY_DSN || null,
     sentryEnvironment: env.SENTRY_ENVIRONMENT || "production",
     replayUnmasked: env.SENTRY_REPLAY_UNMASKED === "true",
     shortLinkHosts: list(env.SHORT_LINK_HOSTS),
+    ...withLimits(report),
   };
+}
+
+/**
+ * The deploy's money limits (docs/decisions/053-deploy-limits.md), for the pages that state
+ * them. A setting that cannot be read throws: such a page answers 500, reported.
+ */
+export function deployMoneyLimits(): Limits {
+  return deployLimits(env.MONEY_LIMITS);
+}
+
+/** The deploy's money limits, only where they differ from the product's. */
+function withLimits(report: (error: unknown) => void): Pick<PublicConfig, "limits"> {
+  try {
+    const limits = deployMoneyLimits();
+    return limits === defaultLimits ? {} : { limits };
+  } catch (error) {
+    report(error);
+    return {};
+  }
 }

@@ -26,13 +26,13 @@ import { reportError } from "./startup/error-reporting";
 import { publicConfigElementId, serializePublicConfig } from "./startup/public-config";
 import { useSession } from "./session/session-state";
 import { useStartup } from "./startup/startup-state";
-import { languageContext } from "./server-context";
+import { languageContext, reportErrorContext } from "./server-context";
 import { defaultLanguage } from "./i18n/languages";
 import { metaLanguage } from "./i18n/messages";
 import { layoutMessagesElementId, layoutMessagesIn, useLayoutMessages } from "./i18n/layout-messages";
 
 export function loader({ context }: Route.LoaderArgs) {
-  return { config: publicConfig(), language: context.get(languageContext) };
+  return { config: publicConfig(context.get(reportErrorContext)), language: context.get(languageContext) };
 }
 
 // The root's data (public configuration, language) cannot change within a visit: a

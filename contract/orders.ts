@@ -1,11 +1,11 @@
 import { pageCursorSchema } from "./openapi";
 import { z } from "zod";
+import { defaultLimits } from "./money-limits";
 import { minorUnits } from "./money";
 import { userText } from "./text";
 import { orderIdPattern, orderReferrerLength, orderStatuses } from "./value-lists";
 
-/** docs/rules-and-limits.md: recharge online ¥1.00 – ¥5,000.00 per order; unpaid orders close after 30 minutes. */
-const rechargeLimits = { min: 100, max: 500_000 } as const;
+/** docs/rules-and-limits.md: unpaid orders close after 30 minutes. */
 export const orderPaymentWindowMs = 30 * 60 * 1000;
 
 const orderKinds = ["recharge", "task_budget"] as const;
@@ -20,7 +20,7 @@ export const orderReferrerSchema = userText({
 }).default("");
 
 export const createRechargeOrderBodySchema = z.strictObject({
-  amount: minorUnits(rechargeLimits.min, rechargeLimits.max),
+  amount: minorUnits(defaultLimits.recharge.min, defaultLimits.recharge.max),
   referrer: orderReferrerSchema,
 });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defaultLimits } from "./money-limits";
 import { minorUnits } from "./money";
 import { userText } from "./text";
 import { orderReferrerSchema, orderSchema } from "./orders";
@@ -8,7 +9,7 @@ import { personSchema } from "./people";
 export const taskLimits = {
   titleLength: 80,
   descriptionLength: 2_000,
-  reward: { min: 10, max: 100_000 },
+  reward: defaultLimits.taskReward,
   slots: { min: 1, max: 1_000 },
   deadlineMs: { min: 60 * 60 * 1000, max: 30 * 24 * 60 * 60 * 1000 },
 } as const;

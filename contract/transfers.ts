@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { handleSchema } from "./account";
+import { defaultLimits } from "./money-limits";
 import { minorUnits } from "./money";
 import { type Person, personSchema } from "./people";
 import { userText } from "./text";
 
-/** docs/rules-and-limits.md: ¥0.01 – ¥50,000.00 each, ¥100,000.00 per day, a note of up to 140 characters. */
-const transferLimits = { min: 1, max: 5_000_000, perDay: 10_000_000, noteLength: 140 } as const;
+/** docs/rules-and-limits.md: a note of up to 140 characters; the amounts are contract/money-limits.ts's. */
+const noteLength = 140;
 
 export const recipientQuerySchema = z.strictObject({ handle: handleSchema });
 
@@ -14,8 +15,8 @@ export type Recipient = Person;
 
 export const transferBodySchema = z.strictObject({
   toHandle: handleSchema,
-  amount: minorUnits(transferLimits.min, transferLimits.max),
-  note: userText({ min: 0, max: transferLimits.noteLength, tooShort: "", tooLong: "A note has at most 140 characters." }).default(""),
+  amount: minorUnits(defaultLimits.transfer.min, defaultLimits.transfer.max),
+  note: userText({ min: 0, max: noteLength, tooShort: "", tooLong: "A note has at most 140 characters." }).default(""),
 });
 
 export const transferReceiptSchema = z.strictObject({

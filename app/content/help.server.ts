@@ -1,7 +1,8 @@
-/** The questions and answers of /help. Limits match docs/rules-and-limits.md. */
+/** The questions and answers of /help. Money limits are the deploy's (app/money-limits.ts); the rest match docs/rules-and-limits.md. */
+import type { MoneyFigures } from "../money-limits";
 export type Answer = { id: string; question: string; answer: string[] };
 
-export const helpTopics: { title: string; answers: Answer[] }[] = [
+export const helpTopics = (f: MoneyFigures): { title: string; answers: Answer[] }[] => [
   {
     title: "Your wallet",
     answers: [
@@ -34,7 +35,7 @@ export const helpTopics: { title: string; answers: Answer[] }[] = [
         id: "recharge",
         question: "How do I add money?",
         answer: [
-          "Open Recharge. Either redeem a prepaid code, or choose an amount between ¥1.00 and ¥5,000.00 and pay it with WeChat Pay. The money is in your wallet as soon as the payment is confirmed.",
+          `Open Recharge. Either redeem a prepaid code, or choose an amount between ${f.recharge.min} and ${f.recharge.max} and pay it with WeChat Pay. The money is in your wallet as soon as the payment is confirmed.`,
         ],
       },
       {
@@ -76,7 +77,7 @@ export const helpTopics: { title: string; answers: Answer[] }[] = [
         id: "transfer-limits",
         question: "How much can I send?",
         answer: [
-          "From ¥0.01 to ¥50,000.00 per transfer, and up to ¥100,000.00 in total per day. You confirm the recipient's name before anything is sent, and a note of up to 140 characters travels with the money.",
+          `From ${f.transfer.min} to ${f.transfer.max} per transfer, and up to ${f.transfer.perDay} in total per day. You confirm the recipient's name before anything is sent, and a note of up to 140 characters travels with the money.`,
         ],
       },
       {
@@ -95,7 +96,7 @@ export const helpTopics: { title: string; answers: Answer[] }[] = [
         id: "post-task",
         question: "How do I post a paid task?",
         answer: [
-          "Under Tasks → Posted, describe the task, set a reward between ¥0.10 and ¥1,000.00 per completion, the number of completions (1 to 1,000) and a deadline between 1 hour and 30 days ahead. You pay the budget (reward × completions) once; it is held for the task and the task opens.",
+          `Under Tasks → Posted, describe the task, set a reward between ${f.taskReward.min} and ${f.taskReward.max} per completion, the number of completions (1 to 1,000) and a deadline between 1 hour and 30 days ahead. You pay the budget (reward × completions) once; it is held for the task and the task opens.`,
         ],
       },
       {

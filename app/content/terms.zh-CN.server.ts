@@ -1,5 +1,6 @@
 /** The terms of service shown on /tos, in Simplified Chinese. The effective date is termsEffectiveDate in ./terms.server. */
-export const termsSections: { id: string; title: string; paragraphs: string[] }[] = [
+import type { MoneyFigures } from "../money-limits";
+export const termsSections = (f: MoneyFigures): { id: string; title: string; paragraphs: string[] }[] => [
   {
     id: "service",
     title: "1. 服务",
@@ -27,7 +28,7 @@ export const termsSections: { id: string; title: string; paragraphs: string[] }[
     id: "topping-up",
     title: "4. 充值",
     paragraphs: [
-      "你可以通过微信支付充值，每笔订单 ¥1.00 至 ¥5,000.00；也可以在有效期内兑换充值码，获得其标明的面值。每个充值码仅可使用一次。资金在支付服务商确认付款后到账。",
+      `你可以通过微信支付充值，每笔订单 ${f.recharge.min} 至 ${f.recharge.max}；也可以在有效期内兑换充值码，获得其标明的面值。每个充值码仅可使用一次。资金在支付服务商确认付款后到账。`,
       "如某笔付款成功时对应订单已关闭或已支付，我们会将该款项退回至原付款账户。",
     ],
   },
@@ -35,7 +36,7 @@ export const termsSections: { id: string; title: string; paragraphs: string[] }[
     id: "transfers",
     title: "5. 转账",
     paragraphs: [
-      "转账会将资金从你的钱包即时转入另一位用户的钱包，并受“帮助”页面所示限额约束（每笔 ¥0.01 至 ¥50,000.00，每日最多 ¥100,000.00）。确认前请核对收款人的名字：转账一经完成，只能由收款人退回。",
+      `转账会将资金从你的钱包即时转入另一位用户的钱包，并受“帮助”页面所示限额约束（每笔 ${f.transfer.min} 至 ${f.transfer.max}，每日最多 ${f.transfer.perDay}）。确认前请核对收款人的名字：转账一经完成，只能由收款人退回。`,
     ],
   },
   {

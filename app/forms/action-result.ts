@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { ApiFailure, signedInApi, type SignedInApi } from "../api/client";
 import { contractSchemas, type ContractSchemas } from "../contract-schemas";
 import type { ErrorCode } from "#contract/error-codes";
+import { type MoneyRange, outsideRange } from "#contract/money-limits";
 import { currentLanguage } from "../i18n/messages";
 import { messageFor } from "../messages/errors";
 import { refreshUser, currentToken } from "../session/account-session";
@@ -27,16 +28,23 @@ class InvalidInput extends Error {
  * anything. Every failing field gets the screen's own message for it, in the page's
  * language, so one try shows all that needs mending. The schemas are fetched on first use
  * (app/contract-schemas.ts); when they cannot be, nothing is sent and the form says Paydesk
- * cannot be reached, as for a failed call.
+ * cannot be reached, as for a failed call. An amount is held to `ranges` too: the deploy's
+ * limits, which may be tighter than the schema's (app/money-limits.ts).
  */
-export async function checked<S extends z.ZodType>(
+export async function checked<S extends z.ZodType, V extends Record<string, unknown>>(
   schemaOf: (schemas: ContractSchemas) => S,
-  values: unknown,
+  values: V,
   fieldMessages: Record<string, string>,
+  ranges: Partial<Record<keyof V & string, MoneyRange>> = {},
 ): Promise<z.output<S>> {
   const result = schemaOf(await contractSchemas()).safeParse(values);
-  if (result.success) return result.data;
-  const fields = [...new Set(result.error.issues.map((issue) => String(issue.path[0] ?? "")))];
+  const outside = Object.entries(ranges).flatMap(([field, range]) => {
+    const amount = values[field];
+    return range && typeof amount === "number" && outsideRange(amount, range) !== null ? [field] : [];
+  });
+  if (result.success && outside.length === 0) return result.data;
+  const schemaFields = result.success ? [] : result.error.issues.map((issue) => String(issue.path[0] ?? ""));
+  const fields = [...new Set([...schemaFields, ...outside])];
   throw new InvalidInput(fields.map((field) => ({ field: field || undefined, message: fieldMessages[field] })));
 }
 

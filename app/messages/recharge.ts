@@ -10,12 +10,12 @@ export const rechargeMessages = defineMessages({
     redeemed: (amount: string) => `Done: ${amount} was added to your wallet.`,
     onlineTitle: "Top up online",
     amount: "Amount (¥)",
-    amountHint: "From ¥1.00 to ¥5,000.00. You pay with WeChat Pay on the next page.",
+    amountHint: (min: string, max: string) => `From ${min} to ${max}. You pay with WeChat Pay on the next page.`,
     createOrder: "Continue to payment",
     creating: "Creating your order…",
+    amountRange: (min: string, max: string) => `Enter an amount from ${min} to ${max}, with at most two decimals.`,
     fields: {
       code: "A code has 16 letters and digits, like ABCD-EFGH-JKMN-PQRS.",
-      amount: "Enter an amount from ¥1.00 to ¥5,000.00, with at most two decimals.",
     },
   },
   "zh-CN": {
@@ -27,12 +27,12 @@ export const rechargeMessages = defineMessages({
     redeemed: (amount: string) => `兑换成功：${amount} 已存入你的钱包。`,
     onlineTitle: "在线充值",
     amount: "金额（¥）",
-    amountHint: "¥1.00 至 ¥5,000.00。下一页使用微信支付。",
+    amountHint: (min: string, max: string) => `${min} 至 ${max}。下一页使用微信支付。`,
     createOrder: "去支付",
     creating: "正在创建订单…",
+    amountRange: (min: string, max: string) => `请输入 ${min} 至 ${max} 之间的金额，最多两位小数。`,
     fields: {
       code: "充值码为 16 位字母和数字，例如 ABCD-EFGH-JKMN-PQRS。",
-      amount: "请输入 ¥1.00 至 ¥5,000.00 之间的金额，最多两位小数。",
     },
   },
 });

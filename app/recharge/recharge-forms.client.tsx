@@ -16,8 +16,17 @@ import { currentLanguage, useLanguage, useMessages } from "../i18n/messages";
 import { rechargeMessages } from "../messages/recharge";
 import { orderReferrerOf } from "../forms/order-referrer";
 import { getStartupState } from "../startup/startup-state";
+import type { MoneyRange } from "#contract/money-limits";
+import { currentMoneyLimits, rangeText, useMoneyLimits } from "../money-limits";
 
 const fieldMessages = () => rechargeMessages[currentLanguage()].fields;
+
+/** The online amount's refusal, with the deploy's range (app/money-limits.ts). */
+function amountMessages(range: MoneyRange) {
+  const language = currentLanguage();
+  const { min, max } = rangeText(range, language);
+  return { ...fieldMessages(), amount: rechargeMessages[language].amountRange(min, max) };
+}
 
 const rechargeIntents = {
   redeem: (form: FormData): Promise<ActionResult | Response> =>
@@ -32,11 +41,13 @@ const rechargeIntents = {
       { movesMoney: true },
     ),
   recharge: async (form: FormData): Promise<ActionResult | Response> => {
+    const amount = currentMoneyLimits().recharge;
     const result = await runAction("recharge", async (api) => {
       const body = await checked(
         (s) => s.createRechargeOrderBodySchema,
         { amount: parseYuan(formText(form, "amount")), referrer: orderReferrerOf(getStartupState().referrers) },
-        fieldMessages(),
+        amountMessages(amount),
+        { amount },
       );
       return createRechargeOrder(api, body, formText(form, "idempotencyKey"));
     });
@@ -88,6 +99,7 @@ function RedeemForm() {
 
 function OnlineTopUp() {
   const text = useMessages(rechargeMessages);
+  const online = rangeText(useMoneyLimits().recharge, useLanguage());
   const fetcher = useFetcher<ActionResult>();
   const result = fetcher.data;
   const { formRef, idempotencyKey } = useFormInstance(result, { resetOnSuccess: false });
@@ -98,7 +110,13 @@ function OnlineTopUp() {
         <FormAlert result={result} fields={["amount"]} />
         <input type="hidden" name="intent" value="recharge" />
         <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-        <MoneyField id="recharge-amount" name="amount" label={text.amount} hint={text.amountHint} error={fieldError(result, "amount")} />
+        <MoneyField
+          id="recharge-amount"
+          name="amount"
+          label={text.amount}
+          hint={text.amountHint(online.min, online.max)}
+          error={fieldError(result, "amount")}
+        />
         <SubmitButton busy={fetcher.state !== "idle"} busyLabel={text.creating}>
           {text.createOrder}
         </SubmitButton>

@@ -1,16 +1,18 @@
 import { data } from "react-router";
 import type { Route } from "./+types/help";
-import { pageCacheControl } from "../config.server";
+import { deployMoneyLimits, pageCacheControl } from "../config.server";
 import { helpTopics } from "../content/help.server";
 import { helpTopics as helpTopicsZh } from "../content/help.zh-CN.server";
 import { metaLanguage, useMessages } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
 import { contentMessages } from "../messages/content";
+import { moneyFigures } from "../money-limits";
 import { languageContext } from "../server-context";
 
 // The edge keys its cache by language, so each language's answers are cached apart.
 export function loader({ context }: Route.LoaderArgs) {
-  const topics = context.get(languageContext) === "zh-CN" ? helpTopicsZh : helpTopics;
+  const language = context.get(languageContext);
+  const topics = (language === "zh-CN" ? helpTopicsZh : helpTopics)(moneyFigures(deployMoneyLimits(), language));
   return data({ topics }, { headers: { "Cache-Control": pageCacheControl } });
 }
 

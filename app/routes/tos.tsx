@@ -1,15 +1,17 @@
 import { data } from "react-router";
 import type { Route } from "./+types/tos";
-import { pageCacheControl } from "../config.server";
+import { deployMoneyLimits, pageCacheControl } from "../config.server";
 import { termsEffectiveDate, termsSections } from "../content/terms.server";
 import { termsSections as termsSectionsZh } from "../content/terms.zh-CN.server";
 import { metaLanguage, useMessages } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
 import { contentMessages } from "../messages/content";
+import { moneyFigures } from "../money-limits";
 import { languageContext } from "../server-context";
 
 export function loader({ context }: Route.LoaderArgs) {
-  const sections = context.get(languageContext) === "zh-CN" ? termsSectionsZh : termsSections;
+  const language = context.get(languageContext);
+  const sections = (language === "zh-CN" ? termsSectionsZh : termsSections)(moneyFigures(deployMoneyLimits(), language));
   return data({ effectiveDate: termsEffectiveDate, sections }, { headers: { "Cache-Control": pageCacheControl } });
 }
 

@@ -3,6 +3,7 @@
  * JSON data block (not a script that runs, so the CSP is untouched); it is the same
  * for every user, so pages stay cacheable.
  */
+import type { Limits } from "#contract/money-limits";
 import { jsonBlockText, readJsonBlock } from "./json-block";
 
 export type PublicConfig = {
@@ -10,6 +11,8 @@ export type PublicConfig = {
   sentryEnvironment: string;
   replayUnmasked: boolean;
   shortLinkHosts: string[];
+  /** The deploy's money limits; absent where they are the product's own (app/money-limits.ts). */
+  limits?: Limits;
 };
 
 export const publicConfigElementId = "paydesk-config";

@@ -3,12 +3,14 @@ import type { ActionResult } from "../forms/action-result";
 import { Field, FormAlert, MoneyField, SubmitButton, TextAreaField } from "../forms/fields";
 import { fieldError } from "../forms/failure-fields";
 import { useFormInstance } from "../forms/use-form-instance";
-import { useMessages } from "../i18n/messages";
+import { useLanguage, useMessages } from "../i18n/messages";
+import { rangeText, useMoneyLimits } from "../money-limits";
 import { taskMessages } from "../messages/tasks";
 
 /** A new task; its budget is paid next, on /pay. */
 export function PostTaskForm() {
   const text = useMessages(taskMessages);
+  const reward = rangeText(useMoneyLimits().taskReward, useLanguage());
   const fetcher = useFetcher<ActionResult>();
   const result = fetcher.data;
   // Kept in this tab until answered: posting again after a lost answer (even after leaving
@@ -38,7 +40,13 @@ export function PostTaskForm() {
           rows={4}
           error={fieldError(result, "description")}
         />
-        <MoneyField id="task-reward" name="reward" label={text.rewardField} hint={text.rewardHint} error={fieldError(result, "reward")} />
+        <MoneyField
+          id="task-reward"
+          name="reward"
+          label={text.rewardField}
+          hint={text.rewardHint(reward.min, reward.max)}
+          error={fieldError(result, "reward")}
+        />
         <Field
           id="task-slots"
           name="slots"

@@ -1,15 +1,18 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { defaultLimits } from "#contract/money-limits";
 import { ApiFailure } from "../api/client";
 import { submitProof } from "../api/claims";
 import { cancelTask, claimTask, postTask } from "../api/tasks";
 import { formMessages } from "../messages/forms";
 import { taskMessages } from "../messages/tasks";
+import { currentMoneyLimits } from "../money-limits";
 import { refreshUser } from "../session/account-session";
 import { updateStartupState } from "../startup/startup-state";
 import { actOnTaskForm, taskIntents } from "./task-actions";
 
 vi.mock("../api/tasks", () => ({ claimTask: vi.fn(), cancelTask: vi.fn(), postTask: vi.fn() }));
 vi.mock("../api/claims", () => ({ submitProof: vi.fn() }));
+vi.mock("../money-limits", async (actual) => ({ ...(await actual<typeof import("../money-limits")>()), currentMoneyLimits: vi.fn() }));
 vi.mock("../session/account-session", () => ({ currentToken: () => "tok_0123456789abcdef", refreshUser: vi.fn(async () => {}) }));
 
 const key = "2b6f3c1e-7a0d-4c55-9a51-4f0a3f7d2c11";
@@ -27,6 +30,7 @@ function redirectTarget(answer: unknown): string | null {
 
 beforeEach(() => {
   vi.clearAllMocks();
+  vi.mocked(currentMoneyLimits).mockReturnValue(defaultLimits);
 });
 
 describe("the task board's client action", () => {
@@ -129,9 +133,30 @@ describe("the task board's client action", () => {
         code: "BAD_REQUEST",
         field: "title",
         message: fields.title,
-        fields: { title: fields.title, reward: fields.reward, slots: fields.slots, deadline: fields.deadline },
+        fields: {
+          title: fields.title,
+          reward: taskMessages.en.rewardRange("¥0.10", "¥1,000.00"),
+          slots: fields.slots,
+          deadline: fields.deadline,
+        },
       },
     });
     expect(postTask).not.toHaveBeenCalled();
+  });
+
+  it("holds a reward to the deploy's tighter range, and says that range", async () => {
+    vi.mocked(currentMoneyLimits).mockReturnValue({ ...defaultLimits, taskReward: { min: 100, max: 500 } });
+    const deadline = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 16);
+    const task = { intent: "post", idempotencyKey: key, title: "A task", description: "Two pages.", slots: "1", deadline };
+    const answer = await actOnTaskForm(formWith({ ...task, reward: "5.01" }));
+    expect(answer).toEqual({
+      intent: "post",
+      ok: false,
+      failure: { code: "BAD_REQUEST", field: "reward", message: taskMessages.en.rewardRange("¥1.00", "¥5.00") },
+    });
+    expect(postTask).not.toHaveBeenCalled();
+    vi.mocked(postTask).mockResolvedValue({ order: { id: "ord_1" } } as Awaited<ReturnType<typeof postTask>>);
+    expect(redirectTarget(await actOnTaskForm(formWith({ ...task, reward: "5.00" })))).toBe("/pay?order=ord_1");
+    expect(postTask).toHaveBeenCalledWith(signedInApi, expect.objectContaining({ reward: 500 }), key);
   });
 });

@@ -19,6 +19,7 @@ import { useFormInstance } from "../forms/use-form-instance";
 import { formatMoney, parseYuan } from "../i18n/format";
 import { currentLanguage, useLanguage, useMessages } from "../i18n/messages";
 import { transferMessages } from "../messages/transfer";
+import { currentMoneyLimits, rangeText, useMoneyLimits } from "../money-limits";
 
 type Draft = { toHandle: string; amount: number; note: string };
 type Reviewed = { draft: Draft; recipient: Recipient };
@@ -31,8 +32,11 @@ function onRecipient<T>(result: ActionResult<T>): ActionResult<T> {
   return { ...result, failure: { ...result.failure, field: "toHandle" } };
 }
 
-/** The form's transfer, checked with the origin's own rules. */
+/** The form's transfer, checked with the origin's own rules and the deploy's limits. */
 function draftOf(form: FormData): Promise<Draft> {
+  const language = currentLanguage();
+  const amount = currentMoneyLimits().transfer;
+  const { min, max } = rangeText(amount, language);
   return checked(
     (s) => s.transferBodySchema,
     {
@@ -40,7 +44,8 @@ function draftOf(form: FormData): Promise<Draft> {
       amount: parseYuan(formText(form, "amount")),
       note: formText(form, "note"),
     },
-    transferMessages[currentLanguage()].fields,
+    { ...transferMessages[language].fields, amount: transferMessages[language].amountRange(min, max) },
+    { amount },
   );
 }
 
@@ -71,6 +76,9 @@ function DraftForm({
   onReviewed: (reviewed: Reviewed) => void;
 }) {
   const text = useMessages(transferMessages);
+  const language = useLanguage();
+  const limits = useMoneyLimits().transfer;
+  const amount = rangeText(limits, language);
   const fetcher = useFetcher<ActionResult<Reviewed>>();
   const result = fetcher.data;
   const { formRef } = useFormInstance(result, { resetOnSuccess: false });
@@ -105,7 +113,7 @@ function DraftForm({
         id="transfer-amount"
         name="amount"
         label={text.amount}
-        hint={text.amountHint}
+        hint={text.amountHint(amount.min, amount.max, formatMoney(limits.perDay, language))}
         defaultValue={draft ? (draft.amount / 100).toFixed(2) : undefined}
         error={fieldError(result, "amount")}
       />

@@ -428,7 +428,7 @@ for (const viewport of viewports) {
       await page.getByLabel(transfer.recipient, { exact: true }).fill("li_wei");
       await page.getByLabel(transfer.amount, { exact: true }).fill("50000.01");
       await page.getByRole("button", { name: transfer.review }).click();
-      await expect(page.getByText(transfer.fields.amount)).toBeVisible();
+      await expect(page.getByText(transfer.amountRange("¥0.01", "¥50,000.00"))).toBeVisible();
       await expect(page.getByLabel(transfer.amount, { exact: true })).toBeFocused();
       await shot(page, "error-over-limit", viewport, language);
 

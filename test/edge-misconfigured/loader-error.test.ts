@@ -16,3 +16,19 @@ describe("a loader that throws (CONTACT_EMAIL is not an email address)", () => {
     expect(await response.json()).toMatchObject({ code: "INTERNAL_ERROR" });
   });
 });
+
+describe("a money limits setting that cannot be read (MONEY_LIMITS loosens a limit)", () => {
+  const named = "MONEY_LIMITS.transfer.max may only tighten";
+
+  it("fails the pages that state the limits, reported", async () => {
+    const response = await exports.default.fetch(new Request(`https://paydesk.test/help?limits=${crypto.randomUUID()}`));
+    expect(response.status).toBe(500);
+    expect(await envelopesMentioning(env.SENTRY_SINK_URL, named)).not.toHaveLength(0);
+  });
+
+  it("leaves every other page standing, without limits in its configuration", async () => {
+    const response = await exports.default.fetch(new Request(`https://paydesk.test/login?limits=${crypto.randomUUID()}`));
+    expect(response.status).toBe(200);
+    expect(await response.text()).not.toContain('"limits"');
+  });
+});

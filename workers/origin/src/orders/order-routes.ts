@@ -20,6 +20,7 @@ import {
 } from "#contract/openapi";
 import { validationHook } from "../http/validation";
 import { idempotent, idempotentWhenKeyed } from "../idempotency/idempotency";
+import { limitsOf, outsideDeployRange } from "../money-limits/deploy-limits";
 import { doorLimit } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
 import { closeWechatPayAfterAnswer } from "../wechat-pay/reconcile/close-after-answer";
@@ -36,7 +37,7 @@ const createRecharge = createRoute({
   },
   responses: {
     201: jsonContent(successEnvelope(orderSchema), "The new pending order"),
-    400: errorContent("A field is not valid"),
+    400: errorContent("A field is not valid, or the amount is outside this deploy's recharge limits (GET /api/limits)"),
     401: errorContent("UNAUTHENTICATED"),
     422: errorContent("IDEMPOTENCY_KEY_REUSED"),
   },
@@ -111,6 +112,8 @@ orderRoutes.use(
 
 orderRoutes.openapi(createRecharge, async (c) => {
   const { amount, referrer } = c.req.valid("json");
+  const outside = outsideDeployRange(amount, limitsOf(c.env).recharge, "amount");
+  if (outside) return c.var.idempotency.refuse(outside, { lasting: false });
   const order = newPendingOrder(c.env.DB, {
     userId: c.var.user.id,
     kind: "recharge",

@@ -15,6 +15,7 @@ import {
 import { validationHook } from "../http/validation";
 import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
 import { idempotentPosts, idempotentWhenKeyed } from "../idempotency/idempotency";
+import { limitsOf, outsideDeployRange } from "../money-limits/deploy-limits";
 import { newPendingOrder, orderFromRow } from "../orders/order-rows";
 import { doorLimitOnPost } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
@@ -30,7 +31,7 @@ const post = createRoute({
   request: { headers: idempotencyKeyHeader, body: { content: { "application/json": { schema: postTaskBodySchema } }, required: true } },
   responses: {
     201: jsonContent(successEnvelope(postedTaskSchema), "The task, awaiting payment of its order"),
-    400: errorContent("A field is not valid"),
+    400: errorContent("A field is not valid, or the reward is outside this deploy's limits (GET /api/limits)"),
     401: errorContent("UNAUTHENTICATED"),
     422: errorContent("DEADLINE_OUT_OF_RANGE or IDEMPOTENCY_KEY_REUSED"),
   },
@@ -77,6 +78,8 @@ taskRoutes.use(
 
 taskRoutes.openapi(post, async (c) => {
   const body = c.req.valid("json");
+  const outside = outsideDeployRange(body.reward, limitsOf(c.env).taskReward, "reward");
+  if (outside) return c.var.idempotency.refuse(outside, { lasting: false });
   const now = c.var.clock.now();
   const deadline = Date.parse(body.deadline);
   if (deadline < now + taskLimits.deadlineMs.min || deadline > now + taskLimits.deadlineMs.max) {

@@ -8,6 +8,7 @@ import { accountLocked, isLockRefusal } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
 import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "#contract/openapi";
 import { validationHook } from "../http/validation";
+import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
 import {
   keyedIdempotency,
   thisRequestsAnswer,
@@ -20,6 +21,7 @@ import {
 import { isOverdraft, journalParts } from "../ledger/journal";
 import { countDaily, doorLimit } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
+import { limitsOf, outsideDeployRange } from "../money-limits/deploy-limits";
 import { chinaDay } from "./china-day";
 
 const send = createRoute({
@@ -27,7 +29,7 @@ const send = createRoute({
   path: "/",
   summary: "Send money to another user",
   description:
-    "A refused transfer tells whether its handle is someone's, so each refusal (but the sender's own lock) also counts against the look-up door's daily limits: past them it answers 429 RATE_LIMITED instead. A retry with the key of a transfer already answered replays that answer even past the burst limit.",
+    "The amount and the day's total are held to this deploy's limits (GET /api/limits), which may be tighter than the schema's: an amount outside them is 400 naming `amount`. A refused transfer tells whether its handle is someone's, so each refusal (but the sender's own lock) also counts against the look-up door's daily limits: past them it answers 429 RATE_LIMITED instead. A retry with the key of a transfer already answered replays that answer even past the burst limit.",
   security: bearerAuth,
   request: {
     headers: idempotencyKeyHeader,
@@ -35,7 +37,7 @@ const send = createRoute({
   },
   responses: {
     201: jsonContent(successEnvelope(transferReceiptSchema), "Sent"),
-    400: errorContent("A field is not valid"),
+    400: errorContent("A field is not valid, or the amount is outside this deploy's transfer limits (GET /api/limits)"),
     401: errorContent("UNAUTHENTICATED"),
     403: errorContent("ACCOUNT_LOCKED: the sender's account is locked"),
     404: errorContent("RECIPIENT_NOT_FOUND"),
@@ -102,6 +104,7 @@ function transferStatements(
     txId: string;
     key: string;
     requestHash: string;
+    perDay: number;
   },
 ): D1PreparedStatement[] {
   const walletOf = (side: "from_user" | "to_user") => ({
@@ -133,6 +136,15 @@ function transferStatements(
          ON CONFLICT (user_id, day) DO UPDATE SET total = total + excluded.total`,
       )
       .bind(t.id, chinaDay(t.now)),
+    // A deploy may set a tighter daily total than the CHECK's (docs/decisions/053-deploy-limits.md).
+    assertInBatch(
+      db,
+      "the day's transfers within the deploy's limit",
+      "(SELECT total FROM transfer_daily JOIN transfer ON transfer_daily.user_id = transfer.from_user WHERE transfer.id = ? AND transfer_daily.day = ?) <= ?",
+      t.id,
+      chinaDay(t.now),
+      t.perDay,
+    ),
     ...entriesAndSeal,
     recordAnswerOf(
       db,
@@ -151,7 +163,7 @@ function transferStatements(
 }
 
 const refusalCauses =
-  /transfer\.from_user|transfer\.to_user|transfer_not_to_self|transfer_daily_limit|account_not_negative|account_locked|UNIQUE constraint failed: idempotency/;
+  /transfer\.from_user|transfer\.to_user|transfer_not_to_self|transfer_daily_limit|batch_assertion|account_not_negative|account_locked|UNIQUE constraint failed: idempotency/;
 
 transferRoutes.openapi(send, async (c) => {
   const { toHandle, amount, note } = c.req.valid("json");
@@ -159,15 +171,25 @@ transferRoutes.openapi(send, async (c) => {
   const tokenHash = await hashToken(requiredBearerToken(c.req.header("Authorization")));
   const key = requireIdempotencyKey(c.req.header("Idempotency-Key"));
   const requestHash = await requestHashOf(c);
+  const limits = limitsOf(c.env).transfer;
+  const outside = outsideDeployRange(amount, limits, "amount");
+  if (outside) {
+    // A retry of a transfer answered before the deploy's limits changed hears its answer.
+    const earlier = await thisRequestsAnswer(c, key, { tokenHash, now });
+    if (earlier) return earlier as Response & TypedResponse<TransferAnswer, 201, "json">;
+    throw outside;
+  }
   const id = `trf_${crypto.randomUUID()}`;
   const txId = `tx_${crypto.randomUUID()}`;
   let results: D1Result[];
   try {
-    results = await c.env.DB.batch(transferStatements(c.env.DB, { tokenHash, now, toHandle, amount, note, id, txId, key, requestHash }));
+    results = await c.env.DB.batch(
+      transferStatements(c.env.DB, { tokenHash, now, toHandle, amount, note, id, txId, key, requestHash, perDay: limits.perDay }),
+    );
   } catch (error) {
     // Anything else (a lost connection: did it commit?) is not answered from here; a retry with the key is.
     if (!(error instanceof Error && refusalCauses.test(error.message))) throw error;
-    return refusal(c, error, { tokenHash, now, key, requestHash });
+    return refusal(c, error, { tokenHash, now, key, requestHash, perDay: limits.perDay });
   }
   const recorded = results.at(-1)?.results[0] as { body?: unknown } | undefined;
   if (typeof recorded?.body !== "string") throw new Error("The transfer committed without its answer.");
@@ -178,7 +200,7 @@ transferRoutes.openapi(send, async (c) => {
 async function refusal(
   c: Context<OriginEnv>,
   error: Error,
-  { tokenHash, now, key, requestHash }: { tokenHash: string; now: number; key: string; requestHash: string },
+  { tokenHash, now, key, requestHash, perDay }: { tokenHash: string; now: number; key: string; requestHash: string; perDay: number },
 ): Promise<never> {
   const user = await findSessionUser(c.env.DB, tokenHash, now);
   if (!user) throw new ApiError("UNAUTHENTICATED", "Your session has ended. Sign in again.");
@@ -212,12 +234,14 @@ async function refusal(
   if (message.includes("transfer.to_user")) {
     return idempotency.refuse(new ApiError("RECIPIENT_NOT_FOUND", "No Paydesk user has that handle.", "toHandle"), { lasting: false });
   }
-  if (message.includes("transfer_daily_limit")) {
+  if (message.includes("transfer_daily_limit") || isFailedAssertion(error)) {
     return idempotency.refuse(
-      new ApiError("DAILY_LIMIT_EXCEEDED", "This would take you over the daily limit of ¥100,000.00 sent.", "amount"),
-      {
-        lasting: false,
-      },
+      new ApiError(
+        "DAILY_LIMIT_EXCEEDED",
+        `This would take you over the daily limit of ¥${(perDay / 100).toLocaleString("en-US", { minimumFractionDigits: 2 })} sent.`,
+        "amount",
+      ),
+      { lasting: false },
     );
   }
   if (isOverdraft(error)) {

@@ -1,0 +1,109 @@
+/**
+ * The product's money limits and what one deploy sets of them (docs/rules-and-limits.md,
+ * docs/decisions/053-deploy-limits.md). The defaults are the contract: its schemas, the
+ * published document and the database's CHECKs hold them. A deploy may tighten any of them
+ * with its `MONEY_LIMITS` setting, never loosen one; the origin and the pages then check the
+ * deploy's figures on top of the contract's, and `GET /api/limits` publishes them.
+ *
+ * Plain TypeScript, no zod: the edge reads the same setting for its pages, and the edge
+ * carries no zod (docs/decisions/034-lighter-edge.md).
+ */
+
+/** An inclusive range of amounts in minor units (fen). */
+export type MoneyRange = { min: number; max: number };
+
+export type Limits = {
+  /** One online recharge order. */
+  recharge: MoneyRange;
+  /** One transfer, and what one person may send in a China Standard Time day. */
+  transfer: MoneyRange & { perDay: number };
+  /** A task's reward per completion. */
+  taskReward: MoneyRange;
+};
+
+export const defaultLimits: Limits = {
+  recharge: { min: 100, max: 500_000 },
+  transfer: { min: 1, max: 5_000_000, perDay: 10_000_000 },
+  taskReward: { min: 10, max: 100_000 },
+};
+
+/** A `MONEY_LIMITS` setting that cannot be used: the deploy is misconfigured, and says where. */
+export class LimitsSettingError extends Error {
+  override name = "LimitsSettingError";
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * Reads one part of the setting (`recharge`, `transfer` or `taskReward`) over its default.
+ * A figure may only move inward: a minimum up to the maximum, a maximum or a daily total
+ * down to the minimum.
+ */
+function tightened<T extends Record<string, number>>(part: string, defaults: T, configured: unknown): T {
+  if (configured === undefined) return defaults;
+  if (!isRecord(configured)) throw new LimitsSettingError(`MONEY_LIMITS.${part} must be an object.`);
+  const merged: Record<string, number> = { ...defaults };
+  for (const [name, value] of Object.entries(configured)) {
+    const fallback = defaults[name];
+    if (fallback === undefined)
+      throw new LimitsSettingError(`MONEY_LIMITS.${part}.${name} is not a limit; ${part} has ${Object.keys(defaults).join(", ")}.`);
+    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
+      throw new LimitsSettingError(`MONEY_LIMITS.${part}.${name} must be a positive whole number of fen.`);
+    }
+    merged[name] = value;
+  }
+  const min = merged.min ?? 0;
+  for (const [name, value] of Object.entries(merged)) {
+    const outermost = defaults[name] ?? 0;
+    const loosened = name === "min" ? value < outermost : value > outermost;
+    if (loosened)
+      throw new LimitsSettingError(`MONEY_LIMITS.${part}.${name} may only tighten the product's ${outermost}, not loosen it to ${value}.`);
+    if (name !== "min" && value < min)
+      throw new LimitsSettingError(`MONEY_LIMITS.${part}.${name} (${value}) is below ${part}.min (${min}).`);
+  }
+  return merged as T;
+}
+
+let lastRead: { setting: string; limits: Limits } | undefined;
+
+/**
+ * The limits a deploy's `MONEY_LIMITS` setting sets: JSON such as
+ * `{"transfer":{"max":1000000,"perDay":2000000}}`; absent or blank, the defaults. Anything
+ * else throws a LimitsSettingError naming the figure: a deploy that cannot say its limits
+ * must not move money under guessed ones.
+ */
+export function deployLimits(setting: string | undefined): Limits {
+  const text = setting?.trim() ?? "";
+  if (text === "") return defaultLimits;
+  if (lastRead?.setting === text) return lastRead.limits;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new LimitsSettingError('MONEY_LIMITS must be a JSON object, such as {"transfer":{"perDay":2000000}}.');
+  }
+  if (!isRecord(parsed)) throw new LimitsSettingError("MONEY_LIMITS must be a JSON object.");
+  for (const part of Object.keys(parsed)) {
+    if (!(part in defaultLimits))
+      throw new LimitsSettingError(`MONEY_LIMITS.${part} is not a limit; MONEY_LIMITS has ${Object.keys(defaultLimits).join(", ")}.`);
+  }
+  const limits: Limits = {
+    recharge: tightened("recharge", defaultLimits.recharge, parsed.recharge),
+    transfer: tightened("transfer", defaultLimits.transfer, parsed.transfer),
+    taskReward: tightened("taskReward", defaultLimits.taskReward, parsed.taskReward),
+  };
+  lastRead = { setting: text, limits };
+  return limits;
+}
+
+const yuan = (fen: number) => (fen / 100).toFixed(2);
+
+/**
+ * What is wrong with an amount the contract's schema accepted but the deploy's range does
+ * not, worded as the schema words its own bounds (contract/money.ts); null when it is inside.
+ */
+export function outsideRange(amount: number, range: MoneyRange): string | null {
+  if (amount < range.min) return `The amount must be at least ${yuan(range.min)}.`;
+  if (amount > range.max) return `The amount must be at most ${yuan(range.max)}.`;
+  return null;
+}

@@ -1,0 +1,5 @@
+declare namespace Cloudflare {
+  interface Env {
+    SENTRY_SINK_URL: string;
+  }
+}

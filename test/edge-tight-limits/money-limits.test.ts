@@ -1,0 +1,36 @@
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { defaultLimits } from "#contract/money-limits";
+
+/** This project's deploy (vitest.config.ts): ¥20.00 a transfer, ¥50.00 a day; recharges from ¥10.00; rewards up to ¥5.00. */
+async function page(path: string, language = "en"): Promise<string> {
+  const response = await exports.default.fetch(
+    new Request(`https://paydesk.test${path}?limits=${crypto.randomUUID()}`, { headers: { Cookie: `lang=${language}` } }),
+  );
+  expect(response.status).toBe(200);
+  return response.text();
+}
+
+const configOf = (html: string) =>
+  JSON.parse(/<script type="application\/json" id="paydesk-config"[^>]*>([^<]*)<\/script>/.exec(html)?.[1] ?? "null");
+
+describe("a deploy with money limits of its own", () => {
+  it("gives the pages its limits in the public configuration", async () => {
+    expect(configOf(await page("/transfer")).limits).toEqual({
+      recharge: { min: 1_000, max: defaultLimits.recharge.max },
+      transfer: { min: 1, max: 2_000, perDay: 5_000 },
+      taskReward: { min: 10, max: 500 },
+    });
+  });
+
+  it("states them on /help and /tos, in both languages", async () => {
+    const help = await page("/help");
+    expect(help).toContain("From ¥0.01 to ¥20.00 per transfer, and up to ¥50.00 in total per day.");
+    expect(help).toContain("choose an amount between ¥10.00 and ¥5,000.00");
+    expect(help).toContain("set a reward between ¥0.10 and ¥5.00 per completion");
+    expect(help).not.toContain("¥50,000.00");
+    expect(await page("/help", "zh-CN")).toContain("每笔 ¥0.01 至 ¥20.00，每日累计最多 ¥50.00。");
+    expect(await page("/tos")).toContain("(¥0.01 to ¥20.00 each and ¥50.00 per day)");
+    expect(await page("/tos", "zh-CN")).toContain("每笔订单 ¥10.00 至 ¥5,000.00");
+  });
+});

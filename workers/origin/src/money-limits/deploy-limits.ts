@@ -1,0 +1,20 @@
+import { deployLimits, type Limits, type MoneyRange, outsideRange } from "#contract/money-limits";
+import { ApiError } from "../http/answer";
+
+/**
+ * This deploy's money limits (docs/decisions/053-deploy-limits.md). A `MONEY_LIMITS` setting
+ * that cannot be read throws: the request answers 500 and the error reaches Sentry, since
+ * money must not move under limits the deploy did not mean.
+ */
+export function limitsOf(env: Pick<Env, "MONEY_LIMITS">): Limits {
+  return deployLimits(env.MONEY_LIMITS);
+}
+
+/**
+ * The refusal of an amount inside the contract's bounds but outside this deploy's: the 400
+ * the contract's own schema would answer, naming `field`; null for an amount inside.
+ */
+export function outsideDeployRange(amount: number, range: MoneyRange, field: string): ApiError | null {
+  const issue = outsideRange(amount, range);
+  return issue ? new ApiError("BAD_REQUEST", issue, field) : null;
+}
