@@ -6,6 +6,7 @@ import type { auditPageSchema } from "#contract/ops-audit";
 import type { CodeBatchRequest, codeBatchPageSchema, issuedCodeBatchSchema, waitingCodeBatchSchema } from "#contract/ops-codes";
 import type { DeskThread, deskQueuePageSchema } from "#contract/ops-desk";
 import type { JournalTx, ledgerCheckSchema } from "#contract/ops-ledger";
+import type { Limits } from "#contract/money-limits";
 import type { Overview } from "#contract/ops-overview";
 import type { OpsWechatAsk, OrderStory, orderSearchPageSchema } from "#contract/ops-orders";
 import type { PersonPage, peoplePageSchema } from "#contract/ops-people";
@@ -18,6 +19,8 @@ export type OrderRefunds = z.infer<typeof orderRefundsSchema>;
 export type AccountAction = "lock" | "unlock" | "sign-out-everywhere";
 
 export const getOperator = (api: SignedInApi) => api.get<OperatorSelf>("/api/ops/me");
+/** The money limits the origin enforces (docs/decisions/053-deploy-limits.md). */
+export const getMoneyLimits = (api: SignedInApi) => api.get<Limits>("/api/limits");
 
 export const searchPeople = (api: SignedInApi, q: string, cursor?: string) =>
   api.get<PeoplePage>(withQuery("/api/ops/people", { q, cursor }));

@@ -268,6 +268,21 @@ for (const { viewport, language } of runs) {
       await shot(page, "ops-not-an-operator", viewport, language);
     });
 
+    test("the overview says so when the origin enforces other money limits than the pages state", async ({ page }) => {
+      // An origin deployed with its own MONEY_LIMITS while this edge states the defaults.
+      const tighter = {
+        recharge: { min: 100, max: 500_000 },
+        transfer: { min: 1, max: 2_000, perDay: 5_000 },
+        taskReward: { min: 10, max: 100_000 },
+      };
+      await page.route("**/api/limits", (route) => route.fulfill({ json: { code: "SUCCESS", data: tighter } }));
+      await contextFor(page.context(), admin, language);
+      await open(page, "/ops");
+      await expect(page.getByTestId("ops-limits")).toContainText(`${money(1)} – ${money(2_000)}`);
+      await expect(page.getByTestId("ops-limits-differ")).toHaveText(ops.limitsDiffer);
+      await expectAccessible(page);
+    });
+
     test("an admin finds a person, locks and unlocks them from the console", async ({ page }) => {
       const person = await newPerson("console_lock", "Lin Xia");
       await fund(person, 2_500);
@@ -294,6 +309,10 @@ for (const { viewport, language } of runs) {
       const lastDay = await lastBar.getAttribute("data-day");
       expect([chinaDayOf(Date.now()), chinaDayOf(Date.now() - 60_000)]).toContain(lastDay);
       await expect(page.locator(".ops-chart-ends span").last()).toHaveText(lastDay?.slice(5) ?? "");
+      // The limits the origin enforces, which are the ones the pages state (decision 053).
+      await expect(page.getByTestId("ops-limits")).toContainText(`${money(1)} – ${money(5_000_000)}`);
+      await expect(page.getByTestId("ops-limits")).toContainText(money(10_000_000));
+      await expect(page.getByText(ops.limitsAgree)).toBeVisible();
       await expectAccessible(page);
       await shot(page, "ops-overview", viewport, language);
       await open(page, `/ops/people?q=${person.handle}`);

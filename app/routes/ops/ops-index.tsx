@@ -1,16 +1,21 @@
 import type { Route } from "./+types/ops-index";
 import type { Overview } from "#contract/ops-overview";
-import { getOverview } from "../../api/ops";
+import type { Limits } from "#contract/money-limits";
+import { getMoneyLimits, getOverview } from "../../api/ops";
 import { Link } from "react-router";
 import { DateTime, Money } from "../../components/money";
 import { useMessages } from "../../i18n/messages";
 import { opsMessages } from "../../messages/ops";
 import { OpsView } from "../../ops/ops-view";
+import { LimitsInForce } from "../../ops/limits-in-force";
 import { VolumeChart } from "../../ops/volume-chart";
 import { loadPersonal } from "../../personal/load-personal";
 
 export async function clientLoader() {
-  return loadPersonal(getOverview);
+  return loadPersonal(async (api) => {
+    const [overview, limits] = await Promise.all([getOverview(api), getMoneyLimits(api)]);
+    return { overview, limits };
+  });
 }
 
 function byKind(volume: Overview["dailyVolume"]): [string, number][] {
@@ -19,7 +24,7 @@ function byKind(volume: Overview["dailyVolume"]): [string, number][] {
   return [...totals.entries()].sort(([a], [b]) => a.localeCompare(b));
 }
 
-function OverviewView({ overview }: { overview: Overview }) {
+function OverviewView({ overview, limits }: { overview: Overview; limits: Limits }) {
   const text = useMessages(opsMessages);
   const moneyKeys = ["walletsAvailable", "walletsHeld", "taskEscrow", "wechatClearing", "world"] as const;
   const pendingKeys = ["wechatPayments", "wechatRefunds", "wechatRefundsStuck", "refundApprovals"] as const;
@@ -89,6 +94,7 @@ function OverviewView({ overview }: { overview: Overview }) {
           ))}
         </dl>
       </section>
+      <LimitsInForce enforced={limits} />
     </div>
   );
 }
@@ -98,7 +104,7 @@ export default function OpsIndex({ loaderData }: Route.ComponentProps) {
   return (
     <section aria-labelledby="ops-overview-title">
       <h1 id="ops-overview-title">{text.overviewTitle}</h1>
-      <OpsView result={loaderData}>{(overview) => <OverviewView overview={overview} />}</OpsView>
+      <OpsView result={loaderData}>{({ overview, limits }) => <OverviewView overview={overview} limits={limits} />}</OpsView>
     </section>
   );
 }

@@ -1,0 +1,63 @@
+/*
+ * The money limits the origin enforces, on the back office's overview, beside what the pages
+ * state: one MONEY_LIMITS setting belongs on both workers, and a difference is shown here
+ * rather than found by a customer (docs/decisions/053-deploy-limits.md).
+ */
+import type { Limits } from "#contract/money-limits";
+import { Money } from "../components/money";
+import { useMessages } from "../i18n/messages";
+import { opsMessages } from "../messages/ops";
+import { useMoneyLimits } from "../money-limits";
+
+const sameLimits = (a: Limits, b: Limits) => JSON.stringify(a) === JSON.stringify(b);
+
+function Range({ min, max }: { min: number; max: number }) {
+  return (
+    <>
+      <Money amount={min} /> – <Money amount={max} />
+    </>
+  );
+}
+
+export function LimitsInForce({ enforced }: { enforced: Limits }) {
+  const text = useMessages(opsMessages);
+  const stated = useMoneyLimits();
+  return (
+    <section aria-labelledby="ops-limits-title" className="card">
+      <h2 id="ops-limits-title">{text.limitsTitle}</h2>
+      <dl className="ops-facts" data-testid="ops-limits">
+        <div className="ops-fact">
+          <dt>{text.limits.recharge}</dt>
+          <dd>
+            <Range {...enforced.recharge} />
+          </dd>
+        </div>
+        <div className="ops-fact">
+          <dt>{text.limits.transfer}</dt>
+          <dd>
+            <Range {...enforced.transfer} />
+          </dd>
+        </div>
+        <div className="ops-fact">
+          <dt>{text.limits.transferPerDay}</dt>
+          <dd>
+            <Money amount={enforced.transfer.perDay} />
+          </dd>
+        </div>
+        <div className="ops-fact">
+          <dt>{text.limits.taskReward}</dt>
+          <dd>
+            <Range {...enforced.taskReward} />
+          </dd>
+        </div>
+      </dl>
+      {sameLimits(stated, enforced) ? (
+        <p className="item-meta">{text.limitsAgree}</p>
+      ) : (
+        <p className="form-error" data-testid="ops-limits-differ">
+          {text.limitsDiffer}
+        </p>
+      )}
+    </section>
+  );
+}
