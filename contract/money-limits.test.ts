@@ -8,7 +8,8 @@ describe("deployLimits: a deploy's MONEY_LIMITS setting", () => {
   it("is the defaults when absent or blank", () => {
     expect(deployLimits(undefined)).toEqual(defaultLimits);
     expect(deployLimits("  ")).toEqual(defaultLimits);
-    expect(deployLimits("{}")).toEqual(defaultLimits);
+    expect(deployLimits("{}")).toBe(defaultLimits);
+    expect(deployLimits('{"transfer":{"max":5000000}}')).toBe(defaultLimits);
   });
 
   it("tightens only the figures it names", () => {
@@ -35,9 +36,18 @@ describe("deployLimits: a deploy's MONEY_LIMITS setting", () => {
     ["a minimum below the product's", '{"taskReward":{"min":9}}', "may only tighten the product's 10"],
     ["a minimum past the maximum", '{"recharge":{"min":600000}}', "MONEY_LIMITS.recharge.max (500000) is below recharge.min (600000)"],
     ["a daily total below one transfer's minimum", '{"transfer":{"min":500,"perDay":100}}', "perDay (100) is below transfer.min (500)"],
+    ["a daily total below one transfer's maximum", '{"transfer":{"max":2000,"perDay":1000}}', "perDay (1000) is below transfer.max (2000)"],
+    ["a lower daily total alone, the maximum left above it", '{"transfer":{"perDay":2000000}}', "set max to at most perDay too"],
+    ["a part every object inherits", '{"toString":{"max":1}}', "MONEY_LIMITS.toString is not a limit"],
+    ["a figure every object inherits", '{"transfer":{"constructor":5}}', "MONEY_LIMITS.transfer.constructor is not a limit"],
   ])("refuses %s, naming the figure", (_, setting, words) => {
     expect(() => deployLimits(setting)).toThrow(LimitsSettingError);
     expect(() => deployLimits(setting)).toThrow(words);
+  });
+
+  it("gives limits no request can change for the next", () => {
+    const limits = deployLimits('{"transfer":{"max":200,"perDay":200}}');
+    expect(Object.isFrozen(limits) && Object.isFrozen(limits.transfer) && Object.isFrozen(defaultLimits.taskReward)).toBe(true);
   });
 
   it("gives the same answer for the same setting, and reads a changed one afresh", () => {

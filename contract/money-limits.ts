@@ -21,11 +21,20 @@ export type Limits = {
   taskReward: MoneyRange;
 };
 
-export const defaultLimits: Limits = {
+/** Frozen, as every Limits this module gives: one object is shared by every request of an isolate. */
+export const defaultLimits: Limits = frozen({
   recharge: { min: 100, max: 500_000 },
   transfer: { min: 1, max: 5_000_000, perDay: 10_000_000 },
   taskReward: { min: 10, max: 100_000 },
-};
+});
+
+function frozen(limits: Limits): Limits {
+  return Object.freeze({
+    recharge: Object.freeze(limits.recharge),
+    transfer: Object.freeze(limits.transfer),
+    taskReward: Object.freeze(limits.taskReward),
+  });
+}
 
 /** A `MONEY_LIMITS` setting that cannot be used: the deploy is misconfigured, and says where. */
 export class LimitsSettingError extends Error {
@@ -37,15 +46,14 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 /**
  * Reads one part of the setting (`recharge`, `transfer` or `taskReward`) over its default.
  * A figure may only move inward: a minimum up to the maximum, a maximum or a daily total
- * down to the minimum.
+ * down to the minimum. Names are the part's own, never ones every object inherits.
  */
 function tightened<T extends Record<string, number>>(part: string, defaults: T, configured: unknown): T {
   if (configured === undefined) return defaults;
   if (!isRecord(configured)) throw new LimitsSettingError(`MONEY_LIMITS.${part} must be an object.`);
   const merged: Record<string, number> = { ...defaults };
   for (const [name, value] of Object.entries(configured)) {
-    const fallback = defaults[name];
-    if (fallback === undefined)
+    if (!Object.hasOwn(defaults, name))
       throw new LimitsSettingError(`MONEY_LIMITS.${part}.${name} is not a limit; ${part} has ${Object.keys(defaults).join(", ")}.`);
     if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
       throw new LimitsSettingError(`MONEY_LIMITS.${part}.${name} must be a positive whole number of fen.`);
@@ -61,6 +69,11 @@ function tightened<T extends Record<string, number>>(part: string, defaults: T, 
     if (name !== "min" && value < min)
       throw new LimitsSettingError(`MONEY_LIMITS.${part}.${name} (${value}) is below ${part}.min (${min}).`);
   }
+  // A day that allows less than one transfer may send would make the form promise what the
+  // origin refuses at the confirmation: the maximum must come down with it.
+  const { max = 0, perDay } = merged;
+  if (perDay !== undefined && perDay < max)
+    throw new LimitsSettingError(`MONEY_LIMITS.${part}.perDay (${perDay}) is below ${part}.max (${max}): set max to at most perDay too.`);
   return merged as T;
 }
 
@@ -80,18 +93,20 @@ export function deployLimits(setting: string | undefined): Limits {
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new LimitsSettingError('MONEY_LIMITS must be a JSON object, such as {"transfer":{"perDay":2000000}}.');
+    throw new LimitsSettingError('MONEY_LIMITS must be a JSON object, such as {"transfer":{"max":1000000,"perDay":2000000}}.');
   }
   if (!isRecord(parsed)) throw new LimitsSettingError("MONEY_LIMITS must be a JSON object.");
   for (const part of Object.keys(parsed)) {
-    if (!(part in defaultLimits))
+    if (!Object.hasOwn(defaultLimits, part))
       throw new LimitsSettingError(`MONEY_LIMITS.${part} is not a limit; MONEY_LIMITS has ${Object.keys(defaultLimits).join(", ")}.`);
   }
-  const limits: Limits = {
+  const read: Limits = {
     recharge: tightened("recharge", defaultLimits.recharge, parsed.recharge),
     transfer: tightened("transfer", defaultLimits.transfer, parsed.transfer),
     taskReward: tightened("taskReward", defaultLimits.taskReward, parsed.taskReward),
   };
+  // A setting that names the defaults is the defaults: the pages then carry no limits of their own.
+  const limits = JSON.stringify(read) === JSON.stringify(defaultLimits) ? defaultLimits : frozen(read);
   lastRead = { setting: text, limits };
   return limits;
 }

@@ -1,8 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { errorCodes, errorStatus } from "#contract/error-codes";
 import en from "./errors/en";
 import zhCN from "./errors/zh-CN";
 import { messageFor } from "./errors";
+import { publicConfigElementId } from "../startup/public-config";
 
 describe("a refusal that names its wait", () => {
   it("says how long, in the page's language, from the answer's Retry-After", async () => {
@@ -26,6 +27,34 @@ describe("a refusal that names its wait", () => {
     const waiting = errorCodes.filter((code) => errorStatus[code] === 429).sort();
     for (const catalogue of [en, zhCN]) {
       expect(errorCodes.filter((code) => catalogue[code].includes("{wait}")).sort()).toEqual(waiting);
+    }
+  });
+});
+
+describe("the day's transfer limit in a refusal", () => {
+  it("is this deploy's figure, in the page's language", async () => {
+    expect(await messageFor("DAILY_LIMIT_EXCEEDED", "en")).toBe("This would take you over the daily limit of ¥100,000.00 sent.");
+    expect(await messageFor("DAILY_LIMIT_EXCEEDED", "zh-CN")).toBe("超出每日转账限额 ¥100,000.00。");
+  });
+
+  it("is the deploy's own where it sets one (the page's configuration block)", async () => {
+    const limits = {
+      recharge: { min: 100, max: 500_000 },
+      transfer: { min: 1, max: 2_000, perDay: 5_000 },
+      taskReward: { min: 10, max: 100_000 },
+    };
+    const block = { textContent: JSON.stringify({ limits }) };
+    vi.stubGlobal("document", { getElementById: (id: string) => (id === publicConfigElementId ? block : null) });
+    try {
+      expect(await messageFor("DAILY_LIMIT_EXCEEDED", "en")).toBe("This would take you over the daily limit of ¥50.00 sent.");
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it("is named by that refusal alone", () => {
+    for (const catalogue of [en, zhCN]) {
+      expect(errorCodes.filter((code) => catalogue[code].includes("{dailyLimit}"))).toEqual(["DAILY_LIMIT_EXCEEDED"]);
     }
   });
 });

@@ -41,7 +41,8 @@ export function prefetchErrorMessages(language: Language): void {
 /**
  * The message for an answer's code. A field-level message from the origin is specific and
  * safe to show, but it is English; other languages get the catalogue's. A refusal that names
- * how long to wait (a lock, a limit) says it, in the page's language.
+ * how long to wait (a lock, a limit) says it, in the page's language, and the day's transfer
+ * limit is this deploy's.
  */
 export async function messageFor(
   code: ErrorCode,
@@ -53,6 +54,10 @@ export async function messageFor(
   if (language === "en" && code === "BAD_REQUEST" && field && originMessage) return originMessage;
   try {
     const message = (await catalogue(language))[code];
+    if (message.includes("{dailyLimit}")) {
+      const { dailyLimitText } = await import("./errors/daily-limit");
+      return message.replace("{dailyLimit}", dailyLimitText(language));
+    }
     if (!message.includes("{wait}")) return message;
     const { waitText } = await import("./errors/wait");
     return message.replace("{wait}", waitText(retryAfterSeconds, language));

@@ -19,9 +19,20 @@ function Range({ min, max }: { min: number; max: number }) {
   );
 }
 
-export function LimitsInForce({ enforced }: { enforced: Limits }) {
+/** `enforced` is null when the origin cannot read its setting, and so moves no money. */
+export function LimitsInForce({ enforced }: { enforced: Limits | null }) {
   const text = useMessages(opsMessages);
   const stated = useMoneyLimits();
+  if (!enforced) {
+    return (
+      <section aria-labelledby="ops-limits-title" className="card">
+        <h2 id="ops-limits-title">{text.limitsTitle}</h2>
+        <p className="form-error" data-testid="ops-limits-unreadable">
+          {text.limitsUnreadable}
+        </p>
+      </section>
+    );
+  }
   return (
     <section aria-labelledby="ops-limits-title" className="card">
       <h2 id="ops-limits-title">{text.limitsTitle}</h2>

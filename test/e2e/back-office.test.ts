@@ -283,6 +283,18 @@ for (const { viewport, language } of runs) {
       await expectAccessible(page);
     });
 
+    test("the overview stands, and says no money moves, when the origin cannot read its money limits", async ({ page, problems }) => {
+      problems.allow(/status of 500/);
+      await page.route("**/api/limits", (route) =>
+        route.fulfill({ status: 500, json: { code: "INTERNAL_ERROR", message: "Something went wrong on our side." } }),
+      );
+      await contextFor(page.context(), admin, language);
+      await open(page, "/ops");
+      await expect(page.getByTestId("ops-limits-unreadable")).toHaveText(ops.limitsUnreadable);
+      await expect(page.getByTestId("ops-ledger")).toHaveText(ops.ledgerWhole);
+      await expectAccessible(page);
+    });
+
     test("an admin finds a person, locks and unlocks them from the console", async ({ page }) => {
       const person = await newPerson("console_lock", "Lin Xia");
       await fund(person, 2_500);

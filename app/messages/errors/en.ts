@@ -32,7 +32,7 @@ export default {
   CODE_BATCH_SPENT: "Every code of this batch has been redeemed: there is nothing left to void.",
   INSUFFICIENT_FUNDS: "Your available balance is not enough for this.",
   TRANSFER_TO_SELF: "You cannot send money to yourself.",
-  DAILY_LIMIT_EXCEEDED: "This would take you over your daily limit for sending money, shown under the amount.",
+  DAILY_LIMIT_EXCEEDED: "This would take you over the daily limit of {dailyLimit} sent.",
   RECIPIENT_NOT_FOUND: "No Paydesk user has that handle.",
   RECIPIENT_UNAVAILABLE: "That person cannot receive money right now.",
   ORDER_NOT_PENDING: "This order is already paid or closed.",

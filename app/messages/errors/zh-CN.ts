@@ -31,7 +31,7 @@ export default {
   CODE_BATCH_SPENT: "这批充值码已全部兑换，没有可作废的充值码。",
   INSUFFICIENT_FUNDS: "你的可用余额不足。",
   TRANSFER_TO_SELF: "不能给自己转账。",
-  DAILY_LIMIT_EXCEEDED: "超出每日转账限额（见金额下方的说明）。",
+  DAILY_LIMIT_EXCEEDED: "超出每日转账限额 {dailyLimit}。",
   RECIPIENT_NOT_FOUND: "没有使用该用户名的 Paydesk 用户。",
   RECIPIENT_UNAVAILABLE: "对方暂时无法收款。",
   ORDER_NOT_PENDING: "此订单已支付或已关闭。",
