@@ -60,7 +60,7 @@ function builtEdgeWorker(name: string, include: string, bindings: Record<string,
         },
       }),
     ],
-    test: { name, include: [include], ...workerdTimeouts },
+    test: { name, include: [include], setupFiles: ["./test/support/react-first.ts"], ...workerdTimeouts },
   };
 }
 

@@ -54,8 +54,7 @@ export function PasskeySignIn({ next }: { next: string }) {
   const explain = useCallback(
     (error: unknown) => {
       if (error instanceof PasskeyDeviceError) setProblem(error.message);
-      else if (error instanceof ApiFailure)
-        void messageFor(error.code, language, error.originMessage, error.field, error.retryAfterSeconds).then(setProblem);
+      else if (error instanceof ApiFailure) void messageFor(error.code, language, error).then(setProblem);
       else throw error;
     },
     [language],

@@ -1,6 +1,14 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { defaultLimits } from "#contract/money-limits";
+import { ApiFailure } from "../api/client";
+import { currentMoneyLimits } from "../money-limits";
 import { attempt, checked } from "./action-result";
+
+vi.mock("../money-limits", async (actual) => ({
+  ...(await actual<typeof import("../money-limits")>()),
+  currentMoneyLimits: vi.fn(() => defaultLimits),
+}));
 
 const badRequest = async () => (await import("../messages/errors/en")).default.BAD_REQUEST;
 
@@ -25,5 +33,35 @@ describe("a form's own check", () => {
   it("names the one field alone without a list", async () => {
     const result = await attempt("post", () => checked(schema, { title: "A task", reward: 1.5 }, screen));
     expect(result).toEqual({ intent: "post", ok: false, failure: { code: "BAD_REQUEST", field: "reward", message: screen.reward } });
+  });
+});
+
+describe("the deploy's money limits in a form's refusals (decision 053)", () => {
+  const tight = { ...defaultLimits, transfer: { min: 1, max: 2_000, perDay: 5_000 } };
+
+  it("holds an amount to the deploy's range beside the schema's, naming the field", async () => {
+    const schema = () => z.strictObject({ amount: z.number().int().max(5_000_000) });
+    const screen = { amount: "Enter an amount from ¥0.01 to ¥20.00." };
+    const range = { amount: tight.transfer };
+    expect(await attempt("send", () => checked(schema, { amount: 2_001 }, screen, range))).toEqual({
+      intent: "send",
+      ok: false,
+      failure: { code: "BAD_REQUEST", field: "amount", message: screen.amount },
+    });
+    expect(await attempt("send", () => checked(schema, { amount: 2_000 }, screen, range))).toEqual({
+      intent: "send",
+      ok: true,
+      data: { amount: 2_000 },
+    });
+  });
+
+  it("names the day's transfer total this deploy allows when the origin refuses one", async () => {
+    vi.mocked(currentMoneyLimits).mockReturnValue(tight);
+    const result = await attempt("send", () => Promise.reject(new ApiFailure("DAILY_LIMIT_EXCEEDED", "amount")));
+    expect(result).toEqual({
+      intent: "send",
+      ok: false,
+      failure: { code: "DAILY_LIMIT_EXCEEDED", field: "amount", message: "This would take you over the daily limit of ¥50.00 sent." },
+    });
   });
 });

@@ -5,6 +5,7 @@ import type { ErrorCode } from "#contract/error-codes";
 import { type MoneyRange, outsideRange } from "#contract/money-limits";
 import { currentLanguage } from "../i18n/messages";
 import { messageFor } from "../messages/errors";
+import { currentMoneyLimits } from "../money-limits";
 import { refreshUser, currentToken } from "../session/account-session";
 
 /**
@@ -89,7 +90,10 @@ export async function attempt<T>(intent: string, work: () => Promise<T>): Promis
   } catch (error) {
     if (error instanceof InvalidInput) return { intent, ok: false, failure: await invalidInputFailure(error) };
     if (!(error instanceof ApiFailure)) throw error;
-    const message = await messageFor(error.code, currentLanguage(), error.originMessage, error.field, error.retryAfterSeconds);
+    // A transfer's daily refusal names the day's total this deploy allows (decision 053).
+    const dailyLimit = currentMoneyLimits().transfer.perDay;
+    const { originMessage, field, retryAfterSeconds } = error;
+    const message = await messageFor(error.code, currentLanguage(), { originMessage, field, retryAfterSeconds, dailyLimit });
     return { intent, ok: false, failure: { code: error.code, field: error.field, message } };
   }
 }

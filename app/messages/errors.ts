@@ -1,5 +1,6 @@
 import type { ErrorCode } from "#contract/error-codes";
 import type { Language } from "../i18n/languages";
+import { defaultLimits } from "#contract/money-limits";
 
 /**
  * What the user reads for each error code of the contract (docs/api-contract.md: one
@@ -38,25 +39,31 @@ export function prefetchErrorMessages(language: Language): void {
   catalogue(language).catch(() => {});
 }
 
+/** What an answer said beside its code, and what the page knows that a message may state. */
+export type Refusal = {
+  /** The origin's own words: English, shown for a field's refusal in English. */
+  originMessage?: string;
+  field?: string;
+  /** A 429's `Retry-After`. */
+  retryAfterSeconds?: number;
+  /** The day's transfer limit in force, in fen (app/money-limits.ts); the product's by default. */
+  dailyLimit?: number;
+};
+
 /**
  * The message for an answer's code. A field-level message from the origin is specific and
  * safe to show, but it is English; other languages get the catalogue's. A refusal that names
  * how long to wait (a lock, a limit) says it, in the page's language, and the day's transfer
- * limit is this deploy's.
+ * limit is the one the page was given.
  */
-export async function messageFor(
-  code: ErrorCode,
-  language: Language,
-  originMessage?: string,
-  field?: string,
-  retryAfterSeconds?: number,
-): Promise<string> {
+export async function messageFor(code: ErrorCode, language: Language, refusal: Refusal = {}): Promise<string> {
+  const { originMessage, field, retryAfterSeconds, dailyLimit = defaultLimits.transfer.perDay } = refusal;
   if (language === "en" && code === "BAD_REQUEST" && field && originMessage) return originMessage;
   try {
     const message = (await catalogue(language))[code];
     if (message.includes("{dailyLimit}")) {
-      const { dailyLimitText } = await import("./errors/daily-limit");
-      return message.replace("{dailyLimit}", dailyLimitText(language));
+      const { formatMoney } = await import("../i18n/format");
+      return message.replace("{dailyLimit}", formatMoney(dailyLimit, language));
     }
     if (!message.includes("{wait}")) return message;
     const { waitText } = await import("./errors/wait");

@@ -22,7 +22,7 @@ export async function loadPersonal<T>(load: (api: SignedInApi) => Promise<T>): P
     return {
       state: "failed",
       code: error.code,
-      message: await messageFor(error.code, currentLanguage(), undefined, undefined, error.retryAfterSeconds),
+      message: await messageFor(error.code, currentLanguage(), { retryAfterSeconds: error.retryAfterSeconds }),
     };
   }
 }

@@ -37,7 +37,11 @@ export function StatementExport() {
     const result = await downloadStatement(range);
     if (result.ok) return setOutcome({ state: "done" });
     const field = result.field === "from" || result.field === "to" ? result.field : undefined;
-    const message = await messageFor(result.code, language, result.message, result.field, result.retryAfterSeconds);
+    const message = await messageFor(result.code, language, {
+      originMessage: result.message,
+      field: result.field,
+      retryAfterSeconds: result.retryAfterSeconds,
+    });
     setOutcome({ state: "failed", message, sent: true, ...(field ? { field } : {}) });
   };
   const invalid = (field: "from" | "to") => outcome.state === "failed" && outcome.field === field;

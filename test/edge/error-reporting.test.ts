@@ -13,15 +13,17 @@ describe("error reporting from the edge worker (to a local Sentry endpoint)", ()
 });
 
 describe("what an edge error report carries", () => {
-  it("sends no password, token, cookie, address or recovery link of the request it reports", async () => {
+  it("sends no password, token, cookie, address, recovery or sign-in link of the request it reports", async () => {
     const note = `crash-${crypto.randomUUID()}`;
     const password = `secret-password-${crypto.randomUUID()}`;
     const token = `bearer-${crypto.randomUUID()}`;
     const cookie = crypto.randomUUID();
     const link = `recovery-${crypto.randomUUID()}`;
+    // Route data names its page in `url`, whose own query may hold a sign-in link.
+    const nested = `sign-in-${crypto.randomUUID()}`;
     const address = "203.0.113.78";
     const response = await exports.default.fetch(
-      new Request(`https://paydesk.test/api/crash?note=${note}&link=${link}`, {
+      new Request(`https://paydesk.test/api/crash?note=${note}&link=${link}&url=${encodeURIComponent(`/login?token=${nested}`)}`, {
         method: "POST",
         headers: {
           "Content-Type": "application/json",
@@ -37,6 +39,6 @@ describe("what an edge error report carries", () => {
     expect(envelopes.length).toBeGreaterThan(0);
     const sent = JSON.stringify(envelopes);
     expect(sent).toContain("/api/crash");
-    for (const secret of [password, token, cookie, link, address]) expect(sent).not.toContain(secret);
+    for (const secret of [password, token, cookie, link, nested, address]) expect(sent).not.toContain(secret);
   });
 });

@@ -27,6 +27,19 @@ describe("route data", () => {
     expect(await response.json()).toMatchObject({ contact: { email: "support@paydesk.example" } });
   });
 
+  it("never keeps the data of a page whose address holds a sign-in or recovery link", async () => {
+    const statuses = async (page: string) => {
+      const path = `/__serverLoader?route=help&url=${encodeURIComponent(page)}`;
+      const seen: (string | null)[] = [];
+      for (let i = 0; i < 3; i += 1) seen.push((await edge(path)).headers.get("X-Edge-Cache"));
+      return seen;
+    };
+    // An ordinary address is kept at its second rendering and answered from memory after.
+    expect((await statuses(`/help?q=${crypto.randomUUID()}`)).at(-1)).toBe("HIT");
+    expect(await statuses(`/help?token=${crypto.randomUUID()}`)).toEqual(["BYPASS", "BYPASS", "BYPASS"]);
+    expect(await statuses(`/help?x=1&link=${crypto.randomUUID()}`)).toEqual(["BYPASS", "BYPASS", "BYPASS"]);
+  });
+
   it.each([
     ["no route", "/__serverLoader?url=/help"],
     ["no url", "/__serverLoader?route=help"],

@@ -39,6 +39,24 @@ function deployVersion(env: EdgeEnv, build: ServerBuild): string {
  * The edge worker's request handling: `/api/*` to the origin, `/assets/*` misses as
  * plain 404s, route data, and pages through the edge cache.
  */
+const namesSecret = (params: URLSearchParams) => params.has("token") || params.has("link");
+
+/**
+ * Whether a request carries a sign-in or recovery link's secret: in its own query, or, for
+ * route data, in the query of the page it asks about (`/__serverLoader?url=/login?token=…`).
+ */
+function carriesSecret(url: URL): boolean {
+  if (namesSecret(url.searchParams)) return true;
+  const page = url.pathname === routeLoaderDataPath ? url.searchParams.get("url") : null;
+  if (!page) return false;
+  try {
+    return namesSecret(new URL(page, url.origin).searchParams);
+  } catch {
+    // Not a URL: the route data answers 400 and nothing is kept either way.
+    return true;
+  }
+}
+
 export function createEdgeHandler(options: EdgeHandlerOptions) {
   const handle = handleRequests(options);
   // What the handler cannot handle (a render stream that breaks, a runtime fault) reaches
@@ -100,8 +118,7 @@ function handleRequests({ build, render, cache = createPageCache(), originTimeou
     // for this visit only, and its secret never becomes a cache key. The back office's pages
     // are never kept at the edge, nor indexed (docs/decisions/012-operators-and-audit.md).
     const backOffice = reachesBackOffice(url);
-    const carriesSecret = url.searchParams.has("token") || url.searchParams.has("link");
-    const cacheable = request.method === "GET" && !carriesSecret && !backOffice;
+    const cacheable = request.method === "GET" && !carriesSecret(url) && !backOffice;
     const key = cacheable ? pageCacheKey(url, deployVersion(env, build), language) : null;
     // A page's own address is kept at its first rendering; any other (a query, another
     // spelling, an id in the path) at its second, so one-off addresses cost no cache.

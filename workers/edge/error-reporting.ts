@@ -42,8 +42,9 @@ const dataCollection: NonNullable<CloudflareOptions["dataCollection"]> = {
   httpBodies: [],
   cookies: false,
   userInfo: false,
-  // The SDK filters keys like `token` (a sign-in link) itself; a recovery link is `link`.
-  urlQueryParams: { deny: ["link"] },
+  // The SDK filters keys like `token` (a sign-in link) itself; a recovery link is `link`, and
+  // route data names its page in `url`, whose own query may hold either.
+  urlQueryParams: { deny: ["link", "url"] },
   // A person's address and place: X-Real-IP, X-Forwarded-For, CF-Connecting-IP, X-Client-Place.
   httpHeaders: { request: { deny: ["ip", "forwarded", "place"] } },
 };
