@@ -20,8 +20,14 @@ export function currentMoneyLimits(): Limits {
   return typeof document === "undefined" ? defaultLimits : (readPublicConfig(document).limits ?? defaultLimits);
 }
 
+/** A sentence about a range, its ends shown as the page shows money: `words("¥0.01", "¥50,000.00")`. */
+export function sayRange(range: MoneyRange, language: Language, words: (min: string, max: string) => string): string {
+  const { min, max } = rangeText(range, language);
+  return words(min, max);
+}
+
 /** A range's ends as the page shows money ("¥0.01", "¥50,000.00"). */
-export function rangeText(range: MoneyRange, language: Language): { min: string; max: string } {
+function rangeText(range: MoneyRange, language: Language): { min: string; max: string } {
   return { min: formatMoney(range.min, language), max: formatMoney(range.max, language) };
 }
 

@@ -2,7 +2,7 @@
 import type { MoneyFigures } from "../money-limits";
 export type Answer = { id: string; question: string; answer: string[] };
 
-export const helpTopics = (f: MoneyFigures): { title: string; answers: Answer[] }[] => [
+export const helpTopics = (figures: MoneyFigures): { title: string; answers: Answer[] }[] => [
   {
     title: "Your wallet",
     answers: [
@@ -35,7 +35,7 @@ export const helpTopics = (f: MoneyFigures): { title: string; answers: Answer[] 
         id: "recharge",
         question: "How do I add money?",
         answer: [
-          `Open Recharge. Either redeem a prepaid code, or choose an amount between ${f.recharge.min} and ${f.recharge.max} and pay it with WeChat Pay. The money is in your wallet as soon as the payment is confirmed.`,
+          `Open Recharge. Either redeem a prepaid code, or choose an amount between ${figures.recharge.min} and ${figures.recharge.max} and pay it with WeChat Pay. The money is in your wallet as soon as the payment is confirmed.`,
         ],
       },
       {
@@ -77,7 +77,7 @@ export const helpTopics = (f: MoneyFigures): { title: string; answers: Answer[] 
         id: "transfer-limits",
         question: "How much can I send?",
         answer: [
-          `From ${f.transfer.min} to ${f.transfer.max} per transfer, and up to ${f.transfer.perDay} in total per day. You confirm the recipient's name before anything is sent, and a note of up to 140 characters travels with the money.`,
+          `From ${figures.transfer.min} to ${figures.transfer.max} per transfer, and up to ${figures.transfer.perDay} in total per day. You confirm the recipient's name before anything is sent, and a note of up to 140 characters travels with the money.`,
         ],
       },
       {
@@ -96,7 +96,7 @@ export const helpTopics = (f: MoneyFigures): { title: string; answers: Answer[] 
         id: "post-task",
         question: "How do I post a paid task?",
         answer: [
-          `Under Tasks → Posted, describe the task, set a reward between ${f.taskReward.min} and ${f.taskReward.max} per completion, the number of completions (1 to 1,000) and a deadline between 1 hour and 30 days ahead. You pay the budget (reward × completions) once; it is held for the task and the task opens.`,
+          `Under Tasks → Posted, describe the task, set a reward between ${figures.taskReward.min} and ${figures.taskReward.max} per completion, the number of completions (1 to 1,000) and a deadline between 1 hour and 30 days ahead. You pay the budget (reward × completions) once; it is held for the task and the task opens.`,
         ],
       },
       {

@@ -2,7 +2,7 @@
 import type { MoneyFigures } from "../money-limits";
 import type { Answer } from "./help.server";
 
-export const helpTopics = (f: MoneyFigures): { title: string; answers: Answer[] }[] => [
+export const helpTopics = (figures: MoneyFigures): { title: string; answers: Answer[] }[] => [
   {
     title: "钱包",
     answers: [
@@ -35,7 +35,7 @@ export const helpTopics = (f: MoneyFigures): { title: string; answers: Answer[] 
         id: "recharge",
         question: "如何充值？",
         answer: [
-          `打开“充值”页面。你可以兑换充值码，也可以输入 ${f.recharge.min} 至 ${f.recharge.max} 之间的金额，通过微信支付付款。支付确认后，资金会立即存入你的钱包。`,
+          `打开“充值”页面。你可以兑换充值码，也可以输入 ${figures.recharge.min} 至 ${figures.recharge.max} 之间的金额，通过微信支付付款。支付确认后，资金会立即存入你的钱包。`,
         ],
       },
       {
@@ -77,7 +77,7 @@ export const helpTopics = (f: MoneyFigures): { title: string; answers: Answer[] 
         id: "transfer-limits",
         question: "转账限额是多少？",
         answer: [
-          `每笔 ${f.transfer.min} 至 ${f.transfer.max}，每日累计最多 ${f.transfer.perDay}。转出前，你需要先核对收款人的名字；你还可以添加最多 140 个字符的备注，备注会随款项一起发送给收款人。`,
+          `每笔 ${figures.transfer.min} 至 ${figures.transfer.max}，每日累计最多 ${figures.transfer.perDay}。转出前，你需要先核对收款人的名字；你还可以添加最多 140 个字符的备注，备注会随款项一起发送给收款人。`,
         ],
       },
       {
@@ -94,7 +94,7 @@ export const helpTopics = (f: MoneyFigures): { title: string; answers: Answer[] 
         id: "post-task",
         question: "如何发布有偿任务？",
         answer: [
-          `在“任务 → 我发布的”中描述任务内容，设置每次完成的报酬（${f.taskReward.min} 至 ${f.taskReward.max}）、需要完成的次数（1 至 1,000）以及截止时间（从现在起 1 小时到 30 天之间）。你只需一次性支付预算（报酬 × 次数），预算将为该任务托管，任务随即开放。`,
+          `在“任务 → 我发布的”中描述任务内容，设置每次完成的报酬（${figures.taskReward.min} 至 ${figures.taskReward.max}）、需要完成的次数（1 至 1,000）以及截止时间（从现在起 1 小时到 30 天之间）。你只需一次性支付预算（报酬 × 次数），预算将为该任务托管，任务随即开放。`,
         ],
       },
       {

@@ -2,7 +2,7 @@
 import type { MoneyFigures } from "../money-limits";
 export const termsEffectiveDate = "2026-11-21";
 
-export const termsSections = (f: MoneyFigures): { id: string; title: string; paragraphs: string[] }[] => [
+export const termsSections = (figures: MoneyFigures): { id: string; title: string; paragraphs: string[] }[] => [
   {
     id: "service",
     title: "1. The service",
@@ -30,7 +30,7 @@ export const termsSections = (f: MoneyFigures): { id: string; title: string; par
     id: "topping-up",
     title: "4. Topping up",
     paragraphs: [
-      `You can add between ${f.recharge.min} and ${f.recharge.max} per order with WeChat Pay, or redeem a prepaid code for its stated value before its expiry date. A code can be used once. Money arrives when the payment provider confirms the payment.`,
+      `You can add between ${figures.recharge.min} and ${figures.recharge.max} per order with WeChat Pay, or redeem a prepaid code for its stated value before its expiry date. A code can be used once. Money arrives when the payment provider confirms the payment.`,
       "If a payment succeeds for an order that is already closed or paid, we refund it to the account it came from.",
     ],
   },
@@ -38,7 +38,7 @@ export const termsSections = (f: MoneyFigures): { id: string; title: string; par
     id: "transfers",
     title: "5. Sending money",
     paragraphs: [
-      `A transfer moves money from your wallet to another user's at once, within the limits shown in Help (${f.transfer.min} to ${f.transfer.max} each and ${f.transfer.perDay} per day). Check the recipient's name before you confirm: a completed transfer can only be returned by its recipient.`,
+      `A transfer moves money from your wallet to another user's at once, within the limits shown in Help (${figures.transfer.min} to ${figures.transfer.max} each and ${figures.transfer.perDay} per day). Check the recipient's name before you confirm: a completed transfer can only be returned by its recipient.`,
     ],
   },
   {

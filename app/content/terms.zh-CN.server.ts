@@ -1,6 +1,6 @@
 /** The terms of service shown on /tos, in Simplified Chinese. The effective date is termsEffectiveDate in ./terms.server. */
 import type { MoneyFigures } from "../money-limits";
-export const termsSections = (f: MoneyFigures): { id: string; title: string; paragraphs: string[] }[] => [
+export const termsSections = (figures: MoneyFigures): { id: string; title: string; paragraphs: string[] }[] => [
   {
     id: "service",
     title: "1. 服务",
@@ -28,7 +28,7 @@ export const termsSections = (f: MoneyFigures): { id: string; title: string; par
     id: "topping-up",
     title: "4. 充值",
     paragraphs: [
-      `你可以通过微信支付充值，每笔订单 ${f.recharge.min} 至 ${f.recharge.max}；也可以在有效期内兑换充值码，获得其标明的面值。每个充值码仅可使用一次。资金在支付服务商确认付款后到账。`,
+      `你可以通过微信支付充值，每笔订单 ${figures.recharge.min} 至 ${figures.recharge.max}；也可以在有效期内兑换充值码，获得其标明的面值。每个充值码仅可使用一次。资金在支付服务商确认付款后到账。`,
       "如某笔付款成功时对应订单已关闭或已支付，我们会将该款项退回至原付款账户。",
     ],
   },
@@ -36,7 +36,7 @@ export const termsSections = (f: MoneyFigures): { id: string; title: string; par
     id: "transfers",
     title: "5. 转账",
     paragraphs: [
-      `转账会将资金从你的钱包即时转入另一位用户的钱包，并受“帮助”页面所示限额约束（每笔 ${f.transfer.min} 至 ${f.transfer.max}，每日最多 ${f.transfer.perDay}）。确认前请核对收款人的名字：转账一经完成，只能由收款人退回。`,
+      `转账会将资金从你的钱包即时转入另一位用户的钱包，并受“帮助”页面所示限额约束（每笔 ${figures.transfer.min} 至 ${figures.transfer.max}，每日最多 ${figures.transfer.perDay}）。确认前请核对收款人的名字：转账一经完成，只能由收款人退回。`,
     ],
   },
   {

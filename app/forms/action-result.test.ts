@@ -56,7 +56,7 @@ describe("the deploy's money limits in a form's refusals (decision 053)", () => 
   });
 
   it("names the day's transfer total this deploy allows when the origin refuses one", async () => {
-    vi.mocked(currentMoneyLimits).mockReturnValue(tight);
+    vi.mocked(currentMoneyLimits).mockReturnValueOnce(tight);
     const result = await attempt("send", () => Promise.reject(new ApiFailure("DAILY_LIMIT_EXCEEDED", "amount")));
     expect(result).toEqual({
       intent: "send",

@@ -31,7 +31,7 @@ describe("a refusal that names its wait", () => {
 });
 
 describe("the day's transfer limit in a refusal", () => {
-  it("is this deploy's figure, in the page's language", async () => {
+  it("is the product's figure where the page was given none, in the page's language", async () => {
     expect(await messageFor("DAILY_LIMIT_EXCEEDED", "en")).toBe("This would take you over the daily limit of ¥100,000.00 sent.");
     expect(await messageFor("DAILY_LIMIT_EXCEEDED", "zh-CN")).toBe("超出每日转账限额 ¥100,000.00。");
   });

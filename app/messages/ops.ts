@@ -144,7 +144,7 @@ export const opsMessages = defineMessages({
     },
     limitsAgree: "The pages state the same limits (MONEY_LIMITS).",
     limitsUnreadable:
-      "The origin cannot read its MONEY_LIMITS setting, so no recharge, transfer or task can be made until it is mended (README, Configuration).",
+      "The origin did not give its money limits (GET /api/limits). If it cannot read its MONEY_LIMITS setting, no online recharge order, transfer or new task can be made until the setting is mended (README, Configuration).",
     limitsDiffer:
       "The pages state other limits than these, which the origin enforces: set MONEY_LIMITS the same on both workers (README, Configuration).",
     volumeTitle: "Money moved per day, last 30 days",
@@ -413,7 +413,8 @@ export const opsMessages = defineMessages({
       taskReward: "任务报酬",
     },
     limitsAgree: "页面所示限额与此一致（MONEY_LIMITS）。",
-    limitsUnreadable: "源站无法读取其 MONEY_LIMITS 设置，在修正之前无法充值、转账或发布任务（见 README 的“Configuration”）。",
+    limitsUnreadable:
+      "源站未给出其资金限额（GET /api/limits）。如果它无法读取 MONEY_LIMITS 设置，在修正之前无法创建在线充值订单、转账或发布新任务（见 README 的“Configuration”）。",
     limitsDiffer: "页面所示限额与源站执行的上述限额不同：请在两个 Worker 上设置相同的 MONEY_LIMITS（见 README 的“Configuration”）。",
     volumeTitle: "近 30 天每日资金流转",
     volumeChart: (days: number, total: string) => `柱状图：${days} 天有资金流转，共 ${total}。`,

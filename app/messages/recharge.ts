@@ -13,7 +13,6 @@ export const rechargeMessages = defineMessages({
     amountHint: (min: string, max: string) => `From ${min} to ${max}. You pay with WeChat Pay on the next page.`,
     createOrder: "Continue to payment",
     creating: "Creating your order…",
-    amountRange: (min: string, max: string) => `Enter an amount from ${min} to ${max}, with at most two decimals.`,
     fields: {
       code: "A code has 16 letters and digits, like ABCD-EFGH-JKMN-PQRS.",
     },
@@ -30,7 +29,6 @@ export const rechargeMessages = defineMessages({
     amountHint: (min: string, max: string) => `${min} 至 ${max}。下一页使用微信支付。`,
     createOrder: "去支付",
     creating: "正在创建订单…",
-    amountRange: (min: string, max: string) => `请输入 ${min} 至 ${max} 之间的金额，最多两位小数。`,
     fields: {
       code: "充值码为 16 位字母和数字，例如 ABCD-EFGH-JKMN-PQRS。",
     },

@@ -24,7 +24,6 @@ export const transferMessages = defineMessages({
     receiptTime: "Time",
     another: "Send another transfer",
     printableReceipt: "Open the receipt (to print or save)",
-    amountRange: (min: string, max: string) => `Enter an amount from ${min} to ${max}, with at most two decimals.`,
     fields: {
       toHandle: "Enter the recipient's handle: 3 to 32 lower-case letters, digits or underscores.",
       note: "A note has at most 140 characters and no control characters.",
@@ -53,7 +52,6 @@ export const transferMessages = defineMessages({
     receiptTime: "时间",
     another: "再转一笔",
     printableReceipt: "打开收据（可打印或保存）",
-    amountRange: (min: string, max: string) => `请输入 ${min} 至 ${max} 之间的金额，最多两位小数。`,
     fields: {
       toHandle: "请输入收款人用户名：3 到 32 个小写字母、数字或下划线。",
       note: "备注最多 140 个字符，且不能包含控制字符。",

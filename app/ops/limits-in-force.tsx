@@ -3,13 +3,18 @@
  * state: one MONEY_LIMITS setting belongs on both workers, and a difference is shown here
  * rather than found by a customer (docs/decisions/053-deploy-limits.md).
  */
-import type { Limits } from "#contract/money-limits";
+import type { Limits, MoneyRange } from "#contract/money-limits";
 import { Money } from "../components/money";
 import { useMessages } from "../i18n/messages";
 import { opsMessages } from "../messages/ops";
 import { useMoneyLimits } from "../money-limits";
 
-const sameLimits = (a: Limits, b: Limits) => JSON.stringify(a) === JSON.stringify(b);
+const sameRange = (a: MoneyRange, b: MoneyRange) => a.min === b.min && a.max === b.max;
+const sameLimits = (a: Limits, b: Limits) =>
+  sameRange(a.recharge, b.recharge) &&
+  sameRange(a.transfer, b.transfer) &&
+  a.transfer.perDay === b.transfer.perDay &&
+  sameRange(a.taskReward, b.taskReward);
 
 function Range({ min, max }: { min: number; max: number }) {
   return (
@@ -19,7 +24,7 @@ function Range({ min, max }: { min: number; max: number }) {
   );
 }
 
-/** `enforced` is null when the origin cannot read its setting, and so moves no money. */
+/** `enforced` is null when the origin did not answer with its limits (it cannot read its setting, or has no such route). */
 export function LimitsInForce({ enforced }: { enforced: Limits | null }) {
   const text = useMessages(opsMessages);
   const stated = useMoneyLimits();

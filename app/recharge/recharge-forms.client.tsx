@@ -16,17 +16,10 @@ import { currentLanguage, useLanguage, useMessages } from "../i18n/messages";
 import { rechargeMessages } from "../messages/recharge";
 import { orderReferrerOf } from "../forms/order-referrer";
 import { getStartupState } from "../startup/startup-state";
-import type { MoneyRange } from "#contract/money-limits";
-import { currentMoneyLimits, rangeText, useMoneyLimits } from "../money-limits";
+import { formMessages } from "../messages/forms";
+import { currentMoneyLimits, sayRange, useMoneyLimits } from "../money-limits";
 
 const fieldMessages = () => rechargeMessages[currentLanguage()].fields;
-
-/** The online amount's refusal, with the deploy's range (app/money-limits.ts). */
-function amountMessages(range: MoneyRange) {
-  const language = currentLanguage();
-  const { min, max } = rangeText(range, language);
-  return { ...fieldMessages(), amount: rechargeMessages[language].amountRange(min, max) };
-}
 
 const rechargeIntents = {
   redeem: (form: FormData): Promise<ActionResult | Response> =>
@@ -41,13 +34,15 @@ const rechargeIntents = {
       { movesMoney: true },
     ),
   recharge: async (form: FormData): Promise<ActionResult | Response> => {
-    const amount = currentMoneyLimits().recharge;
+    const language = currentLanguage();
+    // The deploy's range for one recharge (app/money-limits.ts), which may be tighter than the schema's.
+    const amountRange = currentMoneyLimits().recharge;
     const result = await runAction("recharge", async (api) => {
       const body = await checked(
         (s) => s.createRechargeOrderBodySchema,
         { amount: parseYuan(formText(form, "amount")), referrer: orderReferrerOf(getStartupState().referrers) },
-        amountMessages(amount),
-        { amount },
+        { ...fieldMessages(), amount: sayRange(amountRange, language, formMessages[language].amountOutside) },
+        { amount: amountRange },
       );
       return createRechargeOrder(api, body, formText(form, "idempotencyKey"));
     });
@@ -99,7 +94,7 @@ function RedeemForm() {
 
 function OnlineTopUp() {
   const text = useMessages(rechargeMessages);
-  const online = rangeText(useMoneyLimits().recharge, useLanguage());
+  const amountHint = sayRange(useMoneyLimits().recharge, useLanguage(), text.amountHint);
   const fetcher = useFetcher<ActionResult>();
   const result = fetcher.data;
   const { formRef, idempotencyKey } = useFormInstance(result, { resetOnSuccess: false });
@@ -110,13 +105,7 @@ function OnlineTopUp() {
         <FormAlert result={result} fields={["amount"]} />
         <input type="hidden" name="intent" value="recharge" />
         <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-        <MoneyField
-          id="recharge-amount"
-          name="amount"
-          label={text.amount}
-          hint={text.amountHint(online.min, online.max)}
-          error={fieldError(result, "amount")}
-        />
+        <MoneyField id="recharge-amount" name="amount" label={text.amount} hint={amountHint} error={fieldError(result, "amount")} />
         <SubmitButton busy={fetcher.state !== "idle"} busyLabel={text.creating}>
           {text.createOrder}
         </SubmitButton>

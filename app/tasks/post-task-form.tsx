@@ -4,13 +4,13 @@ import { Field, FormAlert, MoneyField, SubmitButton, TextAreaField } from "../fo
 import { fieldError } from "../forms/failure-fields";
 import { useFormInstance } from "../forms/use-form-instance";
 import { useLanguage, useMessages } from "../i18n/messages";
-import { rangeText, useMoneyLimits } from "../money-limits";
+import { sayRange, useMoneyLimits } from "../money-limits";
 import { taskMessages } from "../messages/tasks";
 
 /** A new task; its budget is paid next, on /pay. */
 export function PostTaskForm() {
   const text = useMessages(taskMessages);
-  const reward = rangeText(useMoneyLimits().taskReward, useLanguage());
+  const rewardHint = sayRange(useMoneyLimits().taskReward, useLanguage(), text.rewardHint);
   const fetcher = useFetcher<ActionResult>();
   const result = fetcher.data;
   // Kept in this tab until answered: posting again after a lost answer (even after leaving
@@ -40,13 +40,7 @@ export function PostTaskForm() {
           rows={4}
           error={fieldError(result, "description")}
         />
-        <MoneyField
-          id="task-reward"
-          name="reward"
-          label={text.rewardField}
-          hint={text.rewardHint(reward.min, reward.max)}
-          error={fieldError(result, "reward")}
-        />
+        <MoneyField id="task-reward" name="reward" label={text.rewardField} hint={rewardHint} error={fieldError(result, "reward")} />
         <Field
           id="task-slots"
           name="slots"

@@ -135,7 +135,7 @@ describe("the task board's client action", () => {
         message: fields.title,
         fields: {
           title: fields.title,
-          reward: taskMessages.en.rewardRange("¥0.10", "¥1,000.00"),
+          reward: taskMessages.en.rewardOutside("¥0.10", "¥1,000.00"),
           slots: fields.slots,
           deadline: fields.deadline,
         },
@@ -152,7 +152,7 @@ describe("the task board's client action", () => {
     expect(answer).toEqual({
       intent: "post",
       ok: false,
-      failure: { code: "BAD_REQUEST", field: "reward", message: taskMessages.en.rewardRange("¥1.00", "¥5.00") },
+      failure: { code: "BAD_REQUEST", field: "reward", message: taskMessages.en.rewardOutside("¥1.00", "¥5.00") },
     });
     expect(postTask).not.toHaveBeenCalled();
     vi.mocked(postTask).mockResolvedValue({ order: { id: "ord_1" } } as Awaited<ReturnType<typeof postTask>>);

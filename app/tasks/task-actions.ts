@@ -1,5 +1,4 @@
 import { redirect } from "react-router";
-import type { MoneyRange } from "#contract/money-limits";
 import { submitProof, withdrawClaim } from "../api/claims";
 import { cancelTask, claimTask, postTask } from "../api/tasks";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
@@ -9,7 +8,7 @@ import { currentLanguage } from "../i18n/messages";
 import { taskMessages } from "../messages/tasks";
 import { orderReferrerOf } from "../forms/order-referrer";
 import { getStartupState } from "../startup/startup-state";
-import { currentMoneyLimits, rangeText } from "../money-limits";
+import { currentMoneyLimits, sayRange } from "../money-limits";
 
 type TaskActionAnswer = ActionResult | Response;
 
@@ -49,15 +48,10 @@ function deadlineOf(form: FormData): string {
   return Number.isNaN(instant.getTime()) ? "" : instant.toISOString();
 }
 
-/** What the reward field's refusal says: the deploy's range (app/money-limits.ts). */
-function rewardRange(range: MoneyRange): string {
-  const language = currentLanguage();
-  const { min, max } = rangeText(range, language);
-  return taskMessages[language].rewardRange(min, max);
-}
-
 async function post(form: FormData): Promise<TaskActionAnswer> {
-  const reward = currentMoneyLimits().taskReward;
+  const language = currentLanguage();
+  // The deploy's range for a reward (app/money-limits.ts), which may be tighter than the schema's.
+  const rewardRange = currentMoneyLimits().taskReward;
   const result = await runAction("post", async (api) => {
     const body = await checked(
       (s) => s.postTaskBodySchema,
@@ -69,8 +63,8 @@ async function post(form: FormData): Promise<TaskActionAnswer> {
         deadline: deadlineOf(form),
         referrer: orderReferrerOf(getStartupState().referrers),
       },
-      { ...fieldMessages(), reward: rewardRange(reward) },
-      { reward },
+      { ...fieldMessages(), reward: sayRange(rewardRange, language, taskMessages[language].rewardOutside) },
+      { reward: rewardRange },
     );
     return postTask(api, body, formText(form, "idempotencyKey"));
   });

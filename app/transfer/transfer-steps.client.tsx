@@ -19,7 +19,8 @@ import { useFormInstance } from "../forms/use-form-instance";
 import { formatMoney, parseYuan } from "../i18n/format";
 import { currentLanguage, useLanguage, useMessages } from "../i18n/messages";
 import { transferMessages } from "../messages/transfer";
-import { currentMoneyLimits, rangeText, useMoneyLimits } from "../money-limits";
+import { formMessages } from "../messages/forms";
+import { currentMoneyLimits, sayRange, useMoneyLimits } from "../money-limits";
 
 type Draft = { toHandle: string; amount: number; note: string };
 type Reviewed = { draft: Draft; recipient: Recipient };
@@ -35,8 +36,7 @@ function onRecipient<T>(result: ActionResult<T>): ActionResult<T> {
 /** The form's transfer, checked with the origin's own rules and the deploy's limits. */
 function draftOf(form: FormData): Promise<Draft> {
   const language = currentLanguage();
-  const amount = currentMoneyLimits().transfer;
-  const { min, max } = rangeText(amount, language);
+  const amountRange = currentMoneyLimits().transfer;
   return checked(
     (s) => s.transferBodySchema,
     {
@@ -44,8 +44,8 @@ function draftOf(form: FormData): Promise<Draft> {
       amount: parseYuan(formText(form, "amount")),
       note: formText(form, "note"),
     },
-    { ...transferMessages[language].fields, amount: transferMessages[language].amountRange(min, max) },
-    { amount },
+    { ...transferMessages[language].fields, amount: sayRange(amountRange, language, formMessages[language].amountOutside) },
+    { amount: amountRange },
   );
 }
 
@@ -77,8 +77,10 @@ function DraftForm({
 }) {
   const text = useMessages(transferMessages);
   const language = useLanguage();
-  const limits = useMoneyLimits().transfer;
-  const amount = rangeText(limits, language);
+  const transferLimits = useMoneyLimits().transfer;
+  const amountHint = sayRange(transferLimits, language, (min, max) =>
+    text.amountHint(min, max, formatMoney(transferLimits.perDay, language)),
+  );
   const fetcher = useFetcher<ActionResult<Reviewed>>();
   const result = fetcher.data;
   const { formRef } = useFormInstance(result, { resetOnSuccess: false });
@@ -113,7 +115,7 @@ function DraftForm({
         id="transfer-amount"
         name="amount"
         label={text.amount}
-        hint={text.amountHint(amount.min, amount.max, formatMoney(limits.perDay, language))}
+        hint={amountHint}
         defaultValue={draft ? (draft.amount / 100).toFixed(2) : undefined}
         error={fieldError(result, "amount")}
       />

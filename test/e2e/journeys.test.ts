@@ -18,6 +18,7 @@ import { rechargeMessages } from "#app/messages/recharge";
 import { supportMessages } from "#app/messages/support";
 import { ticketMessages } from "#app/messages/ticket";
 import { taskMessages } from "#app/messages/tasks";
+import { formMessages } from "#app/messages/forms";
 import { transferMessages } from "#app/messages/transfer";
 import { e2eAdminToken } from "./e2e-env.ts";
 import { expect, test } from "./fixtures.ts";
@@ -428,7 +429,7 @@ for (const viewport of viewports) {
       await page.getByLabel(transfer.recipient, { exact: true }).fill("li_wei");
       await page.getByLabel(transfer.amount, { exact: true }).fill("50000.01");
       await page.getByRole("button", { name: transfer.review }).click();
-      await expect(page.getByText(transfer.amountRange("¥0.01", "¥50,000.00"))).toBeVisible();
+      await expect(page.getByText(formMessages[language].amountOutside("¥0.01", "¥50,000.00"))).toBeVisible();
       await expect(page.getByLabel(transfer.amount, { exact: true })).toBeFocused();
       await shot(page, "error-over-limit", viewport, language);
 

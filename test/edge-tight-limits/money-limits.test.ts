@@ -1,6 +1,7 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { defaultLimits } from "#contract/money-limits";
+import { pageConfigOf } from "../support/page-config";
 
 /** This project's deploy (vitest.config.ts): ¥20.00 a transfer, ¥50.00 a day; recharges from ¥10.00; rewards up to ¥5.00. */
 async function page(path: string, language = "en"): Promise<string> {
@@ -11,12 +12,9 @@ async function page(path: string, language = "en"): Promise<string> {
   return response.text();
 }
 
-const configOf = (html: string) =>
-  JSON.parse(/<script type="application\/json" id="paydesk-config"[^>]*>([^<]*)<\/script>/.exec(html)?.[1] ?? "null");
-
 describe("a deploy with money limits of its own", () => {
   it("gives the pages its limits in the public configuration", async () => {
-    expect(configOf(await page("/transfer")).limits).toEqual({
+    expect(pageConfigOf(await page("/transfer"))?.limits).toEqual({
       recharge: { min: 1_000, max: defaultLimits.recharge.max },
       transfer: { min: 1, max: 2_000, perDay: 5_000 },
       taskReward: { min: 10, max: 500 },

@@ -1,5 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { pageConfigOf } from "../support/page-config";
 
 async function page(path: string): Promise<string> {
   const response = await exports.default.fetch(new Request(`https://paydesk.test${path}?limits=${crypto.randomUUID()}`));
@@ -9,8 +10,7 @@ async function page(path: string): Promise<string> {
 
 describe("a deploy at the product's money limits", () => {
   it("sends no limits in the public configuration: the pages hold the defaults", async () => {
-    const html = await page("/transfer");
-    const config = JSON.parse(/<script type="application\/json" id="paydesk-config"[^>]*>([^<]*)<\/script>/.exec(html)?.[1] ?? "null");
+    const config = pageConfigOf(await page("/transfer"));
     expect(config).toMatchObject({ shortLinkHosts: expect.any(Array) });
     expect(config).not.toHaveProperty("limits");
   });

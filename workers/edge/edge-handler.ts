@@ -35,28 +35,28 @@ function deployVersion(env: EdgeEnv, build: ServerBuild): string {
   return `${env.CF_VERSION_METADATA?.id ?? "local"}.${build.assets.version}`;
 }
 
-/**
- * The edge worker's request handling: `/api/*` to the origin, `/assets/*` misses as
- * plain 404s, route data, and pages through the edge cache.
- */
-const namesSecret = (params: URLSearchParams) => params.has("token") || params.has("link");
+const hasSecretParam = (params: URLSearchParams) => params.has("token") || params.has("link");
 
 /**
  * Whether a request carries a sign-in or recovery link's secret: in its own query, or, for
  * route data, in the query of the page it asks about (`/__serverLoader?url=/login?token=…`).
  */
 function carriesSecret(url: URL): boolean {
-  if (namesSecret(url.searchParams)) return true;
+  if (hasSecretParam(url.searchParams)) return true;
   const page = url.pathname === routeLoaderDataPath ? url.searchParams.get("url") : null;
   if (!page) return false;
   try {
-    return namesSecret(new URL(page, url.origin).searchParams);
+    return hasSecretParam(new URL(page, url.origin).searchParams);
   } catch {
     // Not a URL: the route data answers 400 and nothing is kept either way.
     return true;
   }
 }
 
+/**
+ * The edge worker's request handling: `/api/*` to the origin, `/assets/*` misses as
+ * plain 404s, route data, and pages through the edge cache.
+ */
 export function createEdgeHandler(options: EdgeHandlerOptions) {
   const handle = handleRequests(options);
   // What the handler cannot handle (a render stream that breaks, a runtime fault) reaches

@@ -14,14 +14,15 @@ import { loadPersonal } from "../../personal/load-personal";
 
 export async function clientLoader() {
   return loadPersonal(async (api) => {
-    // An origin that cannot read its limits answers 500 there: the overview still shows, and says so.
-    const [overview, limits] = await Promise.all([getOverview(api), getMoneyLimits(api).catch(unreadable)]);
+    // An origin that cannot read its limits (500), or one deployed before them (404), still
+    // leaves the overview standing: the card says the limits are not known.
+    const [overview, limits] = await Promise.all([getOverview(api), getMoneyLimits(api).catch(limitsNotGiven)]);
     return { overview, limits };
   });
 }
 
-function unreadable(error: unknown): null {
-  if (error instanceof ApiFailure && error.code === "INTERNAL_ERROR") return null;
+function limitsNotGiven(error: unknown): null {
+  if (error instanceof ApiFailure && error.code !== "UNAUTHENTICATED") return null;
   throw error;
 }
 

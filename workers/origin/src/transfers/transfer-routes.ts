@@ -171,8 +171,8 @@ transferRoutes.openapi(send, async (c) => {
   const tokenHash = await hashToken(requiredBearerToken(c.req.header("Authorization")));
   const key = requireIdempotencyKey(c.req.header("Idempotency-Key"));
   const requestHash = await requestHashOf(c);
-  const limits = limitsOf(c.env).transfer;
-  const outside = outsideDeployRange(amount, limits, "amount");
+  const transferLimits = limitsOf(c.env).transfer;
+  const outside = outsideDeployRange(amount, transferLimits, "amount");
   if (outside) {
     // A retry of a transfer answered before the deploy's limits changed hears its answer.
     const earlier = await thisRequestsAnswer(c, key, { tokenHash, now });
@@ -184,12 +184,12 @@ transferRoutes.openapi(send, async (c) => {
   let results: D1Result[];
   try {
     results = await c.env.DB.batch(
-      transferStatements(c.env.DB, { tokenHash, now, toHandle, amount, note, id, txId, key, requestHash, perDay: limits.perDay }),
+      transferStatements(c.env.DB, { tokenHash, now, toHandle, amount, note, id, txId, key, requestHash, perDay: transferLimits.perDay }),
     );
   } catch (error) {
     // Anything else (a lost connection: did it commit?) is not answered from here; a retry with the key is.
     if (!(error instanceof Error && refusalCauses.test(error.message))) throw error;
-    return refusal(c, error, { tokenHash, now, key, requestHash, perDay: limits.perDay });
+    return refusal(c, error, { tokenHash, now, key, requestHash, perDay: transferLimits.perDay });
   }
   const recorded = results.at(-1)?.results[0] as { body?: unknown } | undefined;
   if (typeof recorded?.body !== "string") throw new Error("The transfer committed without its answer.");

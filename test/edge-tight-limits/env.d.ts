@@ -1,5 +1,0 @@
-declare namespace Cloudflare {
-  interface Env {
-    SENTRY_SINK_URL: string;
-  }
-}
