@@ -6,13 +6,14 @@ import { helpTopics as helpTopicsZh } from "../content/help.zh-CN.server";
 import { metaLanguage, useMessages } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
 import { contentMessages } from "../messages/content";
-import { moneyFigures } from "../money-limits";
+import { textWithFigures } from "../money-limits";
 import { languageContext } from "../server-context";
+
+const topicsFor = textWithFigures({ en: helpTopics, "zh-CN": helpTopicsZh });
 
 // The edge keys its cache by language, so each language's answers are cached apart.
 export function loader({ context }: Route.LoaderArgs) {
-  const language = context.get(languageContext);
-  const topics = (language === "zh-CN" ? helpTopicsZh : helpTopics)(moneyFigures(deployMoneyLimits(), language));
+  const topics = topicsFor(deployMoneyLimits(), context.get(languageContext));
   return data({ topics }, { headers: { "Cache-Control": pageCacheControl } });
 }
 

@@ -6,12 +6,13 @@ import { termsSections as termsSectionsZh } from "../content/terms.zh-CN.server"
 import { metaLanguage, useMessages } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
 import { contentMessages } from "../messages/content";
-import { moneyFigures } from "../money-limits";
+import { textWithFigures } from "../money-limits";
 import { languageContext } from "../server-context";
 
+const sectionsFor = textWithFigures({ en: termsSections, "zh-CN": termsSectionsZh });
+
 export function loader({ context }: Route.LoaderArgs) {
-  const language = context.get(languageContext);
-  const sections = (language === "zh-CN" ? termsSectionsZh : termsSections)(moneyFigures(deployMoneyLimits(), language));
+  const sections = sectionsFor(deployMoneyLimits(), context.get(languageContext));
   return data({ effectiveDate: termsEffectiveDate, sections }, { headers: { "Cache-Control": pageCacheControl } });
 }
 
