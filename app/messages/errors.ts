@@ -1,6 +1,5 @@
 import type { ErrorCode } from "#contract/error-codes";
 import type { Language } from "../i18n/languages";
-import { defaultLimits } from "#contract/money-limits";
 
 /**
  * What the user reads for each error code of the contract (docs/api-contract.md: one
@@ -57,13 +56,14 @@ export type Refusal = {
  * limit is the one the page was given.
  */
 export async function messageFor(code: ErrorCode, language: Language, refusal: Refusal = {}): Promise<string> {
-  const { originMessage, field, retryAfterSeconds, dailyLimit = defaultLimits.transfer.perDay } = refusal;
+  const { originMessage, field, retryAfterSeconds, dailyLimit } = refusal;
   if (language === "en" && code === "BAD_REQUEST" && field && originMessage) return originMessage;
   try {
     const message = (await catalogue(language))[code];
     if (message.includes("{dailyLimit}")) {
-      const { formatMoney } = await import("../i18n/format");
-      return message.replace("{dailyLimit}", formatMoney(dailyLimit, language));
+      // Fetched with the refusal that needs them, as the words for a wait are: not in the entry.
+      const [{ formatMoney }, { defaultLimits }] = await Promise.all([import("../i18n/format"), import("#contract/money-limits")]);
+      return message.replace("{dailyLimit}", formatMoney(dailyLimit ?? defaultLimits.transfer.perDay, language));
     }
     if (!message.includes("{wait}")) return message;
     const { waitText } = await import("./errors/wait");
