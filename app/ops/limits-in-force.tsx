@@ -3,6 +3,7 @@
  * state: one MONEY_LIMITS setting belongs on both workers, and a difference is shown here
  * rather than found by a customer (docs/decisions/053-deploy-limits.md).
  */
+import type { ReactNode } from "react";
 import type { Limits, MoneyRange } from "#contract/money-limits";
 import { Money } from "../components/money";
 import { useMessages } from "../i18n/messages";
@@ -28,50 +29,38 @@ function Range({ min, max }: { min: number; max: number }) {
 export function LimitsInForce({ enforced }: { enforced: Limits | null }) {
   const text = useMessages(opsMessages);
   const stated = useMoneyLimits();
-  if (!enforced) {
-    return (
-      <section aria-labelledby="ops-limits-title" className="card">
-        <h2 id="ops-limits-title">{text.limitsTitle}</h2>
-        <p className="form-error" data-testid="ops-limits-unreadable">
-          {text.limitsUnreadable}
-        </p>
-      </section>
-    );
-  }
+  const facts: [label: string, value: ReactNode][] = enforced
+    ? [
+        [text.limits.recharge, <Range key="recharge" {...enforced.recharge} />],
+        [text.limits.transfer, <Range key="transfer" {...enforced.transfer} />],
+        [text.limits.transferPerDay, <Money key="perDay" amount={enforced.transfer.perDay} />],
+        [text.limits.taskReward, <Range key="taskReward" {...enforced.taskReward} />],
+      ]
+    : [];
   return (
     <section aria-labelledby="ops-limits-title" className="card">
       <h2 id="ops-limits-title">{text.limitsTitle}</h2>
-      <dl className="ops-facts" data-testid="ops-limits">
-        <div className="ops-fact">
-          <dt>{text.limits.recharge}</dt>
-          <dd>
-            <Range {...enforced.recharge} />
-          </dd>
-        </div>
-        <div className="ops-fact">
-          <dt>{text.limits.transfer}</dt>
-          <dd>
-            <Range {...enforced.transfer} />
-          </dd>
-        </div>
-        <div className="ops-fact">
-          <dt>{text.limits.transferPerDay}</dt>
-          <dd>
-            <Money amount={enforced.transfer.perDay} />
-          </dd>
-        </div>
-        <div className="ops-fact">
-          <dt>{text.limits.taskReward}</dt>
-          <dd>
-            <Range {...enforced.taskReward} />
-          </dd>
-        </div>
-      </dl>
-      {sameLimits(stated, enforced) ? (
-        <p className="item-meta">{text.limitsAgree}</p>
+      {enforced ? (
+        <>
+          <dl className="ops-facts" data-testid="ops-limits">
+            {facts.map(([label, value]) => (
+              <div key={label} className="ops-fact">
+                <dt>{label}</dt>
+                <dd>{value}</dd>
+              </div>
+            ))}
+          </dl>
+          {sameLimits(stated, enforced) ? (
+            <p className="item-meta">{text.limitsAgree}</p>
+          ) : (
+            <p className="form-error" data-testid="ops-limits-differ">
+              {text.limitsDiffer}
+            </p>
+          )}
+        </>
       ) : (
-        <p className="form-error" data-testid="ops-limits-differ">
-          {text.limitsDiffer}
+        <p className="form-error" data-testid="ops-limits-unreadable">
+          {text.limitsUnreadable}
         </p>
       )}
     </section>
