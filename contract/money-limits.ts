@@ -111,14 +111,16 @@ export function deployLimits(setting: string | undefined): Limits {
   return limits;
 }
 
-const yuan = (fen: number) => (fen / 100).toFixed(2);
+/** How the contract refuses an amount past a bound (its schemas and a deploy's ranges alike), in yuan: "5000.00". */
+export const amountAtLeast = (fen: number) => `The amount must be at least ${(fen / 100).toFixed(2)}.`;
+export const amountAtMost = (fen: number) => `The amount must be at most ${(fen / 100).toFixed(2)}.`;
 
 /**
  * What is wrong with an amount the contract's schema accepted but the deploy's range does
  * not, worded as the schema words its own bounds (contract/money.ts); null when it is inside.
  */
 export function outsideRange(amount: number, range: MoneyRange): string | null {
-  if (amount < range.min) return `The amount must be at least ${yuan(range.min)}.`;
-  if (amount > range.max) return `The amount must be at most ${yuan(range.max)}.`;
+  if (amount < range.min) return amountAtLeast(range.min);
+  if (amount > range.max) return amountAtMost(range.max);
   return null;
 }
