@@ -101,10 +101,12 @@ export default defineConfig({
       builtEdgeWorker("edge-misconfigured", "test/edge-misconfigured/**/*.test.ts", {
         CONTACT_EMAIL: "not-an-email-address",
         MONEY_LIMITS: '{"transfer":{"max":99999999}}',
+        LOCKS: '{"signIn":{"failures":1}}',
       }),
-      // A deploy with money limits of its own (docs/decisions/053-deploy-limits.md).
+      // A deploy with money limits and locks of its own (docs/decisions/053-deploy-limits.md, 054-deploy-locks.md).
       builtEdgeWorker("edge-tight-limits", "test/edge-tight-limits/**/*.test.ts", {
         MONEY_LIMITS: '{"transfer":{"max":2000,"perDay":5000},"recharge":{"min":1000},"taskReward":{"max":500}}',
+        LOCKS: '{"signIn":{"failures":5,"lockMinutes":60},"redeem":{"windowMinutes":30}}',
       }),
       {
         plugins: [

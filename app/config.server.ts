@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { deployLocks, type Locks } from "#contract/lock-limits";
 import { defaultLimits, deployLimits, type Limits } from "#contract/money-limits";
 import type { PublicConfig } from "./startup/public-config";
 
@@ -33,6 +34,14 @@ export function publicConfig(report: (error: unknown) => void): PublicConfig {
  */
 export function deployMoneyLimits(): Limits {
   return deployLimits(env.MONEY_LIMITS);
+}
+
+/**
+ * The deploy's locks against guessing (docs/decisions/054-deploy-locks.md), for /help, which
+ * states them. A setting that cannot be read throws: /help answers 500, reported.
+ */
+export function deployLockRules(): Locks {
+  return deployLocks(env.LOCKS);
 }
 
 /** The deploy's money limits, only where they differ from the product's. */

@@ -27,43 +27,6 @@ export function sayRange(range: MoneyRange, language: Language, words: (min: str
 }
 
 /** A range's ends as the page shows money ("¥0.01", "¥50,000.00"). */
-function rangeText(range: MoneyRange, language: Language): { min: string; max: string } {
+export function rangeText(range: MoneyRange, language: Language): { min: string; max: string } {
   return { min: formatMoney(range.min, language), max: formatMoney(range.max, language) };
-}
-
-/** Every limit as the page shows it, for the help and terms pages' text. */
-export type MoneyFigures = {
-  recharge: { min: string; max: string };
-  transfer: { min: string; max: string; perDay: string };
-  taskReward: { min: string; max: string };
-};
-
-function moneyFigures(limits: Limits, language: Language): MoneyFigures {
-  return {
-    recharge: rangeText(limits.recharge, language),
-    transfer: { ...rangeText(limits.transfer, language), perDay: formatMoney(limits.transfer.perDay, language) },
-    taskReward: rangeText(limits.taskReward, language),
-  };
-}
-
-/**
- * A page's text built from the deploy's money limits, in each language: built once per
- * isolate and limits, since one setting holds for every request of a deploy (an uncached
- * render of /help then costs what it did before the figures came from the setting).
- */
-export function textWithFigures<T>(build: Record<Language, (figures: MoneyFigures) => T>): (limits: Limits, language: Language) => T {
-  const built = new WeakMap<Limits, Map<Language, T>>();
-  return (limits, language) => {
-    let byLanguage = built.get(limits);
-    if (!byLanguage) {
-      byLanguage = new Map();
-      built.set(limits, byLanguage);
-    }
-    let text = byLanguage.get(language);
-    if (text === undefined) {
-      text = build[language](moneyFigures(limits, language));
-      byLanguage.set(language, text);
-    }
-    return text;
-  };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createRechargeOrderBodySchema } from "./orders";
-import { defaultLimits, deployLimits, LimitsSettingError, outsideRange } from "./money-limits";
+import { DeploySettingError } from "./deploy-setting";
+import { defaultLimits, deployLimits, outsideRange } from "./money-limits";
 import { postTaskBodySchema } from "./tasks";
 import { transferBodySchema } from "./transfers";
 
@@ -41,7 +42,7 @@ describe("deployLimits: a deploy's MONEY_LIMITS setting", () => {
     ["a part every object inherits", '{"toString":{"max":1}}', "MONEY_LIMITS.toString is not a limit"],
     ["a figure every object inherits", '{"transfer":{"constructor":5}}', "MONEY_LIMITS.transfer.constructor is not a limit"],
   ])("refuses %s, naming the figure", (_, setting, words) => {
-    expect(() => deployLimits(setting)).toThrow(LimitsSettingError);
+    expect(() => deployLimits(setting)).toThrow(DeploySettingError);
     expect(() => deployLimits(setting)).toThrow(words);
   });
 

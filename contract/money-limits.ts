@@ -8,6 +8,7 @@
  * Plain TypeScript, no zod: the edge reads the same setting for its pages, and the edge
  * carries no zod (docs/decisions/034-lighter-edge.md).
  */
+import { DeploySettingError, partFigures, settingParts } from "./deploy-setting";
 
 /** An inclusive range of amounts in minor units (fen). */
 export type MoneyRange = { min: number; max: number };
@@ -36,44 +37,28 @@ function frozen(limits: Limits): Limits {
   });
 }
 
-/** A `MONEY_LIMITS` setting that cannot be used: the deploy is misconfigured, and says where. */
-export class LimitsSettingError extends Error {
-  override name = "LimitsSettingError";
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-
 /**
  * Reads one part of the setting (`recharge`, `transfer` or `taskReward`) over its default.
  * A figure may only move inward: a minimum up to the maximum, a maximum or a daily total
- * down to the minimum. Names are the part's own, never ones every object inherits.
+ * down to the minimum.
  */
 function tightened<T extends Record<string, number>>(part: string, defaults: T, configured: unknown): T {
   if (configured === undefined) return defaults;
-  if (!isRecord(configured)) throw new LimitsSettingError(`MONEY_LIMITS.${part} must be an object.`);
-  const merged: Record<string, number> = { ...defaults };
-  for (const [name, value] of Object.entries(configured)) {
-    if (!Object.hasOwn(defaults, name))
-      throw new LimitsSettingError(`MONEY_LIMITS.${part}.${name} is not a limit; ${part} has ${Object.keys(defaults).join(", ")}.`);
-    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
-      throw new LimitsSettingError(`MONEY_LIMITS.${part}.${name} must be a positive whole number of fen.`);
-    }
-    merged[name] = value;
-  }
+  const merged: Record<string, number> = partFigures(`MONEY_LIMITS.${part}`, defaults, configured, "fen");
   const min = merged.min ?? 0;
   for (const [name, value] of Object.entries(merged)) {
     const outermost = defaults[name] ?? 0;
     const loosened = name === "min" ? value < outermost : value > outermost;
     if (loosened)
-      throw new LimitsSettingError(`MONEY_LIMITS.${part}.${name} may only tighten the product's ${outermost}, not loosen it to ${value}.`);
+      throw new DeploySettingError(`MONEY_LIMITS.${part}.${name} may only tighten the product's ${outermost}, not loosen it to ${value}.`);
     if (name !== "min" && value < min)
-      throw new LimitsSettingError(`MONEY_LIMITS.${part}.${name} (${value}) is below ${part}.min (${min}).`);
+      throw new DeploySettingError(`MONEY_LIMITS.${part}.${name} (${value}) is below ${part}.min (${min}).`);
   }
   // A day that allows less than one transfer may send would make the form promise what the
   // origin refuses at the confirmation: the maximum must come down with it.
   const { max = 0, perDay } = merged;
   if (perDay !== undefined && perDay < max)
-    throw new LimitsSettingError(`MONEY_LIMITS.${part}.perDay (${perDay}) is below ${part}.max (${max}): set max to at most perDay too.`);
+    throw new DeploySettingError(`MONEY_LIMITS.${part}.perDay (${perDay}) is below ${part}.max (${max}): set max to at most perDay too.`);
   return merged as T;
 }
 
@@ -82,24 +67,14 @@ let lastRead: { setting: string; limits: Limits } | undefined;
 /**
  * The limits a deploy's `MONEY_LIMITS` setting sets: JSON such as
  * `{"transfer":{"max":1000000,"perDay":2000000}}`; absent or blank, the defaults. Anything
- * else throws a LimitsSettingError naming the figure: a deploy that cannot say its limits
+ * else throws a DeploySettingError naming the figure: a deploy that cannot say its limits
  * must not move money under guessed ones.
  */
 export function deployLimits(setting: string | undefined): Limits {
   const text = setting?.trim() ?? "";
   if (text === "") return defaultLimits;
   if (lastRead?.setting === text) return lastRead.limits;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new LimitsSettingError('MONEY_LIMITS must be a JSON object, such as {"transfer":{"max":1000000,"perDay":2000000}}.');
-  }
-  if (!isRecord(parsed)) throw new LimitsSettingError("MONEY_LIMITS must be a JSON object.");
-  for (const part of Object.keys(parsed)) {
-    if (!Object.hasOwn(defaultLimits, part))
-      throw new LimitsSettingError(`MONEY_LIMITS.${part} is not a limit; MONEY_LIMITS has ${Object.keys(defaultLimits).join(", ")}.`);
-  }
+  const parsed = settingParts("MONEY_LIMITS", text, defaultLimits, '{"transfer":{"max":1000000,"perDay":2000000}}') ?? {};
   const read: Limits = {
     recharge: tightened("recharge", defaultLimits.recharge, parsed.recharge),
     transfer: tightened("transfer", defaultLimits.transfer, parsed.transfer),

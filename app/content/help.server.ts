@@ -1,8 +1,8 @@
-/** The questions and answers of /help. Money limits are the deploy's (app/money-limits.ts); the rest match docs/rules-and-limits.md. */
-import type { MoneyFigures } from "../money-limits";
+/** The questions and answers of /help. Money limits and locks are the deploy's (app/content/figures.server.ts); the rest match docs/rules-and-limits.md. */
+import type { PageFigures } from "./figures.server";
 export type Answer = { id: string; question: string; answer: string[] };
 
-export const helpTopics = (figures: MoneyFigures): { title: string; answers: Answer[] }[] => [
+export const helpTopics = (figures: PageFigures): { title: string; answers: Answer[] }[] => [
   {
     title: "Your wallet",
     answers: [
@@ -43,7 +43,7 @@ export const helpTopics = (figures: MoneyFigures): { title: string; answers: Ans
         question: "How do prepaid codes work?",
         answer: [
           "A code has 16 letters and digits in four groups, like ABCD-EFGH-JKMN-PQRS. Upper or lower case both work. Each code can be used once, before its expiry date, and adds its value to your wallet.",
-          "After 5 wrong codes within 10 minutes, redeeming is paused for 10 minutes to protect codes from guessing.",
+          `After ${figures.locks.redeem.failures} wrong codes within ${figures.locks.redeem.window}, redeeming is paused for ${figures.locks.redeem.lock} to protect codes from guessing.`,
         ],
       },
       {
@@ -120,7 +120,7 @@ export const helpTopics = (figures: MoneyFigures): { title: string; answers: Ans
         id: "password",
         question: "What makes a valid handle and password?",
         answer: [
-          "A handle has 3 to 32 lower-case letters, digits or underscores. A password has at least 10 characters. After 10 failed sign-ins within 15 minutes, signing in to that handle is paused for 15 minutes.",
+          `A handle has 3 to 32 lower-case letters, digits or underscores. A password has at least 10 characters. After ${figures.locks.signIn.failures} failed sign-ins within ${figures.locks.signIn.window}, signing in to that handle is paused for ${figures.locks.signIn.lock}.`,
         ],
       },
       {

@@ -1,8 +1,8 @@
-/** The questions and answers of /help in Simplified Chinese. Money limits are the deploy's (app/money-limits.ts); the rest match docs/rules-and-limits.md. */
-import type { MoneyFigures } from "../money-limits";
+/** The questions and answers of /help in Simplified Chinese. Money limits and locks are the deploy's (app/content/figures.server.ts); the rest match docs/rules-and-limits.md. */
+import type { PageFigures } from "./figures.server";
 import type { Answer } from "./help.server";
 
-export const helpTopics = (figures: MoneyFigures): { title: string; answers: Answer[] }[] => [
+export const helpTopics = (figures: PageFigures): { title: string; answers: Answer[] }[] => [
   {
     title: "钱包",
     answers: [
@@ -43,7 +43,7 @@ export const helpTopics = (figures: MoneyFigures): { title: string; answers: Ans
         question: "充值码如何使用？",
         answer: [
           "充值码由 16 位字母和数字组成，分为四组，例如 ABCD-EFGH-JKMN-PQRS，不区分大小写。每个充值码仅可使用一次，须在有效期内兑换，兑换后其面值将存入你的钱包。",
-          "为防止充值码被猜测，如果 10 分钟内输错 5 次，兑换功能将暂停 10 分钟。",
+          `为防止充值码被猜测，如果 ${figures.locks.redeem.window}内输错 ${figures.locks.redeem.failures} 次，兑换功能将暂停 ${figures.locks.redeem.lock}。`,
         ],
       },
       {
@@ -118,7 +118,7 @@ export const helpTopics = (figures: MoneyFigures): { title: string; answers: Ans
         id: "password",
         question: "用户名和密码有什么要求？",
         answer: [
-          "用户名为 3 到 32 个小写字母、数字或下划线；密码至少 10 个字符。如果某个用户名在 15 分钟内登录失败达 10 次，该用户名的登录将暂停 15 分钟。",
+          `用户名为 3 到 32 个小写字母、数字或下划线；密码至少 10 个字符。如果某个用户名在 ${figures.locks.signIn.window}内登录失败达 ${figures.locks.signIn.failures} 次，该用户名的登录将暂停 ${figures.locks.signIn.lock}。`,
         ],
       },
       {

@@ -1,5 +1,5 @@
 /** The terms of service shown on /tos. */
-import type { MoneyFigures } from "../money-limits";
+import type { MoneyFigures } from "./figures.server";
 export const termsEffectiveDate = "2026-11-21";
 
 export const termsSections = (figures: MoneyFigures): { id: string; title: string; paragraphs: string[] }[] => [

@@ -1,5 +1,5 @@
 /** The terms of service shown on /tos, in Simplified Chinese. The effective date is termsEffectiveDate in ./terms.server. */
-import type { MoneyFigures } from "../money-limits";
+import type { MoneyFigures } from "./figures.server";
 export const termsSections = (figures: MoneyFigures): { id: string; title: string; paragraphs: string[] }[] => [
   {
     id: "service",

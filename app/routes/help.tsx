@@ -1,19 +1,20 @@
 import { data } from "react-router";
 import type { Route } from "./+types/help";
-import { deployMoneyLimits, pageCacheControl } from "../config.server";
+import { deployLockRules, deployMoneyLimits, pageCacheControl } from "../config.server";
 import { helpTopics } from "../content/help.server";
 import { helpTopics as helpTopicsZh } from "../content/help.zh-CN.server";
 import { metaLanguage, useMessages } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
 import { contentMessages } from "../messages/content";
-import { textWithFigures } from "../money-limits";
+import { textWithFigures } from "../content/figures.server";
 import { languageContext } from "../server-context";
 
 const topicsFor = textWithFigures({ en: helpTopics, "zh-CN": helpTopicsZh });
 
 // The edge keys its cache by language, so each language's answers are cached apart.
 export function loader({ context }: Route.LoaderArgs) {
-  const topics = topicsFor(deployMoneyLimits(), context.get(languageContext));
+  const locks = deployLockRules();
+  const topics = topicsFor(deployMoneyLimits(), context.get(languageContext), locks);
   return data({ topics }, { headers: { "Cache-Control": pageCacheControl } });
 }
 

@@ -6,7 +6,7 @@ import { termsSections as termsSectionsZh } from "../content/terms.zh-CN.server"
 import { metaLanguage, useMessages } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
 import { contentMessages } from "../messages/content";
-import { textWithFigures } from "../money-limits";
+import { textWithFigures } from "../content/figures.server";
 import { languageContext } from "../server-context";
 
 const sectionsFor = textWithFigures({ en: termsSections, "zh-CN": termsSectionsZh });

@@ -22,7 +22,7 @@ describe("a money limits setting that cannot be read (MONEY_LIMITS loosens a lim
   const named = "MONEY_LIMITS.transfer.max may only tighten";
 
   it("fails the pages that state the limits, reported", async () => {
-    const response = await exports.default.fetch(new Request(`https://paydesk.test/help?limits=${crypto.randomUUID()}`));
+    const response = await exports.default.fetch(new Request(`https://paydesk.test/tos?limits=${crypto.randomUUID()}`));
     expect(response.status).toBe(500);
     expect(await envelopesMentioning(env.SENTRY_SINK_URL, named)).not.toHaveLength(0);
   });
@@ -33,5 +33,13 @@ describe("a money limits setting that cannot be read (MONEY_LIMITS loosens a lim
     const config = pageConfigOf(await response.text());
     expect(config).toMatchObject({ shortLinkHosts: expect.any(Array) });
     expect(config).not.toHaveProperty("limits");
+  });
+});
+
+describe("a LOCKS setting that cannot be read (it allows one failure)", () => {
+  it("fails /help, which states the locks, reported", async () => {
+    const response = await exports.default.fetch(new Request(`https://paydesk.test/help?locks=${crypto.randomUUID()}`));
+    expect(response.status).toBe(500);
+    expect(await envelopesMentioning(env.SENTRY_SINK_URL, "LOCKS.signIn.failures (1) is below 3")).not.toHaveLength(0);
   });
 });

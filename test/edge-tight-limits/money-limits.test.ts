@@ -3,7 +3,10 @@ import { describe, expect, it } from "vitest";
 import { defaultLimits } from "#contract/money-limits";
 import { pageConfigOf } from "../support/page-config";
 
-/** This project's deploy (vitest.config.ts): ¥20.00 a transfer, ¥50.00 a day; recharges from ¥10.00; rewards up to ¥5.00. */
+/**
+ * This project's deploy (vitest.config.ts): ¥20.00 a transfer, ¥50.00 a day; recharges from
+ * ¥10.00; rewards up to ¥5.00. Sign-in locks after 5 failures for an hour; wrong codes count for 30 minutes.
+ */
 async function page(path: string, language = "en"): Promise<string> {
   const response = await exports.default.fetch(
     new Request(`https://paydesk.test${path}?limits=${crypto.randomUUID()}`, { headers: { Cookie: `lang=${language}` } }),
@@ -30,5 +33,20 @@ describe("a deploy with money limits of its own", () => {
     expect(await page("/help", "zh-CN")).toContain("每笔 ¥0.01 至 ¥20.00，每日累计最多 ¥50.00。");
     expect(await page("/tos")).toContain("(¥0.01 to ¥20.00 each and ¥50.00 per day)");
     expect(await page("/tos", "zh-CN")).toContain("每笔订单 ¥10.00 至 ¥5,000.00");
+  });
+});
+
+describe("a deploy with locks of its own (docs/decisions/054-deploy-locks.md)", () => {
+  it("states them on /help, in both languages", async () => {
+    const help = await page("/help");
+    expect(help).toContain("After 5 failed sign-ins within 15 minutes, signing in to that handle is paused for 1 hour.");
+    expect(help).toContain("After 5 wrong codes within 30 minutes, redeeming is paused for 10 minutes");
+    const zh = await page("/help", "zh-CN");
+    expect(zh).toContain("如果某个用户名在 15 分钟内登录失败达 5 次，该用户名的登录将暂停 1 小时。");
+    expect(zh).toContain("如果 30 分钟内输错 5 次，兑换功能将暂停 10 分钟。");
+  });
+
+  it("keeps them out of the pages' configuration: only /help states them", async () => {
+    expect(pageConfigOf(await page("/login"))).not.toHaveProperty("locks");
   });
 });

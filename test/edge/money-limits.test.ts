@@ -18,4 +18,10 @@ describe("a deploy at the product's money limits", () => {
   it("states the defaults on /help", async () => {
     expect(await page("/help")).toContain("From ¥0.01 to ¥50,000.00 per transfer, and up to ¥100,000.00 in total per day.");
   });
+
+  it("states the product's locks on /help, worded as before they were a deploy's (docs/decisions/054-deploy-locks.md)", async () => {
+    const help = await page("/help");
+    expect(help).toContain("After 5 wrong codes within 10 minutes, redeeming is paused for 10 minutes to protect codes from guessing.");
+    expect(help).toContain("After 10 failed sign-ins within 15 minutes, signing in to that handle is paused for 15 minutes.");
+  });
 });

@@ -1,3 +1,4 @@
+import { deployLocks } from "#contract/lock-limits";
 import * as Sentry from "./error-reporting";
 import { checkRunOf, latestCheckStatement, ledgerCheckEveryMs, runLedgerCheck } from "./ledger/recorded-check";
 import { closeExpiredOrders } from "./orders/order-rows";
@@ -39,12 +40,14 @@ async function checkLedgerWhenDue(db: D1Database, now: number): Promise<number |
 /**
  * The time-based rules (docs/rules-and-limits.md), run by the cron trigger; `now` comes from the caller.
  * With WeChat Pay configured, also its late and lost events (after the orders closed here, so
- * their WeChat Pay orders are closed in the same run).
+ * their WeChat Pay orders are closed in the same run). Pruning keeps a lock's failures for as long
+ * as the deploy's `LOCKS` (`locksSetting`) count them; a setting that cannot be read fails
+ * that rule alone, reported.
  */
 export async function runTimeBasedRules(
   db: D1Database,
   now: number,
-  { wechatPay = null }: { wechatPay?: WechatPay | null } = {},
+  { wechatPay = null, locksSetting }: { wechatPay?: WechatPay | null; locksSetting?: string } = {},
 ): Promise<RulesRun> {
   // Each rule on its own: one that fails (and is reported) must not hold up the others.
   const run = async <T>(rule: string, apply: () => Promise<T>, fallback: T): Promise<T> => {
@@ -62,7 +65,7 @@ export async function runTimeBasedRules(
   const closedTasks = await run("close-at-deadline", () => closeAtDeadline(db, now), 0);
   const releasedEscrow = await run("release-escrow", () => releaseUnneededEscrow(db, now), 0);
   const wechat = wechatPay ? await run("wechat-pay", () => runWechatRules(db, wechatPay, now), null) : null;
-  const pruned = await run("prune-expired", () => pruneExpired(db, now), null);
+  const pruned = await run("prune-expired", () => pruneExpired(db, now, deployLocks(locksSetting)), null);
   const ledgerViolations = await run("ledger-check", () => checkLedgerWhenDue(db, now), null);
   return { closedOrders, lapsedClaims, autoApproved, closedTasks, releasedEscrow, wechat, pruned, ledgerViolations };
 }

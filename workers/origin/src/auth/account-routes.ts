@@ -14,6 +14,7 @@ import { absentUserHash, hashPassword, verifyPassword } from "./passwords";
 import { findSessionUser } from "./sessions";
 import { newSessionId, newSessionToken, randomToken, sessionDeviceOf } from "./session-tokens";
 import { signedInUser } from "./signed-in-user";
+import { locksOf } from "../deploy-limits/deploy-limits";
 import { clearSignInFailures, reserveSignInAttempt, settleFailedAttempt, signInLockedError } from "./sign-in-guard";
 
 const register = createRoute({
@@ -135,7 +136,8 @@ accountRoutes
     const { handle, password } = c.req.valid("json");
     const db = c.env.DB;
     const now = c.var.clock.now();
-    if ((await reserveSignInAttempt(db, handle, now)) === null) throw await signInLockedError(db, handle, now);
+    const lock = locksOf(c.env).signIn;
+    if ((await reserveSignInAttempt(db, handle, now, lock)) === null) throw await signInLockedError(db, handle, now);
     const row = await db
       .prepare("SELECT id, password_hash, password_salt, password_iterations FROM user WHERE handle = ?1")
       .bind(handle)
@@ -147,7 +149,7 @@ accountRoutes
     // Verified even for an unknown handle: both answers take the same time.
     const valid = (await verifyPassword(password, stored)) && stored !== absentUserHash;
     if (!row || !valid) {
-      await settleFailedAttempt(db, handle, now);
+      await settleFailedAttempt(db, handle, now, lock);
       throw new ApiError("INVALID_CREDENTIALS", "That handle and password do not match an account.");
     }
     const { token, insert } = await newSessionToken(db, row.id, now, sessionDeviceOf(c));

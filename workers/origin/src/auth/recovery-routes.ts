@@ -20,6 +20,7 @@ import { hashToken } from "./bearer-token";
 import { hashPassword } from "./passwords";
 import { findSessionUser } from "./sessions";
 import { newSessionToken, sessionDeviceOf } from "./session-tokens";
+import { locksOf } from "../deploy-limits/deploy-limits";
 import { clearSignInFailures, reserveSignInAttempt, settleFailedAttempt, signInLockedError } from "./sign-in-guard";
 
 const recoverWithCode = createRoute({
@@ -84,7 +85,8 @@ recoveryRoutes
     const db = c.env.DB;
     const now = c.var.clock.now();
     // Wrong codes count as failed sign-ins of the handle: guessing both ways shares one budget.
-    if ((await reserveSignInAttempt(db, handle, now)) === null) throw await signInLockedError(db, handle, now);
+    const lock = locksOf(c.env).signIn;
+    if ((await reserveSignInAttempt(db, handle, now, lock)) === null) throw await signInLockedError(db, handle, now);
     const user = await db.prepare("SELECT id FROM user WHERE handle = ?1").bind(handle).first<{ id: string }>();
     // A known handle and an unknown one do the same work before the same refusal (a hash and a
     // look-up; the new password is hashed only once the code is known unspent), so the time an
@@ -96,7 +98,7 @@ recoveryRoutes
       .bind(codeHash, userId)
       .first<{ unspent: 1 }>();
     if (!user || !unspent) {
-      await settleFailedAttempt(db, handle, now);
+      await settleFailedAttempt(db, handle, now, lock);
       throw invalidRecovery();
     }
     const spend = db
@@ -107,7 +109,7 @@ recoveryRoutes
       await clearSignInFailures(db, handle);
       return c.json({ code: "SUCCESS" as const, data: signedIn }, 200);
     } catch (error) {
-      if (error instanceof ApiError && error.code === "INVALID_RECOVERY") await settleFailedAttempt(db, handle, now);
+      if (error instanceof ApiError && error.code === "INVALID_RECOVERY") await settleFailedAttempt(db, handle, now, lock);
       throw error;
     }
   })

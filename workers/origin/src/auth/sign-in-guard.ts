@@ -1,8 +1,9 @@
-/** docs/rules-and-limits.md: 10 failed sign-ins per handle within 15 minutes lock it for 15 minutes. */
-const signInFailureLimit = 10;
-export const signInWindowMs = 15 * 60 * 1000;
-const signInLockMs = 15 * 60 * 1000;
-
+/**
+ * docs/rules-and-limits.md: 10 failed sign-ins per handle within 15 minutes lock it for 15
+ * minutes, or the deploy's tighter `LOCKS.signIn` (docs/decisions/054-deploy-locks.md), which
+ * every function here takes as `rule`.
+ */
+import { type LockRule, minutesMs } from "#contract/lock-limits";
 import { ApiError } from "../http/answer";
 
 /** When the handle is locked, the time it opens again; otherwise null. */
@@ -19,7 +20,7 @@ async function signInLockedUntil(db: D1Database, handle: string, now: number): P
  * the handle is locked or at its limit. Reserving before the password is hashed is
  * what keeps parallel guesses from all passing the check at once.
  */
-export async function reserveSignInAttempt(db: D1Database, handle: string, now: number): Promise<number | null> {
+export async function reserveSignInAttempt(db: D1Database, handle: string, now: number, rule: LockRule): Promise<number | null> {
   const reserved = await db
     .prepare(
       `INSERT INTO sign_in_failure (handle, at) SELECT ?1, ?2
@@ -27,13 +28,13 @@ export async function reserveSignInAttempt(db: D1Database, handle: string, now: 
          AND (SELECT count(*) FROM sign_in_failure WHERE handle = ?1 AND at > ?2 - ?3) < ?4
        RETURNING rowid`,
     )
-    .bind(handle, now, signInWindowMs, signInFailureLimit)
+    .bind(handle, now, minutesMs(rule.windowMinutes), rule.failures)
     .first<{ rowid: number }>();
   return reserved?.rowid ?? null;
 }
 
 /** The attempt failed: it stays counted, and the one that reaches the limit locks the handle. */
-export async function settleFailedAttempt(db: D1Database, handle: string, now: number): Promise<void> {
+export async function settleFailedAttempt(db: D1Database, handle: string, now: number, rule: LockRule): Promise<void> {
   await db.batch([
     db
       .prepare(
@@ -41,9 +42,9 @@ export async function settleFailedAttempt(db: D1Database, handle: string, now: n
          SELECT ?1, ?2 + ?3 WHERE (SELECT count(*) FROM sign_in_failure WHERE handle = ?1 AND at > ?2 - ?4) >= ?5
          ON CONFLICT (handle) DO UPDATE SET until = excluded.until`,
       )
-      .bind(handle, now, signInLockMs, signInWindowMs, signInFailureLimit),
+      .bind(handle, now, minutesMs(rule.lockMinutes), minutesMs(rule.windowMinutes), rule.failures),
     // Old failures no longer count; keep the table small.
-    db.prepare("DELETE FROM sign_in_failure WHERE handle = ?1 AND at <= ?2 - ?3").bind(handle, now, signInWindowMs),
+    db.prepare("DELETE FROM sign_in_failure WHERE handle = ?1 AND at <= ?2 - ?3").bind(handle, now, minutesMs(rule.windowMinutes)),
   ]);
 }
 

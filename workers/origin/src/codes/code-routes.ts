@@ -1,4 +1,5 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { minutesMs } from "#contract/lock-limits";
 import { normalizeCode, redeemCodeAnswerSchema, redeemCodeBodySchema } from "#contract/codes";
 import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
@@ -6,12 +7,10 @@ import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnv
 import { validationHook } from "../http/validation";
 import { idempotent, isReplayed } from "../idempotency/idempotency";
 import { journalStatements, walletAccountOf, worldAccount } from "../ledger/journal";
+import { locksOf } from "../deploy-limits/deploy-limits";
 import { doorLimit } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
-import { codeHash, redeemLockMs, redeemWindowMs } from "./code-values";
-
-/** docs/rules-and-limits.md: 5 wrong tries in 10 minutes lock redeeming for that user for 10 minutes. */
-const redeemFailureLimit = 5;
+import { codeHash } from "./code-values";
 
 /**
  * The wrong tries of a person (?1) that locked redeeming and still lock it at ?2: each one the
@@ -58,18 +57,22 @@ codeRoutes.openapi(redeem, async (c) => {
   const user = c.var.user;
   const db = c.env.DB;
   const now = c.var.clock.now();
+  // docs/rules-and-limits.md: 5 wrong tries in 10 minutes lock redeeming for that user for 10
+  // minutes, or the deploy's tighter figures (docs/decisions/054-deploy-locks.md).
+  const lock = locksOf(c.env).redeem;
+  const lockingBinds = [user.id, now, minutesMs(lock.windowMinutes), minutesMs(lock.lockMinutes), lock.failures] as const;
   // Each try is reserved as a failure before anything else (a success removes it):
   // parallel guesses cannot all pass the limit, and a locked user learns nothing about codes.
   const attempt = await db
     .prepare(`INSERT INTO code_failure (user_id, at) SELECT ?1, ?2 WHERE NOT EXISTS (${lockingFailures}) RETURNING rowid`)
-    .bind(user.id, now, redeemWindowMs, redeemLockMs, redeemFailureLimit)
+    .bind(...lockingBinds)
     .first<{ rowid: number }>();
   if (!attempt) {
     const lockedAt = await db
       .prepare(`SELECT max(at) AS at FROM (${lockingFailures})`)
-      .bind(user.id, now, redeemWindowMs, redeemLockMs, redeemFailureLimit)
+      .bind(...lockingBinds)
       .first<number>("at");
-    const seconds = Math.max(1, Math.ceil(((lockedAt ?? now) + redeemLockMs - now) / 1000));
+    const seconds = Math.max(1, Math.ceil(((lockedAt ?? now) + minutesMs(lock.lockMinutes) - now) / 1000));
     const minutes = Math.ceil(seconds / 60);
     throw new ApiError("REDEEM_LOCKED", `Too many wrong codes. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`, undefined, {
       "Retry-After": String(seconds),

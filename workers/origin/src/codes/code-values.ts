@@ -1,11 +1,5 @@
 import { crockfordAlphabet } from "#contract/codes";
 
-/** docs/rules-and-limits.md: wrong codes count for this long (5 of them lock redeeming). */
-export const redeemWindowMs = 10 * 60 * 1000;
-
-/** docs/rules-and-limits.md: how long the fifth wrong try within the window locks redeeming. */
-export const redeemLockMs = 10 * 60 * 1000;
-
 /** A new random code: 16 Crockford base32 characters (80 bits). */
 export function newCode(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));

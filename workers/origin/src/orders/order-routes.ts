@@ -20,7 +20,7 @@ import {
 } from "#contract/openapi";
 import { validationHook } from "../http/validation";
 import { idempotent, idempotentWhenKeyed } from "../idempotency/idempotency";
-import { limitsOf, outsideDeployRange } from "../money-limits/deploy-limits";
+import { limitsOf, outsideDeployRange } from "../deploy-limits/deploy-limits";
 import { doorLimit } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
 import { closeWechatPayAfterAnswer } from "../wechat-pay/reconcile/close-after-answer";

@@ -15,7 +15,7 @@ import {
 import { validationHook } from "../http/validation";
 import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
 import { idempotentPosts, idempotentWhenKeyed } from "../idempotency/idempotency";
-import { limitsOf, outsideDeployRange } from "../money-limits/deploy-limits";
+import { limitsOf, outsideDeployRange } from "../deploy-limits/deploy-limits";
 import { newPendingOrder, orderFromRow } from "../orders/order-rows";
 import { doorLimitOnPost } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";

@@ -21,7 +21,7 @@ import {
 import { isOverdraft, journalParts } from "../ledger/journal";
 import { countDaily, doorLimit } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
-import { limitsOf, outsideDeployRange } from "../money-limits/deploy-limits";
+import { limitsOf, outsideDeployRange } from "../deploy-limits/deploy-limits";
 import { chinaDay } from "./china-day";
 
 const send = createRoute({

@@ -1,3 +1,4 @@
+import { deployLocks, type Locks } from "#contract/lock-limits";
 import { deployLimits, type Limits, type MoneyRange, outsideRange } from "#contract/money-limits";
 import { ApiError } from "../http/answer";
 
@@ -8,6 +9,15 @@ import { ApiError } from "../http/answer";
  */
 export function limitsOf(env: Pick<Env, "MONEY_LIMITS">): Limits {
   return deployLimits(env.MONEY_LIMITS);
+}
+
+/**
+ * This deploy's locks against guessing (docs/decisions/054-deploy-locks.md). A `LOCKS`
+ * setting that cannot be read throws, as above: sign-in and redeeming answer 500, reported,
+ * rather than let guesses through at figures the deploy did not mean.
+ */
+export function locksOf(env: Pick<Env, "LOCKS">): Locks {
+  return deployLocks(env.LOCKS);
 }
 
 /**

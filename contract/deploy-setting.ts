@@ -1,0 +1,65 @@
+/**
+ * Reading a deploy's JSON setting of figures over the product's defaults: `MONEY_LIMITS`
+ * (contract/money-limits.ts) and `LOCKS` (contract/lock-limits.ts). Both are refused as a
+ * whole when any part is wrong, naming it: a deploy that cannot say its rules must not run
+ * under guessed ones (docs/decisions/053-deploy-limits.md, docs/decisions/054-deploy-locks.md).
+ *
+ * Plain TypeScript, no zod: the edge reads these settings too, and carries no zod
+ * (docs/decisions/034-lighter-edge.md).
+ */
+
+/** A setting that cannot be used: the deploy is misconfigured, and the message says where. */
+export class DeploySettingError extends Error {
+  override name = "DeploySettingError";
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * The setting's JSON object, checked to name only the parts `defaults` has; null when the
+ * setting is absent or blank (the defaults). `example` shows a valid one in the refusal.
+ */
+export function settingParts(name: string, setting: string | undefined, defaults: object, example: string): Record<string, unknown> | null {
+  const text = setting?.trim() ?? "";
+  if (text === "") return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new DeploySettingError(`${name} must be a JSON object, such as ${example}.`);
+  }
+  if (!isRecord(parsed)) throw new DeploySettingError(`${name} must be a JSON object.`);
+  ownNamesOnly(name, parsed, defaults);
+  return parsed;
+}
+
+/**
+ * One part of the setting over its defaults: an object whose figures are whole numbers the
+ * part has. Only the part's own names count, never ones every object inherits (`toString`).
+ */
+export function partFigures<T extends Record<string, number>>(
+  path: string,
+  defaults: T,
+  configured: unknown,
+  unit: string,
+): Record<keyof T & string, number> {
+  if (configured === undefined) return { ...defaults };
+  if (!isRecord(configured)) throw new DeploySettingError(`${path} must be an object.`);
+  ownNamesOnly(path, configured, defaults);
+  const merged: Record<string, number> = { ...defaults };
+  for (const [name, value] of Object.entries(configured)) {
+    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
+      throw new DeploySettingError(`${path}.${name} must be a positive whole number of ${unit}.`);
+    }
+    merged[name] = value;
+  }
+  return merged as Record<keyof T & string, number>;
+}
+
+function ownNamesOnly(path: string, value: Record<string, unknown>, defaults: object): void {
+  const owner = path.slice(path.lastIndexOf(".") + 1);
+  for (const name of Object.keys(value)) {
+    if (!Object.hasOwn(defaults, name))
+      throw new DeploySettingError(`${path}.${name} is not a limit; ${owner} has ${Object.keys(defaults).join(", ")}.`);
+  }
+}

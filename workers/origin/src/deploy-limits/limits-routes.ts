@@ -1,0 +1,29 @@
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { locksSchema } from "#contract/lock-limits-answer";
+import { moneyLimitsSchema } from "#contract/money-limits-answer";
+import { jsonContent, successEnvelope } from "#contract/openapi";
+import type { OriginEnv } from "../origin-env";
+import { limitsOf, locksOf } from "./deploy-limits";
+
+const limits = createRoute({
+  method: "get",
+  path: "/limits",
+  summary: "This deploy's money limits, in fen",
+  description:
+    "The contract's schemas state the product's limits; a deploy may tighten them (docs/decisions/053-deploy-limits.md), and then refuses what passes its own with 400 naming the field, or 422 DAILY_LIMIT_EXCEEDED. No sign-in needed: they are the same for everyone.",
+  responses: { 200: jsonContent(successEnvelope(moneyLimitsSchema), "The limits in force") },
+});
+
+const locks = createRoute({
+  method: "get",
+  path: "/locks",
+  summary: "This deploy's locks against guessing: sign-in and redeeming prepaid codes",
+  description:
+    "The product locks a handle's sign-in after 10 failed passwords or recovery codes within 15 minutes, for 15 minutes, and a person's redeeming after 5 codes that are no code within 10 minutes, for 10 minutes. A deploy may tighten them (docs/decisions/054-deploy-locks.md): at least 3 failures, windows and locks of at most a day. Over them, 429 SIGN_IN_LOCKED or REDEEM_LOCKED with Retry-After. No sign-in needed.",
+  responses: { 200: jsonContent(successEnvelope(locksSchema), "The locks in force") },
+});
+
+/** What a deploy sets of the product's rules, published: the same for everyone, no database read. */
+export const limitsRoutes = new OpenAPIHono<OriginEnv>()
+  .openapi(limits, (c) => c.json({ code: "SUCCESS" as const, data: limitsOf(c.env) }, 200))
+  .openapi(locks, (c) => c.json({ code: "SUCCESS" as const, data: locksOf(c.env) }, 200));
