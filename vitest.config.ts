@@ -102,11 +102,13 @@ export default defineConfig({
         CONTACT_EMAIL: "not-an-email-address",
         MONEY_LIMITS: '{"transfer":{"max":99999999}}',
         LOCKS: '{"signIn":{"failures":1}}',
+        TIME_LIMITS: '{"claim":{"submitHours":36}}',
       }),
-      // A deploy with money limits and locks of its own (docs/decisions/053-deploy-limits.md, 054-deploy-locks.md).
+      // A deploy with money limits, locks and time limits of its own (docs/decisions/053-deploy-limits.md, 054, 055).
       builtEdgeWorker("edge-tight-limits", "test/edge-tight-limits/**/*.test.ts", {
         MONEY_LIMITS: '{"transfer":{"max":2000,"perDay":5000},"recharge":{"min":1000},"taskReward":{"max":500}}',
         LOCKS: '{"signIn":{"failures":5,"lockMinutes":60},"redeem":{"windowMinutes":30}}',
+        TIME_LIMITS: '{"order":{"payMinutes":15},"claim":{"submitHours":12,"autoApproveHours":48}}',
       }),
       {
         plugins: [

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { deployLocks, type Locks } from "#contract/lock-limits";
 import { defaultLimits, deployLimits, type Limits } from "#contract/money-limits";
+import { defaultTimeLimits, deployTimeLimits, type TimeLimits } from "#contract/time-limits";
 import type { PublicConfig } from "./startup/public-config";
 
 /** Edge pages may be cached for this long; the deploy version in the key retires them. */
@@ -14,9 +15,10 @@ function list(value: string | undefined): string[] {
 }
 
 /**
- * The configuration the browser needs: identical for every user. No secrets. A money limits
- * setting that cannot be read is reported and left out: every page but the few that state
- * the limits still answers, and the origin moves no money under it.
+ * The configuration the browser needs: identical for every user. No secrets. A money or time
+ * limits setting that cannot be read is reported and left out: every page but the few that
+ * state the limits still answers, and the origin moves no money and makes no order or claim
+ * under it.
  */
 export function publicConfig(report: (error: unknown) => void): PublicConfig {
   return {
@@ -24,7 +26,8 @@ export function publicConfig(report: (error: unknown) => void): PublicConfig {
     sentryEnvironment: env.SENTRY_ENVIRONMENT || "production",
     replayUnmasked: env.SENTRY_REPLAY_UNMASKED === "true",
     shortLinkHosts: list(env.SHORT_LINK_HOSTS),
-    ...withLimits(report),
+    ...ifNotTheProducts("limits", deployMoneyLimits, defaultLimits, report),
+    ...ifNotTheProducts("timeLimits", deployTimes, defaultTimeLimits, report),
   };
 }
 
@@ -44,11 +47,25 @@ export function deployLockRules(): Locks {
   return deployLocks(env.LOCKS);
 }
 
-/** The deploy's money limits, only where they differ from the product's. */
-function withLimits(report: (error: unknown) => void): Pick<PublicConfig, "limits"> {
+/**
+ * The deploy's time limits on orders and claims (docs/decisions/055-deploy-time-limits.md),
+ * for the pages that state them. A setting that cannot be read throws: such a page answers
+ * 500, reported.
+ */
+export function deployTimes(): TimeLimits {
+  return deployTimeLimits(env.TIME_LIMITS);
+}
+
+/** A deploy's setting for the pages, only where it differs from the product's: a deploy at the defaults sends the pages it always did. */
+function ifNotTheProducts<Name extends "limits" | "timeLimits">(
+  name: Name,
+  read: () => NonNullable<PublicConfig[Name]>,
+  product: NonNullable<PublicConfig[Name]>,
+  report: (error: unknown) => void,
+): Partial<Pick<PublicConfig, Name>> {
   try {
-    const limits = deployMoneyLimits();
-    return limits === defaultLimits ? {} : { limits };
+    const value = read();
+    return value === product ? {} : ({ [name]: value } as Partial<Pick<PublicConfig, Name>>);
   } catch (error) {
     report(error);
     return {};

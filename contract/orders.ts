@@ -5,9 +5,6 @@ import { minorUnits } from "./money";
 import { userText } from "./text";
 import { orderIdPattern, orderReferrerLength, orderStatuses } from "./value-lists";
 
-/** docs/rules-and-limits.md: unpaid orders close after 30 minutes. */
-export const orderPaymentWindowMs = 30 * 60 * 1000;
-
 const orderKinds = ["recharge", "task_budget"] as const;
 export { orderStatuses };
 

@@ -85,9 +85,6 @@ export const claimListQuerySchema = z.strictObject({
   before: claimIdSchema.optional().meta({ description: "view=mine: the id of the oldest of my claims I have; ignored by view=to_check" }),
 });
 
-/** A claim must be submitted within 24 hours, or by the task's deadline if sooner. */
-export const claimWindowMs = 24 * 60 * 60 * 1000;
-
 /** `lapsed`: not submitted in time; `withdrawn`: given up by its worker before submitting. Either frees its slot. */
 export const claimStatuses = ["claimed", "submitted", "approved", "rejected", "lapsed", "withdrawn"] as const;
 

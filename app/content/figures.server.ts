@@ -1,16 +1,18 @@
 /**
  * The figures /help and /tos state, as the page shows them: the deploy's money limits
- * (docs/decisions/053-deploy-limits.md) and locks (docs/decisions/054-deploy-locks.md). The
- * edge fills them in on the server; the text is built once per isolate, setting and language.
+ * (docs/decisions/053-deploy-limits.md), locks (docs/decisions/054-deploy-locks.md) and time
+ * limits (docs/decisions/055-deploy-time-limits.md). The edge fills them in on the server; the
+ * text is built once per isolate, settings and language.
  */
 import { defaultLocks, type LockRule, type Locks } from "#contract/lock-limits";
 import type { Limits } from "#contract/money-limits";
+import { defaultTimeLimits, type TimeLimits } from "#contract/time-limits";
 import { formatMoney } from "../i18n/format";
 import type { Language } from "../i18n/languages";
 import { rangeText } from "../money-limits";
 
 /** Every money limit as the page shows it ("¥0.01", "¥50,000.00"). */
-export type MoneyFigures = {
+type MoneyFigures = {
   recharge: { min: string; max: string };
   transfer: { min: string; max: string; perDay: string };
   taskReward: { min: string; max: string };
@@ -19,7 +21,10 @@ export type MoneyFigures = {
 /** A lock as the page says it: "10", "15 minutes", "1 hour". */
 type LockFigures = { failures: string; window: string; lock: string };
 
-export type PageFigures = MoneyFigures & { locks: { signIn: LockFigures; redeem: LockFigures } };
+/** The time limits as the page says them: "30 minutes", "24 hours", "72 小时". */
+type TimeFigures = { orderPay: string; claimSubmit: string; autoApprove: string };
+
+export type PageFigures = MoneyFigures & { locks: { signIn: LockFigures; redeem: LockFigures }; times: TimeFigures };
 
 function moneyFigures(limits: Limits, language: Language): MoneyFigures {
   return {
@@ -45,36 +50,42 @@ function lockFigures(rule: LockRule, language: Language): LockFigures {
   };
 }
 
+/** The deploy's settings a page's text states; a page that states no lock or time leaves them out and is built with the product's. */
+export type StatedSettings = { limits: Limits; locks?: Locks; times?: TimeLimits };
+
 /**
  * A page's text built from the deploy's figures, in each language: built once per isolate,
- * setting and language, since one setting holds for every request of a deploy (an uncached
- * render of /help then costs what it did before the figures came from settings). A page that
- * states no lock leaves `locks` out and is built with the product's.
+ * settings and language, since one setting holds for every request of a deploy (an uncached
+ * render of /help then costs what it did before the figures came from settings).
  */
 export function textWithFigures<T>(
   build: Record<Language, (figures: PageFigures) => T>,
-): (limits: Limits, language: Language, locks?: Locks) => T {
-  const built = new WeakMap<Limits, WeakMap<Locks, Map<Language, T>>>();
-  return (limits, language, locks = defaultLocks) => {
-    let byLocks = built.get(limits);
-    if (!byLocks) {
-      byLocks = new WeakMap();
-      built.set(limits, byLocks);
-    }
-    let byLanguage = byLocks.get(locks);
-    if (!byLanguage) {
-      byLanguage = new Map();
-      byLocks.set(locks, byLanguage);
-    }
-    let text = byLanguage.get(language);
-    if (text === undefined) {
-      const figures = {
+): (settings: StatedSettings, language: Language) => T {
+  // Keyed by the settings' objects, each the same for every request while its setting holds.
+  const built = new WeakMap<Limits, WeakMap<Locks, WeakMap<TimeLimits, Map<Language, T>>>>();
+  return ({ limits, locks = defaultLocks, times = defaultTimeLimits }, language) => {
+    const byLocks = got(built, limits, () => new WeakMap());
+    const byTimes = got(byLocks, locks, () => new WeakMap());
+    const byLanguage = got(byTimes, times, () => new Map<Language, T>());
+    return got(byLanguage, language, () =>
+      build[language]({
         ...moneyFigures(limits, language),
         locks: { signIn: lockFigures(locks.signIn, language), redeem: lockFigures(locks.redeem, language) },
-      };
-      text = build[language](figures);
-      byLanguage.set(language, text);
-    }
-    return text;
+        times: {
+          orderPay: sayMinutes(times.order.payMinutes, language),
+          claimSubmit: sayMinutes(times.claim.submitHours * 60, language),
+          autoApprove: sayMinutes(times.claim.autoApproveHours * 60, language),
+        },
+      }),
+    );
   };
+}
+
+function got<K extends object | string, V>(map: { get(key: K): V | undefined; set(key: K, value: V): unknown }, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    map.set(key, value);
+  }
+  return value;
 }

@@ -1,4 +1,4 @@
-/** The questions and answers of /help. Money limits and locks are the deploy's (app/content/figures.server.ts); the rest match docs/rules-and-limits.md. */
+/** The questions and answers of /help. Money limits, locks and time limits are the deploy's (app/content/figures.server.ts); the rest match docs/rules-and-limits.md. */
 import type { PageFigures } from "./figures.server";
 export type Answer = { id: string; question: string; answer: string[] };
 
@@ -61,7 +61,7 @@ export const helpTopics = (figures: PageFigures): { title: string; answers: Answ
       {
         id: "order-expiry",
         question: "How long do I have to pay an order?",
-        answer: ["30 minutes. An unpaid order closes after that, and you can cancel it yourself before then."],
+        answer: [`${figures.times.orderPay}. An unpaid order closes after that, and you can cancel it yourself before then.`],
       },
       {
         id: "wallet-pay",
@@ -103,7 +103,7 @@ export const helpTopics = (figures: PageFigures): { title: string; answers: Answ
         id: "do-task",
         question: "How do I earn by doing tasks?",
         answer: [
-          "Under Tasks → Available, claim a task and submit your proof within 24 hours (or by the deadline, if sooner). Doing tasks never costs you anything. When the poster approves, the reward moves to your wallet; unchecked submissions are approved automatically after 72 hours.",
+          `Under Tasks → Available, claim a task and submit your proof within ${figures.times.claimSubmit} (or by the deadline, if sooner). Doing tasks never costs you anything. When the poster approves, the reward moves to your wallet; unchecked submissions are approved automatically after 72 hours.`,
         ],
       },
       {

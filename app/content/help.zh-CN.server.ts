@@ -1,4 +1,4 @@
-/** The questions and answers of /help in Simplified Chinese. Money limits and locks are the deploy's (app/content/figures.server.ts); the rest match docs/rules-and-limits.md. */
+/** The questions and answers of /help in Simplified Chinese. Money limits, locks and time limits are the deploy's (app/content/figures.server.ts); the rest match docs/rules-and-limits.md. */
 import type { PageFigures } from "./figures.server";
 import type { Answer } from "./help.server";
 
@@ -61,7 +61,7 @@ export const helpTopics = (figures: PageFigures): { title: string; answers: Answ
       {
         id: "order-expiry",
         question: "订单的支付时限是多久？",
-        answer: ["30 分钟。超时未支付的订单将自动关闭；在此之前，你也可以自行取消订单。"],
+        answer: [`${figures.times.orderPay}。超时未支付的订单将自动关闭；在此之前，你也可以自行取消订单。`],
       },
       {
         id: "wallet-pay",
@@ -101,7 +101,7 @@ export const helpTopics = (figures: PageFigures): { title: string; answers: Answ
         id: "do-task",
         question: "如何通过完成任务赚取报酬？",
         answer: [
-          "在“任务 → 可领取”中领取任务，并在 24 小时内（如截止时间更早，则在截止时间前）提交完成凭证。完成任务不会产生任何费用。发布者审核通过后，报酬会转入你的钱包；72 小时内未审核的提交将自动通过。",
+          `在“任务 → 可领取”中领取任务，并在 ${figures.times.claimSubmit}内（如截止时间更早，则在截止时间前）提交完成凭证。完成任务不会产生任何费用。发布者审核通过后，报酬会转入你的钱包；72 小时内未审核的提交将自动通过。`,
         ],
       },
       {

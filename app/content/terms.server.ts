@@ -1,8 +1,8 @@
 /** The terms of service shown on /tos. */
-import type { MoneyFigures } from "./figures.server";
+import type { PageFigures } from "./figures.server";
 export const termsEffectiveDate = "2026-11-21";
 
-export const termsSections = (figures: MoneyFigures): { id: string; title: string; paragraphs: string[] }[] => [
+export const termsSections = (figures: PageFigures): { id: string; title: string; paragraphs: string[] }[] => [
   {
     id: "service",
     title: "1. The service",
@@ -45,7 +45,7 @@ export const termsSections = (figures: MoneyFigures): { id: string; title: strin
     id: "tasks",
     title: "6. Paid tasks",
     paragraphs: [
-      "When you post a task you pay its budget, which is held until each completion is approved, rejected or the task ends. You must review submissions fairly and give a reason when you reject one. Submissions you have not checked within 72 hours are approved automatically.",
+      `When you post a task you pay its budget, which is held until each completion is approved, rejected or the task ends. You must review submissions fairly and give a reason when you reject one. Submissions you have not checked within ${figures.times.autoApprove} are approved automatically.`,
       "When you do a task you promise that your proof is your own honest work. Doing tasks never costs you anything. Tasks must be lawful and must not ask anyone to share passwords, payment details or personal data.",
     ],
   },

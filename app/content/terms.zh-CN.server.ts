@@ -1,6 +1,6 @@
 /** The terms of service shown on /tos, in Simplified Chinese. The effective date is termsEffectiveDate in ./terms.server. */
-import type { MoneyFigures } from "./figures.server";
-export const termsSections = (figures: MoneyFigures): { id: string; title: string; paragraphs: string[] }[] => [
+import type { PageFigures } from "./figures.server";
+export const termsSections = (figures: PageFigures): { id: string; title: string; paragraphs: string[] }[] => [
   {
     id: "service",
     title: "1. 服务",
@@ -43,7 +43,7 @@ export const termsSections = (figures: MoneyFigures): { id: string; title: strin
     id: "tasks",
     title: "6. 有偿任务",
     paragraphs: [
-      "你发布任务时须支付任务预算，预算将被托管，直至每次完成被审核通过或驳回，或任务结束。你须公正地审核提交的成果，驳回时须说明理由。72 小时内未审核的提交将自动通过。",
+      `你发布任务时须支付任务预算，预算将被托管，直至每次完成被审核通过或驳回，或任务结束。你须公正地审核提交的成果，驳回时须说明理由。${figures.times.autoApprove}内未审核的提交将自动通过。`,
       "你完成任务时，须保证所提交的凭证是你本人真实完成的成果。完成任务不会产生任何费用。任务内容须合法，不得要求任何人提供密码、支付信息或个人数据。",
     ],
   },

@@ -6,12 +6,12 @@ export const checkPageMessages = defineMessages({
     checkTitle: "Check submissions",
     checkDescription: "Review the work submitted for your tasks and approve it to pay the reward.",
     checkPurpose: "Sign in to check the work submitted for your tasks.",
-    autoApprove: "Submissions not checked within 72 hours are approved automatically.",
+    autoApprove: (hours: number) => `Submissions not checked within ${hours} hours are approved automatically.`,
   },
   "zh-CN": {
     checkTitle: "审核提交",
     checkDescription: "审核他人为你的任务提交的成果，通过后支付报酬。",
     checkPurpose: "登录后审核别人为你的任务提交的成果。",
-    autoApprove: "72 小时内未审核的提交将自动通过。",
+    autoApprove: (hours: number) => `${hours} 小时内未审核的提交将自动通过。`,
   },
 });

@@ -7,6 +7,7 @@ import { checkPageMessages } from "../messages/check";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalFallback, PersonalView } from "../personal/personal-view";
 import { signedInPart } from "../startup/on-first-use";
+import { useTimeLimits } from "../time-limits";
 
 const checkQueue = signedInPart("check-queue", () => import("../tasks/check-queue.client"));
 
@@ -40,10 +41,11 @@ export function HydrateFallback() {
 
 export default function Check({ loaderData }: Route.ComponentProps) {
   const text = useMessages(checkPageMessages);
+  const { autoApproveHours } = useTimeLimits().claim;
   return (
     <section aria-labelledby="check-title">
       <h1 id="check-title">{text.checkTitle}</h1>
-      <p className="hint">{text.autoApprove}</p>
+      <p className="hint">{text.autoApprove(autoApproveHours)}</p>
       <PersonalView result={loaderData} purpose={text.checkPurpose}>
         {(claims) => <PartView part={checkQueue}>{({ Queue }) => <Queue claims={claims} />}</PartView>}
       </PersonalView>

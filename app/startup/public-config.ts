@@ -4,6 +4,7 @@
  * for every user, so pages stay cacheable.
  */
 import type { Limits } from "#contract/money-limits";
+import type { TimeLimits } from "#contract/time-limits";
 import { jsonBlockText, readJsonBlock } from "./json-block";
 
 export type PublicConfig = {
@@ -13,6 +14,8 @@ export type PublicConfig = {
   shortLinkHosts: string[];
   /** The deploy's money limits; absent where they are the product's own (app/money-limits.ts). */
   limits?: Limits;
+  /** The deploy's time limits on orders and claims; absent where they are the product's own (app/time-limits.ts). */
+  timeLimits?: TimeLimits;
 };
 
 export const publicConfigElementId = "paydesk-config";

@@ -33,6 +33,9 @@ describe("a money limits setting that cannot be read (MONEY_LIMITS loosens a lim
     const config = pageConfigOf(await response.text());
     expect(config).toMatchObject({ shortLinkHosts: expect.any(Array) });
     expect(config).not.toHaveProperty("limits");
+    expect(config).not.toHaveProperty("timeLimits");
+    // TIME_LIMITS lengthens a claim's 24 hours: reported, and left out like the money limits.
+    expect(await envelopesMentioning(env.SENTRY_SINK_URL, "TIME_LIMITS.claim.submitHours may only shorten")).not.toHaveLength(0);
   });
 });
 

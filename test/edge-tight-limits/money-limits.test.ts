@@ -6,6 +6,7 @@ import { pageConfigOf } from "../support/page-config";
 /**
  * This project's deploy (vitest.config.ts): ¥20.00 a transfer, ¥50.00 a day; recharges from
  * ¥10.00; rewards up to ¥5.00. Sign-in locks after 5 failures for an hour; wrong codes count for 30 minutes.
+ * Orders wait 15 minutes, claims 12 hours, and posters have 48 hours to check.
  */
 async function page(path: string, language = "en"): Promise<string> {
   const response = await exports.default.fetch(
@@ -48,5 +49,25 @@ describe("a deploy with locks of its own (docs/decisions/054-deploy-locks.md)", 
 
   it("keeps them out of the pages' configuration: only /help states them", async () => {
     expect(pageConfigOf(await page("/login"))).not.toHaveProperty("locks");
+  });
+});
+
+describe("a deploy with time limits of its own (docs/decisions/055-deploy-time-limits.md)", () => {
+  it("gives the pages its time limits in the public configuration", async () => {
+    expect(pageConfigOf(await page("/check"))?.timeLimits).toEqual({
+      order: { payMinutes: 15 },
+      claim: { submitHours: 12, autoApproveHours: 48 },
+    });
+  });
+
+  it("states them on /help and /tos, in both languages", async () => {
+    const help = await page("/help");
+    expect(help).toContain("15 minutes. An unpaid order closes after that");
+    expect(help).toContain("submit your proof within 12 hours (or by the deadline, if sooner)");
+    const zh = await page("/help", "zh-CN");
+    expect(zh).toContain("15 分钟。超时未支付的订单将自动关闭");
+    expect(zh).toContain("并在 12 小时内（如截止时间更早");
+    expect(await page("/tos")).toContain("Submissions you have not checked within 48 hours are approved automatically.");
+    expect(await page("/tos", "zh-CN")).toContain("48 小时内未审核的提交将自动通过。");
   });
 });

@@ -13,10 +13,18 @@ describe("a deploy at the product's money limits", () => {
     const config = pageConfigOf(await page("/transfer"));
     expect(config).toMatchObject({ shortLinkHosts: expect.any(Array) });
     expect(config).not.toHaveProperty("limits");
+    expect(config).not.toHaveProperty("timeLimits");
   });
 
   it("states the defaults on /help", async () => {
     expect(await page("/help")).toContain("From ¥0.01 to ¥50,000.00 per transfer, and up to ¥100,000.00 in total per day.");
+  });
+
+  it("states the product's time limits on /help and /tos, worded as before they were a deploy's (docs/decisions/055-deploy-time-limits.md)", async () => {
+    const help = await page("/help");
+    expect(help).toContain("30 minutes. An unpaid order closes after that");
+    expect(help).toContain("submit your proof within 24 hours (or by the deadline, if sooner)");
+    expect(await page("/tos")).toContain("Submissions you have not checked within 72 hours are approved automatically.");
   });
 
   it("states the product's locks on /help, worded as before they were a deploy's (docs/decisions/054-deploy-locks.md)", async () => {

@@ -33,6 +33,6 @@ export default reportingErrors<Env>(async (request, env, ctx) => (await appFor(r
   async scheduled(controller, env) {
     // The cron's rules are evaluated when the cron first runs, not with every isolate.
     const { runTimeBasedRules } = await import("./scheduled");
-    await runTimeBasedRules(env.DB, controller.scheduledTime, { wechatPay: await wechatPay(env), locksSetting: env.LOCKS });
+    await runTimeBasedRules(env.DB, controller.scheduledTime, { wechatPay: await wechatPay(env), settings: env });
   },
 });

@@ -1,5 +1,6 @@
 import { deployLocks, type Locks } from "#contract/lock-limits";
 import { deployLimits, type Limits, type MoneyRange, outsideRange } from "#contract/money-limits";
+import { deployTimeLimits, type TimeLimits } from "#contract/time-limits";
 import { ApiError } from "../http/answer";
 
 /**
@@ -18,6 +19,15 @@ export function limitsOf(env: Pick<Env, "MONEY_LIMITS">): Limits {
  */
 export function locksOf(env: Pick<Env, "LOCKS">): Locks {
   return deployLocks(env.LOCKS);
+}
+
+/**
+ * This deploy's time limits on orders and claims (docs/decisions/055-deploy-time-limits.md).
+ * A `TIME_LIMITS` setting that cannot be read throws, as above: no order or claim is made,
+ * and no submission decided, under figures the deploy did not mean.
+ */
+export function timeLimitsOf(env: Pick<Env, "TIME_LIMITS">): TimeLimits {
+  return deployTimeLimits(env.TIME_LIMITS);
 }
 
 /**

@@ -144,10 +144,12 @@ describe("pruning a lock's failures", () => {
 
   it("is the cron's, which reads the deploy's setting, and skips it when the setting cannot be read", async () => {
     await failuresMinutesAgo(30);
-    expect((await runTimeBasedRules(env.DB, origin.now(), { locksSetting: '{"signIn":{"windowMinutes":60}}' })).pruned).toMatchObject({
+    expect(
+      (await runTimeBasedRules(env.DB, origin.now(), { settings: { LOCKS: '{"signIn":{"windowMinutes":60}}' } })).pruned,
+    ).toMatchObject({
       sign_in_failure: 0,
     });
-    expect((await runTimeBasedRules(env.DB, origin.now(), { locksSetting: unreadable })).pruned).toBeNull();
+    expect((await runTimeBasedRules(env.DB, origin.now(), { settings: { LOCKS: unreadable } })).pruned).toBeNull();
     expect(await rows("sign_in_failure")).toBe(1);
     expect((await runTimeBasedRules(env.DB, origin.now())).pruned).toMatchObject({ sign_in_failure: 1 });
   });

@@ -1,9 +1,10 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { locksSchema } from "#contract/lock-limits-answer";
 import { moneyLimitsSchema } from "#contract/money-limits-answer";
+import { timeLimitsSchema } from "#contract/time-limits-answer";
 import { jsonContent, successEnvelope } from "#contract/openapi";
 import type { OriginEnv } from "../origin-env";
-import { limitsOf, locksOf } from "./deploy-limits";
+import { limitsOf, locksOf, timeLimitsOf } from "./deploy-limits";
 
 const limits = createRoute({
   method: "get",
@@ -23,7 +24,17 @@ const locks = createRoute({
   responses: { 200: jsonContent(successEnvelope(locksSchema), "The locks in force") },
 });
 
+const timeLimits = createRoute({
+  method: "get",
+  path: "/time-limits",
+  summary: "This deploy's time limits on orders and claims",
+  description:
+    "The product closes an unpaid order after 30 minutes, lapses a claim not submitted within 24 hours (or by the task's deadline, if sooner), and approves a submission nobody checked within 72 hours. A deploy may shorten them (docs/decisions/055-deploy-time-limits.md): to no less than 5 minutes, 1 hour and 24 hours. An order's and a claim's `expiresAt` are set when they are made. No sign-in needed.",
+  responses: { 200: jsonContent(successEnvelope(timeLimitsSchema), "The time limits in force") },
+});
+
 /** What a deploy sets of the product's rules, published: the same for everyone, no database read. */
 export const limitsRoutes = new OpenAPIHono<OriginEnv>()
   .openapi(limits, (c) => c.json({ code: "SUCCESS" as const, data: limitsOf(c.env) }, 200))
-  .openapi(locks, (c) => c.json({ code: "SUCCESS" as const, data: locksOf(c.env) }, 200));
+  .openapi(locks, (c) => c.json({ code: "SUCCESS" as const, data: locksOf(c.env) }, 200))
+  .openapi(timeLimits, (c) => c.json({ code: "SUCCESS" as const, data: timeLimitsOf(c.env) }, 200));

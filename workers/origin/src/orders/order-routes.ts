@@ -20,7 +20,7 @@ import {
 } from "#contract/openapi";
 import { validationHook } from "../http/validation";
 import { idempotent, idempotentWhenKeyed } from "../idempotency/idempotency";
-import { limitsOf, outsideDeployRange } from "../deploy-limits/deploy-limits";
+import { limitsOf, outsideDeployRange, timeLimitsOf } from "../deploy-limits/deploy-limits";
 import { doorLimit } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
 import { closeWechatPayAfterAnswer } from "../wechat-pay/reconcile/close-after-answer";
@@ -121,6 +121,7 @@ orderRoutes.openapi(createRecharge, async (c) => {
     description: `Wallet recharge of ¥${(amount / 100).toFixed(2)}`,
     referrer,
     now: c.var.clock.now(),
+    payMinutes: timeLimitsOf(c.env).order.payMinutes,
   });
   return c.var.idempotency.commit([order.insert], 201, { code: "SUCCESS" as const, data: orderFromRow(order.row) });
 });

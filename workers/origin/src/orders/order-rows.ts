@@ -1,4 +1,5 @@
-import { orderPaymentWindowMs, type Order, type OrderDetail } from "#contract/orders";
+import { minutesMs } from "#contract/lock-limits";
+import type { Order, OrderDetail } from "#contract/orders";
 import { payerRefundStatusSql } from "../wechat-pay/payments/refund-states";
 
 export type OrderRow = {
@@ -122,7 +123,7 @@ export async function closeExpiredOrders(db: D1Database, now: number): Promise<n
   return closed.results.length;
 }
 
-/** A new order, pending for the payment window, and the statement that stores it. */
+/** A new order, pending for the deploy's payment window (`payMinutes`), and the statement that stores it. */
 export function newPendingOrder(
   db: D1Database,
   {
@@ -132,7 +133,8 @@ export function newPendingOrder(
     description,
     referrer = "",
     now,
-  }: { userId: string; kind: Order["kind"]; amount: number; description: string; referrer?: string; now: number },
+    payMinutes,
+  }: { userId: string; kind: Order["kind"]; amount: number; description: string; referrer?: string; now: number; payMinutes: number },
 ): { row: OrderRow; insert: D1PreparedStatement } {
   const row: OrderRow = {
     id: `ord_${crypto.randomUUID()}`,
@@ -142,7 +144,7 @@ export function newPendingOrder(
     status: "pending",
     close_reason: null,
     created_at: now,
-    expires_at: now + orderPaymentWindowMs,
+    expires_at: now + minutesMs(payMinutes),
     paid_at: null,
     closed_at: null,
   };

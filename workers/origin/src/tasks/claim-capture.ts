@@ -1,8 +1,5 @@
-/** Paying a worker for an approved claim: by the poster (claim-routes) or after 72 hours (task-rules). */
+/** Paying a worker for an approved claim: by the poster (claim-routes) or after 72 hours, or the deploy's `TIME_LIMITS` (task-rules). */
 import { journalParts, walletAccountOf } from "../ledger/journal";
-
-/** docs/rules-and-limits.md: unchecked submissions are approved automatically after 72 hours. */
-export const autoApproveAfterMs = 72 * 60 * 60 * 1000;
 
 /**
  * The reward of an approved claim: the poster's held money to the worker's wallet, and

@@ -5,12 +5,13 @@ import {
   claimIdParamSchema,
   claimListQuerySchema,
   claimSchema,
-  claimWindowMs,
   rejectBodySchema,
   submitProofBodySchema,
   taskIdParamSchema,
 } from "#contract/tasks";
+import { hoursMs } from "#contract/time-limits";
 import { accountLocked, isLockRefusal, signedInUser } from "../auth/signed-in-user";
+import { timeLimitsOf } from "../deploy-limits/deploy-limits";
 import { ApiError } from "../http/answer";
 import { bearerAuth, errorContent, jsonContent, optionalIdempotencyKeyHeader, successEnvelope } from "#contract/openapi";
 import { validationHook } from "../http/validation";
@@ -18,7 +19,7 @@ import { idempotentWhenKeyed } from "../idempotency/idempotency";
 import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
 import { doorLimit } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
-import { autoApproveAfterMs, captureStatements } from "./claim-capture";
+import { captureStatements } from "./claim-capture";
 import { claimFromRow, claimSelect, findClaim, type ClaimRow } from "./claims";
 
 const oneClaim = jsonContent(successEnvelope(claimSchema), "The claim");
@@ -150,7 +151,7 @@ claimRoutes.openapi(claimTask, async (c) => {
     title: task.title,
     reward: task.reward,
     status: "claimed",
-    expires_at: Math.min(now + claimWindowMs, task.deadline),
+    expires_at: Math.min(now + hoursMs(timeLimitsOf(c.env).claim.submitHours), task.deadline),
     proof_text: null,
     proof_url: null,
     reject_reason: null,
@@ -295,11 +296,18 @@ claimRoutes.openapi(withdraw, async (c) => {
   }
 });
 
+/** Whether a submission was sent long enough ago to be approved without a check, whether or not the cron got to it yet. */
+const approvedUnchecked = (claim: ClaimRow, now: number, autoApproveHours: number) =>
+  claim.status === "submitted" && claim.submitted_at !== null && claim.submitted_at <= now - hoursMs(autoApproveHours);
+
 /** Why a claim is not waiting for a check, and whether that can still change (only a claim not yet submitted can). */
-function notWaitingForCheck(claim: ClaimRow, now: number): { error: ApiError; lasting: boolean } {
-  if (claim.status === "submitted" && claim.submitted_at !== null && claim.submitted_at <= now - autoApproveAfterMs) {
+function notWaitingForCheck(claim: ClaimRow, now: number, autoApproveHours: number): { error: ApiError; lasting: boolean } {
+  if (approvedUnchecked(claim, now, autoApproveHours)) {
     return {
-      error: new ApiError("CLAIM_NOT_SUBMITTED", "This submission was approved automatically: 72 hours passed without a check."),
+      error: new ApiError(
+        "CLAIM_NOT_SUBMITTED",
+        `This submission was approved automatically: ${autoApproveHours} hours passed without a check.`,
+      ),
       lasting: true,
     };
   }
@@ -320,8 +328,11 @@ claimRoutes.openapi(approve, async (c) => {
   const now = c.var.clock.now();
   const claim = await findClaim(db, id, { poster });
   if (!claim) throw new ApiError("NOT_FOUND", "There is no such claim among your tasks.");
+  // Read only to explain a refusal: approving a submitted claim pays what its automatic
+  // approval would, so it needs no figure (and goes ahead while TIME_LIMITS is being mended).
+  const autoApproveHours = () => timeLimitsOf(c.env).claim.autoApproveHours;
   if (claim.status !== "submitted") {
-    const { error, lasting } = notWaitingForCheck(claim, now);
+    const { error, lasting } = notWaitingForCheck(claim, now, autoApproveHours());
     return c.var.idempotency.refuse(error, { lasting });
   }
   // The capture's key and trigger pay a claim once, and only while it is submitted.
@@ -338,7 +349,9 @@ claimRoutes.openapi(approve, async (c) => {
     if (!(error instanceof Error && /only a submitted claim|claim_capture\.claim_id/.test(error.message))) throw error;
     const decided = await findClaim(db, id, { poster });
     return c.var.idempotency.refuse(
-      decided ? notWaitingForCheck(decided, now).error : new ApiError("CLAIM_NOT_SUBMITTED", "This claim is not waiting for a check."),
+      decided
+        ? notWaitingForCheck(decided, now, autoApproveHours()).error
+        : new ApiError("CLAIM_NOT_SUBMITTED", "This claim is not waiting for a check."),
     );
   }
 });
@@ -350,9 +363,9 @@ claimRoutes.openapi(reject, async (c) => {
   const now = c.var.clock.now();
   const claim = await findClaim(db, id, { poster });
   if (!claim) throw new ApiError("NOT_FOUND", "There is no such claim among your tasks.");
-  // Past 72 hours the submission is approved, whether or not the cron got to it yet.
-  if (claim.status !== "submitted" || (claim.submitted_at !== null && claim.submitted_at <= now - autoApproveAfterMs)) {
-    const { error, lasting } = notWaitingForCheck(claim, now);
+  const { autoApproveHours } = timeLimitsOf(c.env).claim;
+  if (claim.status !== "submitted" || approvedUnchecked(claim, now, autoApproveHours)) {
+    const { error, lasting } = notWaitingForCheck(claim, now, autoApproveHours);
     return c.var.idempotency.refuse(error, { lasting });
   }
   const reason = c.req.valid("json").reason;
@@ -369,7 +382,9 @@ claimRoutes.openapi(reject, async (c) => {
     if (!(error instanceof Error && error.message.includes("that change of status is not allowed"))) throw error;
     const decided = await findClaim(db, id, { poster });
     return c.var.idempotency.refuse(
-      decided ? notWaitingForCheck(decided, now).error : new ApiError("CLAIM_NOT_SUBMITTED", "This claim is not waiting for a check."),
+      decided
+        ? notWaitingForCheck(decided, now, autoApproveHours).error
+        : new ApiError("CLAIM_NOT_SUBMITTED", "This claim is not waiting for a check."),
     );
   }
 });

@@ -15,7 +15,7 @@ import {
 import { validationHook } from "../http/validation";
 import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
 import { idempotentPosts, idempotentWhenKeyed } from "../idempotency/idempotency";
-import { limitsOf, outsideDeployRange } from "../deploy-limits/deploy-limits";
+import { limitsOf, outsideDeployRange, timeLimitsOf } from "../deploy-limits/deploy-limits";
 import { newPendingOrder, orderFromRow } from "../orders/order-rows";
 import { doorLimitOnPost } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
@@ -95,6 +95,7 @@ taskRoutes.openapi(post, async (c) => {
     description: `Budget for the task “${body.title}”: ${body.slots} × ¥${(body.reward / 100).toFixed(2)}`,
     referrer: body.referrer,
     now,
+    payMinutes: timeLimitsOf(c.env).order.payMinutes,
   });
   const task: TaskRow = {
     id: `tsk_${crypto.randomUUID()}`,

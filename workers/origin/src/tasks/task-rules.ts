@@ -1,6 +1,6 @@
 import * as Sentry from "../error-reporting";
 import { journalParts, walletAccountOf } from "../ledger/journal";
-import { autoApproveAfterMs, captureStatements } from "./claim-capture";
+import { captureStatements } from "./claim-capture";
 
 /** How many claims or tasks one run handles per rule; the next minute's run takes the rest. */
 const batchLimit = 50;
@@ -31,11 +31,12 @@ export async function lapseClaims(db: D1Database, now: number): Promise<number> 
 }
 
 /**
- * Submissions nobody checked for 72 hours are approved: the worker is paid. Not while the
+ * Submissions nobody checked for 72 hours (or the deploy's `autoApproveMs`,
+ * docs/decisions/055-deploy-time-limits.md) are approved: the worker is paid. Not while the
  * poster is locked: their escrow stays until the unlock, when the next run pays what is due
  * (migration 0035, docs/decisions/013-account-locks.md).
  */
-export async function autoApprove(db: D1Database, now: number): Promise<number> {
+export async function autoApprove(db: D1Database, now: number, autoApproveMs: number): Promise<number> {
   const due = await db
     .prepare(
       `SELECT claim.id, claim.worker_id, task.poster_id, task.reward FROM claim JOIN task ON task.id = claim.task_id
@@ -43,7 +44,7 @@ export async function autoApprove(db: D1Database, now: number): Promise<number> 
          AND NOT EXISTS (SELECT 1 FROM user WHERE user.id = task.poster_id AND user.locked_at IS NOT NULL)
        ORDER BY claim.rule_failures, claim.submitted_at, claim.id LIMIT ?2`,
     )
-    .bind(now - autoApproveAfterMs, batchLimit)
+    .bind(now - autoApproveMs, batchLimit)
     .all<{ id: string; worker_id: string; poster_id: string; reward: number }>();
   let approved = 0;
   for (const claim of due.results) {

@@ -1,0 +1,75 @@
+/**
+ * The product's time limits on orders and claims, and what one deploy sets of them
+ * (docs/rules-and-limits.md, docs/decisions/055-deploy-time-limits.md): how long an order may
+ * be paid, how long a worker has to submit a claim, and how long a poster has to check a
+ * submission before it is approved for them. A deploy may shorten them with its
+ * `TIME_LIMITS` setting, never lengthen one; the origin applies the deploy's, `GET
+ * /api/time-limits` publishes them and the pages state them.
+ *
+ * Plain TypeScript, no zod: the edge reads the same setting for its pages.
+ */
+import { DeploySettingError, partFigures, settingParts } from "./deploy-setting";
+
+export type TimeLimits = {
+  /** An unpaid order closes this long after it was made. */
+  order: { payMinutes: number };
+  /** A claim lapses this long after it was made (or at the task's deadline, if sooner); a submission nobody checked is approved this long after it was sent. */
+  claim: { submitHours: number; autoApproveHours: number };
+};
+
+/** Frozen, as every TimeLimits this module gives: one object is shared by every request of an isolate. */
+export const defaultTimeLimits: TimeLimits = frozen({
+  order: { payMinutes: 30 },
+  claim: { submitHours: 24, autoApproveHours: 72 },
+});
+
+/**
+ * The shortest a deploy may set. A person needs minutes to open WeChat and pay; a worker an
+ * hour to do a task's work; a poster a day to check it (docs/decisions/055-deploy-time-limits.md).
+ */
+const shortest: { [Part in keyof TimeLimits]: { [Figure in keyof TimeLimits[Part]]: number } } = {
+  order: { payMinutes: 5 },
+  claim: { submitHours: 1, autoApproveHours: 24 },
+};
+
+function frozen(times: TimeLimits): TimeLimits {
+  return Object.freeze({ order: Object.freeze(times.order), claim: Object.freeze(times.claim) });
+}
+
+/** One part over its defaults: each figure shorter or the same, never below its shortest. */
+function shortened<Part extends keyof TimeLimits>(part: Part, configured: unknown): TimeLimits[Part] {
+  const defaults: Record<string, number> = defaultTimeLimits[part];
+  if (configured === undefined) return defaultTimeLimits[part];
+  const path = `TIME_LIMITS.${part}`;
+  const read = partFigures(path, defaults, configured, "minutes or hours");
+  const floor: Record<string, number> = shortest[part];
+  for (const [name, value] of Object.entries(read)) {
+    const longest = defaults[name] ?? 0;
+    if (value > longest)
+      throw new DeploySettingError(`${path}.${name} may only shorten the product's ${longest}, not lengthen it to ${value}.`);
+    const least = floor[name] ?? 1;
+    if (value < least) throw new DeploySettingError(`${path}.${name} (${value}) is below ${least}, the shortest it may be.`);
+  }
+  return read as TimeLimits[Part];
+}
+
+let lastRead: { setting: string; times: TimeLimits } | undefined;
+
+/**
+ * The time limits a deploy's `TIME_LIMITS` setting sets: JSON such as
+ * `{"order":{"payMinutes":15},"claim":{"autoApproveHours":48}}`; absent or blank, the
+ * defaults. Anything else throws a DeploySettingError naming the figure.
+ */
+export function deployTimeLimits(setting: string | undefined): TimeLimits {
+  const text = setting?.trim() ?? "";
+  if (text === "") return defaultTimeLimits;
+  if (lastRead?.setting === text) return lastRead.times;
+  const parsed = settingParts("TIME_LIMITS", text, defaultTimeLimits, '{"order":{"payMinutes":15}}') ?? {};
+  const read: TimeLimits = { order: shortened("order", parsed.order), claim: shortened("claim", parsed.claim) };
+  // A setting that names the defaults is the defaults: the pages then carry no figures of their own.
+  const times = JSON.stringify(read) === JSON.stringify(defaultTimeLimits) ? defaultTimeLimits : frozen(read);
+  lastRead = { setting: text, times };
+  return times;
+}
+
+export const hoursMs = (hours: number) => hours * 3_600_000;
