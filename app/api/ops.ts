@@ -6,7 +6,9 @@ import type { auditPageSchema } from "#contract/ops-audit";
 import type { CodeBatchRequest, codeBatchPageSchema, issuedCodeBatchSchema, waitingCodeBatchSchema } from "#contract/ops-codes";
 import type { DeskThread, deskQueuePageSchema } from "#contract/ops-desk";
 import type { JournalTx, ledgerCheckSchema } from "#contract/ops-ledger";
+import type { Locks } from "#contract/lock-limits";
 import type { Limits } from "#contract/money-limits";
+import type { TimeLimits } from "#contract/time-limits";
 import type { Overview } from "#contract/ops-overview";
 import type { OpsWechatAsk, OrderStory, orderSearchPageSchema } from "#contract/ops-orders";
 import type { PersonPage, peoplePageSchema } from "#contract/ops-people";
@@ -21,6 +23,10 @@ export type AccountAction = "lock" | "unlock" | "sign-out-everywhere";
 export const getOperator = (api: SignedInApi) => api.get<OperatorSelf>("/api/ops/me");
 /** The money limits the origin enforces (docs/decisions/053-deploy-limits.md). */
 export const getMoneyLimits = (api: SignedInApi) => api.get<Limits>("/api/limits");
+/** The locks against guessing the origin applies (docs/decisions/054-deploy-locks.md). */
+export const getLocks = (api: SignedInApi) => api.get<Locks>("/api/locks");
+/** The time limits the origin applies (docs/decisions/055-deploy-time-limits.md). */
+export const getTimeLimits = (api: SignedInApi) => api.get<TimeLimits>("/api/time-limits");
 
 export const searchPeople = (api: SignedInApi, q: string, cursor?: string) =>
   api.get<PeoplePage>(withQuery("/api/ops/people", { q, cursor }));

@@ -7,6 +7,7 @@
 import { defaultLocks, type LockRule, type Locks } from "#contract/lock-limits";
 import type { Limits } from "#contract/money-limits";
 import { defaultTimeLimits, type TimeLimits } from "#contract/time-limits";
+import { sayMinutes } from "../i18n/durations";
 import { formatMoney } from "../i18n/format";
 import type { Language } from "../i18n/languages";
 import { rangeText } from "../money-limits";
@@ -32,14 +33,6 @@ function moneyFigures(limits: Limits, language: Language): MoneyFigures {
     transfer: { ...rangeText(limits.transfer, language), perDay: formatMoney(limits.transfer.perDay, language) },
     taskReward: rangeText(limits.taskReward, language),
   };
-}
-
-/** Whole hours in hours, the rest in minutes, as the pages always wrote them ("15 minutes", "15 分钟"). */
-function sayMinutes(minutes: number, language: Language): string {
-  const hours = minutes >= 60 && minutes % 60 === 0 ? minutes / 60 : null;
-  if (language === "zh-CN") return hours === null ? `${minutes} 分钟` : `${hours} 小时`;
-  if (hours === null) return `${minutes} minute${minutes === 1 ? "" : "s"}`;
-  return `${hours} hour${hours === 1 ? "" : "s"}`;
 }
 
 function lockFigures(rule: LockRule, language: Language): LockFigures {

@@ -147,6 +147,23 @@ export const opsMessages = defineMessages({
       "The origin did not give its money limits (GET /api/limits). If it cannot read its MONEY_LIMITS setting, no online recharge order, transfer or new task can be made until the setting is mended (README, Configuration).",
     limitsDiffer:
       "The pages state other limits than these, which the origin enforces: set MONEY_LIMITS the same on both workers (README, Configuration).",
+    locksTitle: "Locks against guessing in force",
+    locks: { signIn: "Signing in, per handle", redeem: "Redeeming codes, per person" },
+    lockRule: (failures: number, window: string, lock: string) => `${failures} failures within ${window} lock it for ${lock}`,
+    locksNote: "/help states the edge's LOCKS: set the same on both workers (README, Configuration).",
+    locksUnreadable:
+      "The origin did not give its locks (GET /api/locks). If it cannot read its LOCKS setting, no one can sign in with a password or a recovery code, or redeem a code, until the setting is mended (README, Configuration).",
+    timesTitle: "Time limits in force",
+    times: {
+      orderPay: "An order, to be paid",
+      claimSubmit: "A claim, to be submitted",
+      autoApprove: "A submission, before it is approved unchecked",
+    },
+    timesAgree: "The pages state the same times (TIME_LIMITS).",
+    timesDiffer:
+      "The pages state other times than these, which the origin applies: set TIME_LIMITS the same on both workers (README, Configuration).",
+    timesUnreadable:
+      "The origin did not give its time limits (GET /api/time-limits). If it cannot read its TIME_LIMITS setting, no order or claim can be made, no submission rejected and none approved unchecked, until the setting is mended (README, Configuration).",
     volumeTitle: "Money moved per day, last 30 days",
     volumeChart: (days: number, total: string) => `Bar chart: ${days} days with movements, ${total} in all.`,
     volumeByKind: "By kind, last 30 days",
@@ -416,6 +433,22 @@ export const opsMessages = defineMessages({
     limitsUnreadable:
       "源站未给出其资金限额（GET /api/limits）。如果它无法读取 MONEY_LIMITS 设置，在修正之前无法创建在线充值订单、转账或发布新任务（见 README 的“Configuration”）。",
     limitsDiffer: "页面所示限额与源站执行的上述限额不同：请在两个 Worker 上设置相同的 MONEY_LIMITS（见 README 的“Configuration”）。",
+    locksTitle: "当前防猜测锁定",
+    locks: { signIn: "登录（按用户名）", redeem: "兑换充值码（按用户）" },
+    lockRule: (failures: number, window: string, lock: string) => `${window}内失败 ${failures} 次，锁定 ${lock}`,
+    locksNote: "帮助页面显示边缘 Worker 的 LOCKS：请在两个 Worker 上设置相同的值（见 README 的“Configuration”）。",
+    locksUnreadable:
+      "源站未给出其锁定规则（GET /api/locks）。如果它无法读取 LOCKS 设置，在修正之前任何人都无法用密码或恢复码登录，也无法兑换充值码（见 README 的“Configuration”）。",
+    timesTitle: "当前时限",
+    times: {
+      orderPay: "订单支付时限",
+      claimSubmit: "领取后提交时限",
+      autoApprove: "提交后自动通过前的审核时限",
+    },
+    timesAgree: "页面所示时限与此一致（TIME_LIMITS）。",
+    timesDiffer: "页面所示时限与源站执行的上述时限不同：请在两个 Worker 上设置相同的 TIME_LIMITS（见 README 的“Configuration”）。",
+    timesUnreadable:
+      "源站未给出其时限（GET /api/time-limits）。如果它无法读取 TIME_LIMITS 设置，在修正之前无法创建订单或领取任务，无法驳回提交，也不会自动通过提交（见 README 的“Configuration”）。",
     volumeTitle: "近 30 天每日资金流转",
     volumeChart: (days: number, total: string) => `柱状图：${days} 天有资金流转，共 ${total}。`,
     volumeByKind: "近 30 天按类型",

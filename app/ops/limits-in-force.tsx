@@ -3,12 +3,12 @@
  * state: one MONEY_LIMITS setting belongs on both workers, and a difference is shown here
  * rather than found by a customer (docs/decisions/053-deploy-limits.md).
  */
-import type { ReactNode } from "react";
 import type { Limits, MoneyRange } from "#contract/money-limits";
 import { Money } from "../components/money";
 import { useMessages } from "../i18n/messages";
 import { opsMessages } from "../messages/ops";
 import { useMoneyLimits } from "../money-limits";
+import { InForceCard } from "./in-force-card";
 
 const sameRange = (a: MoneyRange, b: MoneyRange) => a.min === b.min && a.max === b.max;
 const sameLimits = (a: Limits, b: Limits) =>
@@ -29,40 +29,20 @@ function Range({ min, max }: { min: number; max: number }) {
 export function LimitsInForce({ enforced }: { enforced: Limits | null }) {
   const text = useMessages(opsMessages);
   const stated = useMoneyLimits();
-  const facts: [label: string, value: ReactNode][] = enforced
-    ? [
-        [text.limits.recharge, <Range key="recharge" {...enforced.recharge} />],
-        [text.limits.transfer, <Range key="transfer" {...enforced.transfer} />],
-        [text.limits.transferPerDay, <Money key="perDay" amount={enforced.transfer.perDay} />],
-        [text.limits.taskReward, <Range key="taskReward" {...enforced.taskReward} />],
-      ]
-    : [];
   return (
-    <section aria-labelledby="ops-limits-title" className="card">
-      <h2 id="ops-limits-title">{text.limitsTitle}</h2>
-      {enforced ? (
-        <>
-          <dl className="ops-facts" data-testid="ops-limits">
-            {facts.map(([label, value]) => (
-              <div key={label} className="ops-fact">
-                <dt>{label}</dt>
-                <dd>{value}</dd>
-              </div>
-            ))}
-          </dl>
-          {sameLimits(stated, enforced) ? (
-            <p className="item-meta">{text.limitsAgree}</p>
-          ) : (
-            <p className="form-error" data-testid="ops-limits-differ">
-              {text.limitsDiffer}
-            </p>
-          )}
-        </>
-      ) : (
-        <p className="form-error" data-testid="ops-limits-unreadable">
-          {text.limitsUnreadable}
-        </p>
-      )}
-    </section>
+    <InForceCard
+      id="limits"
+      title={text.limitsTitle}
+      facts={
+        enforced && [
+          [text.limits.recharge, <Range key="recharge" {...enforced.recharge} />],
+          [text.limits.transfer, <Range key="transfer" {...enforced.transfer} />],
+          [text.limits.transferPerDay, <Money key="perDay" amount={enforced.transfer.perDay} />],
+          [text.limits.taskReward, <Range key="taskReward" {...enforced.taskReward} />],
+        ]
+      }
+      agreement={{ same: enforced !== null && sameLimits(stated, enforced), agree: text.limitsAgree, differ: text.limitsDiffer }}
+      unreadable={text.limitsUnreadable}
+    />
   );
 }

@@ -283,6 +283,27 @@ for (const { viewport, language } of runs) {
       await expectAccessible(page);
     });
 
+    test("the overview says so when the origin applies other time limits than the pages state, or gives no locks", async ({
+      page,
+      problems,
+    }) => {
+      problems.allow(/status of 500/);
+      // An origin deployed with its own TIME_LIMITS while this edge states the product's, and
+      // one whose LOCKS it cannot read.
+      const shorter = { order: { payMinutes: 15 }, claim: { submitHours: 24, autoApproveHours: 48 } };
+      await page.route("**/api/time-limits", (route) => route.fulfill({ json: { code: "SUCCESS", data: shorter } }));
+      await page.route("**/api/locks", (route) =>
+        route.fulfill({ status: 500, json: { code: "INTERNAL_ERROR", message: "Something went wrong on our side." } }),
+      );
+      await contextFor(page.context(), admin, language);
+      await open(page, "/ops");
+      await expect(page.getByTestId("ops-times")).toContainText(language === "en" ? "48 hours" : "48 小时");
+      await expect(page.getByTestId("ops-times-differ")).toHaveText(ops.timesDiffer);
+      await expect(page.getByTestId("ops-locks-unreadable")).toHaveText(ops.locksUnreadable);
+      await expect(page.getByTestId("ops-limits")).toBeVisible();
+      await expectAccessible(page);
+    });
+
     test("the overview stands, and says no money moves, when the origin cannot read its money limits", async ({ page, problems }) => {
       problems.allow(/status of 500/);
       await page.route("**/api/limits", (route) =>
@@ -325,6 +346,12 @@ for (const { viewport, language } of runs) {
       await expect(page.getByTestId("ops-limits")).toContainText(`${money(1)} – ${money(5_000_000)}`);
       await expect(page.getByTestId("ops-limits")).toContainText(money(10_000_000));
       await expect(page.getByText(ops.limitsAgree)).toBeVisible();
+      // The locks and time limits the origin applies: here the product's (decisions 054, 055).
+      const minutes = (count: number) => (language === "en" ? `${count} minutes` : `${count} 分钟`);
+      await expect(page.getByTestId("ops-locks")).toContainText(ops.lockRule(10, minutes(15), minutes(15)));
+      await expect(page.getByTestId("ops-locks")).toContainText(ops.lockRule(5, minutes(10), minutes(10)));
+      await expect(page.getByTestId("ops-times")).toContainText(minutes(30));
+      await expect(page.getByText(ops.timesAgree)).toBeVisible();
       await expectAccessible(page);
       await shot(page, "ops-overview", viewport, language);
       await open(page, `/ops/people?q=${person.handle}`);

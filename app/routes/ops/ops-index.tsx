@@ -1,23 +1,31 @@
 import type { Route } from "./+types/ops-index";
 import type { Overview } from "#contract/ops-overview";
+import type { Locks } from "#contract/lock-limits";
 import type { Limits } from "#contract/money-limits";
+import type { TimeLimits } from "#contract/time-limits";
 import { ApiFailure } from "../../api/client";
-import { getMoneyLimits, getOverview } from "../../api/ops";
+import { getLocks, getMoneyLimits, getOverview, getTimeLimits } from "../../api/ops";
 import { Link } from "react-router";
 import { DateTime, Money } from "../../components/money";
 import { useMessages } from "../../i18n/messages";
 import { opsMessages } from "../../messages/ops";
 import { OpsView } from "../../ops/ops-view";
 import { LimitsInForce } from "../../ops/limits-in-force";
+import { LocksInForce, TimeLimitsInForce } from "../../ops/rules-in-force";
 import { VolumeChart } from "../../ops/volume-chart";
 import { loadPersonal } from "../../personal/load-personal";
 
 export async function clientLoader() {
   return loadPersonal(async (api) => {
-    // An origin that cannot read its limits (500), or one deployed before them (404), still
-    // leaves the overview standing: the card says the limits are not known.
-    const [overview, limits] = await Promise.all([getOverview(api), getMoneyLimits(api).catch(limitsNotGiven)]);
-    return { overview, limits };
+    // An origin that cannot read a setting (500), or one deployed before it (404), still
+    // leaves the overview standing: that setting's card says its figures are not known.
+    const [overview, limits, locks, times] = await Promise.all([
+      getOverview(api),
+      getMoneyLimits(api).catch(limitsNotGiven),
+      getLocks(api).catch(limitsNotGiven),
+      getTimeLimits(api).catch(limitsNotGiven),
+    ]);
+    return { overview, limits, locks, times };
   });
 }
 
@@ -32,7 +40,17 @@ function byKind(volume: Overview["dailyVolume"]): [string, number][] {
   return [...totals.entries()].sort(([a], [b]) => a.localeCompare(b));
 }
 
-function OverviewView({ overview, limits }: { overview: Overview; limits: Limits | null }) {
+function OverviewView({
+  overview,
+  limits,
+  locks,
+  times,
+}: {
+  overview: Overview;
+  limits: Limits | null;
+  locks: Locks | null;
+  times: TimeLimits | null;
+}) {
   const text = useMessages(opsMessages);
   const moneyKeys = ["walletsAvailable", "walletsHeld", "taskEscrow", "wechatClearing", "world"] as const;
   const pendingKeys = ["wechatPayments", "wechatRefunds", "wechatRefundsStuck", "refundApprovals"] as const;
@@ -103,6 +121,8 @@ function OverviewView({ overview, limits }: { overview: Overview; limits: Limits
         </dl>
       </section>
       <LimitsInForce enforced={limits} />
+      <LocksInForce enforced={locks} />
+      <TimeLimitsInForce enforced={times} />
     </div>
   );
 }
@@ -112,7 +132,7 @@ export default function OpsIndex({ loaderData }: Route.ComponentProps) {
   return (
     <section aria-labelledby="ops-overview-title">
       <h1 id="ops-overview-title">{text.overviewTitle}</h1>
-      <OpsView result={loaderData}>{({ overview, limits }) => <OverviewView overview={overview} limits={limits} />}</OpsView>
+      <OpsView result={loaderData}>{(loaded) => <OverviewView {...loaded} />}</OpsView>
     </section>
   );
 }

@@ -1,0 +1,63 @@
+/*
+ * The locks against guessing and the time limits the origin applies, on the back office's
+ * overview (docs/decisions/054-deploy-locks.md, docs/decisions/055-deploy-time-limits.md):
+ * what an operator answers "why was I locked for an hour?" or "why did my order close?" from.
+ * The time limits are compared with what the pages state; the locks are stated by /help
+ * alone, rendered on the server, so the card reminds where they belong.
+ */
+import type { LockRule, Locks } from "#contract/lock-limits";
+import type { TimeLimits } from "#contract/time-limits";
+import { sayMinutes } from "../i18n/durations";
+import { useLanguage, useMessages } from "../i18n/messages";
+import { opsMessages } from "../messages/ops";
+import { useTimeLimits } from "../time-limits";
+import { InForceCard } from "./in-force-card";
+
+const sameTimes = (a: TimeLimits, b: TimeLimits) =>
+  a.order.payMinutes === b.order.payMinutes &&
+  a.claim.submitHours === b.claim.submitHours &&
+  a.claim.autoApproveHours === b.claim.autoApproveHours;
+
+/** `enforced` is null when the origin did not answer with its locks. */
+export function LocksInForce({ enforced }: { enforced: Locks | null }) {
+  const text = useMessages(opsMessages);
+  const language = useLanguage();
+  const rule = ({ failures, windowMinutes, lockMinutes }: LockRule) =>
+    text.lockRule(failures, sayMinutes(windowMinutes, language), sayMinutes(lockMinutes, language));
+  return (
+    <InForceCard
+      id="locks"
+      title={text.locksTitle}
+      facts={
+        enforced && [
+          [text.locks.signIn, rule(enforced.signIn)],
+          [text.locks.redeem, rule(enforced.redeem)],
+        ]
+      }
+      agreement={{ note: text.locksNote }}
+      unreadable={text.locksUnreadable}
+    />
+  );
+}
+
+/** `enforced` is null when the origin did not answer with its time limits. */
+export function TimeLimitsInForce({ enforced }: { enforced: TimeLimits | null }) {
+  const text = useMessages(opsMessages);
+  const language = useLanguage();
+  const stated = useTimeLimits();
+  return (
+    <InForceCard
+      id="times"
+      title={text.timesTitle}
+      facts={
+        enforced && [
+          [text.times.orderPay, sayMinutes(enforced.order.payMinutes, language)],
+          [text.times.claimSubmit, sayMinutes(enforced.claim.submitHours * 60, language)],
+          [text.times.autoApprove, sayMinutes(enforced.claim.autoApproveHours * 60, language)],
+        ]
+      }
+      agreement={{ same: enforced !== null && sameTimes(stated, enforced), agree: text.timesAgree, differ: text.timesDiffer }}
+      unreadable={text.timesUnreadable}
+    />
+  );
+}
