@@ -4,6 +4,7 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { TrieRouter } from "hono/router/trie-router";
 import { type AccessKeys, accessCheck } from "./ops/access-check";
+import { isOperatorNoLongerActing, operatorNoLongerActing } from "./ops/operator-acts-as-read";
 import { accountLocked, isLockRefusal } from "./auth/signed-in-user";
 import { type WechatPayOf, wechatPayOnFirstUse } from "./wechat-pay/on-first-use";
 import { ApiError, failure, noRouteError } from "./http/answer";
@@ -111,7 +112,8 @@ export async function createOriginApp({
             license: { name: "Proprietary" },
             description:
               "The API the Paydesk edge worker proxies under /api/*. Every answer is the envelope {code, data?, message?, field?}. " +
-              "A method a path does not list is answered 405 METHOD_NOT_ALLOWED with an Allow header naming those it does.",
+              "A method a path does not list is answered 405 METHOD_NOT_ALLOWED with an Allow header naming those it does. " +
+              "An operator's action whose operator lost the role it was asked under, or was locked, before it committed is answered 403 FORBIDDEN, and nothing of it is done.",
           },
           servers: [{ url: "/", description: "The edge worker's host: it forwards /api/* to this origin unchanged" }],
         }),
@@ -125,6 +127,8 @@ export async function createOriginApp({
     if (error instanceof ReplayAnswer) return error.response;
     // A lock that committed while the request was under way (migration 0017's triggers).
     if (isLockRefusal(error)) return failure(c, accountLocked());
+    // An operator demoted or locked while their action was under way (migration 0036).
+    if (isOperatorNoLongerActing(error)) return failure(c, operatorNoLongerActing());
     const mistake = error instanceof HTTPException ? clientMistakeOf(error.status) : undefined;
     if (mistake) return failure(c, mistake);
     // Anything else is a bug or an outage: log and report it, answer without details.

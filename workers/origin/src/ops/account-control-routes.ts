@@ -90,12 +90,13 @@ accountControlRoutes.openapi(lock, async (c) => {
   try {
     return await c.var.idempotency.commit(
       [
+        // First, while the admin acting is unlocked (migration 0036): they may be locking themselves.
+        audit,
         // Stated in the batch: of two admins locking at once, one locks and the other hears 409.
         assertInBatch(db, "the account is unlocked", "(SELECT locked_at IS NULL FROM user WHERE id = ?)", person.id),
         db.prepare("UPDATE user SET locked_at = ?1 WHERE id = ?2").bind(now, person.id),
         // A locked admin cannot act: some admin who can must remain (decision 012's rule).
         anUnlockedAdminRemains(db),
-        audit,
       ],
       200,
       controlOf(person, now),

@@ -165,14 +165,7 @@ async function grantAsRead(c: Context<OriginEnv>, { handle, role, reason }: { ha
   try {
     return await c.var.idempotency.commit(
       [
-        roleAsRead(db, target.id, target.role),
-        db
-          .prepare(
-            `INSERT INTO operator_role (user_id, role, granted_by, granted_at) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT (user_id) DO UPDATE SET role = excluded.role, granted_by = excluded.granted_by, granted_at = excluded.granted_at`,
-          )
-          .bind(target.id, role, granted.granted_by, now),
-        anUnlockedAdminRemains(db),
+        // First, while the role it is done under still stands (migration 0036): the change may be the admin's own.
         auditStatement(db, {
           actor: actorOf(c.var.operator),
           action: "operator.grant",
@@ -183,6 +176,14 @@ async function grantAsRead(c: Context<OriginEnv>, { handle, role, reason }: { ha
           requestId: c.req.header("X-Request-Id") ?? null,
           at: now,
         }),
+        roleAsRead(db, target.id, target.role),
+        db
+          .prepare(
+            `INSERT INTO operator_role (user_id, role, granted_by, granted_at) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (user_id) DO UPDATE SET role = excluded.role, granted_by = excluded.granted_by, granted_at = excluded.granted_at`,
+          )
+          .bind(target.id, role, granted.granted_by, now),
+        anUnlockedAdminRemains(db),
       ],
       200,
       { code: "SUCCESS" as const, data: operatorOf(granted) },
@@ -213,9 +214,7 @@ async function revokeAsRead(c: Context<OriginEnv>, { handle, reason }: { handle:
   try {
     return await c.var.idempotency.commit(
       [
-        roleAsRead(db, target.id, target.role),
-        db.prepare("DELETE FROM operator_role WHERE user_id = ?1").bind(target.id),
-        anUnlockedAdminRemains(db),
+        // First, while the role it is done under still stands (migration 0036): the change may be the admin's own.
         auditStatement(db, {
           actor: actorOf(c.var.operator),
           action: "operator.revoke",
@@ -226,6 +225,9 @@ async function revokeAsRead(c: Context<OriginEnv>, { handle, reason }: { handle:
           requestId: c.req.header("X-Request-Id") ?? null,
           at: now,
         }),
+        roleAsRead(db, target.id, target.role),
+        db.prepare("DELETE FROM operator_role WHERE user_id = ?1").bind(target.id),
+        anUnlockedAdminRemains(db),
       ],
       200,
       { code: "SUCCESS" as const, data: null },
