@@ -1,7 +1,9 @@
 import { env } from "cloudflare:workers";
-import { deployLocks, type Locks } from "#contract/lock-limits";
+import { DeploySettingError } from "#contract/deploy-setting";
+import { deployLocks } from "#contract/lock-limits";
 import { defaultLimits, deployLimits, type Limits } from "#contract/money-limits";
 import { defaultTimeLimits, deployTimeLimits, type TimeLimits } from "#contract/time-limits";
+import type { StatedSettings } from "./content/figures.server";
 import type { PublicConfig } from "./startup/public-config";
 
 /** Edge pages may be cached for this long; the deploy version in the key retires them. */
@@ -31,29 +33,30 @@ export function publicConfig(report: (error: unknown) => void): PublicConfig {
   };
 }
 
-/**
- * The deploy's money limits (docs/decisions/053-deploy-limits.md), for the pages that state
- * them. A setting that cannot be read throws: such a page answers 500, reported.
- */
-export function deployMoneyLimits(): Limits {
-  return deployLimits(env.MONEY_LIMITS);
-}
+const deployMoneyLimits = (): Limits => deployLimits(env.MONEY_LIMITS);
+const deployTimes = (): TimeLimits => deployTimeLimits(env.TIME_LIMITS);
 
 /**
- * The deploy's locks against guessing (docs/decisions/054-deploy-locks.md), for /help, which
- * states them. A setting that cannot be read throws: /help answers 500, reported.
+ * The deploy's settings a page states in its text (/help with its locks, /tos without):
+ * docs/decisions/053-deploy-limits.md, 054, 055. Settings that cannot be read throw one
+ * DeploySettingError naming each, so the page answers 500 and one report says all that is
+ * wrong.
  */
-export function deployLockRules(): Locks {
-  return deployLocks(env.LOCKS);
-}
-
-/**
- * The deploy's time limits on orders and claims (docs/decisions/055-deploy-time-limits.md),
- * for the pages that state them. A setting that cannot be read throws: such a page answers
- * 500, reported.
- */
-export function deployTimes(): TimeLimits {
-  return deployTimeLimits(env.TIME_LIMITS);
+export function statedSettings({ withLocks }: { withLocks: boolean }): StatedSettings {
+  const wrong: string[] = [];
+  const read = <T>(reader: () => T): T | null => {
+    try {
+      return reader();
+    } catch (error) {
+      wrong.push(error instanceof Error ? error.message : String(error));
+      return null;
+    }
+  };
+  const limits = read(deployMoneyLimits);
+  const times = read(deployTimes);
+  const locks = withLocks ? read(() => deployLocks(env.LOCKS)) : null;
+  if (limits === null || wrong.length > 0) throw new DeploySettingError(wrong.join(" "));
+  return { limits, ...(times ? { times } : {}), ...(locks ? { locks } : {}) };
 }
 
 /** A deploy's setting for the pages, only where it differs from the product's: a deploy at the defaults sends the pages it always did. */

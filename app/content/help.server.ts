@@ -103,7 +103,7 @@ export const helpTopics = (figures: PageFigures): { title: string; answers: Answ
         id: "do-task",
         question: "How do I earn by doing tasks?",
         answer: [
-          `Under Tasks → Available, claim a task and submit your proof within ${figures.times.claimSubmit} (or by the deadline, if sooner). Doing tasks never costs you anything. When the poster approves, the reward moves to your wallet; unchecked submissions are approved automatically after 72 hours.`,
+          `Under Tasks → Available, claim a task and submit your proof within ${figures.times.claimSubmit} (or by the deadline, if sooner). Doing tasks never costs you anything. When the poster approves, the reward moves to your wallet; unchecked submissions are approved automatically after ${figures.times.autoApprove}.`,
         ],
       },
       {

@@ -101,7 +101,7 @@ export const helpTopics = (figures: PageFigures): { title: string; answers: Answ
         id: "do-task",
         question: "如何通过完成任务赚取报酬？",
         answer: [
-          `在“任务 → 可领取”中领取任务，并在 ${figures.times.claimSubmit}内（如截止时间更早，则在截止时间前）提交完成凭证。完成任务不会产生任何费用。发布者审核通过后，报酬会转入你的钱包；72 小时内未审核的提交将自动通过。`,
+          `在“任务 → 可领取”中领取任务，并在 ${figures.times.claimSubmit}内（如截止时间更早，则在截止时间前）提交完成凭证。完成任务不会产生任何费用。发布者审核通过后，报酬会转入你的钱包；${figures.times.autoApprove}内未审核的提交将自动通过。`,
         ],
       },
       {

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import type { Route } from "./+types/help";
-import { deployLockRules, deployMoneyLimits, deployTimes, pageCacheControl } from "../config.server";
+import { pageCacheControl, statedSettings } from "../config.server";
 import { helpTopics } from "../content/help.server";
 import { helpTopics as helpTopicsZh } from "../content/help.zh-CN.server";
 import { metaLanguage, useMessages } from "../i18n/messages";
@@ -13,8 +13,7 @@ const topicsFor = textWithFigures({ en: helpTopics, "zh-CN": helpTopicsZh });
 
 // The edge keys its cache by language, so each language's answers are cached apart.
 export function loader({ context }: Route.LoaderArgs) {
-  const locks = deployLockRules();
-  const topics = topicsFor({ limits: deployMoneyLimits(), locks, times: deployTimes() }, context.get(languageContext));
+  const topics = topicsFor(statedSettings({ withLocks: true }), context.get(languageContext));
   return data({ topics }, { headers: { "Cache-Control": pageCacheControl } });
 }
 

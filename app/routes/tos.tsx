@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import type { Route } from "./+types/tos";
-import { deployMoneyLimits, deployTimes, pageCacheControl } from "../config.server";
+import { pageCacheControl, statedSettings } from "../config.server";
 import { termsEffectiveDate, termsSections } from "../content/terms.server";
 import { termsSections as termsSectionsZh } from "../content/terms.zh-CN.server";
 import { metaLanguage, useMessages } from "../i18n/messages";
@@ -12,7 +12,7 @@ import { languageContext } from "../server-context";
 const sectionsFor = textWithFigures({ en: termsSections, "zh-CN": termsSectionsZh });
 
 export function loader({ context }: Route.LoaderArgs) {
-  const sections = sectionsFor({ limits: deployMoneyLimits(), times: deployTimes() }, context.get(languageContext));
+  const sections = sectionsFor(statedSettings({ withLocks: false }), context.get(languageContext));
   return data({ effectiveDate: termsEffectiveDate, sections }, { headers: { "Cache-Control": pageCacheControl } });
 }
 

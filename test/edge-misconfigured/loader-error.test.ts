@@ -39,10 +39,27 @@ describe("a money limits setting that cannot be read (MONEY_LIMITS loosens a lim
   });
 });
 
-describe("a LOCKS setting that cannot be read (it allows one failure)", () => {
-  it("fails /help, which states the locks, reported", async () => {
+describe("LOCKS and TIME_LIMITS settings that cannot be read (one failure; a claim's 36 hours)", () => {
+  it("fail /help, which states both, in one report naming every setting that is wrong", async () => {
     const response = await exports.default.fetch(new Request(`https://paydesk.test/help?locks=${crypto.randomUUID()}`));
     expect(response.status).toBe(500);
-    expect(await envelopesMentioning(env.SENTRY_SINK_URL, "LOCKS.signIn.failures (1) is below 3")).not.toHaveLength(0);
+    const reports = await envelopesMentioning(env.SENTRY_SINK_URL, "LOCKS.signIn.failures (1) is below 3");
+    expect(reports.map((report) => JSON.stringify(report))).toContainEqual(
+      expect.stringMatching(
+        /MONEY_LIMITS\.transfer\.max may only tighten.*TIME_LIMITS\.claim\.submitHours may only shorten.*LOCKS\.signIn/,
+      ),
+    );
+  });
+
+  it("fail /tos, which states the time limits but not the locks", async () => {
+    const marker = crypto.randomUUID();
+    const response = await exports.default.fetch(new Request(`https://paydesk.test/tos?times=${marker}`));
+    expect(response.status).toBe(500);
+    const reports = (await envelopesMentioning(env.SENTRY_SINK_URL, marker)).map((envelope) => JSON.stringify(envelope));
+    // The page's configuration reports each setting it leaves out; the loader, all it needs in one.
+    expect(reports.some((text) => /MONEY_LIMITS\.transfer\.max may only tighten[^"]*TIME_LIMITS\.claim\.submitHours/.test(text))).toBe(
+      true,
+    );
+    expect(reports.filter((text) => text.includes("LOCKS.signIn"))).toEqual([]);
   });
 });

@@ -64,9 +64,12 @@ describe("a deploy with time limits of its own (docs/decisions/055-deploy-time-l
     const help = await page("/help");
     expect(help).toContain("15 minutes. An unpaid order closes after that");
     expect(help).toContain("submit your proof within 12 hours (or by the deadline, if sooner)");
+    expect(help).toContain("unchecked submissions are approved automatically after 48 hours.");
+    expect(help).not.toContain("72 hours");
     const zh = await page("/help", "zh-CN");
     expect(zh).toContain("15 分钟。超时未支付的订单将自动关闭");
     expect(zh).toContain("并在 12 小时内（如截止时间更早");
+    expect(zh).toContain("报酬会转入你的钱包；48 小时内未审核的提交将自动通过。");
     expect(await page("/tos")).toContain("Submissions you have not checked within 48 hours are approved automatically.");
     expect(await page("/tos", "zh-CN")).toContain("48 小时内未审核的提交将自动通过。");
   });

@@ -24,6 +24,7 @@ describe("a deploy at the product's money limits", () => {
     const help = await page("/help");
     expect(help).toContain("30 minutes. An unpaid order closes after that");
     expect(help).toContain("submit your proof within 24 hours (or by the deadline, if sooner)");
+    expect(help).toContain("unchecked submissions are approved automatically after 72 hours.");
     expect(await page("/tos")).toContain("Submissions you have not checked within 72 hours are approved automatically.");
   });
 

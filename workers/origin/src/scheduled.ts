@@ -1,5 +1,4 @@
-import { deployLocks } from "#contract/lock-limits";
-import { deployTimeLimits, hoursMs } from "#contract/time-limits";
+import { deployLocks, type Locks } from "#contract/lock-limits";
 import * as Sentry from "./error-reporting";
 import { checkRunOf, latestCheckStatement, ledgerCheckEveryMs, runLedgerCheck } from "./ledger/recorded-check";
 import { closeExpiredOrders } from "./orders/order-rows";
@@ -41,14 +40,13 @@ async function checkLedgerWhenDue(db: D1Database, now: number): Promise<number |
 /**
  * The time-based rules (docs/rules-and-limits.md), run by the cron trigger; `now` comes from the caller.
  * With WeChat Pay configured, also its late and lost events (after the orders closed here, so
- * their WeChat Pay orders are closed in the same run). The deploy's `settings` decide when a
- * submission is approved unchecked (`TIME_LIMITS`) and how long a lock's failures are kept
- * (`LOCKS`); a setting that cannot be read fails the rule that needs it alone, reported.
+ * their WeChat Pay orders are closed in the same run). The deploy's `settings` (absent, the
+ * product's) say how long a lock's failures are kept (`LOCKS`).
  */
 export async function runTimeBasedRules(
   db: D1Database,
   now: number,
-  { wechatPay = null, settings = {} }: { wechatPay?: WechatPay | null; settings?: Partial<Pick<Env, "LOCKS" | "TIME_LIMITS">> } = {},
+  { wechatPay = null, settings = {} }: { wechatPay?: WechatPay | null; settings?: Partial<Pick<Env, "LOCKS">> } = {},
 ): Promise<RulesRun> {
   // Each rule on its own: one that fails (and is reported) must not hold up the others.
   const run = async <T>(rule: string, apply: () => Promise<T>, fallback: T): Promise<T> => {
@@ -62,15 +60,25 @@ export async function runTimeBasedRules(
   };
   const closedOrders = await run("close-expired-orders", () => closeExpiredOrders(db, now), 0);
   const lapsedClaims = await run("lapse-claims", () => lapseClaims(db, now), 0);
-  const autoApproved = await run(
-    "auto-approve",
-    () => autoApprove(db, now, hoursMs(deployTimeLimits(settings.TIME_LIMITS).claim.autoApproveHours)),
-    0,
-  );
+  const autoApproved = await run("auto-approve", () => autoApprove(db, now), 0);
   const closedTasks = await run("close-at-deadline", () => closeAtDeadline(db, now), 0);
   const releasedEscrow = await run("release-escrow", () => releaseUnneededEscrow(db, now), 0);
   const wechat = wechatPay ? await run("wechat-pay", () => runWechatRules(db, wechatPay, now), null) : null;
-  const pruned = await run("prune-expired", () => pruneExpired(db, now, deployLocks(settings.LOCKS)), null);
+  const pruned = await run("prune-expired", () => pruneExpired(db, now, readableLocks(settings.LOCKS)), null);
   const ledgerViolations = await run("ledger-check", () => checkLedgerWhenDue(db, now), null);
   return { closedOrders, lapsedClaims, autoApproved, closedTasks, releasedEscrow, wechat, pruned, ledgerViolations };
+}
+
+/**
+ * The deploy's locks, or null when its setting cannot be read (reported): pruning then keeps
+ * every failure a lock might count, and prunes the other tables as ever.
+ */
+function readableLocks(setting: string | undefined): Locks | null {
+  try {
+    return deployLocks(setting);
+  } catch (error) {
+    console.error("Pruning left the locks' failures: LOCKS cannot be read", error);
+    Sentry.captureException(error, { tags: { rule: "prune-expired" } });
+    return null;
+  }
 }

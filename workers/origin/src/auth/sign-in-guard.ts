@@ -33,7 +33,12 @@ export async function reserveSignInAttempt(db: D1Database, handle: string, now: 
   return reserved?.rowid ?? null;
 }
 
-/** The attempt failed: it stays counted, and the one that reaches the limit locks the handle. */
+/**
+ * The attempt failed: it stays counted, and the one that reaches the limit locks the handle.
+ * The failures a lock was for are spent with it: a deploy's window may outlast its lock
+ * (docs/decisions/054-deploy-locks.md), and after the lock the count starts again, rather
+ * than the same failures refusing even the right password until they leave the window.
+ */
 export async function settleFailedAttempt(db: D1Database, handle: string, now: number, rule: LockRule): Promise<void> {
   await db.batch([
     db
@@ -43,6 +48,9 @@ export async function settleFailedAttempt(db: D1Database, handle: string, now: n
          ON CONFLICT (handle) DO UPDATE SET until = excluded.until`,
       )
       .bind(handle, now, minutesMs(rule.lockMinutes), minutesMs(rule.windowMinutes), rule.failures),
+    db
+      .prepare("DELETE FROM sign_in_failure WHERE handle = ?1 AND EXISTS (SELECT 1 FROM sign_in_lock WHERE handle = ?1 AND until > ?2)")
+      .bind(handle, now),
     // Old failures no longer count; keep the table small.
     db.prepare("DELETE FROM sign_in_failure WHERE handle = ?1 AND at <= ?2 - ?3").bind(handle, now, minutesMs(rule.windowMinutes)),
   ]);

@@ -70,6 +70,16 @@ describe("a deploy's tighter sign-in lock", () => {
     expect((await signIn(fixturePassword)).status).toBe(200);
   });
 
+  it("starts counting again when a lock ends, though its window outlasts the lock", async () => {
+    const longWindow = '{"signIn":{"failures":3,"windowMinutes":60}}';
+    for (let attempt = 0; attempt < 3; attempt += 1) expect((await signIn("wrong password!", longWindow)).status).toBe(401);
+    expect((await signIn(fixturePassword, longWindow)).status).toBe(429);
+    origin.advance(15 * 60_000);
+    // The three failures are still inside the hour, but their lock is over.
+    expect((await signIn("wrong password!", longWindow)).status).toBe(401);
+    expect((await signIn(fixturePassword, longWindow)).status).toBe(200);
+  });
+
   it("counts wrong recovery codes with the passwords", async () => {
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const recovery = await origin.call("/api/user/recover", {
@@ -139,17 +149,20 @@ describe("pruning a lock's failures", () => {
     const pruned = await pruneExpired(env.DB, origin.now(), locks);
     // Sign-in: 30 minutes ago is inside the hour, 90 is not. Redeeming: both are inside the two hours.
     expect(pruned).toMatchObject({ sign_in_failure: 1, code_failure: 0 });
-    expect(await pruneExpired(env.DB, origin.now())).toMatchObject({ sign_in_failure: 1, code_failure: 2 });
+    expect(await pruneExpired(env.DB, origin.now(), defaultLocks)).toMatchObject({ sign_in_failure: 1, code_failure: 2 });
   });
 
-  it("is the cron's, which reads the deploy's setting, and skips it when the setting cannot be read", async () => {
+  it("is the cron's, which reads the deploy's setting, and keeps them when the setting cannot be read", async () => {
     await failuresMinutesAgo(30);
     expect(
       (await runTimeBasedRules(env.DB, origin.now(), { settings: { LOCKS: '{"signIn":{"windowMinutes":60}}' } })).pruned,
     ).toMatchObject({
       sign_in_failure: 0,
     });
-    expect((await runTimeBasedRules(env.DB, origin.now(), { settings: { LOCKS: unreadable } })).pruned).toBeNull();
+    // Unreadable: the locks' failures are kept, and the other tables pruned as ever.
+    const unread = (await runTimeBasedRules(env.DB, origin.now(), { settings: { LOCKS: unreadable } })).pruned;
+    expect(unread).toMatchObject({ idempotency: 0, session: 0 });
+    expect(unread).not.toHaveProperty("sign_in_failure");
     expect(await rows("sign_in_failure")).toBe(1);
     expect((await runTimeBasedRules(env.DB, origin.now())).pruned).toMatchObject({ sign_in_failure: 1 });
   });

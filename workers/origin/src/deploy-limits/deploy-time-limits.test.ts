@@ -37,7 +37,17 @@ async function claimOf(taskId: string, setting: string): Promise<Claim> {
   return ((await claimed.json()) as { data: Claim }).data;
 }
 
-const cron = (setting: string) => runTimeBasedRules(env.DB, origin.now(), { settings: { TIME_LIMITS: setting } });
+const cron = () => runTimeBasedRules(env.DB, origin.now());
+
+/** The worker claims the task and submits, under the deploy's `setting`. */
+async function submitted(taskId: string, setting: string): Promise<Claim> {
+  const claim = await claimOf(taskId, "");
+  const sent = await origin.call(`/api/claims/${claim.id}/submit`, { body: { text: "Done." }, headers: worker.auth, env: under(setting) });
+  return { ...claim, ...((await sent.json()) as { data: Claim }).data };
+}
+
+const reject = (claimId: string, setting = "") =>
+  origin.call(`/api/claims/${claimId}/reject`, { body: { reason: "Not what was asked." }, headers: poster.auth, env: under(setting) });
 
 describe("GET /api/time-limits", () => {
   it("answers the product's where the deploy sets none, and the deploy's own", async () => {
@@ -59,7 +69,7 @@ describe("a deploy's shorter time limits", () => {
     const order = ((await made.json()) as { data: { id: string; expiresAt: string } }).data;
     expect(Date.parse(order.expiresAt)).toBe(origin.now() + 10 * 60_000);
     origin.advance(10 * 60_000);
-    expect((await cron(tight)).closedOrders).toBe(1);
+    expect((await cron()).closedOrders).toBe(1);
     const closed = await origin.call(`/api/orders/${order.id}`, { method: "GET", headers: poster.auth });
     expect(await closed.json()).toMatchObject({ data: { status: "closed" } });
   });
@@ -69,29 +79,33 @@ describe("a deploy's shorter time limits", () => {
     const claim = await claimOf(task.id, tight);
     expect(Date.parse(claim.expiresAt)).toBe(origin.now() + 2 * hour);
     origin.advance(2 * hour);
-    expect((await cron(tight)).lapsedClaims).toBe(1);
+    expect((await cron()).lapsedClaims).toBe(1);
   });
 
   it("approves a submission nobody checked after the deploy's hours, and the poster can no longer reject it", async () => {
     const task = await openPaidTask(origin, poster, { reward: 1_000, slots: 1 });
-    const claim = await claimOf(task.id, "");
-    expect((await origin.call(`/api/claims/${claim.id}/submit`, { body: { text: "Done." }, headers: worker.auth })).status).toBe(200);
-    origin.advance(24 * hour);
-    const late = await origin.call(`/api/claims/${claim.id}/reject`, {
-      body: { reason: "Too late to look." },
-      headers: poster.auth,
-      env: under(tight),
-    });
+    const claim = await submitted(task.id, tight);
+    origin.advance(24 * hour - 1);
+    expect((await cron()).autoApproved).toBe(0);
+    origin.advance(1);
+    const late = await reject(claim.id);
     expect(late.status).toBe(409);
     expect(await late.json()).toMatchObject({
       code: "CLAIM_NOT_SUBMITTED",
       message: "This submission was approved automatically: 24 hours passed without a check.",
     });
-    // At the product's 72 hours the cron approves nothing yet; at the deploy's 24 it pays the worker.
-    expect((await cron("")).autoApproved).toBe(0);
-    expect((await cron(tight)).autoApproved).toBe(1);
+    expect((await cron()).autoApproved).toBe(1);
     expect(await balanceOf(worker.id)).toEqual({ available: 1_000, held: 0 });
     await expectLedgerWhole();
+  });
+
+  it("keeps the hours a submission was sent under, whatever the setting becomes", async () => {
+    const task = await openPaidTask(origin, poster, { reward: 1_000, slots: 1 });
+    const claim = await submitted(task.id, "");
+    // Shortened to 24 hours after it was sent: its poster still has the 72 they were given.
+    origin.advance(48 * hour);
+    expect((await cron()).autoApproved).toBe(0);
+    expect((await reject(claim.id, tight)).status).toBe(200);
   });
 
   it("is the product's at the defaults", async () => {
@@ -104,34 +118,36 @@ describe("a deploy's shorter time limits", () => {
 });
 
 describe("a TIME_LIMITS setting the origin cannot read", () => {
-  it("makes no order or claim (500), and the cron's approvals wait while its other rules run", async () => {
+  it("makes no order or claim (500)", async () => {
     expect((await recharge(unreadable)).status).toBe(500);
     const task = await openPaidTask(origin, poster);
     const claimed = await origin.call(`/api/tasks/${task.id}/claims`, { headers: worker.auth, env: under(unreadable) });
     expect(claimed.status).toBe(500);
     expect(await env.DB.prepare("SELECT count(*) AS n FROM claim").first<number>("n")).toBe(0);
     expect(await env.DB.prepare("SELECT count(*) AS n FROM orders WHERE kind = 'recharge'").first<number>("n")).toBe(0);
-    const run = await cron(unreadable);
-    expect(run.autoApproved).toBe(0);
-    expect(run.pruned).not.toBeNull();
   });
 
-  it("still lets a poster approve a submission, which pays what either figure would, but not reject one", async () => {
+  it("sends no submission, and decides the ones sent before without it", async () => {
     const task = await openPaidTask(origin, poster, { reward: 1_000, slots: 2 });
     const other = await seedUser("other", origin.now());
-    const submitted: string[] = [];
+    const sentBefore: string[] = [];
     for (const person of [worker, other]) {
       const claimed = await origin.call(`/api/tasks/${task.id}/claims`, { headers: person.auth });
       const { id } = ((await claimed.json()) as { data: Claim }).data;
+      const refused = await origin.call(`/api/claims/${id}/submit`, {
+        body: { text: "Done." },
+        headers: person.auth,
+        env: under(unreadable),
+      });
+      expect(refused.status).toBe(500);
       expect((await origin.call(`/api/claims/${id}/submit`, { body: { text: "Done." }, headers: person.auth })).status).toBe(200);
-      submitted.push(id);
+      sentBefore.push(id);
     }
     const decide = (id: string | undefined, verb: string, body?: unknown) =>
       origin.call(`/api/claims/${id}/${verb}`, { body, headers: poster.auth, env: under(unreadable) });
-    expect((await decide(submitted[0], "approve")).status).toBe(200);
-    expect((await decide(submitted[1], "reject", { reason: "Not what was asked." })).status).toBe(500);
+    expect((await decide(sentBefore[0], "approve")).status).toBe(200);
+    expect((await decide(sentBefore[1], "reject", { reason: "Not what was asked." })).status).toBe(200);
     expect(await balanceOf(worker.id)).toEqual({ available: 1_000, held: 0 });
-    expect(await balanceOf(other.id)).toEqual({ available: 0, held: 0 });
     await expectLedgerWhole();
   });
 });

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
+import { defaultLocks } from "#contract/lock-limits";
 import { balanceOf, expectLedgerWhole, fundWallet, resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
 import { runTimeBasedRules } from "../scheduled";
 import { idempotencyRetentionMs, prunedTables, pruneExpired, retentionBatch } from "./retention";
@@ -138,10 +139,10 @@ describe("retention", () => {
     );
     await env.DB.batch(statements);
 
-    expect((await pruneExpired(env.DB, now)).idempotency).toBe(retentionBatch);
-    expect((await pruneExpired(env.DB, now)).idempotency).toBe(retentionBatch);
-    expect((await pruneExpired(env.DB, now)).idempotency).toBe(17);
-    expect((await pruneExpired(env.DB, now)).idempotency).toBe(0);
+    expect((await pruneExpired(env.DB, now, defaultLocks)).idempotency).toBe(retentionBatch);
+    expect((await pruneExpired(env.DB, now, defaultLocks)).idempotency).toBe(retentionBatch);
+    expect((await pruneExpired(env.DB, now, defaultLocks)).idempotency).toBe(17);
+    expect((await pruneExpired(env.DB, now, defaultLocks)).idempotency).toBe(0);
     expect(await env.DB.prepare("SELECT key FROM idempotency").all()).toMatchObject({ results: [{ key: "kept" }] });
   });
 
@@ -209,7 +210,7 @@ describe("retention", () => {
       ),
     ]);
 
-    expect(await pruneExpired(env.DB, now)).toEqual({
+    expect(await pruneExpired(env.DB, now, defaultLocks)).toEqual({
       idempotency: 0,
       session: 2,
       webauthn_challenge: 1,

@@ -17,7 +17,9 @@ export const idempotencyRetentionMs = dayMs;
  * any more. Never the ledger, orders, payments, refunds, tickets or the audit trail.
  * Each entry is a table and the condition that makes one of its rows expired.
  */
-const expired: { table: string; where: string; bound: (now: number, locks: Locks) => number | string }[] = [
+type Expired = { table: string; where: string; bound: (now: number) => number | string };
+
+const expired: Expired[] = [
   { table: "idempotency", where: "created_at < ?1", bound: (now) => now - idempotencyRetentionMs },
   // Ended, or idle past the limit that ends it anyway.
   { table: "session", where: "ended_at IS NOT NULL OR last_used_at < ?1", bound: (now) => now - sessionIdleLimitMs },
@@ -26,10 +28,7 @@ const expired: { table: string; where: string; bound: (now: number, locks: Locks
   { table: "recovery_link", where: "expires_at < ?1", bound: (now) => now },
   // The overview reads only the latest run; a month of them tells when a problem began.
   { table: "ledger_check_run", where: "checked_at < ?1", bound: (now) => now - 30 * dayMs },
-  { table: "sign_in_failure", where: "at < ?1", bound: (now, { signIn }) => now - minutesMs(signIn.windowMinutes) },
   { table: "sign_in_lock", where: "until < ?1", bound: (now) => now },
-  // A lock started by a wrong try counts the tries in the window before it.
-  { table: "code_failure", where: "at < ?1", bound: (now, { redeem }) => now - minutesMs(redeem.windowMinutes + redeem.lockMinutes) },
   { table: "contact_attempt", where: "at < ?1", bound: (now) => now - contactLimits.windowMs },
   // Yesterday's total no longer limits anything; the day before is kept for a clock's slack.
   { table: "transfer_daily", where: "day < ?1", bound: (now) => chinaDay(now - 2 * dayMs) },
@@ -38,24 +37,28 @@ const expired: { table: string; where: string; bound: (now: number, locks: Locks
   { table: "wechat_ask", where: "asked_at < ?1", bound: (now) => now - askIntervalSeconds * 1000 },
 ];
 
-export const prunedTables = expired.map(({ table }) => table);
+/** The locks' failures, kept for as long as the deploy's locks count them (docs/decisions/054-deploy-locks.md). */
+const lockFailures = ({ signIn, redeem }: Locks): Expired[] => [
+  { table: "sign_in_failure", where: "at < ?1", bound: (now) => now - minutesMs(signIn.windowMinutes) },
+  // A lock started by a wrong try counts the tries in the window before it.
+  { table: "code_failure", where: "at < ?1", bound: (now) => now - minutesMs(redeem.windowMinutes + redeem.lockMinutes) },
+];
+
+export const prunedTables = [...expired, ...lockFailures(defaultLocks)].map(({ table }) => table);
 
 export type RetentionRun = Record<string, number>;
 
 /**
  * Deletes up to `batch` expired rows of each table, in one D1 batch; answers how many went.
- * A lock's failures are kept for as long as the deploy's `locks` count them.
+ * A lock's failures are kept for as long as the deploy's `locks` count them, and not touched
+ * without them (a setting that cannot be read).
  */
-export async function pruneExpired(
-  db: D1Database,
-  now: number,
-  locks: Locks = defaultLocks,
-  batch = retentionBatch,
-): Promise<RetentionRun> {
+export async function pruneExpired(db: D1Database, now: number, locks: Locks | null, batch = retentionBatch): Promise<RetentionRun> {
+  const tables = [...expired, ...(locks ? lockFailures(locks) : [])];
   const results = await db.batch(
-    expired.map(({ table, where, bound }) =>
-      db.prepare(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE ${where} LIMIT ?2)`).bind(bound(now, locks), batch),
+    tables.map(({ table, where, bound }) =>
+      db.prepare(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE ${where} LIMIT ?2)`).bind(bound(now), batch),
     ),
   );
-  return Object.fromEntries(expired.map(({ table }, index) => [table, results[index]?.meta.changes ?? 0]));
+  return Object.fromEntries(tables.map(({ table }, index) => [table, results[index]?.meta.changes ?? 0]));
 }

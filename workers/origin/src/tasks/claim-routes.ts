@@ -157,6 +157,7 @@ claimRoutes.openapi(claimTask, async (c) => {
     reject_reason: null,
     created_at: now,
     submitted_at: null,
+    auto_approve_at: null,
     decided_at: null,
     withdrawn_at: null,
   };
@@ -222,7 +223,16 @@ claimRoutes.openapi(submit, async (c) => {
   const worker = c.var.user.id;
   const current = await findClaim(db, id, { worker });
   if (!current) return c.var.idempotency.refuse(new ApiError("NOT_FOUND", "There is no such claim."));
-  const submitted: ClaimRow = { ...current, status: "submitted", proof_text: text, proof_url: url ?? null, submitted_at: now };
+  // The poster's time to check is the deploy's now, kept with the submission (migration 0037).
+  const autoApproveAt = now + hoursMs(timeLimitsOf(c.env).claim.autoApproveHours);
+  const submitted: ClaimRow = {
+    ...current,
+    status: "submitted",
+    proof_text: text,
+    proof_url: url ?? null,
+    submitted_at: now,
+    auto_approve_at: autoApproveAt,
+  };
   try {
     return await c.var.idempotency.commit(
       [
@@ -237,8 +247,10 @@ claimRoutes.openapi(submit, async (c) => {
           now,
         ),
         db
-          .prepare("UPDATE claim SET status = 'submitted', proof_text = ?1, proof_url = ?2, submitted_at = ?3 WHERE id = ?4")
-          .bind(text, url ?? null, now, id),
+          .prepare(
+            "UPDATE claim SET status = 'submitted', proof_text = ?1, proof_url = ?2, submitted_at = ?3, auto_approve_at = ?4 WHERE id = ?5",
+          )
+          .bind(text, url ?? null, now, autoApproveAt, id),
       ],
       200,
       { code: "SUCCESS" as const, data: claimFromRow(submitted) },
@@ -296,18 +308,16 @@ claimRoutes.openapi(withdraw, async (c) => {
   }
 });
 
-/** Whether a submission was sent long enough ago to be approved without a check, whether or not the cron got to it yet. */
-const approvedUnchecked = (claim: ClaimRow, now: number, autoApproveHours: number) =>
-  claim.status === "submitted" && claim.submitted_at !== null && claim.submitted_at <= now - hoursMs(autoApproveHours);
+/** Whether a submission's time to be checked ran out, whether or not the cron got to it yet. */
+const approvedUnchecked = (claim: ClaimRow, now: number) =>
+  claim.status === "submitted" && claim.auto_approve_at !== null && claim.auto_approve_at <= now;
 
 /** Why a claim is not waiting for a check, and whether that can still change (only a claim not yet submitted can). */
-function notWaitingForCheck(claim: ClaimRow, now: number, autoApproveHours: number): { error: ApiError; lasting: boolean } {
-  if (approvedUnchecked(claim, now, autoApproveHours)) {
+function notWaitingForCheck(claim: ClaimRow, now: number): { error: ApiError; lasting: boolean } {
+  if (approvedUnchecked(claim, now)) {
+    const hours = Math.round(((claim.auto_approve_at ?? 0) - (claim.submitted_at ?? 0)) / 3_600_000);
     return {
-      error: new ApiError(
-        "CLAIM_NOT_SUBMITTED",
-        `This submission was approved automatically: ${autoApproveHours} hours passed without a check.`,
-      ),
+      error: new ApiError("CLAIM_NOT_SUBMITTED", `This submission was approved automatically: ${hours} hours passed without a check.`),
       lasting: true,
     };
   }
@@ -328,11 +338,8 @@ claimRoutes.openapi(approve, async (c) => {
   const now = c.var.clock.now();
   const claim = await findClaim(db, id, { poster });
   if (!claim) throw new ApiError("NOT_FOUND", "There is no such claim among your tasks.");
-  // Read only to explain a refusal: approving a submitted claim pays what its automatic
-  // approval would, so it needs no figure (and goes ahead while TIME_LIMITS is being mended).
-  const autoApproveHours = () => timeLimitsOf(c.env).claim.autoApproveHours;
   if (claim.status !== "submitted") {
-    const { error, lasting } = notWaitingForCheck(claim, now, autoApproveHours());
+    const { error, lasting } = notWaitingForCheck(claim, now);
     return c.var.idempotency.refuse(error, { lasting });
   }
   // The capture's key and trigger pay a claim once, and only while it is submitted.
@@ -349,9 +356,7 @@ claimRoutes.openapi(approve, async (c) => {
     if (!(error instanceof Error && /only a submitted claim|claim_capture\.claim_id/.test(error.message))) throw error;
     const decided = await findClaim(db, id, { poster });
     return c.var.idempotency.refuse(
-      decided
-        ? notWaitingForCheck(decided, now, autoApproveHours()).error
-        : new ApiError("CLAIM_NOT_SUBMITTED", "This claim is not waiting for a check."),
+      decided ? notWaitingForCheck(decided, now).error : new ApiError("CLAIM_NOT_SUBMITTED", "This claim is not waiting for a check."),
     );
   }
 });
@@ -363,9 +368,8 @@ claimRoutes.openapi(reject, async (c) => {
   const now = c.var.clock.now();
   const claim = await findClaim(db, id, { poster });
   if (!claim) throw new ApiError("NOT_FOUND", "There is no such claim among your tasks.");
-  const { autoApproveHours } = timeLimitsOf(c.env).claim;
-  if (claim.status !== "submitted" || approvedUnchecked(claim, now, autoApproveHours)) {
-    const { error, lasting } = notWaitingForCheck(claim, now, autoApproveHours);
+  if (claim.status !== "submitted" || approvedUnchecked(claim, now)) {
+    const { error, lasting } = notWaitingForCheck(claim, now);
     return c.var.idempotency.refuse(error, { lasting });
   }
   const reason = c.req.valid("json").reason;
@@ -382,9 +386,7 @@ claimRoutes.openapi(reject, async (c) => {
     if (!(error instanceof Error && error.message.includes("that change of status is not allowed"))) throw error;
     const decided = await findClaim(db, id, { poster });
     return c.var.idempotency.refuse(
-      decided
-        ? notWaitingForCheck(decided, now, autoApproveHours).error
-        : new ApiError("CLAIM_NOT_SUBMITTED", "This claim is not waiting for a check."),
+      decided ? notWaitingForCheck(decided, now).error : new ApiError("CLAIM_NOT_SUBMITTED", "This claim is not waiting for a check."),
     );
   }
 });

@@ -17,14 +17,16 @@ export type ClaimRow = {
   reject_reason: string | null;
   created_at: number;
   submitted_at: number | null;
+  /** When the submission is approved unless its poster decides first: fixed when it is submitted (migration 0037). */
+  auto_approve_at: number | null;
   decided_at: number | null;
   withdrawn_at: number | null;
 };
 
 export const claimSelect = `SELECT claim.id, claim.task_id, claim.worker_id, worker.handle AS worker_handle,
   worker.display_name AS worker_display_name, task.poster_id, task.title, task.reward, claim.status, claim.expires_at,
-  claim.proof_text, claim.proof_url, claim.reject_reason, claim.created_at, claim.submitted_at, claim.decided_at,
-  claim.withdrawn_at
+  claim.proof_text, claim.proof_url, claim.reject_reason, claim.created_at, claim.submitted_at, claim.auto_approve_at,
+  claim.decided_at, claim.withdrawn_at
   FROM claim JOIN task ON task.id = claim.task_id JOIN user AS worker ON worker.id = claim.worker_id`;
 
 const isoOrNull = (at: number | null) => (at === null ? null : new Date(at).toISOString());

@@ -1,7 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Claim, Task } from "#contract/tasks";
-import { defaultTimeLimits, hoursMs } from "#contract/time-limits";
 import {
   balanceOf,
   beforeBatch,
@@ -14,9 +13,6 @@ import {
 } from "../../test/origin-client";
 import { runTimeBasedRules } from "../scheduled";
 import { autoApprove, releaseUnneededEscrow } from "./task-rules";
-
-/** The product's 72 hours before a submission nobody checked is approved. */
-const productAutoApproveMs = hoursMs(defaultTimeLimits.claim.autoApproveHours);
 
 let origin: TestOrigin;
 let poster: Awaited<ReturnType<typeof seedUser>>;
@@ -127,7 +123,7 @@ describe("one item that fails in a run", () => {
     await submitAs(second, 1);
     origin.advance(72 * hour);
 
-    expect(await autoApprove(failingFirstBatch(), origin.now(), productAutoApproveMs)).toBe(1);
+    expect(await autoApprove(failingFirstBatch(), origin.now())).toBe(1);
     expect([await claimStatus(first), await claimStatus(second)]).toEqual(["submitted", "approved"]);
     expect(logged).toHaveBeenCalledWith(`Time-based rule auto-approve failed for ${first}`, expect.any(Error));
     expect(await env.DB.prepare("SELECT rule_failures FROM claim WHERE id = ?1").bind(first).first("rule_failures")).toBe(1);
@@ -143,12 +139,12 @@ describe("one item that fails in a run", () => {
     const older = await claimAs(task.id, 0);
     await submitAs(older, 0);
     origin.advance(72 * hour);
-    expect(await autoApprove(failingFirstBatch(), origin.now(), productAutoApproveMs)).toBe(0);
+    expect(await autoApprove(failingFirstBatch(), origin.now())).toBe(0);
     // A newer submission comes due; the next run's first write fails again.
     const newer = await claimAs(task.id, 1);
     await submitAs(newer, 1);
     origin.advance(72 * hour);
-    expect(await autoApprove(failingFirstBatch(), origin.now(), productAutoApproveMs)).toBe(1);
+    expect(await autoApprove(failingFirstBatch(), origin.now())).toBe(1);
     // The newer one, never failed, went first and met the failure; the older one was approved after it.
     expect([await claimStatus(older), await claimStatus(newer)]).toEqual(["approved", "submitted"]);
     expect(await rules()).toMatchObject({ autoApproved: 1 });

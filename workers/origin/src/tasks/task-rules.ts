@@ -31,20 +31,20 @@ export async function lapseClaims(db: D1Database, now: number): Promise<number> 
 }
 
 /**
- * Submissions nobody checked for 72 hours (or the deploy's `autoApproveMs`,
- * docs/decisions/055-deploy-time-limits.md) are approved: the worker is paid. Not while the
+ * Submissions nobody checked by their `auto_approve_at` (72 hours after they were sent, or the
+ * deploy's time then: docs/decisions/055-deploy-time-limits.md) are approved: the worker is paid. Not while the
  * poster is locked: their escrow stays until the unlock, when the next run pays what is due
  * (migration 0035, docs/decisions/013-account-locks.md).
  */
-export async function autoApprove(db: D1Database, now: number, autoApproveMs: number): Promise<number> {
+export async function autoApprove(db: D1Database, now: number): Promise<number> {
   const due = await db
     .prepare(
       `SELECT claim.id, claim.worker_id, task.poster_id, task.reward FROM claim JOIN task ON task.id = claim.task_id
-       WHERE claim.status = 'submitted' AND claim.submitted_at <= ?1
+       WHERE claim.status = 'submitted' AND claim.auto_approve_at <= ?1
          AND NOT EXISTS (SELECT 1 FROM user WHERE user.id = task.poster_id AND user.locked_at IS NOT NULL)
        ORDER BY claim.rule_failures, claim.submitted_at, claim.id LIMIT ?2`,
     )
-    .bind(now - autoApproveMs, batchLimit)
+    .bind(now, batchLimit)
     .all<{ id: string; worker_id: string; poster_id: string; reward: number }>();
   let approved = 0;
   for (const claim of due.results) {
