@@ -16,12 +16,38 @@ export class DeploySettingError extends Error {
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
- * The setting's JSON object, checked to name only the parts `defaults` has; null when the
- * setting is absent or blank (the defaults). `example` shows a valid one in the refusal.
+ * The reader of one setting: absent or blank, `defaults`; otherwise its JSON object, checked
+ * to name only the parts `defaults` has (`example` shows a valid one in the refusal), read by
+ * `read` and frozen by `freeze`. One setting holds for every request of an isolate, so the
+ * last one read is kept, and a setting that names only the defaults is the defaults
+ * themselves (the pages then carry no figures of their own).
  */
-export function settingParts(name: string, setting: string | undefined, defaults: object, example: string): Record<string, unknown> | null {
-  const text = setting?.trim() ?? "";
-  if (text === "") return null;
+export function settingReader<T extends object>({
+  name,
+  defaults,
+  example,
+  read,
+  freeze,
+}: {
+  name: string;
+  defaults: T;
+  example: string;
+  read: (parts: Record<string, unknown>) => T;
+  freeze: (value: T) => T;
+}): (setting: string | undefined) => T {
+  let last: { text: string; value: T } | undefined;
+  return (setting) => {
+    const text = setting?.trim() ?? "";
+    if (text === "") return defaults;
+    if (last?.text === text) return last.value;
+    const value = read(settingParts(name, text, defaults, example));
+    const kept = JSON.stringify(value) === JSON.stringify(defaults) ? defaults : freeze(value);
+    last = { text, value: kept };
+    return kept;
+  };
+}
+
+function settingParts(name: string, text: string, defaults: object, example: string): Record<string, unknown> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -7,7 +7,7 @@
  *
  * Plain TypeScript, no zod: the edge reads the same setting for /help.
  */
-import { DeploySettingError, partFigures, settingParts } from "./deploy-setting";
+import { DeploySettingError, partFigures, settingReader } from "./deploy-setting";
 
 /** `failures` within `windowMinutes` lock for `lockMinutes`. */
 export type LockRule = { failures: number; windowMinutes: number; lockMinutes: number };
@@ -57,23 +57,17 @@ function tightened(part: keyof Locks, configured: unknown): LockRule {
   return rule;
 }
 
-let lastRead: { setting: string; locks: Locks } | undefined;
-
 /**
  * The locks a deploy's `LOCKS` setting sets: JSON such as
  * `{"signIn":{"failures":5,"lockMinutes":60}}`; absent or blank, the defaults. Anything else
  * throws a DeploySettingError naming the figure.
  */
-export function deployLocks(setting: string | undefined): Locks {
-  const text = setting?.trim() ?? "";
-  if (text === "") return defaultLocks;
-  if (lastRead?.setting === text) return lastRead.locks;
-  const parsed = settingParts("LOCKS", text, defaultLocks, '{"signIn":{"failures":5,"lockMinutes":60}}') ?? {};
-  const read: Locks = { signIn: tightened("signIn", parsed.signIn), redeem: tightened("redeem", parsed.redeem) };
-  // A setting that names the defaults is the defaults.
-  const locks = JSON.stringify(read) === JSON.stringify(defaultLocks) ? defaultLocks : frozen(read);
-  lastRead = { setting: text, locks };
-  return locks;
-}
+export const deployLocks = settingReader({
+  name: "LOCKS",
+  defaults: defaultLocks,
+  example: '{"signIn":{"failures":5,"lockMinutes":60}}',
+  read: (parts): Locks => ({ signIn: tightened("signIn", parts.signIn), redeem: tightened("redeem", parts.redeem) }),
+  freeze: frozen,
+});
 
 export const minutesMs = (minutes: number) => minutes * 60_000;

@@ -8,7 +8,7 @@
  * Plain TypeScript, no zod: the edge reads the same setting for its pages, and the edge
  * carries no zod (docs/decisions/034-lighter-edge.md).
  */
-import { DeploySettingError, partFigures, settingParts } from "./deploy-setting";
+import { DeploySettingError, partFigures, settingReader } from "./deploy-setting";
 
 /** An inclusive range of amounts in minor units (fen). */
 export type MoneyRange = { min: number; max: number };
@@ -62,29 +62,23 @@ function tightened<T extends Record<string, number>>(part: string, defaults: T, 
   return merged as T;
 }
 
-let lastRead: { setting: string; limits: Limits } | undefined;
-
 /**
  * The limits a deploy's `MONEY_LIMITS` setting sets: JSON such as
  * `{"transfer":{"max":1000000,"perDay":2000000}}`; absent or blank, the defaults. Anything
  * else throws a DeploySettingError naming the figure: a deploy that cannot say its limits
  * must not move money under guessed ones.
  */
-export function deployLimits(setting: string | undefined): Limits {
-  const text = setting?.trim() ?? "";
-  if (text === "") return defaultLimits;
-  if (lastRead?.setting === text) return lastRead.limits;
-  const parsed = settingParts("MONEY_LIMITS", text, defaultLimits, '{"transfer":{"max":1000000,"perDay":2000000}}') ?? {};
-  const read: Limits = {
-    recharge: tightened("recharge", defaultLimits.recharge, parsed.recharge),
-    transfer: tightened("transfer", defaultLimits.transfer, parsed.transfer),
-    taskReward: tightened("taskReward", defaultLimits.taskReward, parsed.taskReward),
-  };
-  // A setting that names the defaults is the defaults: the pages then carry no limits of their own.
-  const limits = JSON.stringify(read) === JSON.stringify(defaultLimits) ? defaultLimits : frozen(read);
-  lastRead = { setting: text, limits };
-  return limits;
-}
+export const deployLimits = settingReader({
+  name: "MONEY_LIMITS",
+  defaults: defaultLimits,
+  example: '{"transfer":{"max":1000000,"perDay":2000000}}',
+  read: (parts): Limits => ({
+    recharge: tightened("recharge", defaultLimits.recharge, parts.recharge),
+    transfer: tightened("transfer", defaultLimits.transfer, parts.transfer),
+    taskReward: tightened("taskReward", defaultLimits.taskReward, parts.taskReward),
+  }),
+  freeze: frozen,
+});
 
 /** How the contract refuses an amount past a bound (its schemas and a deploy's ranges alike), in yuan: "5000.00". */
 export const amountAtLeast = (fen: number) => `The amount must be at least ${(fen / 100).toFixed(2)}.`;

@@ -8,7 +8,7 @@
  *
  * Plain TypeScript, no zod: the edge reads the same setting for its pages.
  */
-import { DeploySettingError, partFigures, settingParts } from "./deploy-setting";
+import { DeploySettingError, partFigures, settingReader } from "./deploy-setting";
 
 export type TimeLimits = {
   /** An unpaid order closes this long after it was made. */
@@ -53,23 +53,17 @@ function shortened<Part extends keyof TimeLimits>(part: Part, configured: unknow
   return read as TimeLimits[Part];
 }
 
-let lastRead: { setting: string; times: TimeLimits } | undefined;
-
 /**
  * The time limits a deploy's `TIME_LIMITS` setting sets: JSON such as
  * `{"order":{"payMinutes":15},"claim":{"autoApproveHours":48}}`; absent or blank, the
  * defaults. Anything else throws a DeploySettingError naming the figure.
  */
-export function deployTimeLimits(setting: string | undefined): TimeLimits {
-  const text = setting?.trim() ?? "";
-  if (text === "") return defaultTimeLimits;
-  if (lastRead?.setting === text) return lastRead.times;
-  const parsed = settingParts("TIME_LIMITS", text, defaultTimeLimits, '{"order":{"payMinutes":15}}') ?? {};
-  const read: TimeLimits = { order: shortened("order", parsed.order), claim: shortened("claim", parsed.claim) };
-  // A setting that names the defaults is the defaults: the pages then carry no figures of their own.
-  const times = JSON.stringify(read) === JSON.stringify(defaultTimeLimits) ? defaultTimeLimits : frozen(read);
-  lastRead = { setting: text, times };
-  return times;
-}
+export const deployTimeLimits = settingReader({
+  name: "TIME_LIMITS",
+  defaults: defaultTimeLimits,
+  example: '{"order":{"payMinutes":15}}',
+  read: (parts): TimeLimits => ({ order: shortened("order", parts.order), claim: shortened("claim", parts.claim) }),
+  freeze: frozen,
+});
 
 export const hoursMs = (hours: number) => hours * 3_600_000;
