@@ -5,6 +5,7 @@
  */
 import { type LockRule, minutesMs } from "#contract/lock-limits";
 import { ApiError } from "../http/answer";
+import { waitInWords } from "../http/wait-words";
 
 /** When the handle is locked, the time it opens again; otherwise null. */
 async function signInLockedUntil(db: D1Database, handle: string, now: number): Promise<number | null> {
@@ -65,8 +66,7 @@ export async function clearSignInFailures(db: D1Database, handle: string): Promi
 export async function signInLockedError(db: D1Database, handle: string, now: number): Promise<ApiError> {
   const lockedUntil = (await signInLockedUntil(db, handle, now)) ?? now + 60_000;
   const seconds = Math.max(1, Math.ceil((lockedUntil - now) / 1000));
-  const minutes = Math.ceil(seconds / 60);
-  return new ApiError("SIGN_IN_LOCKED", `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`, undefined, {
+  return new ApiError("SIGN_IN_LOCKED", `Too many failed sign-ins. Try again in ${waitInWords(seconds)}.`, undefined, {
     "Retry-After": String(seconds),
   });
 }

@@ -3,6 +3,7 @@ import { minutesMs } from "#contract/lock-limits";
 import { normalizeCode, redeemCodeAnswerSchema, redeemCodeBodySchema } from "#contract/codes";
 import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
+import { waitInWords } from "../http/wait-words";
 import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "#contract/openapi";
 import { validationHook } from "../http/validation";
 import { idempotent, isReplayed } from "../idempotency/idempotency";
@@ -73,8 +74,7 @@ codeRoutes.openapi(redeem, async (c) => {
       .bind(...lockingBinds)
       .first<number>("at");
     const seconds = Math.max(1, Math.ceil(((lockedAt ?? now) + minutesMs(lock.lockMinutes) - now) / 1000));
-    const minutes = Math.ceil(seconds / 60);
-    throw new ApiError("REDEEM_LOCKED", `Too many wrong codes. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`, undefined, {
+    throw new ApiError("REDEEM_LOCKED", `Too many wrong codes. Try again in ${waitInWords(seconds)}.`, undefined, {
       "Retry-After": String(seconds),
     });
   }

@@ -70,6 +70,14 @@ describe("a deploy's tighter sign-in lock", () => {
     expect((await signIn(fixturePassword)).status).toBe(200);
   });
 
+  it("says a lock of a day in hours", async () => {
+    const aDay = '{"signIn":{"failures":3,"lockMinutes":1440}}';
+    for (let attempt = 0; attempt < 3; attempt += 1) expect((await signIn("wrong password!", aDay)).status).toBe(401);
+    const locked = await signIn(fixturePassword, aDay);
+    expect(locked.headers.get("Retry-After")).toBe("86400");
+    expect(await locked.json()).toMatchObject({ message: "Too many failed sign-ins. Try again in 24 hours." });
+  });
+
   it("starts counting again when a lock ends, though its window outlasts the lock", async () => {
     const longWindow = '{"signIn":{"failures":3,"windowMinutes":60}}';
     for (let attempt = 0; attempt < 3; attempt += 1) expect((await signIn("wrong password!", longWindow)).status).toBe(401);
