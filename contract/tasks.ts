@@ -99,6 +99,8 @@ export const claimSchema = z.strictObject({
   rejectReason: z.string().nullable(),
   createdAt: z.iso.datetime(),
   submittedAt: z.iso.datetime().nullable(),
+  /** When a submission its poster has not decided is approved and paid: fixed when it is sent (the deploy's TIME_LIMITS then). */
+  autoApproveAt: z.iso.datetime().nullable(),
   decidedAt: z.iso.datetime().nullable(),
 });
 export type Claim = z.infer<typeof claimSchema>;

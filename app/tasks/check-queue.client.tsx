@@ -106,6 +106,12 @@ export function Queue({ claims }: { claims: Claim[] }) {
                 · {text.submitted} <DateTime iso={claim.submittedAt} />
               </>
             ) : null}
+            {claim.autoApproveAt ? (
+              <>
+                {" "}
+                · {text.autoApproveAt} <DateTime iso={claim.autoApproveAt} />
+              </>
+            ) : null}
           </p>
           <p className="check-proof">{claim.proof?.text}</p>
           {claim.proof?.url ? (

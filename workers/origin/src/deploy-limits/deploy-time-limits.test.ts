@@ -85,6 +85,7 @@ describe("a deploy's shorter time limits", () => {
   it("approves a submission nobody checked after the deploy's hours, and the poster can no longer reject it", async () => {
     const task = await openPaidTask(origin, poster, { reward: 1_000, slots: 1 });
     const claim = await submitted(task.id, tight);
+    expect(claim.autoApproveAt).toBe(new Date(origin.now() + 24 * hour).toISOString());
     origin.advance(24 * hour - 1);
     expect((await cron()).autoApproved).toBe(0);
     origin.advance(1);
@@ -102,6 +103,7 @@ describe("a deploy's shorter time limits", () => {
   it("keeps the hours a submission was sent under, whatever the setting becomes", async () => {
     const task = await openPaidTask(origin, poster, { reward: 1_000, slots: 1 });
     const claim = await submitted(task.id, "");
+    expect(claim.autoApproveAt).toBe(new Date(origin.now() + 72 * hour).toISOString());
     // Shortened to 24 hours after it was sent: its poster still has the 72 they were given.
     origin.advance(48 * hour);
     expect((await cron()).autoApproved).toBe(0);

@@ -42,6 +42,7 @@ export function claimFromRow(row: ClaimRow): Claim {
     rejectReason: row.reject_reason,
     createdAt: new Date(row.created_at).toISOString(),
     submittedAt: isoOrNull(row.submitted_at),
+    autoApproveAt: isoOrNull(row.auto_approve_at),
     decidedAt: isoOrNull(row.decided_at),
   };
 }
