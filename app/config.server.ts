@@ -48,7 +48,8 @@ export function statedSettings({ withLocks }: { withLocks: boolean }): StatedSet
     try {
       return reader();
     } catch (error) {
-      wrong.push(error instanceof Error ? error.message : String(error));
+      if (!(error instanceof DeploySettingError)) throw error;
+      wrong.push(error.message);
       return null;
     }
   };

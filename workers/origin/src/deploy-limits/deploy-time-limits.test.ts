@@ -110,6 +110,17 @@ describe("a deploy's shorter time limits", () => {
     expect((await reject(claim.id, tight)).status).toBe(200);
   });
 
+  it("gives a submission sent without its time (by the code before migration 0037, during a deploy) the product's 72 hours", async () => {
+    const task = await openPaidTask(origin, poster, { reward: 1_000, slots: 1 });
+    const claim = await submitted(task.id, tight);
+    await env.DB.prepare("UPDATE claim SET auto_approve_at = NULL WHERE id = ?1").bind(claim.id).run();
+    origin.advance(72 * hour - 1);
+    expect((await cron()).autoApproved).toBe(0);
+    origin.advance(1);
+    expect((await reject(claim.id)).status).toBe(409);
+    expect((await cron()).autoApproved).toBe(1);
+  });
+
   it("is the product's at the defaults", async () => {
     const made = await recharge("");
     const order = ((await made.json()) as { data: { expiresAt: string } }).data;

@@ -70,6 +70,18 @@ describe("an operator's action under a role that changed meanwhile", () => {
         .run(),
     ).rejects.toThrow(/operator_no_longer_acts/);
   });
+
+  it("keeps the row of an ask to WeChat Pay, written after WeChat Pay's answer was settled as the cron would", async () => {
+    await env.DB.prepare("DELETE FROM operator_role WHERE user_id = ?1").bind(admin.id).run();
+    const row = (action: string) =>
+      env.DB.prepare(
+        "INSERT INTO audit_log (at, actor_kind, actor_id, actor_role, action, object_type, object_id) VALUES (1, 'operator', ?1, 'admin', ?2, 'order', 'ord_x')",
+      )
+        .bind(admin.id, action)
+        .run();
+    await expect(row("order.ask_wechat_pay")).resolves.toBeTruthy();
+    await expect(row("order.refund")).rejects.toThrow(/operator_no_longer_acts/);
+  });
 });
 
 describe("an admin's action on their own role or account, another admin remaining", () => {

@@ -1,4 +1,5 @@
 import type { Claim } from "#contract/tasks";
+import { defaultTimeLimits, hoursMs } from "#contract/time-limits";
 
 export type ClaimRow = {
   id: string;
@@ -23,9 +24,16 @@ export type ClaimRow = {
   withdrawn_at: number | null;
 };
 
+/**
+ * When a submission is approved unless its poster decides first. A submission sent by code
+ * older than migration 0037 (during a deploy, between the migration and the new code) has none
+ * stored, and had the product's 72 hours.
+ */
+export const autoApproveAtSql = `coalesce(claim.auto_approve_at, claim.submitted_at + ${hoursMs(defaultTimeLimits.claim.autoApproveHours)})`;
+
 export const claimSelect = `SELECT claim.id, claim.task_id, claim.worker_id, worker.handle AS worker_handle,
   worker.display_name AS worker_display_name, task.poster_id, task.title, task.reward, claim.status, claim.expires_at,
-  claim.proof_text, claim.proof_url, claim.reject_reason, claim.created_at, claim.submitted_at, claim.auto_approve_at,
+  claim.proof_text, claim.proof_url, claim.reject_reason, claim.created_at, claim.submitted_at, ${autoApproveAtSql} AS auto_approve_at,
   claim.decided_at, claim.withdrawn_at
   FROM claim JOIN task ON task.id = claim.task_id JOIN user AS worker ON worker.id = claim.worker_id`;
 

@@ -1,6 +1,7 @@
 import * as Sentry from "../error-reporting";
 import { journalParts, walletAccountOf } from "../ledger/journal";
 import { captureStatements } from "./claim-capture";
+import { autoApproveAtSql } from "./claims";
 
 /** How many claims or tasks one run handles per rule; the next minute's run takes the rest. */
 const batchLimit = 50;
@@ -40,7 +41,7 @@ export async function autoApprove(db: D1Database, now: number): Promise<number> 
   const due = await db
     .prepare(
       `SELECT claim.id, claim.worker_id, task.poster_id, task.reward FROM claim JOIN task ON task.id = claim.task_id
-       WHERE claim.status = 'submitted' AND claim.auto_approve_at <= ?1
+       WHERE claim.status = 'submitted' AND ${autoApproveAtSql} <= ?1
          AND NOT EXISTS (SELECT 1 FROM user WHERE user.id = task.poster_id AND user.locked_at IS NOT NULL)
        ORDER BY claim.rule_failures, claim.submitted_at, claim.id LIMIT ?2`,
     )
