@@ -1,8 +1,9 @@
 /**
  * Reading a deploy's JSON setting of figures over the product's defaults: `MONEY_LIMITS`
- * (contract/money-limits.ts) and `LOCKS` (contract/lock-limits.ts). Both are refused as a
- * whole when any part is wrong, naming it: a deploy that cannot say its rules must not run
- * under guessed ones (docs/decisions/053-deploy-limits.md, docs/decisions/054-deploy-locks.md).
+ * (contract/money-limits.ts), `LOCKS` (contract/lock-limits.ts) and `TIME_LIMITS`
+ * (contract/time-limits.ts). Each is refused as a whole when any part is wrong, naming it: a
+ * deploy that cannot say its rules must not run under guessed ones
+ * (docs/decisions/053-deploy-limits.md, docs/decisions/054-deploy-locks.md).
  *
  * Plain TypeScript, no zod: the edge reads these settings too, and carries no zod
  * (docs/decisions/034-lighter-edge.md).
@@ -60,8 +61,8 @@ function settingParts(name: string, text: string, defaults: object, example: str
 }
 
 /**
- * One part of the setting over its defaults: an object whose figures are whole numbers the
- * part has. Only the part's own names count, never ones every object inherits (`toString`).
+ * One part the setting names, over its defaults: an object whose figures are whole numbers
+ * the part has. Only the part's own names count, never ones every object inherits (`toString`).
  */
 export function partFigures<T extends Record<string, number>>(
   path: string,
@@ -69,7 +70,6 @@ export function partFigures<T extends Record<string, number>>(
   configured: unknown,
   unit: string,
 ): Record<keyof T & string, number> {
-  if (configured === undefined) return { ...defaults };
   if (!isRecord(configured)) throw new DeploySettingError(`${path} must be an object.`);
   ownNamesOnly(path, configured, defaults);
   const merged: Record<string, number> = { ...defaults };

@@ -69,5 +69,3 @@ export const deployLocks = settingReader({
   read: (parts): Locks => ({ signIn: tightened("signIn", parts.signIn), redeem: tightened("redeem", parts.redeem) }),
   freeze: frozen,
 });
-
-export const minutesMs = (minutes: number) => minutes * 60_000;

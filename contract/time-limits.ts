@@ -66,4 +66,5 @@ export const deployTimeLimits = settingReader({
   freeze: frozen,
 });
 
+export const minutesMs = (minutes: number) => minutes * 60_000;
 export const hoursMs = (hours: number) => hours * 3_600_000;

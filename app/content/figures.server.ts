@@ -49,19 +49,20 @@ export type StatedSettings = { limits: Limits; locks?: Locks; times?: TimeLimits
 /**
  * A page's text built from the deploy's figures, in each language: built once per isolate,
  * settings and language, since one setting holds for every request of a deploy (an uncached
- * render of /help then costs what it did before the figures came from settings).
+ * render of /help then costs what it did before the figures came from settings). The settings'
+ * readers give the same objects while a setting holds, so the last ones are the key.
  */
 export function textWithFigures<T>(
   build: Record<Language, (figures: PageFigures) => T>,
 ): (settings: StatedSettings, language: Language) => T {
-  // Keyed by the settings' objects, each the same for every request while its setting holds.
-  const built = new WeakMap<Limits, WeakMap<Locks, WeakMap<TimeLimits, Map<Language, T>>>>();
+  let built: { limits: Limits; locks: Locks; times: TimeLimits; byLanguage: Map<Language, T> } | undefined;
   return ({ limits, locks = defaultLocks, times = defaultTimeLimits }, language) => {
-    const byLocks = got(built, limits, () => new WeakMap());
-    const byTimes = got(byLocks, locks, () => new WeakMap());
-    const byLanguage = got(byTimes, times, () => new Map<Language, T>());
-    return got(byLanguage, language, () =>
-      build[language]({
+    if (built?.limits !== limits || built.locks !== locks || built.times !== times) {
+      built = { limits, locks, times, byLanguage: new Map() };
+    }
+    let text = built.byLanguage.get(language);
+    if (text === undefined) {
+      text = build[language]({
         ...moneyFigures(limits, language),
         locks: { signIn: lockFigures(locks.signIn, language), redeem: lockFigures(locks.redeem, language) },
         times: {
@@ -69,16 +70,9 @@ export function textWithFigures<T>(
           claimSubmit: sayMinutes(times.claim.submitHours * 60, language),
           autoApprove: sayMinutes(times.claim.autoApproveHours * 60, language),
         },
-      }),
-    );
+      });
+      built.byLanguage.set(language, text);
+    }
+    return text;
   };
-}
-
-function got<K extends object | string, V>(map: { get(key: K): V | undefined; set(key: K, value: V): unknown }, key: K, make: () => V): V {
-  let value = map.get(key);
-  if (value === undefined) {
-    value = make();
-    map.set(key, value);
-  }
-  return value;
 }

@@ -163,7 +163,7 @@ export const opsMessages = defineMessages({
     timesDiffer:
       "The pages state other times than these, which the origin applies: set TIME_LIMITS the same on both workers (README, Configuration).",
     timesUnreadable:
-      "The origin did not give its time limits (GET /api/time-limits). If it cannot read its TIME_LIMITS setting, no order or claim can be made, no submission rejected and none approved unchecked, until the setting is mended (README, Configuration).",
+      "The origin did not give its time limits (GET /api/time-limits). If it cannot read its TIME_LIMITS setting, no order, claim or submission can be made until the setting is mended (README, Configuration).",
     volumeTitle: "Money moved per day, last 30 days",
     volumeChart: (days: number, total: string) => `Bar chart: ${days} days with movements, ${total} in all.`,
     volumeByKind: "By kind, last 30 days",
@@ -448,7 +448,7 @@ export const opsMessages = defineMessages({
     timesAgree: "页面所示时限与此一致（TIME_LIMITS）。",
     timesDiffer: "页面所示时限与源站执行的上述时限不同：请在两个 Worker 上设置相同的 TIME_LIMITS（见 README 的“Configuration”）。",
     timesUnreadable:
-      "源站未给出其时限（GET /api/time-limits）。如果它无法读取 TIME_LIMITS 设置，在修正之前无法创建订单或领取任务，无法驳回提交，也不会自动通过提交（见 README 的“Configuration”）。",
+      "源站未给出其时限（GET /api/time-limits）。如果它无法读取 TIME_LIMITS 设置，在修正之前无法创建订单、领取任务或提交成果（见 README 的“Configuration”）。",
     volumeTitle: "近 30 天每日资金流转",
     volumeChart: (days: number, total: string) => `柱状图：${days} 天有资金流转，共 ${total}。`,
     volumeByKind: "近 30 天按类型",

@@ -3,7 +3,8 @@
  * minutes, or the deploy's tighter `LOCKS.signIn` (docs/decisions/054-deploy-locks.md), which
  * every function here takes as `rule`.
  */
-import { type LockRule, minutesMs } from "#contract/lock-limits";
+import type { LockRule } from "#contract/lock-limits";
+import { minutesMs } from "#contract/time-limits";
 import { ApiError } from "../http/answer";
 import { waitInWords } from "../http/wait-words";
 

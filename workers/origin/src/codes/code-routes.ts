@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
-import { minutesMs } from "#contract/lock-limits";
+import { minutesMs } from "#contract/time-limits";
 import { normalizeCode, redeemCodeAnswerSchema, redeemCodeBodySchema } from "#contract/codes";
 import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";

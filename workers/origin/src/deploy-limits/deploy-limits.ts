@@ -23,8 +23,8 @@ export function locksOf(env: Pick<Env, "LOCKS">): Locks {
 
 /**
  * This deploy's time limits on orders and claims (docs/decisions/055-deploy-time-limits.md).
- * A `TIME_LIMITS` setting that cannot be read throws, as above: no order or claim is made,
- * and no submission decided, under figures the deploy did not mean.
+ * A `TIME_LIMITS` setting that cannot be read throws, as above: no order, claim or submission
+ * is made under figures the deploy did not mean.
  */
 export function timeLimitsOf(env: Pick<Env, "TIME_LIMITS">): TimeLimits {
   return deployTimeLimits(env.TIME_LIMITS);

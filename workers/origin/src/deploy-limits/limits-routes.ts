@@ -29,7 +29,7 @@ const timeLimits = createRoute({
   path: "/time-limits",
   summary: "This deploy's time limits on orders and claims",
   description:
-    "The product closes an unpaid order after 30 minutes, lapses a claim not submitted within 24 hours (or by the task's deadline, if sooner), and approves a submission nobody checked within 72 hours. A deploy may shorten them (docs/decisions/055-deploy-time-limits.md): to no less than 5 minutes, 1 hour and 24 hours. An order's and a claim's `expiresAt` are set when they are made. No sign-in needed.",
+    "The product closes an unpaid order after 30 minutes, lapses a claim not submitted within 24 hours (or by the task's deadline, if sooner), and approves a submission nobody checked within 72 hours. A deploy may shorten them (docs/decisions/055-deploy-time-limits.md): to no less than 5 minutes, 1 hour and 24 hours. Each is fixed when its order, claim or submission is made (an order's and a claim's `expiresAt`, a claim's `autoApproveAt`). No sign-in needed.",
   responses: { 200: jsonContent(successEnvelope(timeLimitsSchema), "The time limits in force") },
 });
 

@@ -1,4 +1,4 @@
-import { minutesMs } from "#contract/lock-limits";
+import { minutesMs } from "#contract/time-limits";
 import type { Order, OrderDetail } from "#contract/orders";
 import { payerRefundStatusSql } from "../wechat-pay/payments/refund-states";
 

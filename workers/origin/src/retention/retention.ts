@@ -1,4 +1,5 @@
-import { defaultLocks, type Locks, minutesMs } from "#contract/lock-limits";
+import { defaultLocks, type Locks } from "#contract/lock-limits";
+import { minutesMs } from "#contract/time-limits";
 import { sessionIdleLimitMs } from "../auth/sessions";
 import { askIntervalSeconds } from "../ops/wechat-ask-interval";
 import { contactLimits } from "../support/contact-limits";

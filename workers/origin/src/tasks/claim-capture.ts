@@ -1,4 +1,4 @@
-/** Paying a worker for an approved claim: by the poster (claim-routes) or after 72 hours, or the deploy's `TIME_LIMITS` (task-rules). */
+/** Paying a worker for an approved claim: by the poster (claim-routes) or at its `auto_approve_at` (task-rules). */
 import { journalParts, walletAccountOf } from "../ledger/journal";
 
 /**
