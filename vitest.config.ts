@@ -108,7 +108,7 @@ export default defineConfig({
       builtEdgeWorker("edge-tight-limits", "test/edge-tight-limits/**/*.test.ts", {
         MONEY_LIMITS: '{"transfer":{"max":2000,"perDay":5000},"recharge":{"min":1000},"taskReward":{"max":500}}',
         LOCKS: '{"signIn":{"failures":5,"lockMinutes":60},"redeem":{"windowMinutes":30}}',
-        TIME_LIMITS: '{"order":{"payMinutes":15},"claim":{"submitHours":12,"autoApproveHours":48}}',
+        TIME_LIMITS: '{"order":{"payMinutes":15},"claim":{"submitHours":12,"autoApproveHours":48},"session":{"idleDays":7}}',
       }),
       {
         plugins: [

@@ -24,7 +24,11 @@ describe("useTimeLimits: the deploy's time limits on a screen (docs/decisions/05
   });
 
   it("are the configuration's where the edge put the deploy's there", () => {
-    const timeLimits: TimeLimits = { order: { payMinutes: 30 }, claim: { submitHours: 24, autoApproveHours: 48 } };
+    const timeLimits: TimeLimits = {
+      order: { payMinutes: 30 },
+      claim: { submitHours: 24, autoApproveHours: 48 },
+      session: { idleDays: 30 },
+    };
     expect(checkRuleUnder({ timeLimits })).toContain("Submissions not checked within 48 hours are approved automatically.");
   });
 });

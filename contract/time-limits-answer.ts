@@ -20,4 +20,10 @@ export const timeLimitsSchema = z.strictObject({
       .int()
       .meta({ description: "A submission nobody checked this many hours after it was sent is approved, and the worker paid" }),
   }),
+  session: z.strictObject({
+    idleDays: z
+      .number()
+      .int()
+      .meta({ description: "A session unused for this many days has ended: its token signs nobody in, and its person signs in again" }),
+  }),
 }) satisfies z.ZodType<TimeLimits>;

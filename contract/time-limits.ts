@@ -1,8 +1,9 @@
 /**
- * The product's time limits on orders and claims, and what one deploy sets of them
- * (docs/rules-and-limits.md, docs/decisions/055-deploy-time-limits.md): how long an order may
- * be paid, how long a worker has to submit a claim, and how long a poster has to check a
- * submission before it is approved for them. A deploy may shorten them with its
+ * The product's time limits on orders, claims and sessions, and what one deploy sets of them
+ * (docs/rules-and-limits.md, docs/decisions/055-deploy-time-limits.md,
+ * docs/decisions/057-deploy-session-idle-days.md): how long an order may be paid, how long a
+ * worker has to submit a claim, how long a poster has to check a submission before it is
+ * approved for them, and how long a session may go unused. A deploy may shorten them with its
  * `TIME_LIMITS` setting, never lengthen one; the origin applies the deploy's, `GET
  * /api/time-limits` publishes them and the pages state them.
  *
@@ -15,25 +16,35 @@ export type TimeLimits = {
   order: { payMinutes: number };
   /** A claim lapses this long after it was made (or at the task's deadline, if sooner); a submission nobody checked is approved this long after it was sent. */
   claim: { submitHours: number; autoApproveHours: number };
+  /** A session unused for this long has ended: its token no longer signs anyone in. */
+  session: { idleDays: number };
 };
 
 /** Frozen, as every TimeLimits this module gives: one object is shared by every request of an isolate. */
 export const defaultTimeLimits: TimeLimits = frozen({
   order: { payMinutes: 30 },
   claim: { submitHours: 24, autoApproveHours: 72 },
+  session: { idleDays: 30 },
 });
 
 /**
  * The shortest a deploy may set. A person needs minutes to open WeChat and pay; a worker an
- * hour to do a task's work; a poster a day to check it (docs/decisions/055-deploy-time-limits.md).
+ * hour to do a task's work; a poster a day to check it (docs/decisions/055-deploy-time-limits.md);
+ * someone who uses Paydesk daily should not have to sign in each time
+ * (docs/decisions/057-deploy-session-idle-days.md).
  */
-const shortest: { [Part in keyof TimeLimits]: { [Figure in keyof TimeLimits[Part]]: number } } = {
+export const shortestTimeLimits: TimeLimits = frozen({
   order: { payMinutes: 5 },
   claim: { submitHours: 1, autoApproveHours: 24 },
-};
+  session: { idleDays: 1 },
+});
 
 function frozen(times: TimeLimits): TimeLimits {
-  return Object.freeze({ order: Object.freeze(times.order), claim: Object.freeze(times.claim) });
+  return Object.freeze({
+    order: Object.freeze(times.order),
+    claim: Object.freeze(times.claim),
+    session: Object.freeze(times.session),
+  });
 }
 
 /** One part over its defaults: each figure shorter or the same, never below its shortest. */
@@ -41,8 +52,8 @@ function shortened<Part extends keyof TimeLimits>(part: Part, configured: unknow
   const defaults: Record<string, number> = defaultTimeLimits[part];
   if (configured === undefined) return defaultTimeLimits[part];
   const path = `TIME_LIMITS.${part}`;
-  const read = partFigures(path, defaults, configured, "minutes or hours");
-  const floor: Record<string, number> = shortest[part];
+  const read = partFigures(path, defaults, configured, "minutes, hours or days");
+  const floor: Record<string, number> = shortestTimeLimits[part];
   for (const [name, value] of Object.entries(read)) {
     const longest = defaults[name] ?? 0;
     if (value > longest)
@@ -62,9 +73,14 @@ export const deployTimeLimits = settingReader({
   name: "TIME_LIMITS",
   defaults: defaultTimeLimits,
   example: '{"order":{"payMinutes":15}}',
-  read: (parts): TimeLimits => ({ order: shortened("order", parts.order), claim: shortened("claim", parts.claim) }),
+  read: (parts): TimeLimits => ({
+    order: shortened("order", parts.order),
+    claim: shortened("claim", parts.claim),
+    session: shortened("session", parts.session),
+  }),
   freeze: frozen,
 });
 
 export const minutesMs = (minutes: number) => minutes * 60_000;
 export const hoursMs = (hours: number) => hours * 3_600_000;
+export const daysMs = (days: number) => hoursMs(days * 24);

@@ -7,7 +7,7 @@
 import { defaultLocks, type LockRule, type Locks } from "#contract/lock-limits";
 import type { Limits } from "#contract/money-limits";
 import { defaultTimeLimits, type TimeLimits } from "#contract/time-limits";
-import { sayMinutes } from "../i18n/durations";
+import { sayDays, sayMinutes } from "../i18n/durations";
 import { formatMoney } from "../i18n/format";
 import type { Language } from "../i18n/languages";
 import { rangeText } from "../money-limits";
@@ -22,8 +22,8 @@ type MoneyFigures = {
 /** A lock as the page says it: "10", "15 minutes", "1 hour". */
 type LockFigures = { failures: string; window: string; lock: string };
 
-/** The time limits as the page says them: "30 minutes", "24 hours", "72 小时". */
-type TimeFigures = { orderPay: string; claimSubmit: string; autoApprove: string };
+/** The time limits as the page says them: "30 minutes", "24 hours", "72 小时", "30 days". */
+type TimeFigures = { orderPay: string; claimSubmit: string; autoApprove: string; sessionIdle: string };
 
 export type PageFigures = MoneyFigures & { locks: { signIn: LockFigures; redeem: LockFigures }; times: TimeFigures };
 
@@ -69,6 +69,7 @@ export function textWithFigures<T>(
           orderPay: sayMinutes(times.order.payMinutes, language),
           claimSubmit: sayMinutes(times.claim.submitHours * 60, language),
           autoApprove: sayMinutes(times.claim.autoApproveHours * 60, language),
+          sessionIdle: sayDays(times.session.idleDays, language),
         },
       });
       built.byLanguage.set(language, text);

@@ -126,7 +126,7 @@ export const helpTopics = (figures: PageFigures): { title: string; answers: Answ
       {
         id: "sign-out",
         question: "How long do I stay signed in?",
-        answer: ["Until you sign out, or 30 days after you last used Paydesk on that device."],
+        answer: [`Until you sign out, or ${figures.times.sessionIdle} after you last used Paydesk on that device.`],
       },
     ],
   },

@@ -124,7 +124,7 @@ export const helpTopics = (figures: PageFigures): { title: string; answers: Answ
       {
         id: "sign-out",
         question: "登录状态会保持多久？",
-        answer: ["直到你退出登录为止；如果你在该设备上连续 30 天未使用 Paydesk，登录状态也会失效。"],
+        answer: [`直到你退出登录为止；如果你在该设备上连续 ${figures.times.sessionIdle}未使用 Paydesk，登录状态也会失效。`],
       },
     ],
   },

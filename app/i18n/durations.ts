@@ -11,3 +11,9 @@ export function sayMinutes(minutes: number, language: Language): string {
   if (hours === null) return `${minutes} minute${minutes === 1 ? "" : "s"}`;
   return `${hours} hour${hours === 1 ? "" : "s"}`;
 }
+
+/** A rule's length in whole days, as /help writes a session's: "30 days", "1 day", "30 天". */
+export function sayDays(days: number, language: Language): string {
+  if (language === "zh-CN") return `${days} 天`;
+  return `${days} day${days === 1 ? "" : "s"}`;
+}

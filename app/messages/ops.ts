@@ -158,12 +158,13 @@ export const opsMessages = defineMessages({
       orderPay: "An order, to be paid",
       claimSubmit: "A claim, to be submitted",
       autoApprove: "A submission, before it is approved unchecked",
+      sessionIdle: "A session, unused, before it ends",
     },
     timesAgree: "The pages state the same times (TIME_LIMITS).",
     timesDiffer:
       "The pages state other times than these, which the origin applies: set TIME_LIMITS the same on both workers (README, Configuration).",
     timesUnreadable:
-      "The origin did not give its time limits (GET /api/time-limits). If it cannot read its TIME_LIMITS setting, no order, claim or submission can be made until the setting is mended (README, Configuration).",
+      "The origin did not give its time limits (GET /api/time-limits). If it cannot read its TIME_LIMITS setting, no order, claim or submission can be made, and a session unused for a day ends, until the setting is mended (README, Configuration).",
     volumeTitle: "Money moved per day, last 30 days",
     volumeChart: (days: number, total: string) => `Bar chart: ${days} days with movements, ${total} in all.`,
     volumeByKind: "By kind, last 30 days",
@@ -444,11 +445,12 @@ export const opsMessages = defineMessages({
       orderPay: "订单支付时限",
       claimSubmit: "领取后提交时限",
       autoApprove: "提交后自动通过前的审核时限",
+      sessionIdle: "登录状态闲置多久后失效",
     },
     timesAgree: "页面所示时限与此一致（TIME_LIMITS）。",
     timesDiffer: "页面所示时限与源站执行的上述时限不同：请在两个 Worker 上设置相同的 TIME_LIMITS（见 README 的“Configuration”）。",
     timesUnreadable:
-      "源站未给出其时限（GET /api/time-limits）。如果它无法读取 TIME_LIMITS 设置，在修正之前无法创建订单、领取任务或提交成果（见 README 的“Configuration”）。",
+      "源站未给出其时限（GET /api/time-limits）。如果它无法读取 TIME_LIMITS 设置，在修正之前无法创建订单、领取任务或提交成果，闲置一天的登录状态也会失效（见 README 的“Configuration”）。",
     volumeTitle: "近 30 天每日资金流转",
     volumeChart: (days: number, total: string) => `柱状图：${days} 天有资金流转，共 ${total}。`,
     volumeByKind: "近 30 天按类型",

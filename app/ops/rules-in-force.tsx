@@ -1,13 +1,14 @@
 /*
  * The locks against guessing and the time limits the origin applies, on the back office's
- * overview (docs/decisions/054-deploy-locks.md, docs/decisions/055-deploy-time-limits.md):
- * what an operator answers "why was I locked for an hour?" or "why did my order close?" from.
+ * overview (docs/decisions/054-deploy-locks.md, docs/decisions/055-deploy-time-limits.md,
+ * docs/decisions/057-deploy-session-idle-days.md): what an operator answers "why was I locked
+ * for an hour?", "why did my order close?" or "why must I sign in again?" from.
  * The time limits are compared with what the pages state; the locks are stated by /help
  * alone, rendered on the server, so the card reminds where they belong.
  */
 import type { LockRule, Locks } from "#contract/lock-limits";
 import type { TimeLimits } from "#contract/time-limits";
-import { sayMinutes } from "../i18n/durations";
+import { sayDays, sayMinutes } from "../i18n/durations";
 import { useLanguage, useMessages } from "../i18n/messages";
 import { opsMessages } from "../messages/ops";
 import { useTimeLimits } from "../time-limits";
@@ -16,7 +17,8 @@ import { InForceCard } from "./in-force-card";
 const sameTimes = (a: TimeLimits, b: TimeLimits) =>
   a.order.payMinutes === b.order.payMinutes &&
   a.claim.submitHours === b.claim.submitHours &&
-  a.claim.autoApproveHours === b.claim.autoApproveHours;
+  a.claim.autoApproveHours === b.claim.autoApproveHours &&
+  a.session.idleDays === b.session.idleDays;
 
 /** `enforced` is null when the origin did not answer with its locks. */
 export function LocksInForce({ enforced }: { enforced: Locks | null }) {
@@ -54,6 +56,7 @@ export function TimeLimitsInForce({ enforced }: { enforced: TimeLimits | null })
           [text.times.orderPay, sayMinutes(enforced.order.payMinutes, language)],
           [text.times.claimSubmit, sayMinutes(enforced.claim.submitHours * 60, language)],
           [text.times.autoApprove, sayMinutes(enforced.claim.autoApproveHours * 60, language)],
+          [text.times.sessionIdle, sayDays(enforced.session.idleDays, language)],
         ]
       }
       agreement={{ same: enforced !== null && sameTimes(stated, enforced), agree: text.timesAgree, differ: text.timesDiffer }}

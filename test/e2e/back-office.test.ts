@@ -290,7 +290,7 @@ for (const { viewport, language } of runs) {
       problems.allow(/status of 500/);
       // An origin deployed with its own TIME_LIMITS while this edge states the product's, and
       // one whose LOCKS it cannot read.
-      const shorter = { order: { payMinutes: 15 }, claim: { submitHours: 24, autoApproveHours: 48 } };
+      const shorter = { order: { payMinutes: 15 }, claim: { submitHours: 24, autoApproveHours: 48 }, session: { idleDays: 7 } };
       await page.route("**/api/time-limits", (route) => route.fulfill({ json: { code: "SUCCESS", data: shorter } }));
       await page.route("**/api/locks", (route) =>
         route.fulfill({ status: 500, json: { code: "INTERNAL_ERROR", message: "Something went wrong on our side." } }),
@@ -298,6 +298,7 @@ for (const { viewport, language } of runs) {
       await contextFor(page.context(), admin, language);
       await open(page, "/ops");
       await expect(page.getByTestId("ops-times")).toContainText(language === "en" ? "48 hours" : "48 小时");
+      await expect(page.getByTestId("ops-times")).toContainText(language === "en" ? "7 days" : "7 天");
       await expect(page.getByTestId("ops-times-differ")).toHaveText(ops.timesDiffer);
       await expect(page.getByTestId("ops-locks-unreadable")).toHaveText(ops.locksUnreadable);
       await expect(page.getByTestId("ops-limits")).toBeVisible();
@@ -351,6 +352,7 @@ for (const { viewport, language } of runs) {
       await expect(page.getByTestId("ops-locks")).toContainText(ops.lockRule(10, minutes(15), minutes(15)));
       await expect(page.getByTestId("ops-locks")).toContainText(ops.lockRule(5, minutes(10), minutes(10)));
       await expect(page.getByTestId("ops-times")).toContainText(minutes(30));
+      await expect(page.getByTestId("ops-times")).toContainText(language === "en" ? "30 days" : "30 天");
       await expect(page.getByText(ops.timesAgree)).toBeVisible();
       await expectAccessible(page);
       await shot(page, "ops-overview", viewport, language);

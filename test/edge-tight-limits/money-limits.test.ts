@@ -6,7 +6,7 @@ import { pageConfigOf } from "../support/page-config";
 /**
  * This project's deploy (vitest.config.ts): ¥20.00 a transfer, ¥50.00 a day; recharges from
  * ¥10.00; rewards up to ¥5.00. Sign-in locks after 5 failures for an hour; wrong codes count for 30 minutes.
- * Orders wait 15 minutes, claims 12 hours, and posters have 48 hours to check.
+ * Orders wait 15 minutes, claims 12 hours, and posters have 48 hours to check; a session ends after 7 days unused.
  */
 async function page(path: string, language = "en"): Promise<string> {
   const response = await exports.default.fetch(
@@ -57,6 +57,7 @@ describe("a deploy with time limits of its own (docs/decisions/055-deploy-time-l
     expect(pageConfigOf(await page("/check"))?.timeLimits).toEqual({
       order: { payMinutes: 15 },
       claim: { submitHours: 12, autoApproveHours: 48 },
+      session: { idleDays: 7 },
     });
   });
 
@@ -65,11 +66,14 @@ describe("a deploy with time limits of its own (docs/decisions/055-deploy-time-l
     expect(help).toContain("15 minutes. An unpaid order closes after that");
     expect(help).toContain("submit your proof within 12 hours (or by the deadline, if sooner)");
     expect(help).toContain("unchecked submissions are approved automatically after 48 hours.");
+    expect(help).toContain("Until you sign out, or 7 days after you last used Paydesk on that device.");
     expect(help).not.toContain("72 hours");
+    expect(help).not.toContain("30 days after you last used");
     const zh = await page("/help", "zh-CN");
     expect(zh).toContain("15 分钟。超时未支付的订单将自动关闭");
     expect(zh).toContain("并在 12 小时内（如截止时间更早");
     expect(zh).toContain("报酬会转入你的钱包；48 小时内未审核的提交将自动通过。");
+    expect(zh).toContain("如果你在该设备上连续 7 天未使用 Paydesk，登录状态也会失效。");
     expect(await page("/tos")).toContain("Submissions you have not checked within 48 hours are approved automatically.");
     expect(await page("/tos", "zh-CN")).toContain("48 小时内未审核的提交将自动通过。");
   });

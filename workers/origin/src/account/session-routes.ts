@@ -6,7 +6,7 @@ import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { accountSessionsSchema, sessionIdParamSchema, sessionsEndedSchema } from "#contract/account-safety";
 import { bearerAuth, errorContent, jsonContent, successEnvelope } from "#contract/openapi";
 import { hashToken, requiredBearerToken } from "../auth/bearer-token";
-import { sessionIdleLimitMs } from "../auth/sessions";
+import { sessionTime } from "../auth/sessions";
 import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
 import { validationHook } from "../http/validation";
@@ -77,7 +77,7 @@ sessionRoutes
        WHERE user_id = ?1 AND ended_at IS NULL AND last_used_at > ?2
        ORDER BY last_used_at DESC LIMIT ?3`,
     )
-      .bind(c.var.user.id, now - sessionIdleLimitMs, sessionListLimit)
+      .bind(c.var.user.id, sessionTime(c.env, now).liveAfter, sessionListLimit)
       .all<SessionRow>();
     const sessions = results.map((row) => ({
       id: row.id,

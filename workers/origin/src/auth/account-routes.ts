@@ -11,7 +11,7 @@ import { doorLimit } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
 import { bearerToken, hashToken } from "./bearer-token";
 import { absentUserHash, hashPassword, verifyPassword } from "./passwords";
-import { findSessionUser } from "./sessions";
+import { findSessionUser, sessionTime } from "./sessions";
 import { newSessionId, newSessionToken, randomToken, sessionDeviceOf } from "./session-tokens";
 import { signedInUser } from "./signed-in-user";
 import { locksOf } from "../deploy-limits/deploy-limits";
@@ -155,7 +155,7 @@ accountRoutes
     const { token, insert } = await newSessionToken(db, row.id, now, sessionDeviceOf(c));
     await insert.run();
     await clearSignInFailures(db, handle);
-    const user = await findSessionUser(db, await hashToken(token), now);
+    const user = await findSessionUser(db, await hashToken(token), sessionTime(c.env, now));
     if (!user) throw new Error("A session created just now was not found.");
     return c.json({ code: "SUCCESS" as const, data: { token, user } }, 200);
   })
@@ -181,7 +181,7 @@ accountRoutes
     const db = c.env.DB;
     const now = c.var.clock.now();
     const tokenHash = await hashToken(token);
-    const user = await findSessionUser(db, tokenHash, now);
+    const user = await findSessionUser(db, tokenHash, sessionTime(c.env, now));
     if (user) return c.json({ code: "SUCCESS" as const, data: user }, 200);
 
     // A sign-in link, used for the first time within its 15 minutes: exchanged for a new
@@ -198,7 +198,7 @@ accountRoutes
         .bind(replacementHash, now, tokenHash, newSessionId(), device.userAgent, device.place),
       db.prepare("UPDATE sign_in_link SET used_at = ?1 WHERE token_hash = ?2 AND used_at IS NULL AND expires_at > ?1").bind(now, tokenHash),
     ]);
-    const linked = await findSessionUser(db, replacementHash, now);
+    const linked = await findSessionUser(db, replacementHash, sessionTime(c.env, now));
     if (!linked) throw new ApiError("UNAUTHENTICATED", "Your session has ended. Sign in again.");
     return c.json({ code: "SUCCESS" as const, data: { ...linked, replacementToken: replacement.token } }, 200);
   });

@@ -18,7 +18,7 @@ import { doorLimit } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
 import { hashToken } from "./bearer-token";
 import { hashPassword } from "./passwords";
-import { findSessionUser } from "./sessions";
+import { findSessionUser, sessionTime } from "./sessions";
 import { newSessionToken, sessionDeviceOf } from "./session-tokens";
 import { locksOf } from "../deploy-limits/deploy-limits";
 import { clearSignInFailures, reserveSignInAttempt, settleFailedAttempt, signInLockedError } from "./sign-in-guard";
@@ -74,7 +74,7 @@ async function resetAndSignIn(c: Context<OriginEnv>, userId: string, newPassword
     if (isFailedAssertion(error)) throw invalidRecovery();
     throw error;
   }
-  const user = await findSessionUser(db, await hashToken(token), now);
+  const user = await findSessionUser(db, await hashToken(token), sessionTime(c.env, now));
   if (!user) throw new Error("A session created just now was not found.");
   return { token, user };
 }

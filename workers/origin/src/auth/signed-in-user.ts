@@ -5,7 +5,7 @@ import { ApiError } from "../http/answer";
 import { thisRequestsAnswer } from "../idempotency/idempotency";
 import type { OriginEnv } from "../origin-env";
 import { bearerToken, hashToken } from "./bearer-token";
-import { findSessionUser } from "./sessions";
+import { findSessionUser, sessionTime } from "./sessions";
 
 /**
  * What a locked account may still do (docs/decisions/013-account-locks.md): read its records
@@ -32,7 +32,7 @@ export const sessionOwnPaths = new Set(["/api/user/session", "/api/user/logout"]
 export const signedInUser = createMiddleware<OriginEnv>(async (c, next) => {
   const token = bearerToken(c.req.header("Authorization"));
   if (!token) throw new ApiError("UNAUTHENTICATED", "Sign in to continue.");
-  const user = await findSessionUser(c.env.DB, await hashToken(token), c.var.clock.now());
+  const user = await findSessionUser(c.env.DB, await hashToken(token), sessionTime(c.env, c.var.clock.now()));
   if (!user) throw new ApiError("UNAUTHENTICATED", "Your session has ended. Sign in again.");
   if (user.locked && !lockedMay(c.req.method, c.req.path)) {
     const earlier = await answeredBeforeTheLock(c, user.id);

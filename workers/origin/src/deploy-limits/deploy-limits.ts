@@ -1,6 +1,7 @@
 import { deployLocks, type Locks } from "#contract/lock-limits";
 import { deployLimits, type Limits, type MoneyRange, outsideRange } from "#contract/money-limits";
-import { deployTimeLimits, type TimeLimits } from "#contract/time-limits";
+import { DeploySettingError } from "#contract/deploy-setting";
+import { deployTimeLimits, shortestTimeLimits, type TimeLimits } from "#contract/time-limits";
 import { ApiError } from "../http/answer";
 
 /**
@@ -28,6 +29,22 @@ export function locksOf(env: Pick<Env, "LOCKS">): Locks {
  */
 export function timeLimitsOf(env: Pick<Env, "TIME_LIMITS">): TimeLimits {
   return deployTimeLimits(env.TIME_LIMITS);
+}
+
+/**
+ * How many days a session may go unused under this deploy's `TIME_LIMITS`
+ * (docs/decisions/057-deploy-session-idle-days.md). A setting that cannot be read must not
+ * stop every signed-in request, nor keep sessions longer than the deploy may have meant:
+ * sessions then last the shortest any setting may give them, a day, and what else the setting
+ * governs reports it.
+ */
+export function sessionIdleDaysOf(env: Pick<Env, "TIME_LIMITS">): number {
+  try {
+    return timeLimitsOf(env).session.idleDays;
+  } catch (error) {
+    if (error instanceof DeploySettingError) return shortestTimeLimits.session.idleDays;
+    throw error;
+  }
 }
 
 /**

@@ -57,7 +57,7 @@ describe("GET /api/time-limits", () => {
     const deploy = await origin.call("/api/time-limits", { method: "GET", env: under(tight) });
     expect(await deploy.json()).toEqual({
       code: "SUCCESS",
-      data: { order: { payMinutes: 10 }, claim: { submitHours: 2, autoApproveHours: 24 } },
+      data: { order: { payMinutes: 10 }, claim: { submitHours: 2, autoApproveHours: 24 }, session: { idleDays: 30 } },
     });
   });
 });

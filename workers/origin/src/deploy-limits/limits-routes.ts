@@ -27,9 +27,9 @@ const locks = createRoute({
 const timeLimits = createRoute({
   method: "get",
   path: "/time-limits",
-  summary: "This deploy's time limits on orders and claims",
+  summary: "This deploy's time limits on orders, claims and sessions",
   description:
-    "The product closes an unpaid order after 30 minutes, lapses a claim not submitted within 24 hours (or by the task's deadline, if sooner), and approves a submission nobody checked within 72 hours. A deploy may shorten them (docs/decisions/055-deploy-time-limits.md): to no less than 5 minutes, 1 hour and 24 hours. Each is fixed when its order, claim or submission is made (an order's and a claim's `expiresAt`, a claim's `autoApproveAt`). No sign-in needed.",
+    "The product closes an unpaid order after 30 minutes, lapses a claim not submitted within 24 hours (or by the task's deadline, if sooner), approves a submission nobody checked within 72 hours, and ends a session unused for 30 days. A deploy may shorten them (docs/decisions/055-deploy-time-limits.md, docs/decisions/057-deploy-session-idle-days.md): to no less than 5 minutes, 1 hour, 24 hours and 1 day. The first three are fixed when their order, claim or submission is made (an order's and a claim's `expiresAt`, a claim's `autoApproveAt`); a session's applies to every session at once. No sign-in needed.",
   responses: { 200: jsonContent(successEnvelope(timeLimitsSchema), "The time limits in force") },
 });
 

@@ -1,7 +1,7 @@
 import type { Context, TypedResponse } from "hono";
 import { createMiddleware } from "hono/factory";
 import { idempotencyKeyPattern } from "#contract/openapi";
-import { liveSessionUserSql } from "../auth/sessions";
+import { liveSessionUserSql, type SessionTime } from "../auth/sessions";
 import type { OriginEnv } from "../origin-env";
 import { ApiError, errorBody, errorStatusOf } from "../http/answer";
 
@@ -157,13 +157,13 @@ export function keyedIdempotency(
 export async function thisRequestsAnswer(
   c: Context<OriginEnv>,
   key: string,
-  owner: { userId: string } | { tokenHash: string; now: number },
+  owner: { userId: string } | { tokenHash: string; session: SessionTime },
 ): Promise<Response | null> {
   const select = "SELECT request_hash, status, body FROM idempotency WHERE key = ? AND scope = ";
   const query =
     "userId" in owner
       ? c.env.DB.prepare(`${select}?`).bind(key, owner.userId)
-      : c.env.DB.prepare(`${select}(${liveSessionUserSql})`).bind(key, owner.tokenHash, owner.now);
+      : c.env.DB.prepare(`${select}(${liveSessionUserSql})`).bind(key, owner.tokenHash, owner.session.liveAfter);
   const stored = await query.first<StoredAnswer>();
   return stored && stored.request_hash === (await requestHashOf(c)) ? replay(stored) : null;
 }

@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import { bearerToken, hashToken } from "../auth/bearer-token";
-import { findSessionUser } from "../auth/sessions";
+import { findSessionUser, sessionTime } from "../auth/sessions";
 import { ApiError, noRouteError } from "../http/answer";
 import type { OriginEnv } from "../origin-env";
 import { may, type OperatorRight, type OperatorRole } from "./roles";
@@ -17,7 +17,7 @@ export const operatorWith = (right: OperatorRight) =>
   createMiddleware<OriginEnv>(async (c, next) => {
     const token = bearerToken(c.req.header("Authorization"));
     const db = c.env.DB;
-    const user = token ? await findSessionUser(db, await hashToken(token), c.var.clock.now()) : null;
+    const user = token ? await findSessionUser(db, await hashToken(token), sessionTime(c.env, c.var.clock.now())) : null;
     const role = user
       ? await db.prepare("SELECT role FROM operator_role WHERE user_id = ?1").bind(user.id).first<OperatorRole>("role")
       : null;

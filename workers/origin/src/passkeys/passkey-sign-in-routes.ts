@@ -3,7 +3,7 @@ import { signInAnswerSchema } from "#contract/account";
 import { errorContent, jsonContent, successEnvelope } from "#contract/openapi";
 import { authenticationOptionsSchema, passkeyChallengeLifetimeMs, passkeySignInBodySchema } from "#contract/passkeys";
 import { hashToken } from "../auth/bearer-token";
-import { findSessionUser } from "../auth/sessions";
+import { findSessionUser, sessionTime } from "../auth/sessions";
 import { newSessionToken, sessionDeviceOf } from "../auth/session-tokens";
 import { ApiError } from "../http/answer";
 import { validationHook } from "../http/validation";
@@ -123,7 +123,7 @@ passkeySignInRoutes
     }
     // As the password sign-in answers; a locked account signs in too and learns it is locked
     // (docs/decisions/013-account-locks.md).
-    const user = await findSessionUser(db, await hashToken(token), now);
+    const user = await findSessionUser(db, await hashToken(token), sessionTime(c.env, now));
     if (!user) throw new Error("A session created just now was not found.");
     return c.json({ code: "SUCCESS" as const, data: { token, user } }, 200);
   });

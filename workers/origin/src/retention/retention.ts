@@ -1,6 +1,6 @@
 import { defaultLocks, type Locks } from "#contract/lock-limits";
 import { minutesMs } from "#contract/time-limits";
-import { sessionIdleLimitMs } from "../auth/sessions";
+import { longestSessionIdleMs } from "../auth/sessions";
 import { askIntervalSeconds } from "../ops/wechat-ask-interval";
 import { contactLimits } from "../support/contact-limits";
 import { chinaDay } from "../transfers/china-day";
@@ -22,8 +22,8 @@ type Expired = { table: string; where: string; bound: (now: number) => number | 
 
 const expired: Expired[] = [
   { table: "idempotency", where: "created_at < ?1", bound: (now) => now - idempotencyRetentionMs },
-  // Ended, or idle past the limit that ends it anyway.
-  { table: "session", where: "ended_at IS NOT NULL OR last_used_at < ?1", bound: (now) => now - sessionIdleLimitMs },
+  // Ended, or idle past the longest limit any deploy sets, which ends it anyway.
+  { table: "session", where: "ended_at IS NOT NULL OR last_used_at < ?1", bound: (now) => now - longestSessionIdleMs },
   { table: "webauthn_challenge", where: "expires_at < ?1", bound: (now) => now },
   { table: "sign_in_link", where: "expires_at < ?1", bound: (now) => now },
   { table: "recovery_link", where: "expires_at < ?1", bound: (now) => now },

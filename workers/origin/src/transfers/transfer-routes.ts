@@ -3,7 +3,7 @@ import type { Context, TypedResponse } from "hono";
 import { createMiddleware } from "hono/factory";
 import { transferBodySchema, transferReceiptSchema, type TransferReceipt } from "#contract/transfers";
 import { hashToken, requiredBearerToken } from "../auth/bearer-token";
-import { findSessionUser, liveSessionUserSql, renewSessionStatement } from "../auth/sessions";
+import { findSessionUser, liveSessionUserSql, renewSessionStatement, type SessionTime, sessionTime } from "../auth/sessions";
 import { accountLocked, isLockRefusal } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
 import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "#contract/openapi";
@@ -62,7 +62,7 @@ const transfersDoor = createMiddleware<OriginEnv>(async (c, next) => {
     const tokenHash = await hashToken(requiredBearerToken(c.req.header("Authorization")));
     const earlier = await thisRequestsAnswer(c, requireIdempotencyKey(c.req.header("Idempotency-Key")), {
       tokenHash,
-      now: c.var.clock.now(),
+      session: sessionTime(c.env, c.var.clock.now()),
     });
     if (earlier) return earlier;
     throw error;
@@ -97,6 +97,7 @@ function transferStatements(
   t: {
     tokenHash: string;
     now: number;
+    session: SessionTime;
     toHandle: string;
     amount: number;
     note: string;
@@ -121,14 +122,14 @@ function transferStatements(
     ],
   });
   return [
-    renewSessionStatement(db, t.tokenHash, t.now),
+    renewSessionStatement(db, t.tokenHash, t.session),
     openTx,
     db
       .prepare(
         `INSERT INTO transfer (id, from_user, to_user, amount, note, tx_id, created_at)
          VALUES (?, (${liveSessionUserSql}), (SELECT id FROM user WHERE handle = ?), ?, ?, ?, ?)`,
       )
-      .bind(t.id, t.tokenHash, t.now, t.toHandle, t.amount, t.note, t.txId, t.now),
+      .bind(t.id, t.tokenHash, t.session.liveAfter, t.toHandle, t.amount, t.note, t.txId, t.now),
     // The daily total rises in the same batch; its CHECK refuses what would pass the limit.
     db
       .prepare(
@@ -168,6 +169,7 @@ const refusalCauses =
 transferRoutes.openapi(send, async (c) => {
   const { toHandle, amount, note } = c.req.valid("json");
   const now = c.var.clock.now();
+  const session = sessionTime(c.env, now);
   const tokenHash = await hashToken(requiredBearerToken(c.req.header("Authorization")));
   const key = requireIdempotencyKey(c.req.header("Idempotency-Key"));
   const requestHash = await requestHashOf(c);
@@ -175,7 +177,7 @@ transferRoutes.openapi(send, async (c) => {
   const outside = outsideDeployRange(amount, transferLimits, "amount");
   if (outside) {
     // A retry of a transfer answered before the deploy's limits changed hears its answer.
-    const earlier = await thisRequestsAnswer(c, key, { tokenHash, now });
+    const earlier = await thisRequestsAnswer(c, key, { tokenHash, session });
     if (earlier) return earlier as Response & TypedResponse<TransferAnswer, 201, "json">;
     throw outside;
   }
@@ -184,12 +186,24 @@ transferRoutes.openapi(send, async (c) => {
   let results: D1Result[];
   try {
     results = await c.env.DB.batch(
-      transferStatements(c.env.DB, { tokenHash, now, toHandle, amount, note, id, txId, key, requestHash, perDay: transferLimits.perDay }),
+      transferStatements(c.env.DB, {
+        tokenHash,
+        now,
+        session,
+        toHandle,
+        amount,
+        note,
+        id,
+        txId,
+        key,
+        requestHash,
+        perDay: transferLimits.perDay,
+      }),
     );
   } catch (error) {
     // Anything else (a lost connection: did it commit?) is not answered from here; a retry with the key is.
     if (!(error instanceof Error && refusalCauses.test(error.message))) throw error;
-    return refusal(c, error, { tokenHash, now, key, requestHash, perDay: transferLimits.perDay });
+    return refusal(c, error, { tokenHash, session, key, requestHash, perDay: transferLimits.perDay });
   }
   const recorded = results.at(-1)?.results[0] as { body?: unknown } | undefined;
   if (typeof recorded?.body !== "string") throw new Error("The transfer committed without its answer.");
@@ -200,9 +214,15 @@ transferRoutes.openapi(send, async (c) => {
 async function refusal(
   c: Context<OriginEnv>,
   error: Error,
-  { tokenHash, now, key, requestHash, perDay }: { tokenHash: string; now: number; key: string; requestHash: string; perDay: number },
+  {
+    tokenHash,
+    session,
+    key,
+    requestHash,
+    perDay,
+  }: { tokenHash: string; session: SessionTime; key: string; requestHash: string; perDay: number },
 ): Promise<never> {
-  const user = await findSessionUser(c.env.DB, tokenHash, now);
+  const user = await findSessionUser(c.env.DB, tokenHash, session);
   if (!user) throw new ApiError("UNAUTHENTICATED", "Your session has ended. Sign in again.");
   const idempotency = keyedIdempotency(c, { scope: user.id, key, requestHash });
   // A twin with this key committed first: the batch may have failed on the key itself, which
