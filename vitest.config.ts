@@ -103,12 +103,14 @@ export default defineConfig({
         MONEY_LIMITS: '{"transfer":{"max":99999999}}',
         LOCKS: '{"signIn":{"failures":1}}',
         TIME_LIMITS: '{"claim":{"submitHours":36}}',
+        TASK_LIMITS: '{"slots":{"max":5000}}',
       }),
-      // A deploy with money limits, locks and time limits of its own (docs/decisions/053-deploy-limits.md, 054, 055).
+      // A deploy with money limits, locks, time limits and task limits of its own (docs/decisions/053-deploy-limits.md, 054, 055, 057, 058).
       builtEdgeWorker("edge-tight-limits", "test/edge-tight-limits/**/*.test.ts", {
         MONEY_LIMITS: '{"transfer":{"max":2000,"perDay":5000},"recharge":{"min":1000},"taskReward":{"max":500}}',
         LOCKS: '{"signIn":{"failures":5,"lockMinutes":60},"redeem":{"windowMinutes":30}}',
         TIME_LIMITS: '{"order":{"payMinutes":15},"claim":{"submitHours":12,"autoApproveHours":48},"session":{"idleDays":7}}',
+        TASK_LIMITS: '{"slots":{"max":50},"deadline":{"minHours":24,"maxDays":7}}',
       }),
       {
         plugins: [

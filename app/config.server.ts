@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { DeploySettingError } from "#contract/deploy-setting";
 import { deployLocks } from "#contract/lock-limits";
 import { defaultLimits, deployLimits, type Limits } from "#contract/money-limits";
+import { defaultTaskLimits, deployTaskLimits, type TaskLimits } from "#contract/task-limits";
 import { defaultTimeLimits, deployTimeLimits, type TimeLimits } from "#contract/time-limits";
 import type { StatedSettings } from "./content/figures.server";
 import type { PublicConfig } from "./startup/public-config";
@@ -17,10 +18,10 @@ function list(value: string | undefined): string[] {
 }
 
 /**
- * The configuration the browser needs: identical for every user. No secrets. A money or time
- * limits setting that cannot be read is reported and left out: every page but the few that
- * state the limits still answers, and the origin moves no money and makes no order or claim
- * under it.
+ * The configuration the browser needs: identical for every user. No secrets. A money, time
+ * or task limits setting that cannot be read is reported and left out: every page but the few
+ * that state the limits still answers, and the origin moves no money, makes no order or claim
+ * and posts no task under it.
  */
 export function publicConfig(report: (error: unknown) => void): PublicConfig {
   return {
@@ -30,15 +31,17 @@ export function publicConfig(report: (error: unknown) => void): PublicConfig {
     shortLinkHosts: list(env.SHORT_LINK_HOSTS),
     ...ifNotTheProducts("limits", deployMoneyLimits, defaultLimits, report),
     ...ifNotTheProducts("timeLimits", deployTimes, defaultTimeLimits, report),
+    ...ifNotTheProducts("taskLimits", deployTasks, defaultTaskLimits, report),
   };
 }
 
 const deployMoneyLimits = (): Limits => deployLimits(env.MONEY_LIMITS);
 const deployTimes = (): TimeLimits => deployTimeLimits(env.TIME_LIMITS);
+const deployTasks = (): TaskLimits => deployTaskLimits(env.TASK_LIMITS);
 
 /**
  * The deploy's settings a page states in its text (/help with its locks, /tos without):
- * docs/decisions/053-deploy-limits.md, 054, 055. Settings that cannot be read throw one
+ * docs/decisions/053-deploy-limits.md, 054, 055, 058. Settings that cannot be read throw one
  * DeploySettingError naming each, so the page answers 500 and one report says all that is
  * wrong.
  */
@@ -55,13 +58,14 @@ export function statedSettings({ withLocks }: { withLocks: boolean }): StatedSet
   };
   const limits = read(deployMoneyLimits);
   const times = read(deployTimes);
+  const tasks = read(deployTasks);
   const locks = withLocks ? read(() => deployLocks(env.LOCKS)) : null;
   if (limits === null || wrong.length > 0) throw new DeploySettingError(wrong.join(" "));
-  return { limits, ...(times ? { times } : {}), ...(locks ? { locks } : {}) };
+  return { limits, ...(times ? { times } : {}), ...(tasks ? { tasks } : {}), ...(locks ? { locks } : {}) };
 }
 
 /** A deploy's setting for the pages, only where it differs from the product's: a deploy at the defaults sends the pages it always did. */
-function ifNotTheProducts<Name extends "limits" | "timeLimits">(
+function ifNotTheProducts<Name extends "limits" | "timeLimits" | "taskLimits">(
   name: Name,
   read: () => NonNullable<PublicConfig[Name]>,
   product: NonNullable<PublicConfig[Name]>,

@@ -1,17 +1,21 @@
 import { z } from "zod";
 import { defaultLimits } from "./money-limits";
+import { defaultTaskLimits } from "./task-limits";
 import { minorUnits } from "./money";
 import { userText } from "./text";
 import { orderReferrerSchema, orderSchema } from "./orders";
 import { personSchema } from "./people";
 
-/** docs/rules-and-limits.md, tasks. */
-export const taskLimits = {
+/**
+ * docs/rules-and-limits.md, tasks: the product's bounds, which the schema publishes. A deploy
+ * may tighten the reward, the completions and the deadline's window (MONEY_LIMITS,
+ * TASK_LIMITS), which the origin checks on top of the schema.
+ */
+const taskLimits = {
   titleLength: 80,
   descriptionLength: 2_000,
   reward: defaultLimits.taskReward,
-  slots: { min: 1, max: 1_000 },
-  deadlineMs: { min: 60 * 60 * 1000, max: 30 * 24 * 60 * 60 * 1000 },
+  slots: { min: 1, max: defaultTaskLimits.slots.max },
 } as const;
 
 export const postTaskBodySchema = z.strictObject({
@@ -34,7 +38,7 @@ export const postTaskBodySchema = z.strictObject({
     .int("Enter a whole number of completions.")
     .min(taskLimits.slots.min, "At least 1 completion.")
     .max(taskLimits.slots.max, "At most 1,000 completions."),
-  /** Between 1 hour and 30 days ahead; checked against the origin's clock. */
+  /** Between 1 hour and 30 days ahead (or the deploy's window); checked against the origin's clock. */
   deadline: z.iso.datetime({ offset: true, error: "Enter the deadline as a date and time." }),
   /** Carried to the order that pays the budget. */
   referrer: orderReferrerSchema,

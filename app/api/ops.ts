@@ -8,6 +8,7 @@ import type { DeskThread, deskQueuePageSchema } from "#contract/ops-desk";
 import type { JournalTx, ledgerCheckSchema } from "#contract/ops-ledger";
 import type { Locks } from "#contract/lock-limits";
 import type { Limits } from "#contract/money-limits";
+import type { TaskLimits } from "#contract/task-limits";
 import type { TimeLimits } from "#contract/time-limits";
 import type { Overview } from "#contract/ops-overview";
 import type { OpsWechatAsk, OrderStory, orderSearchPageSchema } from "#contract/ops-orders";
@@ -27,6 +28,8 @@ export const getMoneyLimits = (api: SignedInApi) => api.get<Limits>("/api/limits
 export const getLocks = (api: SignedInApi) => api.get<Locks>("/api/locks");
 /** The time limits the origin applies (docs/decisions/055-deploy-time-limits.md). */
 export const getTimeLimits = (api: SignedInApi) => api.get<TimeLimits>("/api/time-limits");
+/** The bounds on a task the origin enforces (docs/decisions/058-deploy-task-limits.md). */
+export const getTaskLimits = (api: SignedInApi) => api.get<TaskLimits>("/api/task-limits");
 
 export const searchPeople = (api: SignedInApi, q: string, cursor?: string) =>
   api.get<PeoplePage>(withQuery("/api/ops/people", { q, cursor }));

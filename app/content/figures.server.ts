@@ -1,16 +1,19 @@
 /**
  * The figures /help and /tos state, as the page shows them: the deploy's money limits
- * (docs/decisions/053-deploy-limits.md), locks (docs/decisions/054-deploy-locks.md) and time
- * limits (docs/decisions/055-deploy-time-limits.md). The edge fills them in on the server; the
+ * (docs/decisions/053-deploy-limits.md), locks (docs/decisions/054-deploy-locks.md), time
+ * limits (docs/decisions/055-deploy-time-limits.md) and task limits
+ * (docs/decisions/058-deploy-task-limits.md). The edge fills them in on the server; the
  * text is built once per isolate, settings and language.
  */
 import { defaultLocks, type LockRule, type Locks } from "#contract/lock-limits";
 import type { Limits } from "#contract/money-limits";
+import { defaultTaskLimits, type TaskLimits } from "#contract/task-limits";
 import { defaultTimeLimits, type TimeLimits } from "#contract/time-limits";
 import { sayDays, sayMinutes } from "../i18n/durations";
 import { formatMoney } from "../i18n/format";
 import type { Language } from "../i18n/languages";
 import { rangeText } from "../money-limits";
+import { taskLimitWords } from "../task-limits";
 
 /** Every money limit as the page shows it ("¥0.01", "¥50,000.00"). */
 type MoneyFigures = {
@@ -25,7 +28,14 @@ type LockFigures = { failures: string; window: string; lock: string };
 /** The time limits as the page says them: "30 minutes", "24 hours", "72 小时", "30 days". */
 type TimeFigures = { orderPay: string; claimSubmit: string; autoApprove: string; sessionIdle: string };
 
-export type PageFigures = MoneyFigures & { locks: { signIn: LockFigures; redeem: LockFigures }; times: TimeFigures };
+/** A task's bounds as the page says them: "1,000", "1 hour", "30 days". */
+type TaskFigures = { slotsMax: string; soonest: string; latest: string };
+
+export type PageFigures = MoneyFigures & {
+  locks: { signIn: LockFigures; redeem: LockFigures };
+  times: TimeFigures;
+  tasks: TaskFigures;
+};
 
 function moneyFigures(limits: Limits, language: Language): MoneyFigures {
   return {
@@ -44,7 +54,7 @@ function lockFigures(rule: LockRule, language: Language): LockFigures {
 }
 
 /** The deploy's settings a page's text states; a page that states no lock or time leaves them out and is built with the product's. */
-export type StatedSettings = { limits: Limits; locks?: Locks; times?: TimeLimits };
+export type StatedSettings = { limits: Limits; locks?: Locks; times?: TimeLimits; tasks?: TaskLimits };
 
 /**
  * A page's text built from the deploy's figures, in each language: built once per isolate,
@@ -55,10 +65,10 @@ export type StatedSettings = { limits: Limits; locks?: Locks; times?: TimeLimits
 export function textWithFigures<T>(
   build: Record<Language, (figures: PageFigures) => T>,
 ): (settings: StatedSettings, language: Language) => T {
-  let built: { limits: Limits; locks: Locks; times: TimeLimits; byLanguage: Map<Language, T> } | undefined;
-  return ({ limits, locks = defaultLocks, times = defaultTimeLimits }, language) => {
-    if (built?.limits !== limits || built.locks !== locks || built.times !== times) {
-      built = { limits, locks, times, byLanguage: new Map() };
+  let built: { limits: Limits; locks: Locks; times: TimeLimits; tasks: TaskLimits; byLanguage: Map<Language, T> } | undefined;
+  return ({ limits, locks = defaultLocks, times = defaultTimeLimits, tasks = defaultTaskLimits }, language) => {
+    if (built?.limits !== limits || built.locks !== locks || built.times !== times || built.tasks !== tasks) {
+      built = { limits, locks, times, tasks, byLanguage: new Map() };
     }
     let text = built.byLanguage.get(language);
     if (text === undefined) {
@@ -71,6 +81,7 @@ export function textWithFigures<T>(
           autoApprove: sayMinutes(times.claim.autoApproveHours * 60, language),
           sessionIdle: sayDays(times.session.idleDays, language),
         },
+        tasks: taskLimitWords(tasks, language),
       });
       built.byLanguage.set(language, text);
     }

@@ -96,7 +96,7 @@ export const helpTopics = (figures: PageFigures): { title: string; answers: Answ
         id: "post-task",
         question: "How do I post a paid task?",
         answer: [
-          `Under Tasks → Posted, describe the task, set a reward between ${figures.taskReward.min} and ${figures.taskReward.max} per completion, the number of completions (1 to 1,000) and a deadline between 1 hour and 30 days ahead. You pay the budget (reward × completions) once; it is held for the task and the task opens.`,
+          `Under Tasks → Posted, describe the task, set a reward between ${figures.taskReward.min} and ${figures.taskReward.max} per completion, the number of completions (1 to ${figures.tasks.slotsMax}) and a deadline between ${figures.tasks.soonest} and ${figures.tasks.latest} ahead. You pay the budget (reward × completions) once; it is held for the task and the task opens.`,
         ],
       },
       {

@@ -94,7 +94,7 @@ export const helpTopics = (figures: PageFigures): { title: string; answers: Answ
         id: "post-task",
         question: "如何发布有偿任务？",
         answer: [
-          `在“任务 → 我发布的”中描述任务内容，设置每次完成的报酬（${figures.taskReward.min} 至 ${figures.taskReward.max}）、需要完成的次数（1 至 1,000）以及截止时间（从现在起 1 小时到 30 天之间）。你只需一次性支付预算（报酬 × 次数），预算将为该任务托管，任务随即开放。`,
+          `在“任务 → 我发布的”中描述任务内容，设置每次完成的报酬（${figures.taskReward.min} 至 ${figures.taskReward.max}）、需要完成的次数（1 至 ${figures.tasks.slotsMax}）以及截止时间（从现在起 ${figures.tasks.soonest}到 ${figures.tasks.latest}之间）。你只需一次性支付预算（报酬 × 次数），预算将为该任务托管，任务随即开放。`,
         ],
       },
       {

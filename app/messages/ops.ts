@@ -165,6 +165,18 @@ export const opsMessages = defineMessages({
       "The pages state other times than these, which the origin applies: set TIME_LIMITS the same on both workers (README, Configuration).",
     timesUnreadable:
       "The origin did not give its time limits (GET /api/time-limits). If it cannot read its TIME_LIMITS setting, no order, claim or submission can be made, and a session unused for a day ends, until the setting is mended (README, Configuration).",
+    tasksTitle: "Task limits in force",
+    tasks: {
+      slots: "Completions per task",
+      slotsRange: (max: string) => `1 to ${max}`,
+      deadline: "A new task's deadline",
+      deadlineRange: (soonest: string, latest: string) => `${soonest} to ${latest} ahead`,
+    },
+    tasksAgree: "The pages state the same limits (TASK_LIMITS).",
+    tasksDiffer:
+      "The pages state other limits than these, which the origin enforces: set TASK_LIMITS the same on both workers (README, Configuration).",
+    tasksUnreadable:
+      "The origin did not give its task limits (GET /api/task-limits). If it cannot read its TASK_LIMITS setting, no task can be posted until the setting is mended (README, Configuration).",
     volumeTitle: "Money moved per day, last 30 days",
     volumeChart: (days: number, total: string) => `Bar chart: ${days} days with movements, ${total} in all.`,
     volumeByKind: "By kind, last 30 days",
@@ -451,6 +463,17 @@ export const opsMessages = defineMessages({
     timesDiffer: "页面所示时限与源站执行的上述时限不同：请在两个 Worker 上设置相同的 TIME_LIMITS（见 README 的“Configuration”）。",
     timesUnreadable:
       "源站未给出其时限（GET /api/time-limits）。如果它无法读取 TIME_LIMITS 设置，在修正之前无法创建订单、领取任务或提交成果，闲置一天的登录状态也会失效（见 README 的“Configuration”）。",
+    tasksTitle: "当前任务限制",
+    tasks: {
+      slots: "每个任务的完成次数",
+      slotsRange: (max: string) => `1 至 ${max}`,
+      deadline: "新任务的截止时间",
+      deadlineRange: (soonest: string, latest: string) => `从现在起 ${soonest}至 ${latest}`,
+    },
+    tasksAgree: "页面所示限制与此一致（TASK_LIMITS）。",
+    tasksDiffer: "页面所示限制与源站执行的上述限制不同：请在两个 Worker 上设置相同的 TASK_LIMITS（见 README 的“Configuration”）。",
+    tasksUnreadable:
+      "源站未给出其任务限制（GET /api/task-limits）。如果它无法读取 TASK_LIMITS 设置，在修正之前无法发布任务（见 README 的“Configuration”）。",
     volumeTitle: "近 30 天每日资金流转",
     volumeChart: (days: number, total: string) => `柱状图：${days} 天有资金流转，共 ${total}。`,
     volumeByKind: "近 30 天按类型",

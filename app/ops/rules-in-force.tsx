@@ -1,16 +1,20 @@
 /*
  * The locks against guessing and the time limits the origin applies, on the back office's
  * overview (docs/decisions/054-deploy-locks.md, docs/decisions/055-deploy-time-limits.md,
- * docs/decisions/057-deploy-session-idle-days.md): what an operator answers "why was I locked
- * for an hour?", "why did my order close?" or "why must I sign in again?" from.
+ * docs/decisions/057-deploy-session-idle-days.md), and the bounds on a task
+ * (docs/decisions/058-deploy-task-limits.md): what an operator answers "why was I locked for
+ * an hour?", "why did my order close?", "why must I sign in again?" or "why can't my task
+ * run for a month?" from.
  * The time limits are compared with what the pages state; the locks are stated by /help
  * alone, rendered on the server, so the card reminds where they belong.
  */
 import type { LockRule, Locks } from "#contract/lock-limits";
+import type { TaskLimits } from "#contract/task-limits";
 import type { TimeLimits } from "#contract/time-limits";
 import { sayDays, sayMinutes } from "../i18n/durations";
 import { useLanguage, useMessages } from "../i18n/messages";
 import { opsMessages } from "../messages/ops";
+import { taskLimitWords, useTaskLimits } from "../task-limits";
 import { useTimeLimits } from "../time-limits";
 import { InForceCard } from "./in-force-card";
 
@@ -61,6 +65,31 @@ export function TimeLimitsInForce({ enforced }: { enforced: TimeLimits | null })
       }
       agreement={{ same: enforced !== null && sameTimes(stated, enforced), agree: text.timesAgree, differ: text.timesDiffer }}
       unreadable={text.timesUnreadable}
+    />
+  );
+}
+
+const sameTasks = (a: TaskLimits, b: TaskLimits) =>
+  a.slots.max === b.slots.max && a.deadline.minHours === b.deadline.minHours && a.deadline.maxDays === b.deadline.maxDays;
+
+/** `enforced` is null when the origin did not answer with its bounds on a task. */
+export function TaskLimitsInForce({ enforced }: { enforced: TaskLimits | null }) {
+  const text = useMessages(opsMessages);
+  const language = useLanguage();
+  const stated = useTaskLimits();
+  const words = enforced && taskLimitWords(enforced, language);
+  return (
+    <InForceCard
+      id="tasks"
+      title={text.tasksTitle}
+      facts={
+        words && [
+          [text.tasks.slots, text.tasks.slotsRange(words.slotsMax)],
+          [text.tasks.deadline, text.tasks.deadlineRange(words.soonest, words.latest)],
+        ]
+      }
+      agreement={{ same: enforced !== null && sameTasks(stated, enforced), agree: text.tasksAgree, differ: text.tasksDiffer }}
+      unreadable={text.tasksUnreadable}
     />
   );
 }

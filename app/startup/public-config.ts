@@ -4,6 +4,7 @@
  * for every user, so pages stay cacheable.
  */
 import type { Limits } from "#contract/money-limits";
+import type { TaskLimits } from "#contract/task-limits";
 import type { TimeLimits } from "#contract/time-limits";
 import { jsonBlockText, readJsonBlock } from "./json-block";
 
@@ -16,6 +17,8 @@ export type PublicConfig = {
   limits?: Limits;
   /** The deploy's time limits on orders and claims; absent where they are the product's own (app/time-limits.ts). */
   timeLimits?: TimeLimits;
+  /** The deploy's bounds on a task's completions and deadline; absent where they are the product's own (app/task-limits.ts). */
+  taskLimits?: TaskLimits;
 };
 
 export const publicConfigElementId = "paydesk-config";

@@ -6,11 +6,15 @@ import { useFormInstance } from "../forms/use-form-instance";
 import { useLanguage, useMessages } from "../i18n/messages";
 import { sayRange, useMoneyLimits } from "../money-limits";
 import { taskMessages } from "../messages/tasks";
+import { taskLimitWords, useTaskLimits } from "../task-limits";
 
 /** A new task; its budget is paid next, on /pay. */
 export function PostTaskForm() {
   const text = useMessages(taskMessages);
-  const rewardHint = sayRange(useMoneyLimits().taskReward, useLanguage(), text.rewardHint);
+  const language = useLanguage();
+  const rewardHint = sayRange(useMoneyLimits().taskReward, language, text.rewardHint);
+  // The deploy's bounds (app/task-limits.ts), which may be tighter than the schema's.
+  const bounds = taskLimitWords(useTaskLimits(), language);
   const fetcher = useFetcher<ActionResult>();
   const result = fetcher.data;
   // Kept in this tab until answered: posting again after a lost answer (even after leaving
@@ -45,7 +49,7 @@ export function PostTaskForm() {
           id="task-slots"
           name="slots"
           label={text.slots}
-          hint={text.slotsHint}
+          hint={text.slotsHint(bounds.slotsMax)}
           inputMode="numeric"
           required
           maxLength={4}
@@ -56,7 +60,7 @@ export function PostTaskForm() {
           name="deadline"
           type="datetime-local"
           label={text.deadlineField}
-          hint={text.deadlineHint}
+          hint={text.deadlineHint(bounds.soonest, bounds.latest)}
           required
           error={fieldError(result, "deadline")}
         />

@@ -6,6 +6,8 @@ import { cancelTask, claimTask, postTask } from "../api/tasks";
 import { formMessages } from "../messages/forms";
 import { taskMessages } from "../messages/tasks";
 import { currentMoneyLimits } from "../money-limits";
+import { currentTaskLimits } from "../task-limits";
+import { defaultTaskLimits } from "#contract/task-limits";
 import { refreshUser } from "../session/account-session";
 import { updateStartupState } from "../startup/startup-state";
 import { actOnTaskForm, taskIntents } from "./task-actions";
@@ -13,6 +15,7 @@ import { actOnTaskForm, taskIntents } from "./task-actions";
 vi.mock("../api/tasks", () => ({ claimTask: vi.fn(), cancelTask: vi.fn(), postTask: vi.fn() }));
 vi.mock("../api/claims", () => ({ submitProof: vi.fn() }));
 vi.mock("../money-limits", async (actual) => ({ ...(await actual<typeof import("../money-limits")>()), currentMoneyLimits: vi.fn() }));
+vi.mock("../task-limits", async (actual) => ({ ...(await actual<typeof import("../task-limits")>()), currentTaskLimits: vi.fn() }));
 vi.mock("../session/account-session", () => ({ currentToken: () => "tok_0123456789abcdef", refreshUser: vi.fn(async () => {}) }));
 
 const key = "2b6f3c1e-7a0d-4c55-9a51-4f0a3f7d2c11";
@@ -31,6 +34,7 @@ function redirectTarget(answer: unknown): string | null {
 beforeEach(() => {
   vi.clearAllMocks();
   vi.mocked(currentMoneyLimits).mockReturnValue(defaultLimits);
+  vi.mocked(currentTaskLimits).mockReturnValue(defaultTaskLimits);
 });
 
 describe("the task board's client action", () => {
@@ -136,8 +140,8 @@ describe("the task board's client action", () => {
         fields: {
           title: fields.title,
           reward: taskMessages.en.rewardOutside("¥0.10", "¥1,000.00"),
-          slots: fields.slots,
-          deadline: fields.deadline,
+          slots: taskMessages.en.slotsOutside("1,000"),
+          deadline: taskMessages.en.deadlineOutside("1 hour", "30 days"),
         },
       },
     });
@@ -158,5 +162,23 @@ describe("the task board's client action", () => {
     vi.mocked(postTask).mockResolvedValue({ order: { id: "ord_1" } } as Awaited<ReturnType<typeof postTask>>);
     expect(redirectTarget(await actOnTaskForm(formWith({ ...task, reward: "5.00" })))).toBe("/pay?order=ord_1");
     expect(postTask).toHaveBeenCalledWith(signedInApi, expect.objectContaining({ reward: 500 }), key);
+  });
+
+  it("holds the completions to the deploy's tighter bound, and tells an origin's deadline refusal with the deploy's window", async () => {
+    vi.mocked(currentTaskLimits).mockReturnValue({ slots: { max: 50 }, deadline: { minHours: 24, maxDays: 7 } });
+    const deadline = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 16);
+    const task = { intent: "post", idempotencyKey: key, title: "A task", description: "Two pages.", reward: "1.00", deadline };
+    expect(await actOnTaskForm(formWith({ ...task, slots: "51" }))).toEqual({
+      intent: "post",
+      ok: false,
+      failure: { code: "BAD_REQUEST", field: "slots", message: taskMessages.en.slotsOutside("50") },
+    });
+    expect(postTask).not.toHaveBeenCalled();
+    // The origin's clock found the deadline outside: the form says the window it states.
+    vi.mocked(postTask).mockRejectedValue(new ApiFailure("DEADLINE_OUT_OF_RANGE", "deadline"));
+    expect(await actOnTaskForm(formWith({ ...task, slots: "50" }))).toMatchObject({
+      ok: false,
+      failure: { code: "DEADLINE_OUT_OF_RANGE", field: "deadline", message: "Choose a deadline between 24 hours and 7 days from now." },
+    });
   });
 });

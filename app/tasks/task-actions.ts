@@ -9,6 +9,7 @@ import { taskMessages } from "../messages/tasks";
 import { orderReferrerOf } from "../forms/order-referrer";
 import { getStartupState } from "../startup/startup-state";
 import { currentMoneyLimits, sayRange } from "../money-limits";
+import { currentTaskLimits, taskLimitWords } from "../task-limits";
 
 type TaskActionAnswer = ActionResult | Response;
 
@@ -50,8 +51,13 @@ function deadlineOf(form: FormData): string {
 
 async function post(form: FormData): Promise<TaskActionAnswer> {
   const language = currentLanguage();
-  // The deploy's range for a reward (app/money-limits.ts), which may be tighter than the schema's.
+  // The deploy's range for a reward (app/money-limits.ts) and its bounds on a task
+  // (app/task-limits.ts), which may be tighter than the schema's.
   const rewardRange = currentMoneyLimits().taskReward;
+  const bounds = currentTaskLimits();
+  const words = taskLimitWords(bounds, language);
+  const text = taskMessages[language];
+  const deadlineWords = text.deadlineOutside(words.soonest, words.latest);
   const result = await runAction("post", async (api) => {
     const body = await checked(
       (s) => s.postTaskBodySchema,
@@ -63,13 +69,21 @@ async function post(form: FormData): Promise<TaskActionAnswer> {
         deadline: deadlineOf(form),
         referrer: orderReferrerOf(getStartupState().referrers),
       },
-      { ...fieldMessages(), reward: sayRange(rewardRange, language, taskMessages[language].rewardOutside) },
-      { reward: rewardRange },
+      {
+        ...fieldMessages(),
+        reward: sayRange(rewardRange, language, text.rewardOutside),
+        slots: text.slotsOutside(words.slotsMax),
+        deadline: deadlineWords,
+      },
+      { reward: rewardRange, slots: { min: 1, max: bounds.slots.max } },
     );
     return postTask(api, body, formText(form, "idempotencyKey"));
   });
   // The task waits for its budget: the next step is paying its order.
-  return result.ok ? redirect(`/pay?order=${encodeURIComponent(result.data.order.id)}`) : result;
+  if (result.ok) return redirect(`/pay?order=${encodeURIComponent(result.data.order.id)}`);
+  // The origin counts the deadline's window from its own clock: its refusal is told in this
+  // form's words, with the window the form states.
+  return result.failure.code === "DEADLINE_OUT_OF_RANGE" ? { ...result, failure: { ...result.failure, message: deadlineWords } } : result;
 }
 
 /** The task board's forms, by intent. */

@@ -292,6 +292,8 @@ for (const { viewport, language } of runs) {
       // one whose LOCKS it cannot read.
       const shorter = { order: { payMinutes: 15 }, claim: { submitHours: 24, autoApproveHours: 48 }, session: { idleDays: 7 } };
       await page.route("**/api/time-limits", (route) => route.fulfill({ json: { code: "SUCCESS", data: shorter } }));
+      const fewer = { slots: { max: 50 }, deadline: { minHours: 24, maxDays: 7 } };
+      await page.route("**/api/task-limits", (route) => route.fulfill({ json: { code: "SUCCESS", data: fewer } }));
       await page.route("**/api/locks", (route) =>
         route.fulfill({ status: 500, json: { code: "INTERNAL_ERROR", message: "Something went wrong on our side." } }),
       );
@@ -300,6 +302,8 @@ for (const { viewport, language } of runs) {
       await expect(page.getByTestId("ops-times")).toContainText(language === "en" ? "48 hours" : "48 小时");
       await expect(page.getByTestId("ops-times")).toContainText(language === "en" ? "7 days" : "7 天");
       await expect(page.getByTestId("ops-times-differ")).toHaveText(ops.timesDiffer);
+      await expect(page.getByTestId("ops-tasks")).toContainText(ops.tasks.slotsRange("50"));
+      await expect(page.getByTestId("ops-tasks-differ")).toHaveText(ops.tasksDiffer);
       await expect(page.getByTestId("ops-locks-unreadable")).toHaveText(ops.locksUnreadable);
       await expect(page.getByTestId("ops-limits")).toBeVisible();
       await expectAccessible(page);
@@ -353,6 +357,11 @@ for (const { viewport, language } of runs) {
       await expect(page.getByTestId("ops-locks")).toContainText(ops.lockRule(5, minutes(10), minutes(10)));
       await expect(page.getByTestId("ops-times")).toContainText(minutes(30));
       await expect(page.getByTestId("ops-times")).toContainText(language === "en" ? "30 days" : "30 天");
+      await expect(page.getByTestId("ops-tasks")).toContainText(ops.tasks.slotsRange("1,000"));
+      await expect(page.getByTestId("ops-tasks")).toContainText(
+        ops.tasks.deadlineRange(language === "en" ? "1 hour" : "1 小时", language === "en" ? "30 days" : "30 天"),
+      );
+      await expect(page.getByText(ops.tasksAgree)).toBeVisible();
       await expect(page.getByText(ops.timesAgree)).toBeVisible();
       await expectAccessible(page);
       await shot(page, "ops-overview", viewport, language);

@@ -7,6 +7,7 @@ import { pageConfigOf } from "../support/page-config";
  * This project's deploy (vitest.config.ts): ¥20.00 a transfer, ¥50.00 a day; recharges from
  * ¥10.00; rewards up to ¥5.00. Sign-in locks after 5 failures for an hour; wrong codes count for 30 minutes.
  * Orders wait 15 minutes, claims 12 hours, and posters have 48 hours to check; a session ends after 7 days unused.
+ * A task asks for at most 50 completions, due between 24 hours and 7 days ahead.
  */
 async function page(path: string, language = "en"): Promise<string> {
   const response = await exports.default.fetch(
@@ -76,5 +77,16 @@ describe("a deploy with time limits of its own (docs/decisions/055-deploy-time-l
     expect(zh).toContain("如果你在该设备上连续 7 天未使用 Paydesk，登录状态也会失效。");
     expect(await page("/tos")).toContain("Submissions you have not checked within 48 hours are approved automatically.");
     expect(await page("/tos", "zh-CN")).toContain("48 小时内未审核的提交将自动通过。");
+  });
+});
+
+describe("a deploy with task limits of its own (docs/decisions/058-deploy-task-limits.md)", () => {
+  it("gives the pages its task limits in the public configuration", async () => {
+    expect(pageConfigOf(await page("/task"))?.taskLimits).toEqual({ slots: { max: 50 }, deadline: { minHours: 24, maxDays: 7 } });
+  });
+
+  it("states them on /help, in both languages", async () => {
+    expect(await page("/help")).toContain("the number of completions (1 to 50) and a deadline between 24 hours and 7 days ahead.");
+    expect(await page("/help", "zh-CN")).toContain("需要完成的次数（1 至 50）以及截止时间（从现在起 24 小时到 7 天之间）。");
   });
 });

@@ -38,7 +38,7 @@ export default {
   ORDER_NOT_PENDING: "This order is already paid or closed.",
   PAYMENT_STARTING: "This order's payment is being started in another window. Try again in a few seconds.",
   WALLET_NOT_ALLOWED: "A recharge is paid online, not from the wallet.",
-  DEADLINE_OUT_OF_RANGE: "Choose a deadline between 1 hour and 30 days from now.",
+  DEADLINE_OUT_OF_RANGE: "That deadline is too soon or too far ahead. Choose one in the range the form states.",
   TASK_NOT_CLAIMABLE: "This task cannot be claimed: it is full, closed, past its deadline or your own.",
   ALREADY_CLAIMED: "You have already claimed this task.",
   CLAIM_EXPIRED: "The time to submit this claim has run out.",

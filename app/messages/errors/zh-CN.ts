@@ -37,7 +37,7 @@ export default {
   ORDER_NOT_PENDING: "此订单已支付或已关闭。",
   PAYMENT_STARTING: "此订单正在另一个窗口中发起支付，请几秒后重试。",
   WALLET_NOT_ALLOWED: "充值订单需在线支付，不能用余额支付。",
-  DEADLINE_OUT_OF_RANGE: "截止时间须在 1 小时到 30 天之后。",
+  DEADLINE_OUT_OF_RANGE: "截止时间过早或过晚，请在表单所示的范围内选择。",
   TASK_NOT_CLAIMABLE: "无法领取此任务：名额已满、已关闭、已过截止时间，或是你自己发布的任务。",
   ALREADY_CLAIMED: "你已领取过此任务。",
   CLAIM_EXPIRED: "此任务的提交时限已过。",

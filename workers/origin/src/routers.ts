@@ -31,7 +31,12 @@ function mount(at: string, load: RouterMount["load"], segments = [at.split("/")[
  */
 export const routerMounts: RouterMount[] = [
   mount("/api", async () => (await import("./http/health-routes")).healthRoutes, ["health"]),
-  mount("/api", async () => (await import("./deploy-limits/limits-routes")).limitsRoutes, ["limits", "locks", "time-limits"]),
+  mount("/api", async () => (await import("./deploy-limits/limits-routes")).limitsRoutes, [
+    "limits",
+    "locks",
+    "time-limits",
+    "task-limits",
+  ]),
   mount("/api/user", async () => (await import("./auth/account-routes")).accountRoutes),
   // Apart from the session call every visit starts with, which needs neither.
   mount("/api/user", async () => (await import("./auth/recovery-routes")).recoveryRoutes, ["user/recover", "user/recover-with-link"]),

@@ -1,6 +1,7 @@
 import { deployLocks, type Locks } from "#contract/lock-limits";
 import { deployLimits, type Limits, type MoneyRange, outsideRange } from "#contract/money-limits";
 import { DeploySettingError } from "#contract/deploy-setting";
+import { deployTaskLimits, type TaskLimits } from "#contract/task-limits";
 import { deployTimeLimits, shortestTimeLimits, type TimeLimits } from "#contract/time-limits";
 import { ApiError } from "../http/answer";
 
@@ -29,6 +30,15 @@ export function locksOf(env: Pick<Env, "LOCKS">): Locks {
  */
 export function timeLimitsOf(env: Pick<Env, "TIME_LIMITS">): TimeLimits {
   return deployTimeLimits(env.TIME_LIMITS);
+}
+
+/**
+ * This deploy's bounds on a task's completions and deadline
+ * (docs/decisions/058-deploy-task-limits.md). A `TASK_LIMITS` setting that cannot be read
+ * throws, as above: no task is posted under bounds the deploy did not mean.
+ */
+export function taskLimitsOf(env: Pick<Env, "TASK_LIMITS">): TaskLimits {
+  return deployTaskLimits(env.TASK_LIMITS);
 }
 
 /**

@@ -1,10 +1,11 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { locksSchema } from "#contract/lock-limits-answer";
 import { moneyLimitsSchema } from "#contract/money-limits-answer";
+import { taskLimitsSchema } from "#contract/task-limits-answer";
 import { timeLimitsSchema } from "#contract/time-limits-answer";
 import { jsonContent, successEnvelope } from "#contract/openapi";
 import type { OriginEnv } from "../origin-env";
-import { limitsOf, locksOf, timeLimitsOf } from "./deploy-limits";
+import { limitsOf, locksOf, taskLimitsOf, timeLimitsOf } from "./deploy-limits";
 
 const limits = createRoute({
   method: "get",
@@ -33,8 +34,18 @@ const timeLimits = createRoute({
   responses: { 200: jsonContent(successEnvelope(timeLimitsSchema), "The time limits in force") },
 });
 
+const taskLimits = createRoute({
+  method: "get",
+  path: "/task-limits",
+  summary: "This deploy's bounds on a task's completions and deadline",
+  description:
+    "The contract's schema states the product's bounds: 1 to 1,000 completions, a deadline between 1 hour and 30 days ahead. A deploy may tighten them (docs/decisions/058-deploy-task-limits.md), and then refuses a task past its own with 400 naming `slots`, or 422 DEADLINE_OUT_OF_RANGE naming `deadline`. No sign-in needed.",
+  responses: { 200: jsonContent(successEnvelope(taskLimitsSchema), "The task limits in force") },
+});
+
 /** What a deploy sets of the product's rules, published: the same for everyone, no database read. */
 export const limitsRoutes = new OpenAPIHono<OriginEnv>()
   .openapi(limits, (c) => c.json({ code: "SUCCESS" as const, data: limitsOf(c.env) }, 200))
   .openapi(locks, (c) => c.json({ code: "SUCCESS" as const, data: locksOf(c.env) }, 200))
-  .openapi(timeLimits, (c) => c.json({ code: "SUCCESS" as const, data: timeLimitsOf(c.env) }, 200));
+  .openapi(timeLimits, (c) => c.json({ code: "SUCCESS" as const, data: timeLimitsOf(c.env) }, 200))
+  .openapi(taskLimits, (c) => c.json({ code: "SUCCESS" as const, data: taskLimitsOf(c.env) }, 200));

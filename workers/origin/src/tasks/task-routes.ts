@@ -1,7 +1,8 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { personalListPageSize } from "#contract/value-lists";
 import { z } from "zod";
-import { postedTaskSchema, postTaskBodySchema, taskIdParamSchema, taskLimits, taskListQuerySchema, taskSchema } from "#contract/tasks";
+import { deadlineOutside, type TaskLimits } from "#contract/task-limits";
+import { postedTaskSchema, postTaskBodySchema, taskIdParamSchema, taskListQuerySchema, taskSchema } from "#contract/tasks";
 import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
 import {
@@ -15,7 +16,7 @@ import {
 import { validationHook } from "../http/validation";
 import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
 import { idempotentPosts, idempotentWhenKeyed } from "../idempotency/idempotency";
-import { limitsOf, outsideDeployRange, timeLimitsOf } from "../deploy-limits/deploy-limits";
+import { limitsOf, outsideDeployRange, taskLimitsOf, timeLimitsOf } from "../deploy-limits/deploy-limits";
 import { newPendingOrder, orderFromRow } from "../orders/order-rows";
 import { doorLimitOnPost } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
@@ -31,9 +32,11 @@ const post = createRoute({
   request: { headers: idempotencyKeyHeader, body: { content: { "application/json": { schema: postTaskBodySchema } }, required: true } },
   responses: {
     201: jsonContent(successEnvelope(postedTaskSchema), "The task, awaiting payment of its order"),
-    400: errorContent("A field is not valid, or the reward is outside this deploy's limits (GET /api/limits)"),
+    400: errorContent(
+      "A field is not valid, or the reward or the completions are outside this deploy's limits (GET /api/limits, GET /api/task-limits)",
+    ),
     401: errorContent("UNAUTHENTICATED"),
-    422: errorContent("DEADLINE_OUT_OF_RANGE or IDEMPOTENCY_KEY_REUSED"),
+    422: errorContent("DEADLINE_OUT_OF_RANGE (outside this deploy's window, GET /api/task-limits) or IDEMPOTENCY_KEY_REUSED"),
   },
 });
 
@@ -76,17 +79,26 @@ taskRoutes.use(
   idempotentWhenKeyed((c) => c.var.user.id),
 );
 
+/** Past the deploy's completions (docs/decisions/058-deploy-task-limits.md): the schema's 400, naming its own figure. */
+const tooManySlots = ({ slots }: TaskLimits) =>
+  new ApiError("BAD_REQUEST", `At most ${slots.max.toLocaleString("en-US")} completion${slots.max === 1 ? "" : "s"}.`, "slots");
+
+const deadlineOutOfRange = ({ deadline: { minHours, maxDays } }: TaskLimits) =>
+  new ApiError(
+    "DEADLINE_OUT_OF_RANGE",
+    `Choose a deadline between ${minHours} hour${minHours === 1 ? "" : "s"} and ${maxDays} day${maxDays === 1 ? "" : "s"} from now.`,
+    "deadline",
+  );
+
 taskRoutes.openapi(post, async (c) => {
   const body = c.req.valid("json");
   const outside = outsideDeployRange(body.reward, limitsOf(c.env).taskReward, "reward");
   if (outside) return c.var.idempotency.refuse(outside, { lasting: false });
+  const bounds = taskLimitsOf(c.env);
+  if (body.slots > bounds.slots.max) return c.var.idempotency.refuse(tooManySlots(bounds), { lasting: false });
   const now = c.var.clock.now();
   const deadline = Date.parse(body.deadline);
-  if (deadline < now + taskLimits.deadlineMs.min || deadline > now + taskLimits.deadlineMs.max) {
-    return c.var.idempotency.refuse(
-      new ApiError("DEADLINE_OUT_OF_RANGE", "Choose a deadline between 1 hour and 30 days from now.", "deadline"),
-    );
-  }
+  if (deadlineOutside(deadline, now, bounds.deadline)) return c.var.idempotency.refuse(deadlineOutOfRange(bounds));
   const db = c.env.DB;
   const order = newPendingOrder(db, {
     userId: c.var.user.id,
