@@ -40,12 +40,12 @@ const deployTimes = (): TimeLimits => deployTimeLimits(env.TIME_LIMITS);
 const deployTasks = (): TaskLimits => deployTaskLimits(env.TASK_LIMITS);
 
 /**
- * The deploy's settings a page states in its text (/help with its locks, /tos without):
+ * The deploy's settings a page states in its text (/help with its locks and task limits, /tos without):
  * docs/decisions/053-deploy-limits.md, 054, 055, 058. Settings that cannot be read throw one
  * DeploySettingError naming each, so the page answers 500 and one report says all that is
  * wrong.
  */
-export function statedSettings({ withLocks }: { withLocks: boolean }): StatedSettings {
+export function statedSettings({ withLocks, withTasks }: { withLocks: boolean; withTasks: boolean }): StatedSettings {
   const wrong: string[] = [];
   const read = <T>(reader: () => T): T | null => {
     try {
@@ -58,7 +58,7 @@ export function statedSettings({ withLocks }: { withLocks: boolean }): StatedSet
   };
   const limits = read(deployMoneyLimits);
   const times = read(deployTimes);
-  const tasks = read(deployTasks);
+  const tasks = withTasks ? read(deployTasks) : null;
   const locks = withLocks ? read(() => deployLocks(env.LOCKS)) : null;
   if (limits === null || wrong.length > 0) throw new DeploySettingError(wrong.join(" "));
   return { limits, ...(times ? { times } : {}), ...(tasks ? { tasks } : {}), ...(locks ? { locks } : {}) };

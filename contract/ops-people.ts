@@ -100,6 +100,8 @@ const sessionLineSchema = z.strictObject({
   createdAt: z.iso.datetime(),
   lastUsedAt: z.iso.datetime(),
   endedAt: z.iso.datetime().nullable(),
+  /** Whether it still signs the person in: not ended, and used within the deploy's idle limit (docs/decisions/057-deploy-session-idle-days.md). */
+  live: z.boolean(),
 });
 
 const newest = <T extends z.ZodType>(line: T) => z.array(line).max(personPageListSize);

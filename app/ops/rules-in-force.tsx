@@ -18,11 +18,14 @@ import { taskLimitWords, useTaskLimits } from "../task-limits";
 import { useTimeLimits } from "../time-limits";
 import { InForceCard } from "./in-force-card";
 
-const sameTimes = (a: TimeLimits, b: TimeLimits) =>
+/** An origin deployed before sessions' idle days were set per deploy answers without them: they then differ. */
+type EnforcedTimes = Omit<TimeLimits, "session"> & Partial<Pick<TimeLimits, "session">>;
+
+const sameTimes = (a: TimeLimits, b: EnforcedTimes) =>
   a.order.payMinutes === b.order.payMinutes &&
   a.claim.submitHours === b.claim.submitHours &&
   a.claim.autoApproveHours === b.claim.autoApproveHours &&
-  a.session.idleDays === b.session.idleDays;
+  a.session.idleDays === b.session?.idleDays;
 
 /** `enforced` is null when the origin did not answer with its locks. */
 export function LocksInForce({ enforced }: { enforced: Locks | null }) {
@@ -47,7 +50,7 @@ export function LocksInForce({ enforced }: { enforced: Locks | null }) {
 }
 
 /** `enforced` is null when the origin did not answer with its time limits. */
-export function TimeLimitsInForce({ enforced }: { enforced: TimeLimits | null }) {
+export function TimeLimitsInForce({ enforced }: { enforced: EnforcedTimes | null }) {
   const text = useMessages(opsMessages);
   const language = useLanguage();
   const stated = useTimeLimits();
@@ -60,7 +63,7 @@ export function TimeLimitsInForce({ enforced }: { enforced: TimeLimits | null })
           [text.times.orderPay, sayMinutes(enforced.order.payMinutes, language)],
           [text.times.claimSubmit, sayMinutes(enforced.claim.submitHours * 60, language)],
           [text.times.autoApprove, sayMinutes(enforced.claim.autoApproveHours * 60, language)],
-          [text.times.sessionIdle, sayDays(enforced.session.idleDays, language)],
+          ...(enforced.session ? [[text.times.sessionIdle, sayDays(enforced.session.idleDays, language)] satisfies [string, string]] : []),
         ]
       }
       agreement={{ same: enforced !== null && sameTimes(stated, enforced), agree: text.timesAgree, differ: text.timesDiffer }}

@@ -13,7 +13,7 @@ const topicsFor = textWithFigures({ en: helpTopics, "zh-CN": helpTopicsZh });
 
 // The edge keys its cache by language, so each language's answers are cached apart.
 export function loader({ context }: Route.LoaderArgs) {
-  const topics = topicsFor(statedSettings({ withLocks: true }), context.get(languageContext));
+  const topics = topicsFor(statedSettings({ withLocks: true, withTasks: true }), context.get(languageContext));
   return data({ topics }, { headers: { "Cache-Control": pageCacheControl } });
 }
 

@@ -12,7 +12,7 @@ import { languageContext } from "../server-context";
 const sectionsFor = textWithFigures({ en: termsSections, "zh-CN": termsSectionsZh });
 
 export function loader({ context }: Route.LoaderArgs) {
-  const sections = sectionsFor(statedSettings({ withLocks: false }), context.get(languageContext));
+  const sections = sectionsFor(statedSettings({ withLocks: false, withTasks: false }), context.get(languageContext));
   return data({ effectiveDate: termsEffectiveDate, sections }, { headers: { "Cache-Control": pageCacheControl } });
 }
 

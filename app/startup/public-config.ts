@@ -15,7 +15,7 @@ export type PublicConfig = {
   shortLinkHosts: string[];
   /** The deploy's money limits; absent where they are the product's own (app/money-limits.ts). */
   limits?: Limits;
-  /** The deploy's time limits on orders and claims; absent where they are the product's own (app/time-limits.ts). */
+  /** The deploy's time limits on orders, claims and sessions; absent where they are the product's own (app/time-limits.ts). */
   timeLimits?: TimeLimits;
   /** The deploy's bounds on a task's completions and deadline; absent where they are the product's own (app/task-limits.ts). */
   taskLimits?: TaskLimits;

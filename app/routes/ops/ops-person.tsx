@@ -321,7 +321,7 @@ function PersonView({ page }: { page: PersonPage }) {
                 </span>
               </span>
               <span className="item-side">
-                <span className="badge">{session.endedAt ? text.ended : text.live}</span>
+                <span className="badge">{session.live ? text.live : session.endedAt ? text.ended : text.idle}</span>
               </span>
             </li>
           ))}

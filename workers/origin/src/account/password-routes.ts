@@ -13,6 +13,7 @@ import { validationHook } from "../http/validation";
 import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
 import { doorLimit } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
+import { sessionTime } from "../auth/sessions";
 import { endSessionsStatements } from "./end-sessions";
 import { checkCurrentPassword, setPasswordStatement } from "./account-password";
 
@@ -52,7 +53,7 @@ passwordRoutes.openapi(changePassword, async (c) => {
         currentHash,
       ),
       setPasswordStatement(db, userId, await hashPassword(newPassword)),
-      ...endSessionsStatements(db, userId, now, { keepTokenHash: currentHash, voidRecoveryCodes: true }),
+      ...endSessionsStatements(db, userId, sessionTime(c.env, now), { keepTokenHash: currentHash, voidRecoveryCodes: true }),
     ]);
     return c.json({ code: "SUCCESS" as const, data: { sessionsEnded: results[2]?.meta.changes ?? 0 } }, 200);
   } catch (error) {

@@ -112,7 +112,7 @@ sessionRoutes
   .openapi(endOthers, async (c) => {
     const currentHash = await hashToken(requiredBearerToken(c.req.header("Authorization")));
     const [sessions] = await c.env.DB.batch(
-      endSessionsStatements(c.env.DB, c.var.user.id, c.var.clock.now(), { keepTokenHash: currentHash }),
+      endSessionsStatements(c.env.DB, c.var.user.id, sessionTime(c.env, c.var.clock.now()), { keepTokenHash: currentHash }),
     );
     return c.json({ code: "SUCCESS" as const, data: { sessionsEnded: sessions?.meta.changes ?? 0 } }, 200);
   });

@@ -67,7 +67,7 @@ async function resetAndSignIn(c: Context<OriginEnv>, userId: string, newPassword
       // Exactly one of two attempts with the same code or link spends it; the other rolls back.
       assertInBatch(db, "the code or link was unspent", "changes() = 1"),
       setPasswordStatement(db, userId, await hashPassword(newPassword)),
-      ...endSessionsStatements(db, userId, now, { voidRecoveryCodes: true }),
+      ...endSessionsStatements(db, userId, sessionTime(c.env, now), { voidRecoveryCodes: true }),
       insert,
     ]);
   } catch (error) {

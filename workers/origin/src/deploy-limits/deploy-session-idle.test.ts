@@ -87,6 +87,35 @@ describe("a deploy's shorter session idle limit", () => {
     expect(await listed("")).toBe(3);
   });
 
+  it("tells a person only of the live sessions it signed out, and ends the idle ones too, so no longer limit revives them", async () => {
+    const idle = await anotherSession(8 * day);
+    const live = await anotherSession(day);
+    const ended = await origin.call("/api/account/sessions/end-others", { headers: alice.auth, env: under(week) });
+    expect(await ended.json()).toEqual({ code: "SUCCESS", data: { sessionsEnded: 1 } });
+    for (const auth of [idle, live]) expect((await sessionCall(auth, "")).status).toBe(401);
+    expect((await sessionCall(alice.auth, week)).status).toBe(200);
+  });
+
+  it("shows the back office which sessions still sign a person in, and counts only those when it signs them out", async () => {
+    const admin = await seedOperator("ada", "admin", origin.now());
+    const idle = await anotherSession(8 * day);
+    const page = await origin.call(`/api/ops/people/${alice.id}`, { method: "GET", headers: admin.auth, env: under(week) });
+    const sessions = ((await page.json()) as { data: { sessions: { live: boolean; endedAt: string | null }[] } }).data.sessions;
+    expect(sessions.map(({ live, endedAt }) => ({ live, endedAt }))).toEqual([
+      { live: true, endedAt: null },
+      { live: false, endedAt: null },
+    ]);
+    const signedOut = await origin.call(`/api/ops/people/${alice.id}/sign-out-everywhere`, {
+      body: { reason: "Reported a stolen phone." },
+      headers: { ...admin.auth, "Idempotency-Key": "sign-out-alice" },
+      env: under(week),
+    });
+    expect(((await signedOut.json()) as { data: { sessionsEnded: number } }).data.sessionsEnded).toBe(1);
+    const audit = await env.DB.prepare("SELECT before FROM audit_log WHERE action = 'person.sign_out_everywhere'").first<string>("before");
+    expect(JSON.parse(audit ?? "null")).toEqual({ liveSessions: 1 });
+    expect((await sessionCall(idle, "")).status).toBe(401);
+  });
+
   it("is published at GET /api/time-limits", async () => {
     const answer = await origin.call("/api/time-limits", { method: "GET", env: under(week) });
     expect(await answer.json()).toMatchObject({ code: "SUCCESS", data: { session: { idleDays: 7 } } });

@@ -82,6 +82,16 @@ describe("a deploy's tighter task limits", () => {
     expect(await taskCount()).toBe(1);
   });
 
+  it("keeps no refusal under its key: a retry after the setting loosens posts the task", async () => {
+    const tooMany = await post({ slots: 200 }, { key: "too-many" });
+    expect(tooMany.status).toBe(400);
+    expect((await post({ slots: 200 }, { setting: "", key: "too-many" })).status).toBe(201);
+    const farOff = { deadline: new Date(origin.now() + 20 * 24 * hour).toISOString() };
+    expect((await post(farOff, { key: "far-off-deadline" })).status).toBe(422);
+    expect((await post(farOff, { setting: "", key: "far-off-deadline" })).status).toBe(201);
+    expect(await taskCount()).toBe(2);
+  });
+
   it("is the product's at the defaults: 1,000 completions, a deadline up to 30 days ahead", async () => {
     expect((await post({ slots: 1_000, deadline: new Date(origin.now() + 30 * 24 * hour).toISOString() }, { setting: "" })).status).toBe(
       201,

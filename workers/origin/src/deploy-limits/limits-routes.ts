@@ -39,7 +39,7 @@ const taskLimits = createRoute({
   path: "/task-limits",
   summary: "This deploy's bounds on a task's completions and deadline",
   description:
-    "The contract's schema states the product's bounds: 1 to 1,000 completions, a deadline between 1 hour and 30 days ahead. A deploy may tighten them (docs/decisions/058-deploy-task-limits.md), and then refuses a task past its own with 400 naming `slots`, or 422 DEADLINE_OUT_OF_RANGE naming `deadline`. No sign-in needed.",
+    "The product's bounds are 1 to 1,000 completions (the schema's `slots`) and a deadline between 1 hour and 30 days ahead (counted from the origin's clock). A deploy may tighten them (docs/decisions/058-deploy-task-limits.md), and then refuses a task past its own with 400 naming `slots`, or 422 DEADLINE_OUT_OF_RANGE naming `deadline`. No sign-in needed.",
   responses: { 200: jsonContent(successEnvelope(taskLimitsSchema), "The task limits in force") },
 });
 

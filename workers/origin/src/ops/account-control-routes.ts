@@ -6,6 +6,7 @@ import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { accountActionBodySchema, accountControlSchema, personIdParamSchema } from "#contract/ops";
 import { errorContent, idempotencyKeyHeader, jsonContent, operatorSession, successEnvelope } from "#contract/openapi";
 import { endSessionsStatements } from "../account/end-sessions";
+import { sessionTime } from "../auth/sessions";
 import { ApiError } from "../http/answer";
 import { validationHook } from "../http/validation";
 import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
@@ -146,14 +147,16 @@ accountControlRoutes.openapi(signOutEverywhere, async (c) => {
   const db = c.env.DB;
   const person = await personOf(db, c.req.valid("param").id);
   const now = c.var.clock.now();
+  const session = sessionTime(c.env, now);
+  // The sessions that still sign the person in; those idle past the deploy's limit end too, uncounted.
   const live = await db
-    .prepare("SELECT count(*) AS live FROM session WHERE user_id = ?1 AND ended_at IS NULL")
-    .bind(person.id)
+    .prepare("SELECT count(*) AS live FROM session WHERE user_id = ?1 AND ended_at IS NULL AND last_used_at > ?2")
+    .bind(person.id, session.liveAfter)
     .first<number>("live");
   return c.var.idempotency.commit(
     [
       // With the sessions go the links that could open a new one (sign-in and recovery links).
-      ...endSessionsStatements(db, person.id, now, { voidRecoveryCodes: true }),
+      ...endSessionsStatements(db, person.id, session, { voidRecoveryCodes: true }),
       auditStatement(db, {
         actor: operatorActor(c),
         action: "person.sign_out_everywhere",

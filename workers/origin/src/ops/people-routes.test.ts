@@ -196,7 +196,7 @@ describe("a person's page", () => {
     expect(page.tickets).toMatchObject([{ category: "payment", subject: "Where is my recharge?", status: "open" }]);
     // Seeded directly, with no browser or place: the page says so rather than guess.
     expect(page.sessions).toEqual([
-      { device: null, place: null, createdAt: expect.any(String), lastUsedAt: expect.any(String), endedAt: null },
+      { device: null, place: null, createdAt: expect.any(String), lastUsedAt: expect.any(String), endedAt: null, live: true },
     ]);
     // A session's token and its hash are what a bearer needs: neither ever shows.
     expect(text).not.toContain(alice.token);
@@ -206,7 +206,7 @@ describe("a person's page", () => {
   it("is read in one round trip to D1", async () => {
     const alice = await person("alice");
     const counter = countingRoundTrips();
-    expect(await personPage(counter.db, alice.id)).not.toBeNull();
+    expect(await personPage(counter.db, alice.id, 0)).not.toBeNull();
     expect(counter.trips()).toBe(1);
   });
 
@@ -219,7 +219,7 @@ describe("a person's page", () => {
       const sent = await origin.call("/api/transfers", { body: { toHandle: "bob", amount: 100, note: `#${n}` }, headers: keyed(alice) });
       expect(sent.status).toBe(201);
     }
-    const page = (await personPage(env.DB, alice.id)) as PersonPage;
+    const page = (await personPage(env.DB, alice.id, 0)) as PersonPage;
     expect(page.transfersSent.map((transfer) => transfer.note)).toEqual(Array.from({ length: 20 }, (_, n) => `#${24 - n}`));
     expect(page.walletEntries).toHaveLength(20);
   });

@@ -1,6 +1,7 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { errorContent, jsonContent, operatorSession, successEnvelope } from "#contract/openapi";
 import { peoplePageSchema, peoplePageSize, peopleSearchQuerySchema, personIdParamSchema, personPageSchema } from "#contract/ops-people";
+import { sessionTime } from "../auth/sessions";
 import { ApiError } from "../http/answer";
 import { validationHook } from "../http/validation";
 import type { OriginEnv } from "../origin-env";
@@ -57,7 +58,7 @@ peopleRoutes.openapi(search, async (c) => {
 });
 
 peopleRoutes.openapi(page, async (c) => {
-  const found = await personPage(c.env.DB, c.req.valid("param").id);
+  const found = await personPage(c.env.DB, c.req.valid("param").id, sessionTime(c.env, c.var.clock.now()).liveAfter);
   if (!found) throw new ApiError("NOT_FOUND", "No person has that id.", "id");
   return c.json({ code: "SUCCESS" as const, data: found }, 200);
 });

@@ -96,7 +96,7 @@ function transferLine(row: TransferRow): PersonPage["transfersSent"][number] {
 }
 
 /** The person's page, or null when no person has that id. */
-export async function personPage(db: D1Database, userId: string): Promise<PersonPage | null> {
+export async function personPage(db: D1Database, userId: string, liveAfter: number): Promise<PersonPage | null> {
   const limit = personPageListSize;
   const walletEntries = walletEntryPageQuery(db, { userId, account: walletAccountOf(userId), limit });
   const [person, entries, orders, payments, sent, received, tasks, claims, tickets, sessions] = await db.batch([
@@ -209,6 +209,7 @@ export async function personPage(db: D1Database, userId: string): Promise<Person
       createdAt: iso(session.created_at),
       lastUsedAt: iso(session.last_used_at),
       endedAt: isoOrNull(session.ended_at),
+      live: session.ended_at === null && session.last_used_at > liveAfter,
     })),
   };
 }

@@ -98,7 +98,9 @@ taskRoutes.openapi(post, async (c) => {
   if (body.slots > bounds.slots.max) return c.var.idempotency.refuse(tooManySlots(bounds), { lasting: false });
   const now = c.var.clock.now();
   const deadline = Date.parse(body.deadline);
-  if (deadlineOutside(deadline, now, bounds.deadline)) return c.var.idempotency.refuse(deadlineOutOfRange(bounds));
+  // Neither refusal is kept under the key: the window moves with the clock and the setting, so
+  // a retry meets them as they are then.
+  if (deadlineOutside(deadline, now, bounds.deadline)) return c.var.idempotency.refuse(deadlineOutOfRange(bounds), { lasting: false });
   const db = c.env.DB;
   const order = newPendingOrder(db, {
     userId: c.var.user.id,
