@@ -104,13 +104,15 @@ export default defineConfig({
         LOCKS: '{"signIn":{"failures":1}}',
         TIME_LIMITS: '{"claim":{"submitHours":36}}',
         TASK_LIMITS: '{"slots":{"max":5000}}',
+        TEXT_LIMITS: '{"transfer":{"note":1000}}',
       }),
-      // A deploy with money limits, locks, time limits and task limits of its own (docs/decisions/053-deploy-limits.md, 054, 055, 057, 058).
+      // A deploy with money limits, locks, time, task and text limits of its own (docs/decisions/053-deploy-limits.md, 054, 055, 057, 058, 059).
       builtEdgeWorker("edge-tight-limits", "test/edge-tight-limits/**/*.test.ts", {
         MONEY_LIMITS: '{"transfer":{"max":2000,"perDay":5000},"recharge":{"min":1000},"taskReward":{"max":500}}',
         LOCKS: '{"signIn":{"failures":5,"lockMinutes":60},"redeem":{"windowMinutes":30}}',
         TIME_LIMITS: '{"order":{"payMinutes":15},"claim":{"submitHours":12,"autoApproveHours":48},"session":{"idleDays":7}}',
         TASK_LIMITS: '{"slots":{"max":50},"deadline":{"minHours":24,"maxDays":7}}',
+        TEXT_LIMITS: '{"transfer":{"note":60},"support":{"message":1000}}',
       }),
       {
         plugins: [

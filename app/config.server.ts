@@ -3,6 +3,7 @@ import { DeploySettingError } from "#contract/deploy-setting";
 import { deployLocks } from "#contract/lock-limits";
 import { defaultLimits, deployLimits, type Limits } from "#contract/money-limits";
 import { defaultTaskLimits, deployTaskLimits, type TaskLimits } from "#contract/task-limits";
+import { defaultTextLimits, deployTextLimits, type TextLimits } from "#contract/text-limits";
 import { defaultTimeLimits, deployTimeLimits, type TimeLimits } from "#contract/time-limits";
 import type { StatedSettings } from "./content/figures.server";
 import type { PublicConfig } from "./startup/public-config";
@@ -18,10 +19,10 @@ function list(value: string | undefined): string[] {
 }
 
 /**
- * The configuration the browser needs: identical for every user. No secrets. A money, time
- * or task limits setting that cannot be read is reported and left out: every page but the few
- * that state the limits still answers, and the origin moves no money, makes no order or claim
- * and posts no task under it.
+ * The configuration the browser needs: identical for every user. No secrets. A money, time,
+ * task or text limits setting that cannot be read is reported and left out: every page but
+ * the few that state the limits still answers, and the origin moves no money, makes no order
+ * or claim and posts no task under it.
  */
 export function publicConfig(report: (error: unknown) => void): PublicConfig {
   return {
@@ -32,20 +33,23 @@ export function publicConfig(report: (error: unknown) => void): PublicConfig {
     ...ifNotTheProducts("limits", deployMoneyLimits, defaultLimits, report),
     ...ifNotTheProducts("timeLimits", deployTimes, defaultTimeLimits, report),
     ...ifNotTheProducts("taskLimits", deployTasks, defaultTaskLimits, report),
+    ...ifNotTheProducts("textLimits", deployTexts, defaultTextLimits, report),
   };
 }
 
 const deployMoneyLimits = (): Limits => deployLimits(env.MONEY_LIMITS);
 const deployTimes = (): TimeLimits => deployTimeLimits(env.TIME_LIMITS);
 const deployTasks = (): TaskLimits => deployTaskLimits(env.TASK_LIMITS);
+const deployTexts = (): TextLimits => deployTextLimits(env.TEXT_LIMITS);
 
 /**
- * The deploy's settings a page states in its text (/help with its locks and task limits, /tos without):
- * docs/decisions/053-deploy-limits.md, 054, 055, 058. Settings that cannot be read throw one
+ * The deploy's settings a page states in its text (/help with its locks, task limits and a
+ * note's length, /tos without): docs/decisions/053-deploy-limits.md, 054, 055, 058, 059. Settings that cannot be read throw one
  * DeploySettingError naming each, so the page answers 500 and one report says all that is
  * wrong.
  */
 export function statedSettings({ withLocks, withTasks }: { withLocks: boolean; withTasks: boolean }): StatedSettings {
+  // withTasks: /help states a task's bounds and a note's length (TASK_LIMITS, TEXT_LIMITS).
   const wrong: string[] = [];
   const read = <T>(reader: () => T): T | null => {
     try {
@@ -59,13 +63,14 @@ export function statedSettings({ withLocks, withTasks }: { withLocks: boolean; w
   const limits = read(deployMoneyLimits);
   const times = read(deployTimes);
   const tasks = withTasks ? read(deployTasks) : null;
+  const texts = withTasks ? read(deployTexts) : null;
   const locks = withLocks ? read(() => deployLocks(env.LOCKS)) : null;
   if (limits === null || wrong.length > 0) throw new DeploySettingError(wrong.join(" "));
-  return { limits, ...(times ? { times } : {}), ...(tasks ? { tasks } : {}), ...(locks ? { locks } : {}) };
+  return { limits, ...(times ? { times } : {}), ...(tasks ? { tasks } : {}), ...(texts ? { texts } : {}), ...(locks ? { locks } : {}) };
 }
 
 /** A deploy's setting for the pages, only where it differs from the product's: a deploy at the defaults sends the pages it always did. */
-function ifNotTheProducts<Name extends "limits" | "timeLimits" | "taskLimits">(
+function ifNotTheProducts<Name extends "limits" | "timeLimits" | "taskLimits" | "textLimits">(
   name: Name,
   read: () => NonNullable<PublicConfig[Name]>,
   product: NonNullable<PublicConfig[Name]>,

@@ -9,6 +9,7 @@ import type { JournalTx, ledgerCheckSchema } from "#contract/ops-ledger";
 import type { Locks } from "#contract/lock-limits";
 import type { Limits } from "#contract/money-limits";
 import type { TaskLimits } from "#contract/task-limits";
+import type { TextLimits } from "#contract/text-limits";
 import type { TimeLimits } from "#contract/time-limits";
 import type { Overview } from "#contract/ops-overview";
 import type { OpsWechatAsk, OrderStory, orderSearchPageSchema } from "#contract/ops-orders";
@@ -30,6 +31,8 @@ export const getLocks = (api: SignedInApi) => api.get<Locks>("/api/locks");
 export const getTimeLimits = (api: SignedInApi) => api.get<TimeLimits>("/api/time-limits");
 /** The bounds on a task the origin enforces (docs/decisions/058-deploy-task-limits.md). */
 export const getTaskLimits = (api: SignedInApi) => api.get<TaskLimits>("/api/task-limits");
+/** The longest texts the origin takes (docs/decisions/059-deploy-text-limits.md). */
+export const getTextLimits = (api: SignedInApi) => api.get<TextLimits>("/api/text-limits");
 
 export const searchPeople = (api: SignedInApi, q: string, cursor?: string) =>
   api.get<PeoplePage>(withQuery("/api/ops/people", { q, cursor }));

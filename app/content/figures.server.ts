@@ -8,12 +8,14 @@
 import { defaultLocks, type LockRule, type Locks } from "#contract/lock-limits";
 import type { Limits } from "#contract/money-limits";
 import { defaultTaskLimits, type TaskLimits } from "#contract/task-limits";
+import { defaultTextLimits, type TextLimits } from "#contract/text-limits";
 import { defaultTimeLimits, type TimeLimits } from "#contract/time-limits";
 import { sayDays, sayMinutes } from "../i18n/durations";
 import { formatMoney } from "../i18n/format";
 import type { Language } from "../i18n/languages";
 import { rangeText } from "../money-limits";
 import { taskLimitWords } from "../task-limits";
+import { sayLength } from "../text-limits";
 
 /** Every money limit as the page shows it ("¥0.01", "¥50,000.00"). */
 type MoneyFigures = {
@@ -35,6 +37,8 @@ export type PageFigures = MoneyFigures & {
   locks: { signIn: LockFigures; redeem: LockFigures };
   times: TimeFigures;
   tasks: TaskFigures;
+  /** A transfer's note's length, as the page writes it: "140". */
+  noteLength: string;
 };
 
 function moneyFigures(limits: Limits, language: Language): MoneyFigures {
@@ -54,7 +58,7 @@ function lockFigures(rule: LockRule, language: Language): LockFigures {
 }
 
 /** The deploy's settings a page's text states; a page that states no lock or time leaves them out and is built with the product's. */
-export type StatedSettings = { limits: Limits; locks?: Locks; times?: TimeLimits; tasks?: TaskLimits };
+export type StatedSettings = { limits: Limits; locks?: Locks; times?: TimeLimits; tasks?: TaskLimits; texts?: TextLimits };
 
 /**
  * A page's text built from the deploy's figures, in each language: built once per isolate,
@@ -65,10 +69,11 @@ export type StatedSettings = { limits: Limits; locks?: Locks; times?: TimeLimits
 export function textWithFigures<T>(
   build: Record<Language, (figures: PageFigures) => T>,
 ): (settings: StatedSettings, language: Language) => T {
-  let built: { limits: Limits; locks: Locks; times: TimeLimits; tasks: TaskLimits; byLanguage: Map<Language, T> } | undefined;
-  return ({ limits, locks = defaultLocks, times = defaultTimeLimits, tasks = defaultTaskLimits }, language) => {
-    if (built?.limits !== limits || built.locks !== locks || built.times !== times || built.tasks !== tasks) {
-      built = { limits, locks, times, tasks, byLanguage: new Map() };
+  type Built = Required<StatedSettings> & { byLanguage: Map<Language, T> };
+  let built: Built | undefined;
+  return ({ limits, locks = defaultLocks, times = defaultTimeLimits, tasks = defaultTaskLimits, texts = defaultTextLimits }, language) => {
+    if (built?.limits !== limits || built.locks !== locks || built.times !== times || built.tasks !== tasks || built.texts !== texts) {
+      built = { limits, locks, times, tasks, texts, byLanguage: new Map() };
     }
     let text = built.byLanguage.get(language);
     if (text === undefined) {
@@ -82,6 +87,7 @@ export function textWithFigures<T>(
           sessionIdle: sayDays(times.session.idleDays, language),
         },
         tasks: taskLimitWords(tasks, language),
+        noteLength: sayLength(texts.transfer.note),
       });
       built.byLanguage.set(language, text);
     }

@@ -77,7 +77,7 @@ export const helpTopics = (figures: PageFigures): { title: string; answers: Answ
         id: "transfer-limits",
         question: "How much can I send?",
         answer: [
-          `From ${figures.transfer.min} to ${figures.transfer.max} per transfer, and up to ${figures.transfer.perDay} in total per day. You confirm the recipient's name before anything is sent, and a note of up to 140 characters travels with the money.`,
+          `From ${figures.transfer.min} to ${figures.transfer.max} per transfer, and up to ${figures.transfer.perDay} in total per day. You confirm the recipient's name before anything is sent, and a note of up to ${figures.noteLength} characters travels with the money.`,
         ],
       },
       {

@@ -77,7 +77,7 @@ export const helpTopics = (figures: PageFigures): { title: string; answers: Answ
         id: "transfer-limits",
         question: "转账限额是多少？",
         answer: [
-          `每笔 ${figures.transfer.min} 至 ${figures.transfer.max}，每日累计最多 ${figures.transfer.perDay}。转出前，你需要先核对收款人的名字；你还可以添加最多 140 个字符的备注，备注会随款项一起发送给收款人。`,
+          `每笔 ${figures.transfer.min} 至 ${figures.transfer.max}，每日累计最多 ${figures.transfer.perDay}。转出前，你需要先核对收款人的名字；你还可以添加最多 ${figures.noteLength} 个字符的备注，备注会随款项一起发送给收款人。`,
         ],
       },
       {

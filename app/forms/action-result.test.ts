@@ -55,6 +55,22 @@ describe("the deploy's money limits in a form's refusals (decision 053)", () => 
     });
   });
 
+  it("holds a text to the deploy's length, counted as the origin counts it (decision 059)", async () => {
+    const schema = () => z.strictObject({ note: z.string().max(140) });
+    const screen = { note: "A note has at most 20 characters and no control characters." };
+    const lengths = { note: 20 };
+    expect(await attempt("send", () => checked(schema, { note: "👍".repeat(21) }, screen, {}, lengths))).toEqual({
+      intent: "send",
+      ok: false,
+      failure: { code: "BAD_REQUEST", field: "note", message: screen.note },
+    });
+    // Twenty emoji are forty UTF-16 units but twenty characters; spaces around are trimmed, and
+    // "e" with a combining accent is one "é" once normalised.
+    for (const note of ["👍".repeat(20), `  ${"e\u0301".repeat(20)}  `]) {
+      expect(await attempt("send", () => checked(schema, { note }, screen, {}, lengths))).toMatchObject({ ok: true });
+    }
+  });
+
   it("names the day's transfer total this deploy allows when the origin refuses one", async () => {
     vi.mocked(currentMoneyLimits).mockReturnValueOnce(tight);
     const result = await attempt("send", () => Promise.reject(new ApiFailure("DAILY_LIMIT_EXCEEDED", "amount")));

@@ -3,6 +3,7 @@ import { ApiFailure, signedInApi, type SignedInApi } from "../api/client";
 import { contractSchemas, type ContractSchemas } from "../contract-schemas";
 import type { ErrorCode } from "#contract/error-codes";
 import { type MoneyRange, outsideRange } from "#contract/money-limits";
+import { longerThan } from "#contract/text-limits";
 import { currentLanguage } from "../i18n/messages";
 import { messageFor } from "../messages/errors";
 import { currentMoneyLimits } from "../money-limits";
@@ -29,20 +30,28 @@ class InvalidInput extends Error {
  * anything. Every failing field gets the screen's own message for it, in the page's
  * language, so one try shows all that needs mending. The schemas are fetched on first use
  * (app/contract-schemas.ts); when they cannot be, nothing is sent and the form says Paydesk
- * cannot be reached, as for a failed call. An amount is held to `ranges` too: the deploy's
- * limits, which may be tighter than the schema's (app/money-limits.ts).
+ * cannot be reached, as for a failed call. An amount is held to `ranges` too, and a text to
+ * `lengths`: the deploy's limits, which may be tighter than the schema's (app/money-limits.ts,
+ * app/task-limits.ts, app/text-limits.ts). A text's length is counted as the origin counts it:
+ * code points of the normalised, trimmed text.
  */
 export async function checked<S extends z.ZodType, V extends Record<string, unknown>>(
   schemaOf: (schemas: ContractSchemas) => S,
   values: V,
   fieldMessages: Record<string, string>,
   ranges: Partial<Record<keyof V & string, MoneyRange>> = {},
+  lengths: Partial<Record<keyof V & string, number>> = {},
 ): Promise<z.output<S>> {
   const result = schemaOf(await contractSchemas()).safeParse(values);
-  const outside = Object.entries(ranges).flatMap(([field, range]) => {
+  const outsideRanges = Object.entries(ranges).flatMap(([field, range]) => {
     const amount = values[field];
     return range && typeof amount === "number" && outsideRange(amount, range) !== null ? [field] : [];
   });
+  const tooLong = Object.entries(lengths).flatMap(([field, max]) => {
+    const text = values[field];
+    return typeof text === "string" && typeof max === "number" && longerThan(text.normalize("NFC").trim(), max) ? [field] : [];
+  });
+  const outside = [...outsideRanges, ...tooLong];
   if (result.success && outside.length === 0) return result.data;
   const schemaFields = result.success ? [] : result.error.issues.map((issue) => String(issue.path[0] ?? ""));
   const fields = [...new Set([...schemaFields, ...outside])];

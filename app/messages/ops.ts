@@ -177,6 +177,20 @@ export const opsMessages = defineMessages({
       "The pages state other limits than these, which the origin enforces: set TASK_LIMITS the same on both workers (README, Configuration).",
     tasksUnreadable:
       "The origin did not give its task limits (GET /api/task-limits). If it cannot read its TASK_LIMITS setting, no task can be posted until the setting is mended (README, Configuration).",
+    textsTitle: "Longest texts in force",
+    texts: {
+      taskTitle: "A task's title",
+      taskDescription: "A task's description",
+      proof: "A proof",
+      transferNote: "A transfer's note",
+      supportMessage: "A message to support",
+      characters: (count: string) => `${count} characters`,
+    },
+    textsAgree: "The pages state the same lengths (TEXT_LIMITS).",
+    textsDiffer:
+      "The pages state other lengths than these, which the origin enforces: set TEXT_LIMITS the same on both workers (README, Configuration).",
+    textsUnreadable:
+      "The origin did not give its longest texts (GET /api/text-limits). If it cannot read its TEXT_LIMITS setting, no task, proof, transfer or message to support is taken until the setting is mended (README, Configuration).",
     volumeTitle: "Money moved per day, last 30 days",
     volumeChart: (days: number, total: string) => `Bar chart: ${days} days with movements, ${total} in all.`,
     volumeByKind: "By kind, last 30 days",
@@ -475,6 +489,19 @@ export const opsMessages = defineMessages({
     tasksDiffer: "页面所示限制与源站执行的上述限制不同：请在两个 Worker 上设置相同的 TASK_LIMITS（见 README 的“Configuration”）。",
     tasksUnreadable:
       "源站未给出其任务限制（GET /api/task-limits）。如果它无法读取 TASK_LIMITS 设置，在修正之前无法发布任务（见 README 的“Configuration”）。",
+    textsTitle: "当前文字长度上限",
+    texts: {
+      taskTitle: "任务标题",
+      taskDescription: "任务内容",
+      proof: "完成凭证",
+      transferNote: "转账备注",
+      supportMessage: "发给客服的内容",
+      characters: (count: string) => `${count} 个字符`,
+    },
+    textsAgree: "页面所示长度与此一致（TEXT_LIMITS）。",
+    textsDiffer: "页面所示长度与源站执行的上述长度不同：请在两个 Worker 上设置相同的 TEXT_LIMITS（见 README 的“Configuration”）。",
+    textsUnreadable:
+      "源站未给出其文字长度上限（GET /api/text-limits）。如果它无法读取 TEXT_LIMITS 设置，在修正之前无法发布任务、提交凭证、转账或联系客服（见 README 的“Configuration”）。",
     volumeTitle: "近 30 天每日资金流转",
     volumeChart: (days: number, total: string) => `柱状图：${days} 天有资金流转，共 ${total}。`,
     volumeByKind: "近 30 天按类型",

@@ -7,7 +7,8 @@ export const transferMessages = defineMessages({
     amount: "Amount (¥)",
     amountHint: (min: string, max: string, perDay: string) => `From ${min} to ${max}; up to ${perDay} a day.`,
     note: "Note (optional)",
-    noteHint: "Up to 140 characters; the recipient sees it.",
+    noteHint: (max: string) => `Up to ${max} characters; the recipient sees it.`,
+    noteOutside: (max: string) => `A note has at most ${max} characters and no control characters.`,
     review: "Review the transfer",
     checking: "Looking up the recipient…",
     confirmTitle: "Check before you send",
@@ -26,7 +27,6 @@ export const transferMessages = defineMessages({
     printableReceipt: "Open the receipt (to print or save)",
     fields: {
       toHandle: "Enter the recipient's handle: 3 to 32 lower-case letters, digits or underscores.",
-      note: "A note has at most 140 characters and no control characters.",
     },
   },
   "zh-CN": {
@@ -35,7 +35,8 @@ export const transferMessages = defineMessages({
     amount: "金额（¥）",
     amountHint: (min: string, max: string, perDay: string) => `每笔 ${min} 至 ${max}；每日最多 ${perDay}。`,
     note: "备注（选填）",
-    noteHint: "最多 140 个字符，收款人可见。",
+    noteHint: (max: string) => `最多 ${max} 个字符，收款人可见。`,
+    noteOutside: (max: string) => `备注最多 ${max} 个字符，且不能包含控制字符。`,
     review: "下一步",
     checking: "正在查找收款人…",
     confirmTitle: "转账前请核对",
@@ -54,7 +55,6 @@ export const transferMessages = defineMessages({
     printableReceipt: "打开收据（可打印或保存）",
     fields: {
       toHandle: "请输入收款人用户名：3 到 32 个小写字母、数字或下划线。",
-      note: "备注最多 140 个字符，且不能包含控制字符。",
     },
   },
 });

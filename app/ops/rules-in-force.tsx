@@ -1,8 +1,9 @@
 /*
  * The locks against guessing and the time limits the origin applies, on the back office's
  * overview (docs/decisions/054-deploy-locks.md, docs/decisions/055-deploy-time-limits.md,
- * docs/decisions/057-deploy-session-idle-days.md), and the bounds on a task
- * (docs/decisions/058-deploy-task-limits.md): what an operator answers "why was I locked for
+ * docs/decisions/057-deploy-session-idle-days.md), the bounds on a task
+ * (docs/decisions/058-deploy-task-limits.md) and the longest texts
+ * (docs/decisions/059-deploy-text-limits.md): what an operator answers "why was I locked for
  * an hour?", "why did my order close?", "why must I sign in again?" or "why can't my task
  * run for a month?" from.
  * The time limits are compared with what the pages state; the locks are stated by /help
@@ -10,11 +11,13 @@
  */
 import type { LockRule, Locks } from "#contract/lock-limits";
 import type { TaskLimits } from "#contract/task-limits";
+import type { TextLimits } from "#contract/text-limits";
 import type { TimeLimits } from "#contract/time-limits";
 import { sayDays, sayMinutes } from "../i18n/durations";
 import { useLanguage, useMessages } from "../i18n/messages";
 import { opsMessages } from "../messages/ops";
 import { taskLimitWords, useTaskLimits } from "../task-limits";
+import { sayLength, useTextLimits } from "../text-limits";
 import { useTimeLimits } from "../time-limits";
 import { InForceCard } from "./in-force-card";
 
@@ -93,6 +96,36 @@ export function TaskLimitsInForce({ enforced }: { enforced: TaskLimits | null })
       }
       agreement={{ same: enforced !== null && sameTasks(stated, enforced), agree: text.tasksAgree, differ: text.tasksDiffer }}
       unreadable={text.tasksUnreadable}
+    />
+  );
+}
+
+const sameTexts = (a: TextLimits, b: TextLimits) =>
+  a.task.title === b.task.title &&
+  a.task.description === b.task.description &&
+  a.proof.text === b.proof.text &&
+  a.transfer.note === b.transfer.note &&
+  a.support.message === b.support.message;
+
+/** `enforced` is null when the origin did not answer with its longest texts. */
+export function TextLimitsInForce({ enforced }: { enforced: TextLimits | null }) {
+  const text = useMessages(opsMessages);
+  const stated = useTextLimits();
+  return (
+    <InForceCard
+      id="texts"
+      title={text.textsTitle}
+      facts={
+        enforced && [
+          [text.texts.taskTitle, text.texts.characters(sayLength(enforced.task.title))],
+          [text.texts.taskDescription, text.texts.characters(sayLength(enforced.task.description))],
+          [text.texts.proof, text.texts.characters(sayLength(enforced.proof.text))],
+          [text.texts.transferNote, text.texts.characters(sayLength(enforced.transfer.note))],
+          [text.texts.supportMessage, text.texts.characters(sayLength(enforced.support.message))],
+        ]
+      }
+      agreement={{ same: enforced !== null && sameTexts(stated, enforced), agree: text.textsAgree, differ: text.textsDiffer }}
+      unreadable={text.textsUnreadable}
     />
   );
 }

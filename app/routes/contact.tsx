@@ -13,6 +13,7 @@ import { pageMeta } from "../i18n/page-meta";
 import { contactMessages } from "../messages/contact";
 import { ticketMessages } from "../messages/ticket";
 import { partOnFirstUse, usePrefetchWhenIdle } from "../startup/on-first-use";
+import { sayLength, useTextLimits } from "../text-limits";
 
 export function loader() {
   return data({ contact: contactDetails() }, { headers: { "Cache-Control": pageCacheControl } });
@@ -36,6 +37,7 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
 function ContactForm() {
   const text = useMessages(contactMessages);
   const ticketText = useMessages(ticketMessages);
+  const messageLength = useTextLimits().support.message;
   const fetcher = useFetcher<typeof clientAction>();
   const result = fetcher.data;
   const { formRef, idempotencyKey } = useFormInstance(result);
@@ -78,7 +80,7 @@ function ContactForm() {
           id="contact-message"
           name="message"
           label={ticketText.message}
-          hint={ticketText.messageHint}
+          hint={ticketText.messageHint(sayLength(messageLength))}
           required
           rows={5}
           error={fieldError(result, "message")}

@@ -5,6 +5,7 @@
  */
 import type { Limits } from "#contract/money-limits";
 import type { TaskLimits } from "#contract/task-limits";
+import type { TextLimits } from "#contract/text-limits";
 import type { TimeLimits } from "#contract/time-limits";
 import { jsonBlockText, readJsonBlock } from "./json-block";
 
@@ -19,6 +20,8 @@ export type PublicConfig = {
   timeLimits?: TimeLimits;
   /** The deploy's bounds on a task's completions and deadline; absent where they are the product's own (app/task-limits.ts). */
   taskLimits?: TaskLimits;
+  /** The deploy's longest texts people type; absent where they are the product's own (app/text-limits.ts). */
+  textLimits?: TextLimits;
 };
 
 export const publicConfigElementId = "paydesk-config";

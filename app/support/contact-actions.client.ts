@@ -6,10 +6,13 @@ import { sendContactMessage } from "../api/support";
 import { attempt, checked, formText, type ActionResult } from "../forms/action-result";
 import { dispatchIntent } from "../forms/intent-dispatch";
 import { currentLanguage } from "../i18n/messages";
-import { ticketFieldMessages } from "../messages/ticket-fields";
+import { ticketFields } from "../messages/ticket-fields";
+import { currentTextLimits, sayLength } from "../text-limits";
 
 // Works signed out (docs/screens.md): no token, an email address to answer instead.
 function sendContactForm(form: FormData) {
+  // The deploy's longest message (app/text-limits.ts), held before sending as the origin holds it.
+  const messageLength = currentTextLimits().support.message;
   return attempt("contact", async () => {
     const body = await checked(
       (s) => s.contactBodySchema,
@@ -19,7 +22,9 @@ function sendContactForm(form: FormData) {
         subject: formText(form, "subject").trim(),
         message: formText(form, "message").trim(),
       },
-      ticketFieldMessages[currentLanguage()],
+      ticketFields(currentLanguage(), sayLength(messageLength)),
+      {},
+      { message: messageLength },
     );
     return sendContactMessage(body, formText(form, "idempotencyKey"));
   });

@@ -15,13 +15,16 @@ import { fieldError } from "../forms/failure-fields";
 import { useFormInstance } from "../forms/use-form-instance";
 import { currentLanguage, useMessages } from "../i18n/messages";
 import { supportMessages } from "../messages/support";
-import { ticketFieldMessages } from "../messages/ticket-fields";
+import { ticketFields } from "../messages/ticket-fields";
+import { currentTextLimits, sayLength, useTextLimits } from "../text-limits";
 import { ticketMessages } from "../messages/ticket";
 
 /** What the address asks for: the list of tickets with the form to open one, or one thread. */
 export type SupportView = { view: "list"; tickets: Ticket[] } | { view: "thread"; ticket: TicketThread };
 
-const fieldMessages = () => ticketFieldMessages[currentLanguage()];
+// The deploy's longest message (app/text-limits.ts), held before sending as the origin holds it.
+const messageLength = () => currentTextLimits().support.message;
+const fieldMessages = () => ticketFields(currentLanguage(), sayLength(messageLength()));
 
 const ticketIntents = {
   open: (form: FormData) =>
@@ -36,6 +39,8 @@ const ticketIntents = {
           ...(orderId ? { orderId } : {}),
         },
         fieldMessages(),
+        {},
+        { message: messageLength() },
       );
       return openTicket(api, body, formText(form, "idempotencyKey"));
     }),
@@ -44,7 +49,13 @@ const ticketIntents = {
       replyToTicket(
         api,
         formText(form, "id"),
-        await checked((s) => s.replyBodySchema, { message: formText(form, "message").trim() }, fieldMessages()),
+        await checked(
+          (s) => s.replyBodySchema,
+          { message: formText(form, "message").trim() },
+          fieldMessages(),
+          {},
+          { message: messageLength() },
+        ),
         formText(form, "idempotencyKey"),
       ),
     ),
@@ -59,6 +70,7 @@ export function actOnSupportForm(form: FormData): Promise<ActionResult> {
 function OpenTicket() {
   const text = useMessages(supportMessages);
   const ticketText = useMessages(ticketMessages);
+  const messageLengthText = sayLength(useTextLimits().support.message);
   const fetcher = useFetcher<ActionResult<TicketThread>>();
   const result = fetcher.data;
   const { formRef, idempotencyKey } = useFormInstance(result);
@@ -88,7 +100,7 @@ function OpenTicket() {
           id="ticket-message"
           name="message"
           label={ticketText.message}
-          hint={ticketText.messageHint}
+          hint={ticketText.messageHint(messageLengthText)}
           required
           rows={5}
           error={fieldError(result, "message")}
@@ -142,6 +154,7 @@ function TicketList({ tickets }: { tickets: Ticket[] }) {
 function Reply({ ticket }: { ticket: TicketThread }) {
   const text = useMessages(supportMessages);
   const ticketText = useMessages(ticketMessages);
+  const messageLengthText = sayLength(useTextLimits().support.message);
   const fetcher = useFetcher<ActionResult>();
   const closer = useFetcher<ActionResult>();
   const result = fetcher.data;
@@ -160,7 +173,7 @@ function Reply({ ticket }: { ticket: TicketThread }) {
           id="ticket-reply"
           name="message"
           label={text.reply}
-          hint={ticketText.messageHint}
+          hint={ticketText.messageHint(messageLengthText)}
           required
           rows={4}
           error={fieldError(result, "message")}

@@ -7,6 +7,7 @@ import { useLanguage, useMessages } from "../i18n/messages";
 import { sayRange, useMoneyLimits } from "../money-limits";
 import { taskMessages } from "../messages/tasks";
 import { taskLimitWords, useTaskLimits } from "../task-limits";
+import { sayLength, useTextLimits } from "../text-limits";
 
 /** A new task; its budget is paid next, on /pay. */
 export function PostTaskForm() {
@@ -15,6 +16,7 @@ export function PostTaskForm() {
   const rewardHint = sayRange(useMoneyLimits().taskReward, language, text.rewardHint);
   // The deploy's bounds (app/task-limits.ts), which may be tighter than the schema's.
   const bounds = taskLimitWords(useTaskLimits(), language);
+  const lengths = useTextLimits().task;
   const fetcher = useFetcher<ActionResult>();
   const result = fetcher.data;
   // Kept in this tab until answered: posting again after a lost answer (even after leaving
@@ -31,7 +33,7 @@ export function PostTaskForm() {
           id="task-title-field"
           name="title"
           label={text.taskTitle}
-          hint={text.taskTitleHint}
+          hint={text.taskTitleHint(sayLength(lengths.title))}
           required
           error={fieldError(result, "title")}
         />
@@ -39,7 +41,7 @@ export function PostTaskForm() {
           id="task-description"
           name="description"
           label={text.description}
-          hint={text.descriptionHint}
+          hint={text.descriptionHint(sayLength(lengths.description))}
           required
           rows={4}
           error={fieldError(result, "description")}

@@ -7,10 +7,12 @@ import { fieldError } from "../forms/failure-fields";
 import { useFormInstance } from "../forms/use-form-instance";
 import { useMessages } from "../i18n/messages";
 import { taskMessages } from "../messages/tasks";
+import { sayLength, useTextLimits } from "../text-limits";
 
 /** The proof of a claimed task's work, sent for the poster's check. */
 export function SubmitProofForm({ claim }: { claim: Claim }) {
   const text = useMessages(taskMessages);
+  const proofLength = useTextLimits().proof.text;
   const fetcher = useFetcher<ActionResult>();
   const result = fetcher.data;
   const { formRef, idempotencyKey } = useFormInstance(result, { resetOnSuccess: false });
@@ -25,7 +27,7 @@ export function SubmitProofForm({ claim }: { claim: Claim }) {
         id={`proof-${claim.id}`}
         name="text"
         label={text.proof}
-        hint={text.proofHint}
+        hint={text.proofHint(sayLength(proofLength))}
         required
         rows={4}
         error={fieldError(result, "text")}

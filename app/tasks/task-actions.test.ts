@@ -129,16 +129,15 @@ describe("the task board's client action", () => {
     const answer = await actOnTaskForm(
       formWith({ intent: "post", idempotencyKey: key, title: "", description: "Two pages.", reward: "abc", slots: "0", deadline: "" }),
     );
-    const fields = taskMessages.en.fields;
     expect(answer).toEqual({
       intent: "post",
       ok: false,
       failure: {
         code: "BAD_REQUEST",
         field: "title",
-        message: fields.title,
+        message: taskMessages.en.titleOutside("80"),
         fields: {
-          title: fields.title,
+          title: taskMessages.en.titleOutside("80"),
           reward: taskMessages.en.rewardOutside("¥0.10", "¥1,000.00"),
           slots: taskMessages.en.slotsOutside("1,000"),
           deadline: taskMessages.en.deadlineOutside("1 hour", "30 days"),

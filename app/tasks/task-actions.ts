@@ -10,6 +10,7 @@ import { orderReferrerOf } from "../forms/order-referrer";
 import { getStartupState } from "../startup/startup-state";
 import { currentMoneyLimits, sayRange } from "../money-limits";
 import { currentTaskLimits, taskLimitWords } from "../task-limits";
+import { currentTextLimits, sayLength } from "../text-limits";
 
 type TaskActionAnswer = ActionResult | Response;
 
@@ -23,9 +24,18 @@ async function claim(form: FormData): Promise<TaskActionAnswer> {
 }
 
 function submit(form: FormData): Promise<TaskActionAnswer> {
+  // The deploy's longest proof (app/text-limits.ts), held before sending as the origin holds it.
+  const proofLength = currentTextLimits().proof.text;
+  const words = { ...fieldMessages(), text: taskMessages[currentLanguage()].proofOutside(sayLength(proofLength)) };
   return runAction("submit", async (api) => {
     const url = formText(form, "url").trim();
-    const body = await checked((s) => s.submitProofBodySchema, { text: formText(form, "text"), ...(url ? { url } : {}) }, fieldMessages());
+    const body = await checked(
+      (s) => s.submitProofBodySchema,
+      { text: formText(form, "text"), ...(url ? { url } : {}) },
+      words,
+      {},
+      { text: proofLength },
+    );
     return submitProof(api, formText(form, "id"), body, formText(form, "idempotencyKey"));
   });
 }
@@ -58,6 +68,7 @@ async function post(form: FormData): Promise<TaskActionAnswer> {
   const words = taskLimitWords(bounds, language);
   const text = taskMessages[language];
   const deadlineWords = text.deadlineOutside(words.soonest, words.latest);
+  const lengths = currentTextLimits().task;
   const result = await runAction("post", async (api) => {
     const body = await checked(
       (s) => s.postTaskBodySchema,
@@ -71,11 +82,14 @@ async function post(form: FormData): Promise<TaskActionAnswer> {
       },
       {
         ...fieldMessages(),
+        title: text.titleOutside(sayLength(lengths.title)),
+        description: text.descriptionOutside(sayLength(lengths.description)),
         reward: sayRange(rewardRange, language, text.rewardOutside),
         slots: text.slotsOutside(words.slotsMax),
         deadline: deadlineWords,
       },
       { reward: rewardRange, slots: { min: 1, max: bounds.slots.max } },
+      { title: lengths.title, description: lengths.description },
     );
     return postTask(api, body, formText(form, "idempotencyKey"));
   });

@@ -21,6 +21,7 @@ import { currentLanguage, useLanguage, useMessages } from "../i18n/messages";
 import { transferMessages } from "../messages/transfer";
 import { formMessages } from "../messages/forms";
 import { currentMoneyLimits, sayRange, useMoneyLimits } from "../money-limits";
+import { currentTextLimits, sayLength, useTextLimits } from "../text-limits";
 
 type Draft = { toHandle: string; amount: number; note: string };
 type Reviewed = { draft: Draft; recipient: Recipient };
@@ -37,6 +38,7 @@ function onRecipient<T>(result: ActionResult<T>): ActionResult<T> {
 function draftOf(form: FormData): Promise<Draft> {
   const language = currentLanguage();
   const amountRange = currentMoneyLimits().transfer;
+  const noteLength = currentTextLimits().transfer.note;
   return checked(
     (s) => s.transferBodySchema,
     {
@@ -44,8 +46,13 @@ function draftOf(form: FormData): Promise<Draft> {
       amount: parseYuan(formText(form, "amount")),
       note: formText(form, "note"),
     },
-    { ...transferMessages[language].fields, amount: sayRange(amountRange, language, formMessages[language].amountOutside) },
+    {
+      ...transferMessages[language].fields,
+      amount: sayRange(amountRange, language, formMessages[language].amountOutside),
+      note: transferMessages[language].noteOutside(sayLength(noteLength)),
+    },
     { amount: amountRange },
+    { note: noteLength },
   );
 }
 
@@ -76,6 +83,7 @@ function DraftForm({
   onReviewed: (reviewed: Reviewed) => void;
 }) {
   const text = useMessages(transferMessages);
+  const noteLengthText = sayLength(useTextLimits().transfer.note);
   const language = useLanguage();
   const transferLimits = useMoneyLimits().transfer;
   const amountHint = sayRange(transferLimits, language, (min, max) =>
@@ -123,7 +131,7 @@ function DraftForm({
         id="transfer-note"
         name="note"
         label={text.note}
-        hint={text.noteHint}
+        hint={text.noteHint(noteLengthText)}
         defaultValue={draft?.note}
         error={fieldError(result, "note")}
       />

@@ -91,12 +91,19 @@ describe("the browser's build", () => {
   });
 });
 
-/** A catalogue's longest plain English message: one that minifying writes out unchanged. */
+/**
+ * A catalogue's longest plain English text: a message, or the text between a message
+ * template's values (`Up to ${max} characters.`), which minifying writes out unchanged.
+ */
 function longestPlainMessage(messages: object): string {
   const found: string[] = [];
+  const plain = (text: string) => /^[\x20-\x7e]+$/.test(text) && !/[\\`$]/.test(text);
   const walk = (value: unknown) => {
-    if (typeof value === "string" && /^[\x20-\x7e]+$/.test(value) && !/[\\`$]/.test(value)) found.push(value);
-    else if (value && typeof value === "object") for (const inner of Object.values(value)) walk(inner);
+    if (typeof value === "string" && plain(value)) found.push(value);
+    else if (typeof value === "function") {
+      for (const [, template = ""] of String(value).matchAll(/`([^`]*)`/g))
+        found.push(...template.split(/\$\{[^}]*\}/).filter((piece) => piece.length > 0 && plain(piece)));
+    } else if (value && typeof value === "object") for (const inner of Object.values(value)) walk(inner);
   };
   walk(messages);
   const longest = found.sort((a, b) => b.length - a.length)[0];

@@ -295,6 +295,9 @@ for (const { viewport, language } of runs) {
       await page.route("**/api/time-limits", (route) => route.fulfill({ json: { code: "SUCCESS", data: shorter } }));
       const fewer = { slots: { max: 50 }, deadline: { minHours: 24, maxDays: 7 } };
       await page.route("**/api/task-limits", (route) => route.fulfill({ json: { code: "SUCCESS", data: fewer } }));
+      await page.route("**/api/text-limits", (route) =>
+        route.fulfill({ status: 500, json: { code: "INTERNAL_ERROR", message: "Something went wrong on our side." } }),
+      );
       await page.route("**/api/locks", (route) =>
         route.fulfill({ status: 500, json: { code: "INTERNAL_ERROR", message: "Something went wrong on our side." } }),
       );
@@ -304,6 +307,7 @@ for (const { viewport, language } of runs) {
       await expect(page.getByTestId("ops-times-differ")).toHaveText(ops.timesDiffer);
       await expect(page.getByTestId("ops-tasks")).toContainText(ops.tasks.slotsRange("50"));
       await expect(page.getByTestId("ops-tasks-differ")).toHaveText(ops.tasksDiffer);
+      await expect(page.getByTestId("ops-texts-unreadable")).toHaveText(ops.textsUnreadable);
       await expect(page.getByTestId("ops-locks-unreadable")).toHaveText(ops.locksUnreadable);
       await expect(page.getByTestId("ops-limits")).toBeVisible();
       await expectAccessible(page);
@@ -362,6 +366,8 @@ for (const { viewport, language } of runs) {
         ops.tasks.deadlineRange(language === "en" ? "1 hour" : "1 小时", language === "en" ? "30 days" : "30 天"),
       );
       await expect(page.getByText(ops.tasksAgree)).toBeVisible();
+      await expect(page.getByTestId("ops-texts")).toContainText(ops.texts.characters("140"));
+      await expect(page.getByText(ops.textsAgree)).toBeVisible();
       await expect(page.getByText(ops.timesAgree)).toBeVisible();
       await expectAccessible(page);
       await shot(page, "ops-overview", viewport, language);

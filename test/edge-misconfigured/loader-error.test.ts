@@ -35,10 +35,12 @@ describe("a money limits setting that cannot be read (MONEY_LIMITS loosens a lim
     expect(config).not.toHaveProperty("limits");
     expect(config).not.toHaveProperty("timeLimits");
     expect(config).not.toHaveProperty("taskLimits");
+    expect(config).not.toHaveProperty("textLimits");
     // TIME_LIMITS lengthens a claim's 24 hours: reported, and left out like the money limits.
     expect(await envelopesMentioning(env.SENTRY_SINK_URL, "TIME_LIMITS.claim.submitHours may only shorten")).not.toHaveLength(0);
     // TASK_LIMITS allows 5,000 completions: reported, and left out too.
     expect(await envelopesMentioning(env.SENTRY_SINK_URL, "TASK_LIMITS.slots.max may only tighten")).not.toHaveLength(0);
+    expect(await envelopesMentioning(env.SENTRY_SINK_URL, "TEXT_LIMITS.transfer.note may only shorten")).not.toHaveLength(0);
   });
 });
 
@@ -49,7 +51,7 @@ describe("LOCKS and TIME_LIMITS settings that cannot be read (one failure; a cla
     const reports = await envelopesMentioning(env.SENTRY_SINK_URL, "LOCKS.signIn.failures (1) is below 3");
     expect(reports.map((report) => JSON.stringify(report))).toContainEqual(
       expect.stringMatching(
-        /MONEY_LIMITS\.transfer\.max may only tighten.*TIME_LIMITS\.claim\.submitHours may only shorten.*TASK_LIMITS\.slots\.max.*LOCKS\.signIn/,
+        /MONEY_LIMITS\.transfer\.max may only tighten.*TIME_LIMITS\.claim\.submitHours may only shorten.*TASK_LIMITS\.slots\.max.*TEXT_LIMITS\.transfer\.note.*LOCKS\.signIn/,
       ),
     );
   });

@@ -7,7 +7,8 @@ import { pageConfigOf } from "../support/page-config";
  * This project's deploy (vitest.config.ts): ¥20.00 a transfer, ¥50.00 a day; recharges from
  * ¥10.00; rewards up to ¥5.00. Sign-in locks after 5 failures for an hour; wrong codes count for 30 minutes.
  * Orders wait 15 minutes, claims 12 hours, and posters have 48 hours to check; a session ends after 7 days unused.
- * A task asks for at most 50 completions, due between 24 hours and 7 days ahead.
+ * A task asks for at most 50 completions, due between 24 hours and 7 days ahead. A note has at
+ * most 60 characters, a message to support 1,000.
  */
 async function page(path: string, language = "en"): Promise<string> {
   const response = await exports.default.fetch(
@@ -88,5 +89,26 @@ describe("a deploy with task limits of its own (docs/decisions/058-deploy-task-l
   it("states them on /help, in both languages", async () => {
     expect(await page("/help")).toContain("the number of completions (1 to 50) and a deadline between 24 hours and 7 days ahead.");
     expect(await page("/help", "zh-CN")).toContain("需要完成的次数（1 至 50）以及截止时间（从现在起 24 小时到 7 天之间）。");
+  });
+});
+
+describe("a deploy with text limits of its own (docs/decisions/059-deploy-text-limits.md)", () => {
+  it("gives the pages its lengths in the public configuration", async () => {
+    expect(pageConfigOf(await page("/transfer"))?.textLimits).toEqual({
+      task: { title: 80, description: 2_000 },
+      proof: { text: 2_000 },
+      transfer: { note: 60 },
+      support: { message: 1_000 },
+    });
+  });
+
+  it("states a note's length on /help, in both languages", async () => {
+    expect(await page("/help")).toContain("a note of up to 60 characters travels with the money.");
+    expect(await page("/help", "zh-CN")).toContain("你还可以添加最多 60 个字符的备注");
+  });
+
+  it("states a message's length on /contact's form, drawn on the server", async () => {
+    expect(await page("/contact")).toContain("Up to 1,000 characters. Never send your password.");
+    expect(await page("/contact", "zh-CN")).toContain("最多 1,000 个字符。请勿发送密码。");
   });
 });

@@ -3,16 +3,17 @@ import type { Overview } from "#contract/ops-overview";
 import type { Locks } from "#contract/lock-limits";
 import type { Limits } from "#contract/money-limits";
 import type { TaskLimits } from "#contract/task-limits";
+import type { TextLimits } from "#contract/text-limits";
 import type { TimeLimits } from "#contract/time-limits";
 import { ApiFailure } from "../../api/client";
-import { getLocks, getMoneyLimits, getOverview, getTaskLimits, getTimeLimits } from "../../api/ops";
+import { getLocks, getMoneyLimits, getOverview, getTaskLimits, getTextLimits, getTimeLimits } from "../../api/ops";
 import { Link } from "react-router";
 import { DateTime, Money } from "../../components/money";
 import { useMessages } from "../../i18n/messages";
 import { opsMessages } from "../../messages/ops";
 import { OpsView } from "../../ops/ops-view";
 import { LimitsInForce } from "../../ops/limits-in-force";
-import { LocksInForce, TaskLimitsInForce, TimeLimitsInForce } from "../../ops/rules-in-force";
+import { LocksInForce, TaskLimitsInForce, TextLimitsInForce, TimeLimitsInForce } from "../../ops/rules-in-force";
 import { VolumeChart } from "../../ops/volume-chart";
 import { loadPersonal } from "../../personal/load-personal";
 
@@ -20,14 +21,15 @@ export async function clientLoader() {
   return loadPersonal(async (api) => {
     // An origin that cannot read a setting (500), or one deployed before it (404), still
     // leaves the overview standing: that setting's card says its figures are not known.
-    const [overview, limits, locks, times, tasks] = await Promise.all([
+    const [overview, limits, locks, times, tasks, texts] = await Promise.all([
       getOverview(api),
       getMoneyLimits(api).catch(limitsNotGiven),
       getLocks(api).catch(limitsNotGiven),
       getTimeLimits(api).catch(limitsNotGiven),
       getTaskLimits(api).catch(limitsNotGiven),
+      getTextLimits(api).catch(limitsNotGiven),
     ]);
-    return { overview, limits, locks, times, tasks };
+    return { overview, limits, locks, times, tasks, texts };
   });
 }
 
@@ -48,12 +50,14 @@ function OverviewView({
   locks,
   times,
   tasks,
+  texts,
 }: {
   overview: Overview;
   limits: Limits | null;
   locks: Locks | null;
   times: TimeLimits | null;
   tasks: TaskLimits | null;
+  texts: TextLimits | null;
 }) {
   const text = useMessages(opsMessages);
   const moneyKeys = ["walletsAvailable", "walletsHeld", "taskEscrow", "wechatClearing", "world"] as const;
@@ -128,6 +132,7 @@ function OverviewView({
       <LocksInForce enforced={locks} />
       <TimeLimitsInForce enforced={times} />
       <TaskLimitsInForce enforced={tasks} />
+      <TextLimitsInForce enforced={texts} />
     </div>
   );
 }

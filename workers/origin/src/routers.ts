@@ -36,6 +36,7 @@ export const routerMounts: RouterMount[] = [
     "locks",
     "time-limits",
     "task-limits",
+    "text-limits",
   ]),
   mount("/api/user", async () => (await import("./auth/account-routes")).accountRoutes),
   // Apart from the session call every visit starts with, which needs neither.

@@ -2,6 +2,7 @@ import { deployLocks, type Locks } from "#contract/lock-limits";
 import { deployLimits, type Limits, type MoneyRange, outsideRange } from "#contract/money-limits";
 import { DeploySettingError } from "#contract/deploy-setting";
 import { deployTaskLimits, type TaskLimits } from "#contract/task-limits";
+import { deployTextLimits, longerThan, type TextLimits } from "#contract/text-limits";
 import { deployTimeLimits, shortestTimeLimits, type TimeLimits } from "#contract/time-limits";
 import { ApiError } from "../http/answer";
 
@@ -39,6 +40,26 @@ export function timeLimitsOf(env: Pick<Env, "TIME_LIMITS">): TimeLimits {
  */
 export function taskLimitsOf(env: Pick<Env, "TASK_LIMITS">): TaskLimits {
   return deployTaskLimits(env.TASK_LIMITS);
+}
+
+/**
+ * This deploy's longest texts people type (docs/decisions/059-deploy-text-limits.md). A
+ * `TEXT_LIMITS` setting that cannot be read throws, as above: no task, proof, transfer or
+ * message to support is taken under lengths the deploy did not mean.
+ */
+export function textLimitsOf(env: Pick<Env, "TEXT_LIMITS">): TextLimits {
+  return deployTextLimits(env.TEXT_LIMITS);
+}
+
+/**
+ * The refusal of a text inside the contract's length but past the deploy's: the 400 the
+ * schema would answer ("A note has at most 60 characters."), naming `field`; null for a text
+ * that fits. The text is the one the schema stored, normalised, as the schema counts it.
+ */
+export function textPastDeployLimit(text: string, max: number, field: string, what: string): ApiError | null {
+  return longerThan(text, max)
+    ? new ApiError("BAD_REQUEST", `${what} has at most ${max.toLocaleString("en-US")} characters.`, field)
+    : null;
 }
 
 /**

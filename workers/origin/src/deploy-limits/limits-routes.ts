@@ -2,10 +2,11 @@ import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { locksSchema } from "#contract/lock-limits-answer";
 import { moneyLimitsSchema } from "#contract/money-limits-answer";
 import { taskLimitsSchema } from "#contract/task-limits-answer";
+import { textLimitsSchema } from "#contract/text-limits-answer";
 import { timeLimitsSchema } from "#contract/time-limits-answer";
 import { jsonContent, successEnvelope } from "#contract/openapi";
 import type { OriginEnv } from "../origin-env";
-import { limitsOf, locksOf, taskLimitsOf, timeLimitsOf } from "./deploy-limits";
+import { limitsOf, locksOf, taskLimitsOf, textLimitsOf, timeLimitsOf } from "./deploy-limits";
 
 const limits = createRoute({
   method: "get",
@@ -43,9 +44,19 @@ const taskLimits = createRoute({
   responses: { 200: jsonContent(successEnvelope(taskLimitsSchema), "The task limits in force") },
 });
 
+const textLimits = createRoute({
+  method: "get",
+  path: "/text-limits",
+  summary: "This deploy's longest texts: a task's title and description, a proof, a transfer's note, a message to support",
+  description:
+    "The contract's schemas state the product's lengths, in code points of the normalised text: a title 80, a description 2,000, a proof 2,000, a note 140, a message to support 4,000. A deploy may shorten them (docs/decisions/059-deploy-text-limits.md), and then refuses a longer text with 400 naming its field. No sign-in needed.",
+  responses: { 200: jsonContent(successEnvelope(textLimitsSchema), "The text limits in force") },
+});
+
 /** What a deploy sets of the product's rules, published: the same for everyone, no database read. */
 export const limitsRoutes = new OpenAPIHono<OriginEnv>()
   .openapi(limits, (c) => c.json({ code: "SUCCESS" as const, data: limitsOf(c.env) }, 200))
   .openapi(locks, (c) => c.json({ code: "SUCCESS" as const, data: locksOf(c.env) }, 200))
   .openapi(timeLimits, (c) => c.json({ code: "SUCCESS" as const, data: timeLimitsOf(c.env) }, 200))
-  .openapi(taskLimits, (c) => c.json({ code: "SUCCESS" as const, data: taskLimitsOf(c.env) }, 200));
+  .openapi(taskLimits, (c) => c.json({ code: "SUCCESS" as const, data: taskLimitsOf(c.env) }, 200))
+  .openapi(textLimits, (c) => c.json({ code: "SUCCESS" as const, data: textLimitsOf(c.env) }, 200));

@@ -1,4 +1,5 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { z } from "zod";
 import {
   contactBodySchema,
@@ -9,6 +10,7 @@ import {
   ticketThreadSchema,
 } from "#contract/support";
 import { signedInUser } from "../auth/signed-in-user";
+import { textLimitsOf, textPastDeployLimit } from "../deploy-limits/deploy-limits";
 import { ApiError } from "../http/answer";
 import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "#contract/openapi";
 import { validationHook } from "../http/validation";
@@ -30,7 +32,7 @@ const openTicket = createRoute({
   request: { headers: idempotencyKeyHeader, body: { content: { "application/json": { schema: openTicketBodySchema } }, required: true } },
   responses: {
     201: thread,
-    400: errorContent("A field is not valid"),
+    400: errorContent("A field is not valid, or the message is longer than this deploy allows (GET /api/text-limits)"),
     401: errorContent("UNAUTHENTICATED"),
     404: errorContent("NOT_FOUND (the order)"),
   },
@@ -43,7 +45,7 @@ const contact = createRoute({
   request: { headers: idempotencyKeyHeader, body: { content: { "application/json": { schema: contactBodySchema } }, required: true } },
   responses: {
     201: jsonContent(successEnvelope(z.strictObject({ id: z.string(), status: z.literal("open") })), "Received"),
-    400: errorContent("A field is not valid"),
+    400: errorContent("A field is not valid, or the message is longer than this deploy allows (GET /api/text-limits)"),
     422: errorContent("IDEMPOTENCY_KEY_REUSED"),
     429: errorContent("RATE_LIMITED: 5 messages an hour per client address, 3 per email address (Retry-After says when)"),
   },
@@ -78,7 +80,7 @@ const reply = createRoute({
   },
   responses: {
     201: thread,
-    400: errorContent("A field is not valid"),
+    400: errorContent("A field is not valid, or the message is longer than this deploy allows (GET /api/text-limits)"),
     404: errorContent("NOT_FOUND"),
     409: errorContent("TICKET_CLOSED; or TICKET_CHANGED: the ticket kept changing while the reply was written, so nothing was sent"),
     422: errorContent("IDEMPOTENCY_KEY_REUSED"),
@@ -112,8 +114,14 @@ supportRoutes.use(
   idempotent(() => "anonymous:contact"),
 );
 
+/** A message past the deploy's length (docs/decisions/059-deploy-text-limits.md): the schema's 400, naming it. */
+const messageTooLong = (c: Context<OriginEnv>, message: string) =>
+  textPastDeployLimit(message, textLimitsOf(c.env).support.message, "message", "A message");
+
 supportRoutes.openapi(openTicket, async (c) => {
   const body = c.req.valid("json");
+  const tooLong = messageTooLong(c, body.message);
+  if (tooLong) return c.var.idempotency.refuse(tooLong, { lasting: false });
   const user = c.var.user;
   const db = c.env.DB;
   if (body.orderId) {
@@ -153,6 +161,8 @@ supportRoutes.openapi(openTicket, async (c) => {
 
 supportRoutes.openapi(contact, async (c) => {
   const body = c.req.valid("json");
+  const tooLong = messageTooLong(c, body.message);
+  if (tooLong) return c.var.idempotency.refuse(tooLong, { lasting: false });
   const db = c.env.DB;
   const at = c.var.clock.now();
   const sender = { address: clientAddress(c.var.clientIp), email: emailForLimit(body.email), at };
@@ -212,6 +222,8 @@ supportRoutes.openapi(readTicket, async (c) =>
 supportRoutes.openapi(reply, async (c) => {
   const { id } = c.req.valid("param");
   const { message } = c.req.valid("json");
+  const tooLong = messageTooLong(c, message);
+  if (tooLong) return c.var.idempotency.refuse(tooLong, { lasting: false });
   return replyAsRead(c, { id, message, author: "user", owner: c.var.user.id, closed: ticketClosed() });
 });
 

@@ -11,7 +11,7 @@ import {
 } from "#contract/tasks";
 import { hoursMs } from "#contract/time-limits";
 import { accountLocked, isLockRefusal, signedInUser } from "../auth/signed-in-user";
-import { timeLimitsOf } from "../deploy-limits/deploy-limits";
+import { textLimitsOf, textPastDeployLimit, timeLimitsOf } from "../deploy-limits/deploy-limits";
 import { ApiError } from "../http/answer";
 import { bearerAuth, errorContent, jsonContent, optionalIdempotencyKeyHeader, successEnvelope } from "#contract/openapi";
 import { validationHook } from "../http/validation";
@@ -63,7 +63,7 @@ const submit = createRoute({
   },
   responses: {
     200: oneClaim,
-    400: errorContent("A field is not valid"),
+    400: errorContent("A field is not valid, or the proof is longer than this deploy allows (GET /api/text-limits)"),
     404: errorContent("NOT_FOUND"),
     409: errorContent(
       "CLAIM_EXPIRED; CLAIM_WITHDRAWN: given up by its worker; or CLAIM_NOT_SUBMITTED (submitted already: a retry with the first request's Idempotency-Key gets the first answer)",
@@ -218,6 +218,8 @@ claimRoutes.openapi(listClaims, async (c) => {
 claimRoutes.openapi(submit, async (c) => {
   const { id } = c.req.valid("param");
   const { text, url } = c.req.valid("json");
+  const tooLong = textPastDeployLimit(text, textLimitsOf(c.env).proof.text, "text", "Proof");
+  if (tooLong) return c.var.idempotency.refuse(tooLong, { lasting: false });
   const db = c.env.DB;
   const now = c.var.clock.now();
   const worker = c.var.user.id;

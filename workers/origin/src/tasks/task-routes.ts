@@ -16,7 +16,14 @@ import {
 import { validationHook } from "../http/validation";
 import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
 import { idempotentPosts, idempotentWhenKeyed } from "../idempotency/idempotency";
-import { limitsOf, outsideDeployRange, taskLimitsOf, timeLimitsOf } from "../deploy-limits/deploy-limits";
+import {
+  limitsOf,
+  outsideDeployRange,
+  taskLimitsOf,
+  textLimitsOf,
+  textPastDeployLimit,
+  timeLimitsOf,
+} from "../deploy-limits/deploy-limits";
 import { newPendingOrder, orderFromRow } from "../orders/order-rows";
 import { doorLimitOnPost } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
@@ -33,7 +40,7 @@ const post = createRoute({
   responses: {
     201: jsonContent(successEnvelope(postedTaskSchema), "The task, awaiting payment of its order"),
     400: errorContent(
-      "A field is not valid, or the reward or the completions are outside this deploy's limits (GET /api/limits, GET /api/task-limits)",
+      "A field is not valid, or the reward, the completions, the title or the description are past this deploy's limits (GET /api/limits, GET /api/task-limits, GET /api/text-limits)",
     ),
     401: errorContent("UNAUTHENTICATED"),
     422: errorContent("DEADLINE_OUT_OF_RANGE (outside this deploy's window, GET /api/task-limits) or IDEMPOTENCY_KEY_REUSED"),
@@ -94,6 +101,11 @@ taskRoutes.openapi(post, async (c) => {
   const body = c.req.valid("json");
   const outside = outsideDeployRange(body.reward, limitsOf(c.env).taskReward, "reward");
   if (outside) return c.var.idempotency.refuse(outside, { lasting: false });
+  const texts = textLimitsOf(c.env).task;
+  const tooLong =
+    textPastDeployLimit(body.title, texts.title, "title", "A title") ??
+    textPastDeployLimit(body.description, texts.description, "description", "A description");
+  if (tooLong) return c.var.idempotency.refuse(tooLong, { lasting: false });
   const bounds = taskLimitsOf(c.env);
   if (body.slots > bounds.slots.max) return c.var.idempotency.refuse(tooManySlots(bounds), { lasting: false });
   const now = c.var.clock.now();

@@ -21,7 +21,7 @@ import {
 import { isOverdraft, journalParts } from "../ledger/journal";
 import { countDaily, doorLimit } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
-import { limitsOf, outsideDeployRange } from "../deploy-limits/deploy-limits";
+import { limitsOf, outsideDeployRange, textLimitsOf, textPastDeployLimit } from "../deploy-limits/deploy-limits";
 import { chinaDay } from "./china-day";
 
 const send = createRoute({
@@ -37,7 +37,9 @@ const send = createRoute({
   },
   responses: {
     201: jsonContent(successEnvelope(transferReceiptSchema), "Sent"),
-    400: errorContent("A field is not valid, or the amount is outside this deploy's transfer limits (GET /api/limits)"),
+    400: errorContent(
+      "A field is not valid, or the amount is outside this deploy's transfer limits (GET /api/limits), or the note is longer than it allows (GET /api/text-limits)",
+    ),
     401: errorContent("UNAUTHENTICATED"),
     403: errorContent("ACCOUNT_LOCKED: the sender's account is locked"),
     404: errorContent("RECIPIENT_NOT_FOUND"),
@@ -174,7 +176,8 @@ transferRoutes.openapi(send, async (c) => {
   const key = requireIdempotencyKey(c.req.header("Idempotency-Key"));
   const requestHash = await requestHashOf(c);
   const transferLimits = limitsOf(c.env).transfer;
-  const outside = outsideDeployRange(amount, transferLimits, "amount");
+  const outside =
+    outsideDeployRange(amount, transferLimits, "amount") ?? textPastDeployLimit(note, textLimitsOf(c.env).transfer.note, "note", "A note");
   if (outside) {
     // A retry of a transfer answered before the deploy's limits changed hears its answer.
     const earlier = await thisRequestsAnswer(c, key, { tokenHash, session });

@@ -1,0 +1,83 @@
+/**
+ * The product's longest texts people type, and what one deploy sets of them
+ * (docs/rules-and-limits.md, docs/decisions/059-deploy-text-limits.md): a task's title (80
+ * characters) and description (2,000), a proof (2,000), a transfer's note (140) and a message
+ * to support (4,000). A deploy may shorten them with its `TEXT_LIMITS` setting, never
+ * lengthen one; the origin enforces the deploy's on top of the published schema, `GET
+ * /api/text-limits` publishes them and the pages state them. Lengths are in code points of
+ * the normalised text, as the schema counts them (contract/text.ts).
+ *
+ * Plain TypeScript, no zod: the edge reads the same setting for its pages.
+ */
+import { DeploySettingError, partFigures, settingReader } from "./deploy-setting";
+
+export type TextLimits = {
+  task: { title: number; description: number };
+  proof: { text: number };
+  transfer: { note: number };
+  /** What a person writes to support: opening a ticket, replying, or through the contact form. */
+  support: { message: number };
+};
+
+/** Frozen, as every TextLimits this module gives: one object is shared by every request of an isolate. */
+export const defaultTextLimits: TextLimits = frozen({
+  task: { title: 80, description: 2_000 },
+  proof: { text: 2_000 },
+  transfer: { note: 140 },
+  support: { message: 4_000 },
+});
+
+/** The shortest a deploy may set: room for a title, a few lines of instructions or proof, a word of thanks, a question. */
+const shortest: TextLimits = frozen({
+  task: { title: 20, description: 200 },
+  proof: { text: 200 },
+  transfer: { note: 20 },
+  support: { message: 500 },
+});
+
+function frozen(limits: TextLimits): TextLimits {
+  return Object.freeze({
+    task: Object.freeze(limits.task),
+    proof: Object.freeze(limits.proof),
+    transfer: Object.freeze(limits.transfer),
+    support: Object.freeze(limits.support),
+  });
+}
+
+/** One part over its defaults: each length shorter or the same, never below its shortest. */
+function shortened<Part extends keyof TextLimits>(part: Part, configured: unknown): TextLimits[Part] {
+  const defaults: Record<string, number> = defaultTextLimits[part];
+  if (configured === undefined) return defaultTextLimits[part];
+  const path = `TEXT_LIMITS.${part}`;
+  const read = partFigures(path, defaults, configured, "characters");
+  const floor: Record<string, number> = shortest[part];
+  for (const [name, value] of Object.entries(read)) {
+    const longest = defaults[name] ?? 0;
+    if (value > longest)
+      throw new DeploySettingError(`${path}.${name} may only shorten the product's ${longest}, not lengthen it to ${value}.`);
+    const least = floor[name] ?? 1;
+    if (value < least) throw new DeploySettingError(`${path}.${name} (${value}) is below ${least}, the shortest it may be.`);
+  }
+  return read as TextLimits[Part];
+}
+
+/**
+ * The text limits a deploy's `TEXT_LIMITS` setting sets: JSON such as
+ * `{"task":{"description":1000},"transfer":{"note":60}}`; absent or blank, the defaults.
+ * Anything else throws a DeploySettingError naming the figure.
+ */
+export const deployTextLimits = settingReader({
+  name: "TEXT_LIMITS",
+  defaults: defaultTextLimits,
+  example: '{"task":{"description":1000},"transfer":{"note":60}}',
+  read: (parts): TextLimits => ({
+    task: shortened("task", parts.task),
+    proof: shortened("proof", parts.proof),
+    transfer: shortened("transfer", parts.transfer),
+    support: shortened("support", parts.support),
+  }),
+  freeze: frozen,
+});
+
+/** Whether a text, as the schema stored it (normalised), is longer than `max` code points. */
+export const longerThan = (text: string, max: number): boolean => [...text].length > max;
