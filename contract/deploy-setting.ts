@@ -82,6 +82,29 @@ export function partFigures<T extends Record<string, number>>(
   return merged as Record<keyof T & string, number>;
 }
 
+/**
+ * One part the setting names, for a setting that only shortens: each figure shorter than its
+ * default or the same, never below its shortest (`TIME_LIMITS`, `TEXT_LIMITS`). Absent, the
+ * defaults themselves.
+ */
+export function shortenedPart<T extends Record<string, number>>(
+  path: string,
+  { defaults, shortest }: { defaults: T; shortest: T },
+  configured: unknown,
+  unit: string,
+): T {
+  if (configured === undefined) return defaults;
+  const read = partFigures(path, defaults, configured, unit);
+  for (const [name, value] of Object.entries(read)) {
+    const longest = defaults[name] ?? 0;
+    if (value > longest)
+      throw new DeploySettingError(`${path}.${name} may only shorten the product's ${longest}, not lengthen it to ${value}.`);
+    const least = shortest[name] ?? 1;
+    if (value < least) throw new DeploySettingError(`${path}.${name} (${value}) is below ${least}, the shortest it may be.`);
+  }
+  return read as T;
+}
+
 function ownNamesOnly(path: string, value: Record<string, unknown>, defaults: object): void {
   const owner = path.slice(path.lastIndexOf(".") + 1);
   for (const name of Object.keys(value)) {

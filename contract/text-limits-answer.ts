@@ -5,7 +5,7 @@ const length = (what: string) =>
   z
     .number()
     .int()
-    .meta({ description: `The most characters (code points) ${what} may have` });
+    .meta({ description: `The most characters ${what} may have: code points of the text as stored (NFC-normalised, trimmed)` });
 
 /**
  * `GET /api/text-limits`: this deploy's longest texts. Never longer than the product's: the

@@ -9,7 +9,7 @@
  *
  * Plain TypeScript, no zod: the edge reads the same setting for its pages.
  */
-import { DeploySettingError, partFigures, settingReader } from "./deploy-setting";
+import { settingReader, shortenedPart } from "./deploy-setting";
 
 export type TextLimits = {
   task: { title: number; description: number };
@@ -44,22 +44,8 @@ function frozen(limits: TextLimits): TextLimits {
   });
 }
 
-/** One part over its defaults: each length shorter or the same, never below its shortest. */
-function shortened<Part extends keyof TextLimits>(part: Part, configured: unknown): TextLimits[Part] {
-  const defaults: Record<string, number> = defaultTextLimits[part];
-  if (configured === undefined) return defaultTextLimits[part];
-  const path = `TEXT_LIMITS.${part}`;
-  const read = partFigures(path, defaults, configured, "characters");
-  const floor: Record<string, number> = shortest[part];
-  for (const [name, value] of Object.entries(read)) {
-    const longest = defaults[name] ?? 0;
-    if (value > longest)
-      throw new DeploySettingError(`${path}.${name} may only shorten the product's ${longest}, not lengthen it to ${value}.`);
-    const least = floor[name] ?? 1;
-    if (value < least) throw new DeploySettingError(`${path}.${name} (${value}) is below ${least}, the shortest it may be.`);
-  }
-  return read as TextLimits[Part];
-}
+const shortened = <Part extends keyof TextLimits>(part: Part, configured: unknown): TextLimits[Part] =>
+  shortenedPart(`TEXT_LIMITS.${part}`, { defaults: defaultTextLimits[part], shortest: shortest[part] }, configured, "characters");
 
 /**
  * The text limits a deploy's `TEXT_LIMITS` setting sets: JSON such as

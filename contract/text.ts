@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { blankClasses, onlyBlank, storedText } from "./stored-text";
 
 /*
  * Text people type (docs/rules-and-limits.md, "Text people type"): well-formed Unicode, no
@@ -12,15 +13,8 @@ import { z } from "zod";
 
 /** Any code point that is not a control, format, lone-surrogate or line/paragraph-separator character. */
 const allowedCharacter = String.raw`[^\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]`;
-/**
- * What shows nothing though it is a character: white space, default-ignorables (U+3164,
- * U+115F, variation selectors…) and the braille blank U+2800, a symbol that draws an empty
- * cell and is neither of the others.
- */
-const blankClasses = String.raw`\p{White_Space}\p{Default_Ignorable_Code_Point}\u2800`;
 /** A character that shows. */
 const visibleCharacter = String.raw`[^${blankClasses}\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]`;
-const onlyBlank = new RegExp(`^[${blankClasses}]*$`, "u");
 
 /** The `pattern` of a text field: its characters, and at least one visible one when it may not be empty. */
 export function textPattern({ multiline, visible }: { multiline: boolean; visible: boolean }): string {
@@ -53,10 +47,7 @@ export function userText({ min, max, multiline = false, tooShort, tooLong }: Tex
           ? tooShort
           : `Remove the control, format and invisible characters from this text${multiline ? " (line breaks are fine)" : ""}.`,
     })
-    .transform((value) => {
-      const stored = (multiline ? value.replace(/[\u2028\u2029]/g, "\n") : value).normalize("NFC").trim();
-      return onlyBlank.test(stored) ? "" : stored;
-    })
+    .transform((value) => storedText(value, { multiline }))
     .meta({
       pattern,
       minLength: min,

@@ -9,7 +9,7 @@
  *
  * Plain TypeScript, no zod: the edge reads the same setting for its pages.
  */
-import { DeploySettingError, partFigures, settingReader } from "./deploy-setting";
+import { settingReader, shortenedPart } from "./deploy-setting";
 
 export type TimeLimits = {
   /** An unpaid order closes this long after it was made. */
@@ -47,22 +47,13 @@ function frozen(times: TimeLimits): TimeLimits {
   });
 }
 
-/** One part over its defaults: each figure shorter or the same, never below its shortest. */
-function shortened<Part extends keyof TimeLimits>(part: Part, configured: unknown): TimeLimits[Part] {
-  const defaults: Record<string, number> = defaultTimeLimits[part];
-  if (configured === undefined) return defaultTimeLimits[part];
-  const path = `TIME_LIMITS.${part}`;
-  const read = partFigures(path, defaults, configured, "minutes, hours or days");
-  const floor: Record<string, number> = shortestTimeLimits[part];
-  for (const [name, value] of Object.entries(read)) {
-    const longest = defaults[name] ?? 0;
-    if (value > longest)
-      throw new DeploySettingError(`${path}.${name} may only shorten the product's ${longest}, not lengthen it to ${value}.`);
-    const least = floor[name] ?? 1;
-    if (value < least) throw new DeploySettingError(`${path}.${name} (${value}) is below ${least}, the shortest it may be.`);
-  }
-  return read as TimeLimits[Part];
-}
+const shortened = <Part extends keyof TimeLimits>(part: Part, configured: unknown): TimeLimits[Part] =>
+  shortenedPart(
+    `TIME_LIMITS.${part}`,
+    { defaults: defaultTimeLimits[part], shortest: shortestTimeLimits[part] },
+    configured,
+    "minutes, hours or days",
+  );
 
 /**
  * The time limits a deploy's `TIME_LIMITS` setting sets: JSON such as

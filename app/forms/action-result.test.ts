@@ -64,9 +64,10 @@ describe("the deploy's money limits in a form's refusals (decision 053)", () => 
       ok: false,
       failure: { code: "BAD_REQUEST", field: "note", message: screen.note },
     });
-    // Twenty emoji are forty UTF-16 units but twenty characters; spaces around are trimmed, and
-    // "e" with a combining accent is one "é" once normalised.
-    for (const note of ["👍".repeat(20), `  ${"e\u0301".repeat(20)}  `]) {
+    // Twenty emoji are forty UTF-16 units but twenty characters; spaces around are trimmed,
+    // "e" with a combining accent is one "é" once normalised, and a note that shows nothing
+    // (Hangul fillers, which trimming keeps) is stored empty.
+    for (const note of ["👍".repeat(20), `  ${"e\u0301".repeat(20)}  `, "\u3164".repeat(25)]) {
       expect(await attempt("send", () => checked(schema, { note }, screen, {}, lengths))).toMatchObject({ ok: true });
     }
   });

@@ -4,6 +4,7 @@ import { contractSchemas, type ContractSchemas } from "../contract-schemas";
 import type { ErrorCode } from "#contract/error-codes";
 import { type MoneyRange, outsideRange } from "#contract/money-limits";
 import { longerThan } from "#contract/text-limits";
+import { storedText } from "#contract/stored-text";
 import { currentLanguage } from "../i18n/messages";
 import { messageFor } from "../messages/errors";
 import { currentMoneyLimits } from "../money-limits";
@@ -33,7 +34,7 @@ class InvalidInput extends Error {
  * cannot be reached, as for a failed call. An amount is held to `ranges` too, and a text to
  * `lengths`: the deploy's limits, which may be tighter than the schema's (app/money-limits.ts,
  * app/task-limits.ts, app/text-limits.ts). A text's length is counted as the origin counts it:
- * code points of the normalised, trimmed text.
+ * code points of the text as stored (`storedText`: normalised, trimmed, empty when blank).
  */
 export async function checked<S extends z.ZodType, V extends Record<string, unknown>>(
   schemaOf: (schemas: ContractSchemas) => S,
@@ -49,7 +50,8 @@ export async function checked<S extends z.ZodType, V extends Record<string, unkn
   });
   const tooLong = Object.entries(lengths).flatMap(([field, max]) => {
     const text = values[field];
-    return typeof text === "string" && typeof max === "number" && longerThan(text.normalize("NFC").trim(), max) ? [field] : [];
+    // Counted as stored; a one-line field's U+2028 is refused by the schema anyway, so the multi-line reading serves both.
+    return typeof text === "string" && typeof max === "number" && longerThan(storedText(text, { multiline: true }), max) ? [field] : [];
   });
   const outside = [...outsideRanges, ...tooLong];
   if (result.success && outside.length === 0) return result.data;

@@ -7,6 +7,8 @@ import { formMessages } from "../messages/forms";
 import { taskMessages } from "../messages/tasks";
 import { currentMoneyLimits } from "../money-limits";
 import { currentTaskLimits } from "../task-limits";
+import { currentTextLimits } from "../text-limits";
+import { defaultTextLimits } from "#contract/text-limits";
 import { defaultTaskLimits } from "#contract/task-limits";
 import { refreshUser } from "../session/account-session";
 import { updateStartupState } from "../startup/startup-state";
@@ -16,6 +18,7 @@ vi.mock("../api/tasks", () => ({ claimTask: vi.fn(), cancelTask: vi.fn(), postTa
 vi.mock("../api/claims", () => ({ submitProof: vi.fn() }));
 vi.mock("../money-limits", async (actual) => ({ ...(await actual<typeof import("../money-limits")>()), currentMoneyLimits: vi.fn() }));
 vi.mock("../task-limits", async (actual) => ({ ...(await actual<typeof import("../task-limits")>()), currentTaskLimits: vi.fn() }));
+vi.mock("../text-limits", async (actual) => ({ ...(await actual<typeof import("../text-limits")>()), currentTextLimits: vi.fn() }));
 vi.mock("../session/account-session", () => ({ currentToken: () => "tok_0123456789abcdef", refreshUser: vi.fn(async () => {}) }));
 
 const key = "2b6f3c1e-7a0d-4c55-9a51-4f0a3f7d2c11";
@@ -35,6 +38,7 @@ beforeEach(() => {
   vi.clearAllMocks();
   vi.mocked(currentMoneyLimits).mockReturnValue(defaultLimits);
   vi.mocked(currentTaskLimits).mockReturnValue(defaultTaskLimits);
+  vi.mocked(currentTextLimits).mockReturnValue(defaultTextLimits);
 });
 
 describe("the task board's client action", () => {
@@ -179,5 +183,24 @@ describe("the task board's client action", () => {
       ok: false,
       failure: { code: "DEADLINE_OUT_OF_RANGE", field: "deadline", message: "Choose a deadline between 24 hours and 7 days from now." },
     });
+  });
+
+  it("holds a task's title and a proof to the deploy's lengths before sending, and says them (decision 059)", async () => {
+    vi.mocked(currentTextLimits).mockReturnValue({ ...defaultTextLimits, task: { title: 20, description: 200 }, proof: { text: 200 } });
+    const deadline = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 16);
+    const task = { intent: "post", idempotencyKey: key, description: "Two pages.", reward: "1.00", slots: "1", deadline };
+    expect(await actOnTaskForm(formWith({ ...task, title: "x".repeat(21) }))).toEqual({
+      intent: "post",
+      ok: false,
+      failure: { code: "BAD_REQUEST", field: "title", message: taskMessages.en.titleOutside("20") },
+    });
+    expect(postTask).not.toHaveBeenCalled();
+    const proof = await actOnTaskForm(formWith({ intent: "submit", idempotencyKey: key, id: "clm_1", text: "x".repeat(201) }));
+    expect(proof).toEqual({
+      intent: "submit",
+      ok: false,
+      failure: { code: "BAD_REQUEST", field: "text", message: taskMessages.en.proofOutside("200") },
+    });
+    expect(submitProof).not.toHaveBeenCalled();
   });
 });

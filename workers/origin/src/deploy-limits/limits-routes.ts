@@ -49,7 +49,7 @@ const textLimits = createRoute({
   path: "/text-limits",
   summary: "This deploy's longest texts: a task's title and description, a proof, a transfer's note, a message to support",
   description:
-    "The contract's schemas state the product's lengths, in code points of the normalised text: a title 80, a description 2,000, a proof 2,000, a note 140, a message to support 4,000. A deploy may shorten them (docs/decisions/059-deploy-text-limits.md), and then refuses a longer text with 400 naming its field. No sign-in needed.",
+    "The contract's schemas state the product's lengths: a title 80, a description 2,000, a proof 2,000, a note 140, a message to support 4,000. A deploy may shorten them (docs/decisions/059-deploy-text-limits.md), counted in code points of the text as stored (NFC-normalised, trimmed, empty when it shows nothing), and then refuses a longer text with 400 naming its field. No sign-in needed.",
   responses: { 200: jsonContent(successEnvelope(textLimitsSchema), "The text limits in force") },
 });
 

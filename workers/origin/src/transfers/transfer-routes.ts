@@ -29,7 +29,7 @@ const send = createRoute({
   path: "/",
   summary: "Send money to another user",
   description:
-    "The amount and the day's total are held to this deploy's limits (GET /api/limits), which may be tighter than the schema's: an amount outside them is 400 naming `amount`. A refused transfer tells whether its handle is someone's, so each refusal (but the sender's own lock) also counts against the look-up door's daily limits: past them it answers 429 RATE_LIMITED instead. A retry with the key of a transfer already answered replays that answer even past the burst limit.",
+    "The amount and the day's total are held to this deploy's limits (GET /api/limits), which may be tighter than the schema's: an amount outside them is 400 naming `amount`. The note is held to this deploy's length (GET /api/text-limits): a longer one is 400 naming `note`. A refused transfer tells whether its handle is someone's, so each refusal (but the sender's own lock) also counts against the look-up door's daily limits: past them it answers 429 RATE_LIMITED instead. A retry with the key of a transfer already answered replays that answer even past the burst limit.",
   security: bearerAuth,
   request: {
     headers: idempotencyKeyHeader,
