@@ -16,6 +16,16 @@ export type InForce = {
   unreadable: string;
 };
 
+/**
+ * Whether the origin's figures and the pages' are the same, part by part. A part one side
+ * lacks differs: an origin deployed before a figure was set per deploy answers without it.
+ */
+export function sameFigures(a: unknown, b: unknown): boolean {
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return a === b;
+  const parts = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...parts].every((part) => sameFigures((a as Record<string, unknown>)[part], (b as Record<string, unknown>)[part]));
+}
+
 export function InForceCard({ id, title, facts, agreement, unreadable }: InForce) {
   return (
     <section aria-labelledby={`ops-${id}-title`} className="card">

@@ -3,19 +3,12 @@
  * state: one MONEY_LIMITS setting belongs on both workers, and a difference is shown here
  * rather than found by a customer (docs/decisions/053-deploy-limits.md).
  */
-import type { Limits, MoneyRange } from "#contract/money-limits";
+import type { Limits } from "#contract/money-limits";
 import { Money } from "../components/money";
 import { useMessages } from "../i18n/messages";
 import { opsMessages } from "../messages/ops";
 import { useMoneyLimits } from "../money-limits";
-import { InForceCard } from "./in-force-card";
-
-const sameRange = (a: MoneyRange, b: MoneyRange) => a.min === b.min && a.max === b.max;
-const sameLimits = (a: Limits, b: Limits) =>
-  sameRange(a.recharge, b.recharge) &&
-  sameRange(a.transfer, b.transfer) &&
-  a.transfer.perDay === b.transfer.perDay &&
-  sameRange(a.taskReward, b.taskReward);
+import { InForceCard, sameFigures } from "./in-force-card";
 
 function Range({ min, max }: { min: number; max: number }) {
   return (
@@ -41,7 +34,7 @@ export function LimitsInForce({ enforced }: { enforced: Limits | null }) {
           [text.limits.taskReward, <Range key="taskReward" {...enforced.taskReward} />],
         ]
       }
-      agreement={{ same: enforced !== null && sameLimits(stated, enforced), agree: text.limitsAgree, differ: text.limitsDiffer }}
+      agreement={{ same: enforced !== null && sameFigures(stated, enforced), agree: text.limitsAgree, differ: text.limitsDiffer }}
       unreadable={text.limitsUnreadable}
     />
   );

@@ -19,16 +19,10 @@ import { opsMessages } from "../messages/ops";
 import { taskLimitWords, useTaskLimits } from "../task-limits";
 import { sayLength, useTextLimits } from "../text-limits";
 import { useTimeLimits } from "../time-limits";
-import { InForceCard } from "./in-force-card";
+import { InForceCard, sameFigures } from "./in-force-card";
 
 /** An origin deployed before sessions' idle days were set per deploy answers without them: they then differ. */
 type EnforcedTimes = Omit<TimeLimits, "session"> & Partial<Pick<TimeLimits, "session">>;
-
-const sameTimes = (a: TimeLimits, b: EnforcedTimes) =>
-  a.order.payMinutes === b.order.payMinutes &&
-  a.claim.submitHours === b.claim.submitHours &&
-  a.claim.autoApproveHours === b.claim.autoApproveHours &&
-  a.session.idleDays === b.session?.idleDays;
 
 /** `enforced` is null when the origin did not answer with its locks. */
 export function LocksInForce({ enforced }: { enforced: Locks | null }) {
@@ -69,14 +63,11 @@ export function TimeLimitsInForce({ enforced }: { enforced: EnforcedTimes | null
           ...(enforced.session ? [[text.times.sessionIdle, sayDays(enforced.session.idleDays, language)] satisfies [string, string]] : []),
         ]
       }
-      agreement={{ same: enforced !== null && sameTimes(stated, enforced), agree: text.timesAgree, differ: text.timesDiffer }}
+      agreement={{ same: enforced !== null && sameFigures(stated, enforced), agree: text.timesAgree, differ: text.timesDiffer }}
       unreadable={text.timesUnreadable}
     />
   );
 }
-
-const sameTasks = (a: TaskLimits, b: TaskLimits) =>
-  a.slots.max === b.slots.max && a.deadline.minHours === b.deadline.minHours && a.deadline.maxDays === b.deadline.maxDays;
 
 /** `enforced` is null when the origin did not answer with its bounds on a task. */
 export function TaskLimitsInForce({ enforced }: { enforced: TaskLimits | null }) {
@@ -94,18 +85,11 @@ export function TaskLimitsInForce({ enforced }: { enforced: TaskLimits | null })
           [text.tasks.deadline, text.tasks.deadlineRange(words.soonest, words.latest)],
         ]
       }
-      agreement={{ same: enforced !== null && sameTasks(stated, enforced), agree: text.tasksAgree, differ: text.tasksDiffer }}
+      agreement={{ same: enforced !== null && sameFigures(stated, enforced), agree: text.tasksAgree, differ: text.tasksDiffer }}
       unreadable={text.tasksUnreadable}
     />
   );
 }
-
-const sameTexts = (a: TextLimits, b: TextLimits) =>
-  a.task.title === b.task.title &&
-  a.task.description === b.task.description &&
-  a.proof.text === b.proof.text &&
-  a.transfer.note === b.transfer.note &&
-  a.support.message === b.support.message;
 
 /** `enforced` is null when the origin did not answer with its longest texts. */
 export function TextLimitsInForce({ enforced }: { enforced: TextLimits | null }) {
@@ -124,7 +108,7 @@ export function TextLimitsInForce({ enforced }: { enforced: TextLimits | null })
           [text.texts.supportMessage, text.texts.characters(sayLength(enforced.support.message))],
         ]
       }
-      agreement={{ same: enforced !== null && sameTexts(stated, enforced), agree: text.textsAgree, differ: text.textsDiffer }}
+      agreement={{ same: enforced !== null && sameFigures(stated, enforced), agree: text.textsAgree, differ: text.textsDiffer }}
       unreadable={text.textsUnreadable}
     />
   );
