@@ -332,22 +332,42 @@ describe("assigning a ticket to another operator", () => {
     expect((await assignTo(support, id, "op_locked", { key: "give-op_locked" })).status).toBe(200);
   });
 
-  it("refuses an operator locked between the request's read and its batch, the caller too", async () => {
+  it("refuses an operator locked between the request's read and its batch: 422 naming them", async () => {
     const support = await seedOperator("op_support", "support", origin.now());
     const other = await seedOperator("op_other", "support", origin.now());
     const id = await userTicket();
-    for (const [to, locking] of [
-      ["op_other", other],
-      ["me", support],
-    ] as const) {
-      const raced = await assignTo(support, id, to, { db: beforeBatch(2, () => setLocked(locking, true)) });
-      expect(raced.status).toBe(422);
-      expect(await raced.json()).toMatchObject({
-        code: "NOT_AN_OPERATOR",
-        field: "to",
-        message: `@${to === "me" ? "op_support" : to} is not an operator of Paydesk, or their account is locked.`,
-      });
-      await setLocked(locking, false);
+    const raced = await assignTo(support, id, "op_other", { db: beforeBatch(2, () => setLocked(other, true)) });
+    expect(raced.status).toBe(422);
+    expect(await raced.json()).toMatchObject({
+      code: "NOT_AN_OPERATOR",
+      field: "to",
+      message: "@op_other is not an operator of Paydesk, or their account is locked.",
+    });
+    expect((await dataOf<DeskThread>(await thread(support, id))).assignee).toBeNull();
+    expect(await auditRows()).toEqual([]);
+  });
+
+  // docs/decisions/056-operator-acts-as-read.md: the caller who lost their standing meanwhile
+  // hears what every operator action answers then, whether they take the ticket or give it.
+  it("refuses a caller locked or stripped of their role meanwhile with 403, taking it or giving it", async () => {
+    const support = await seedOperator("op_support", "support", origin.now());
+    await seedOperator("op_other", "support", origin.now());
+    const id = await userTicket();
+    const revoke = () => env.DB.prepare("DELETE FROM operator_role WHERE user_id = ?1").bind(support.id).run();
+    const restore = () =>
+      env.DB.prepare("INSERT INTO operator_role (user_id, role, granted_by, granted_at) VALUES (?1, 'support', ?1, ?2)")
+        .bind(support.id, origin.now())
+        .run();
+    for (const to of ["me", "op_other"]) {
+      for (const [meanwhile, undo] of [
+        [() => setLocked(support, true), () => setLocked(support, false)],
+        [revoke, restore],
+      ] as const) {
+        const raced = await assignTo(support, id, to, { db: beforeBatch(2, meanwhile) });
+        expect(raced.status).toBe(403);
+        expect(await raced.json()).toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining("nothing was done") });
+        await undo();
+      }
     }
     expect((await dataOf<DeskThread>(await thread(support, id))).assignee).toBeNull();
     expect(await auditRows()).toEqual([]);

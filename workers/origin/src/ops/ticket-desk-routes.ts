@@ -201,11 +201,9 @@ ticketDeskRoutes.openapi(assign, async (c) => {
   try {
     return await c.var.idempotency.commit(
       [
-        stillAssignedAsRead(db, row),
-        // Still an operator when the batch runs: a role revoked or a lock meanwhile refuses it.
-        assertInBatch(db, "the assignee is an operator", `EXISTS (SELECT 1 ${liveOperators} AND user.id = ?)`, assignee.userId),
-        // Taking a ticket is not activity on it: it keeps its place in the queue (updated_at).
-        db.prepare("UPDATE ticket SET assignee_id = ?1 WHERE id = ?2").bind(assignee.userId, row.id),
+        // The row first: an operator who lost their role or was locked meanwhile hears the 403
+        // every operator action gives then (migration 0036), before the checks below, which
+        // would otherwise call them no operator when they take the ticket themselves.
         auditStatement(db, {
           actor: operatorActor(c),
           action: "ticket.assign",
@@ -215,6 +213,11 @@ ticketDeskRoutes.openapi(assign, async (c) => {
           requestId: requestIdOf(c),
           at: now,
         }),
+        stillAssignedAsRead(db, row),
+        // Still an operator when the batch runs: a role revoked or a lock meanwhile refuses it.
+        assertInBatch(db, "the assignee is an operator", `EXISTS (SELECT 1 ${liveOperators} AND user.id = ?)`, assignee.userId),
+        // Taking a ticket is not activity on it: it keeps its place in the queue (updated_at).
+        db.prepare("UPDATE ticket SET assignee_id = ?1 WHERE id = ?2").bind(assignee.userId, row.id),
       ],
       200,
       { code: "SUCCESS" as const, data: assigned },
