@@ -6,7 +6,7 @@ import { defaultTaskLimits, deployTaskLimits, type TaskLimits } from "#contract/
 import { defaultTextLimits, deployTextLimits, type TextLimits } from "#contract/text-limits";
 import { defaultTimeLimits, deployTimeLimits, type TimeLimits } from "#contract/time-limits";
 import type { StatedSettings } from "./content/figures.server";
-import type { PublicConfig } from "./startup/public-config";
+import type { DeploySettingName, PublicConfig } from "./startup/public-config";
 
 /** Edge pages may be cached for this long; the deploy version in the key retires them. */
 export const pageCacheControl = "public, max-age=0, must-revalidate, s-maxage=86400";
@@ -25,15 +25,21 @@ function list(value: string | undefined): string[] {
  * or claim and posts no task under it.
  */
 export function publicConfig(report: (error: unknown) => void): PublicConfig {
+  const unread: DeploySettingName[] = [];
+  const reportUnread = (name: DeploySettingName, error: unknown) => {
+    report(error);
+    unread.push(name);
+  };
   return {
     sentryDsn: env.SENTRY_DSN || null,
     sentryEnvironment: env.SENTRY_ENVIRONMENT || "production",
     replayUnmasked: env.SENTRY_REPLAY_UNMASKED === "true",
     shortLinkHosts: list(env.SHORT_LINK_HOSTS),
-    ...ifNotTheProducts("limits", deployMoneyLimits, defaultLimits, report),
-    ...ifNotTheProducts("timeLimits", deployTimes, defaultTimeLimits, report),
-    ...ifNotTheProducts("taskLimits", deployTasks, defaultTaskLimits, report),
-    ...ifNotTheProducts("textLimits", deployTexts, defaultTextLimits, report),
+    ...ifNotTheProducts("limits", deployMoneyLimits, defaultLimits, reportUnread),
+    ...ifNotTheProducts("timeLimits", deployTimes, defaultTimeLimits, reportUnread),
+    ...ifNotTheProducts("taskLimits", deployTasks, defaultTaskLimits, reportUnread),
+    ...ifNotTheProducts("textLimits", deployTexts, defaultTextLimits, reportUnread),
+    ...(unread.length > 0 ? { unread } : {}),
   };
 }
 
@@ -70,17 +76,17 @@ export function statedSettings({ withLocks, withTasks }: { withLocks: boolean; w
 }
 
 /** A deploy's setting for the pages, only where it differs from the product's: a deploy at the defaults sends the pages it always did. */
-function ifNotTheProducts<Name extends "limits" | "timeLimits" | "taskLimits" | "textLimits">(
+function ifNotTheProducts<Name extends DeploySettingName>(
   name: Name,
   read: () => NonNullable<PublicConfig[Name]>,
   product: NonNullable<PublicConfig[Name]>,
-  report: (error: unknown) => void,
+  reportUnread: (name: Name, error: unknown) => void,
 ): Partial<Pick<PublicConfig, Name>> {
   try {
     const value = read();
     return value === product ? {} : ({ [name]: value } as Partial<Pick<PublicConfig, Name>>);
   } catch (error) {
-    report(error);
+    reportUnread(name, error);
     return {};
   }
 }

@@ -5,9 +5,7 @@
  * absent, a setting is the product's.
  */
 import { useRouteLoaderData } from "react-router";
-import { type PublicConfig, readPublicConfig } from "./startup/public-config";
-
-type SettingName = "limits" | "timeLimits" | "taskLimits" | "textLimits";
+import { type DeploySettingName as SettingName, type PublicConfig, readPublicConfig } from "./startup/public-config";
 
 /** For a screen: from the root route's data. */
 export function useDeploySetting<Name extends SettingName>(
@@ -16,6 +14,17 @@ export function useDeploySetting<Name extends SettingName>(
 ): NonNullable<PublicConfig[Name]> {
   const root = useRouteLoaderData("root") as { config?: PublicConfig } | undefined;
   return root?.config?.[name] ?? product;
+}
+
+/**
+ * Whether the edge read the deploy's setting. One it could not read is left out of the
+ * configuration, so a screen would state the product's figures for it: a screen whose figure
+ * the origin does not check at the moment of the action (a rule on what was made before)
+ * says its rule without a figure instead.
+ */
+export function useDeploySettingRead(name: SettingName): boolean {
+  const root = useRouteLoaderData("root") as { config?: PublicConfig } | undefined;
+  return !root?.config?.unread?.includes(name);
 }
 
 /** For a client action, outside React: from the document's configuration block. */

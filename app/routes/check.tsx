@@ -7,6 +7,7 @@ import { checkPageMessages } from "../messages/check";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalFallback, PersonalView } from "../personal/personal-view";
 import { signedInPart } from "../startup/on-first-use";
+import { useDeploySettingRead } from "../deploy-settings";
 import { useTimeLimits } from "../time-limits";
 
 const checkQueue = signedInPart("check-queue", () => import("../tasks/check-queue.client"));
@@ -42,10 +43,13 @@ export function HydrateFallback() {
 export default function Check({ loaderData }: Route.ComponentProps) {
   const text = useMessages(checkPageMessages);
   const { autoApproveHours } = useTimeLimits().claim;
+  // Each submission carries the time set when it was made (docs/decisions/055-deploy-time-limits.md):
+  // with the deploy's setting unread, the product's hours may not be the ones in force.
+  const rule = useDeploySettingRead("timeLimits") ? text.autoApprove(autoApproveHours) : text.autoApproveEach;
   return (
     <section aria-labelledby="check-title">
       <h1 id="check-title">{text.checkTitle}</h1>
-      <p className="hint">{text.autoApprove(autoApproveHours)}</p>
+      <p className="hint">{rule}</p>
       <PersonalView result={loaderData} purpose={text.checkPurpose}>
         {(claims) => <PartView part={checkQueue}>{({ Queue }) => <Queue claims={claims} />}</PartView>}
       </PersonalView>

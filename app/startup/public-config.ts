@@ -22,7 +22,16 @@ export type PublicConfig = {
   taskLimits?: TaskLimits;
   /** The deploy's longest texts people type; absent where they are the product's own (app/text-limits.ts). */
   textLimits?: TextLimits;
+  /**
+   * The deploy's settings the edge could not read (reported): a page states none of their
+   * figures, since the product's may not be the deploy's (app/deploy-settings.ts). Absent when
+   * every setting was read.
+   */
+  unread?: DeploySettingName[];
 };
+
+/** The deploy's settings the pages read from the public configuration. */
+export type DeploySettingName = "limits" | "timeLimits" | "taskLimits" | "textLimits";
 
 export const publicConfigElementId = "paydesk-config";
 

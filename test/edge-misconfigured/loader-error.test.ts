@@ -36,6 +36,8 @@ describe("a money limits setting that cannot be read (MONEY_LIMITS loosens a lim
     expect(config).not.toHaveProperty("timeLimits");
     expect(config).not.toHaveProperty("taskLimits");
     expect(config).not.toHaveProperty("textLimits");
+    // Named as unread, so a screen states no figure of them (app/deploy-settings.ts).
+    expect(config?.unread).toEqual(["limits", "timeLimits", "taskLimits", "textLimits"]);
     // TIME_LIMITS lengthens a claim's 24 hours: reported, and left out like the money limits.
     expect(await envelopesMentioning(env.SENTRY_SINK_URL, "TIME_LIMITS.claim.submitHours may only shorten")).not.toHaveLength(0);
     // TASK_LIMITS allows 5,000 completions: reported, and left out too.

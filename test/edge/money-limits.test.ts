@@ -14,6 +14,7 @@ describe("a deploy at the product's money limits", () => {
     expect(config).toMatchObject({ shortLinkHosts: expect.any(Array) });
     expect(config).not.toHaveProperty("limits");
     expect(config).not.toHaveProperty("timeLimits");
+    expect(config).not.toHaveProperty("unread");
   });
 
   it("states the defaults on /help", async () => {
