@@ -20,7 +20,7 @@ export {
 } from "#contract/account-safety";
 export { redeemCodeBodySchema } from "#contract/codes";
 export { issueCodeBatchBodySchema } from "#contract/ops-codes";
-export { refundBodySchema, refundReturnBodySchema } from "#contract/ops-refunds";
+export { paidTwiceSettleBodySchema, refundBodySchema, refundReturnBodySchema } from "#contract/ops-refunds";
 export { createRechargeOrderBodySchema, orderDetailSchema } from "#contract/orders";
 export { renamePasskeyBodySchema } from "#contract/passkey-name";
 export { contactBodySchema, openTicketBodySchema, replyBodySchema } from "#contract/support";

@@ -103,6 +103,14 @@ export const errorStatus = {
   REFUND_NOT_FAILED: 409,
   /** The failed WeChat Pay refund's money was returned to the wallet already. */
   REFUND_RETURNED: 409,
+  /** Only a refund whose money was returned to a wallet, and which WeChat Pay paid out as well, is settled as paid twice. */
+  REFUND_NOT_PAID_TWICE: 409,
+  /** The refund paid twice was settled already. */
+  REFUND_SETTLED: 409,
+  /** The wallet to take money back from belongs to a locked account, whose money stays where it is. */
+  WALLET_LOCKED: 409,
+  /** The wallet to take a refund paid twice back from holds less than the refund available. */
+  TAKE_BACK_EXCEEDS_BALANCE: 422,
   /** A code batch request was approved or rejected already. */
   CODE_REQUEST_DECIDED: 409,
   /** Only an approved code batch request is issued: this one waits for a second operator, or was rejected. */

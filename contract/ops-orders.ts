@@ -56,10 +56,26 @@ const wechatNotificationSchema = z.strictObject({
 /** A WeChat Pay refund number: `RF` and the payment's out_trade_no (automatic), or `RO` and 32 hex digits (an operator's). */
 export const outRefundNoSchema = z.string().regex(/^R[FO][A-Za-z0-9_-]{1,62}$/, "Not a WeChat Pay refund number.");
 
+/** How finance settles a refund paid twice (docs/decisions/060-refunds-paid-twice.md). */
+export const paidTwiceSettlements = ["take_back", "bear"] as const;
+
+/**
+ * A refund paid twice, settled by a finance operator (docs/decisions/060-refunds-paid-twice.md):
+ * WeChat Pay's payout booked as money out, taken back from the wallet the money was returned
+ * to (`take_back`), or borne by Paydesk (`bear`).
+ */
+const paidTwiceSettlementSchema = z.strictObject({
+  how: z.enum(paidTwiceSettlements),
+  by: z.strictObject({ handle: z.string(), displayName: z.string() }),
+  at: z.iso.datetime(),
+  reason: z.string(),
+});
+
 /**
  * A failed refund's money returned to the wallet of the order's owner by a finance operator
  * (docs/decisions/048-failed-wechat-refunds.md). `lateSuccessAt`: WeChat Pay reported the
- * refund done afterwards (settled at its merchant platform), so the payer was paid twice.
+ * refund done afterwards (settled at its merchant platform), so the payer was paid twice,
+ * until `settled` (docs/decisions/060-refunds-paid-twice.md).
  */
 const refundReturnSchema = z.strictObject({
   to: personRefSchema,
@@ -67,6 +83,7 @@ const refundReturnSchema = z.strictObject({
   at: z.iso.datetime(),
   reason: z.string(),
   lateSuccessAt: z.iso.datetime().nullable(),
+  settled: paidTwiceSettlementSchema.nullable(),
 });
 
 /** A WeChat Pay refund: automatic (a payment no order could take) or an operator's. */

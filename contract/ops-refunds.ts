@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { minorUnits } from "./money";
 import { orderIdSchema } from "./orders";
-import { outRefundNoSchema, personRefSchema, wechatRefundSchema } from "./ops-orders";
+import { outRefundNoSchema, paidTwiceSettlements, personRefSchema, wechatRefundSchema } from "./ops-orders";
 import { reasonSchema } from "./ops";
 import { wechatRefundStatuses } from "./value-lists";
 
@@ -65,3 +65,13 @@ export const outRefundNoParamSchema = z.strictObject({ outRefundNo: outRefundNoS
 
 /** Why the failed refund's money goes to the wallet (what was agreed with the person, a ticket). */
 export const refundReturnBodySchema = z.strictObject({ reason: reasonSchema });
+
+/**
+ * How a refund paid twice is settled, and why (docs/decisions/060-refunds-paid-twice.md):
+ * `take_back` from the wallet the money was returned to, or `bear`, Paydesk covering it.
+ */
+export const paidTwiceSettleBodySchema = z.strictObject({
+  how: z.enum(paidTwiceSettlements, { error: "Choose how to settle it: take_back or bear." }),
+  reason: reasonSchema,
+});
+export type PaidTwiceSettleBody = z.infer<typeof paidTwiceSettleBodySchema>;

@@ -14,7 +14,7 @@ import type { TimeLimits } from "#contract/time-limits";
 import type { Overview } from "#contract/ops-overview";
 import type { OpsWechatAsk, OrderStory, orderSearchPageSchema } from "#contract/ops-orders";
 import type { PersonPage, peoplePageSchema } from "#contract/ops-people";
-import type { OpsWechatRefund, orderRefundsSchema, RefundRequest } from "#contract/ops-refunds";
+import type { OpsWechatRefund, orderRefundsSchema, PaidTwiceSettleBody, RefundRequest } from "#contract/ops-refunds";
 import { apiPath, withQuery } from "./api-path";
 import type { SignedInApi } from "./client";
 
@@ -146,3 +146,7 @@ export const refundsNeedingAHand = (api: SignedInApi) => api.get<OpsWechatRefund
 
 export const returnRefundToWallet = (api: SignedInApi, outRefundNo: string, reason: string, idempotencyKey: string) =>
   api.post<OpsWechatRefund>(apiPath`/api/ops/wechat-refunds/${outRefundNo}/return-to-wallet`, { reason }, idempotencyKey);
+
+/** A refund paid twice, settled (docs/decisions/060-refunds-paid-twice.md). */
+export const settleRefundPaidTwice = (api: SignedInApi, outRefundNo: string, body: PaidTwiceSettleBody, idempotencyKey: string) =>
+  api.post<OpsWechatRefund>(apiPath`/api/ops/wechat-refunds/${outRefundNo}/settle-paid-twice`, body, idempotencyKey);

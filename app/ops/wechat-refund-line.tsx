@@ -6,7 +6,8 @@ import { opsMessages } from "../messages/ops";
 
 /**
  * One WeChat Pay refund as the back office shows it: why, where it stands at WeChat Pay, what
- * went wrong, and its return to a wallet (docs/decisions/048-failed-wechat-refunds.md).
+ * went wrong, its return to a wallet (docs/decisions/048-failed-wechat-refunds.md), and the
+ * settlement of one paid twice (docs/decisions/060-refunds-paid-twice.md).
  * `children` goes below it: a link to its order, or the return form.
  */
 export function WechatRefundLine({ refund, children }: { refund: WechatRefund; children?: ReactNode }) {
@@ -31,7 +32,14 @@ export function WechatRefundLine({ refund, children }: { refund: WechatRefund; c
           <DateTime iso={refund.returned.at} /> · {text.returnedBy(refund.returned.by.displayName)} · {refund.returned.reason}
         </p>
       ) : null}
-      {refund.returned?.lateSuccessAt ? <p className="form-error">{text.lateSuccess}</p> : null}
+      {refund.returned?.lateSuccessAt && !refund.returned.settled ? <p className="form-error">{text.lateSuccess}</p> : null}
+      {refund.returned?.settled ? (
+        <p className="item-meta" data-testid="ops-paid-twice-settled">
+          <DateTime iso={refund.returned.settled.at} /> ·{" "}
+          {(refund.returned.settled.how === "take_back" ? text.settledTakeBack : text.settledBear)(refund.returned.settled.by.displayName)}{" "}
+          · {refund.returned.settled.reason}
+        </p>
+      ) : null}
       {children}
     </li>
   );

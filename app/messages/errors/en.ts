@@ -68,6 +68,12 @@ export default {
   REFUND_NOT_FAILED:
     "WeChat Pay has not failed this refund: it is on its way or done, or WeChat Pay reports another amount. Nothing was returned.",
   REFUND_RETURNED: "This refund's money has been returned to the wallet already.",
+  REFUND_NOT_PAID_TWICE:
+    "This refund was not paid twice: only one returned to a wallet and paid out by WeChat Pay as well is settled here.",
+  REFUND_SETTLED: "This refund paid twice has been settled already.",
+  TAKE_BACK_EXCEEDS_BALANCE:
+    "This person's available balance is less than the refund: take it back once they have it, or let Paydesk bear it.",
+  WALLET_LOCKED: "This person's account is locked, so their money stays where it is. Paydesk can bear it instead.",
   CODE_REQUEST_DECIDED: "This batch request has been approved or rejected already.",
   CODE_REQUEST_NOT_APPROVED: "This batch is not approved: it waits for a second operator, or was rejected.",
   CODE_REQUEST_EXPIRED: "The expiry this batch asked for has passed while it waited. Ask for a new batch.",

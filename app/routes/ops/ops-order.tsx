@@ -1,11 +1,11 @@
 import { Link, useFetcher } from "react-router";
 import type { Route } from "./+types/ops-order";
 import type { RefundRequest } from "#contract/ops-refunds";
-import { askWechatPay, makeRefund, type OrderRefunds, returnRefundToWallet } from "../../api/ops";
+import { askWechatPay, makeRefund, type OrderRefunds, returnRefundToWallet, settleRefundPaidTwice } from "../../api/ops";
 import { useAnnounceSuccess } from "../../components/announcer";
 import { DateTime, Money } from "../../components/money";
 import { checked, formText, runAction, type ActionResult } from "../../forms/action-result";
-import { FormAlert, MoneyField, SubmitButton, TextAreaField } from "../../forms/fields";
+import { FormAlert, MoneyField, SelectField, SubmitButton, TextAreaField } from "../../forms/fields";
 import { dispatchIntent } from "../../forms/intent-dispatch";
 import { fieldError } from "../../forms/failure-fields";
 import { useFormInstance } from "../../forms/use-form-instance";
@@ -43,6 +43,16 @@ export async function clientAction({ request, params }: Route.ClientActionArgs):
         const text = opsMessages[currentLanguage()];
         const body = await checked((s) => s.refundReturnBodySchema, { reason: formText(form, "reason") }, { reason: text.reasonMissing });
         return returnRefundToWallet(api, formText(form, "outRefundNo"), body.reason, formText(form, "idempotencyKey"));
+      }),
+    settle: (form) =>
+      runAction("settle", async (api) => {
+        const text = opsMessages[currentLanguage()];
+        const body = await checked(
+          (s) => s.paidTwiceSettleBodySchema,
+          { how: formText(form, "how"), reason: formText(form, "reason") },
+          { how: text.chooseHow, reason: text.reasonMissing },
+        );
+        return settleRefundPaidTwice(api, formText(form, "outRefundNo"), body, formText(form, "idempotencyKey"));
       }),
   });
 }
@@ -122,6 +132,56 @@ function ReturnToWallet({ refund, owner }: { refund: WechatRefund; owner: string
     </fetcher.Form>
   );
 }
+
+/**
+ * A refund returned to the wallet and paid out by WeChat Pay as well: its payout booked, taken
+ * back from the wallet or borne by Paydesk (docs/decisions/060-refunds-paid-twice.md).
+ */
+function SettlePaidTwice({ refund, owner }: { refund: WechatRefund; owner: string }) {
+  const text = useMessages(opsMessages);
+  const fetcher = useFetcher<ActionResult>();
+  const { formRef, idempotencyKey } = useFormInstance(fetcher.data);
+  useAnnounceSuccess(fetcher.data, fetcher.data?.ok ? text.settledNow : "");
+  const id = `ops-settle-${refund.outRefundNo}`;
+  return (
+    <fetcher.Form method="post" ref={formRef} className="ops-actions" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}>
+        {text.settlePaidTwice} · <Money amount={refund.amount} />
+      </h3>
+      <p className="hint">{text.settleHint(owner)}</p>
+      <FormAlert result={fetcher.data} fields={["how", "reason"]} />
+      <input type="hidden" name="intent" value="settle" />
+      <input type="hidden" name="outRefundNo" value={refund.outRefundNo} />
+      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+      <SelectField
+        id={`${id}-how`}
+        name="how"
+        label={text.settleHow}
+        required
+        defaultValue=""
+        options={[
+          { value: "", label: text.chooseHow },
+          { value: "take_back", label: text.takeBackFrom(owner) },
+          { value: "bear", label: text.bearIt },
+        ]}
+        error={fieldError(fetcher.data, "how")}
+      />
+      <TextAreaField
+        id={`${id}-reason`}
+        name="reason"
+        label={text.returnReason}
+        required
+        rows={2}
+        error={fieldError(fetcher.data, "reason")}
+      />
+      <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.settlePaidTwice}>
+        {text.settlePaidTwice}
+      </SubmitButton>
+    </fetcher.Form>
+  );
+}
+
+const paidTwice = (refund: WechatRefund) => Boolean(refund.returned?.lateSuccessAt) && !refund.returned?.settled;
 
 /** A refund WeChat Pay failed for good, and not parked for another amount, may go back to the wallet. */
 const returnable = (refund: WechatRefund) =>
@@ -280,6 +340,9 @@ function OrderView({ story, refunds }: { story: OrderStory; refunds: OrderRefund
               <WechatRefundLine key={refund.outRefundNo} refund={refund}>
                 {returnable(refund) && mayDo(operator, "refund") ? (
                   <ReturnToWallet refund={refund} owner={order.person.displayName} />
+                ) : null}
+                {paidTwice(refund) && mayDo(operator, "refund") ? (
+                  <SettlePaidTwice refund={refund} owner={order.person.displayName} />
                 ) : null}
               </WechatRefundLine>
             ))}

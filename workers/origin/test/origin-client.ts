@@ -77,6 +77,11 @@ const tables = [
 export async function resetDatabase(): Promise<void> {
   await env.DB.batch([
     // Operators' refunds are kept too (no deletes); WeChat Pay's refunds refer to them.
+    env.DB.prepare("DROP TRIGGER IF EXISTS wechat_refund_settlement_kept"),
+    env.DB.prepare("DELETE FROM wechat_refund_settlement"),
+    env.DB.prepare(
+      "CREATE TRIGGER wechat_refund_settlement_kept BEFORE DELETE ON wechat_refund_settlement BEGIN SELECT RAISE(ABORT, 'refund_settlement: settlements are kept'); END",
+    ),
     env.DB.prepare("DROP TRIGGER IF EXISTS wechat_refund_return_kept"),
     env.DB.prepare("DELETE FROM wechat_refund_return"),
     env.DB.prepare(

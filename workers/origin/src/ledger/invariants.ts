@@ -116,6 +116,18 @@ const checks: { invariant: string; sql: string }[] = [
                    AND entry.account_id = 'acc_wechat_clearing') <> -wechat_refund.amount`,
   },
   {
+    invariant:
+      "each refund paid twice and settled booked exactly its amount out to the world, from the wallet it was returned to (take back) or from Paydesk's covered account (bear), once",
+    sql: `SELECT settled.out_refund_no FROM wechat_refund_settlement AS settled
+          JOIN wechat_refund_return AS returned USING (out_refund_no) JOIN wechat_refund USING (out_refund_no)
+          WHERE returned.late_success_at IS NULL
+             OR (SELECT coalesce(sum(amount), 0) FROM entry INDEXED BY entry_tx WHERE entry.tx_id = settled.tx_id
+                   AND entry.account_id = 'acc_world') <> wechat_refund.amount
+             OR (SELECT coalesce(sum(amount), 0) FROM entry INDEXED BY entry_tx WHERE entry.tx_id = settled.tx_id
+                   AND entry.account_id = CASE settled.how WHEN 'take_back' THEN 'acc_' || returned.user_id ELSE 'acc_paydesk_covered' END
+                   AND entry.bucket = 'available') <> -wechat_refund.amount`,
+  },
+  {
     invariant: "refunds of a payment never add up to more than it",
     sql: `SELECT refund_request.payment_id, sum(refund_request.amount) AS refunded, max(payment.amount) AS paid
           FROM refund_request JOIN payment ON payment.id = refund_request.payment_id

@@ -45,7 +45,8 @@ const kindSql = `CASE line.tx_kind
  * page's end, so an unfiltered page reads about two entries per line. A filter that few lines
  * match walks further (up to the wallet's first entry when the page does not fill). What a
  * line belongs to comes by unique keys on tx_id (transfer, claim_capture, refund_request,
- * wechat_refund_return, escrow_release's primary key) and payment_tx (migration 0022).
+ * wechat_refund_return, wechat_refund_settlement, escrow_release's primary key) and payment_tx
+ * (migration 0022).
  *
  * The balance after a line is the wallet's available balance now less every available entry
  * after the line: one sum of the entries newer than the page, then one over the page's own
@@ -82,7 +83,8 @@ detail AS (
   SELECT page.*, transfer.id AS transfer_id, transfer.note, claim_capture.claim_id,
     coalesce(refund_request.id, returned_refund.request_id, returned_refund.out_refund_no) AS refund_id,
     (SELECT payment.id FROM payment WHERE payment.tx_id = page.tx_id LIMIT 1) AS payment_id,
-    coalesce((SELECT order_id FROM payment WHERE payment.tx_id = page.tx_id LIMIT 1), refund_request.order_id, returned_refund.order_id) AS order_id,
+    coalesce((SELECT order_id FROM payment WHERE payment.tx_id = page.tx_id LIMIT 1), refund_request.order_id, returned_refund.order_id,
+      settled_refund.order_id) AS order_id,
     coalesce(claim.task_id, escrow_release.task_id,
       (SELECT task.id FROM payment JOIN task ON task.order_id = payment.order_id WHERE payment.tx_id = page.tx_id LIMIT 1)) AS task_id,
     CASE
@@ -99,6 +101,10 @@ detail AS (
   -- refund (the operator's, or the automatic refund itself).
   LEFT JOIN wechat_refund_return ON wechat_refund_return.tx_id = page.tx_id
   LEFT JOIN wechat_refund AS returned_refund ON returned_refund.out_refund_no = wechat_refund_return.out_refund_no
+  -- A refund paid twice, taken back from the wallet (decision 060): its order; no receipt, as
+  -- the refund's own receipt tells the money that came in.
+  LEFT JOIN wechat_refund_settlement ON wechat_refund_settlement.tx_id = page.tx_id
+  LEFT JOIN wechat_refund AS settled_refund ON settled_refund.out_refund_no = wechat_refund_settlement.out_refund_no
 )
 SELECT detail.tx_id, detail.seq, detail.available, detail.held, detail.kind, detail.created_at, detail.note, detail.order_id,
   detail.task_id, task.title AS task_title, other.handle AS other_handle, other.display_name AS other_display_name,

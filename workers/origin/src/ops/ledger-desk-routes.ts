@@ -111,10 +111,11 @@ type TxRow = {
 /**
  * A transaction and what it belongs to: each LEFT JOIN is served by a unique index on the
  * row's tx_id (transfer, refund_request, claim_capture, code_redemption, wechat_refund's
- * in_tx_id and out_tx_id, wechat_refund_return, escrow_release's primary key) or by payment_tx
- * (migration 0022); the rest by primary keys. A failed refund's return to a wallet names its
- * refund through wechat_refund_return (decision 048). At most one row of each table names a
- * transaction.
+ * in_tx_id and out_tx_id, wechat_refund_return, wechat_refund_settlement, escrow_release's
+ * primary key) or by payment_tx (migration 0022); the rest by primary keys. A failed refund's
+ * return to a wallet names its refund through wechat_refund_return (decision 048), and the
+ * settlement of one paid twice through wechat_refund_settlement (decision 060). At most one
+ * row of each table names a transaction.
  */
 export const transactionSql = `SELECT journal_tx.id, journal_tx.kind, journal_tx.created_at, tx_seal.tx_id IS NOT NULL AS sealed,
               transfer.id AS transfer_id,
@@ -131,8 +132,10 @@ export const transactionSql = `SELECT journal_tx.id, journal_tx.kind, journal_tx
        LEFT JOIN payment ON payment.tx_id = journal_tx.id
        LEFT JOIN refund_request ON refund_request.tx_id = journal_tx.id
        LEFT JOIN wechat_refund_return ON wechat_refund_return.tx_id = journal_tx.id
+       LEFT JOIN wechat_refund_settlement ON wechat_refund_settlement.tx_id = journal_tx.id
        LEFT JOIN wechat_refund ON wechat_refund.in_tx_id = journal_tx.id OR wechat_refund.out_tx_id = journal_tx.id
          OR wechat_refund.out_refund_no = wechat_refund_return.out_refund_no
+         OR wechat_refund.out_refund_no = wechat_refund_settlement.out_refund_no
        LEFT JOIN claim_capture ON claim_capture.tx_id = journal_tx.id
        LEFT JOIN claim ON claim.id = claim_capture.claim_id
        LEFT JOIN escrow_release ON escrow_release.tx_id = journal_tx.id

@@ -15,6 +15,7 @@ import {
   wechatTestEnv,
   worldBalance,
 } from "../../test/wechat-support";
+import { ledgerViolations } from "../ledger/invariants";
 import { applyRefundResult } from "../wechat-pay/payments/refunds";
 
 let origin: WechatOrigin;
@@ -360,5 +361,172 @@ describe("the database's own guards", () => {
     expect(receipt).toMatchObject({ status: 200, data: { status: "returned" } });
     expect(await balanceOf(alice.id)).toEqual({ available: 1_000, held: 0 });
     await expectLedgerWhole();
+  });
+});
+
+// docs/decisions/060-refunds-paid-twice.md
+describe("settling a refund paid twice", () => {
+  const coveredBalance = async () =>
+    (await env.DB.prepare("SELECT available FROM account WHERE id = 'acc_paydesk_covered'").first<number>("available")) ?? NaN;
+  const settle = async (
+    outRefundNo: string,
+    how: string,
+    { by = finance, key = `st-${crypto.randomUUID()}`, db }: { by?: SceneUser; key?: string; db?: D1Database } = {},
+  ) =>
+    answerOf<OpsWechatRefund>(
+      await origin.call(`/api/ops/wechat-refunds/${outRefundNo}/settle-paid-twice`, {
+        body: { how, reason: "Her bank paid her as well; agreed on ticket 12." },
+        headers: { ...by.auth, "Idempotency-Key": key },
+        ...(db ? { env: { ...origin.env, DB: db } } : {}),
+      }),
+    );
+  const transfer = (from: { auth: Record<string, string> }, toHandle: string, amount: number) =>
+    origin.call("/api/transfers", {
+      body: { toHandle, amount },
+      headers: { ...from.auth, "Idempotency-Key": `tr-${crypto.randomUUID()}` },
+    });
+
+  /** A failed refund of `amount` returned to Alice's wallet, then paid out by WeChat Pay as well. */
+  async function paidTwice(amount: number) {
+    const failed = await failedRefund(amount);
+    expect((await returnToWallet(failed.outRefundNo)).status).toBe(200);
+    const success = { status: "SUCCESS" as const, out_refund_no: failed.outRefundNo, amount: { refund: amount } };
+    await applyRefundResult(env.DB, failed.outRefundNo, success, origin.now());
+    expect(await needingAHand()).toMatchObject({ data: [{ outRefundNo: failed.outRefundNo, returned: { settled: null } }] });
+    return failed;
+  }
+
+  it("take back: WeChat Pay's payout leaves the wallet the money was returned to, once, audited; the list lets it go; the statement shows it", async () => {
+    const { orderId, outRefundNo } = await paidTwice(700);
+    const world = await worldBalance();
+    const key = `st-${crypto.randomUUID()}`;
+    const settled = await settle(outRefundNo, "take_back", { key });
+    expect(settled).toMatchObject({
+      status: 200,
+      data: { outRefundNo, returned: { to: { id: alice.id }, settled: { how: "take_back", by: { handle: "op_finance" } } } },
+    });
+    expect(await balanceOf(alice.id)).toEqual({ available: 0, held: 0 });
+    expect(await worldBalance()).toBe(world + 700);
+    expect(await clearingBalance()).toBe(0);
+    expect(await coveredBalance()).toBe(0);
+    expect(await needingAHand()).toMatchObject({ data: [] });
+    expect(await stuckCount()).toMatchObject({ wechatRefundsStuck: 0 });
+    expect((await story(orderId)).refunds[0]?.returned?.settled).toMatchObject({
+      how: "take_back",
+      reason: expect.stringContaining("ticket 12"),
+    });
+    expect((await audited()).map((row) => row.action)).toEqual(["refund.return_to_wallet", "refund.settle_paid_twice"]);
+    // The same request again is answered as before; another is refused, and nothing moves twice.
+    expect(await settle(outRefundNo, "take_back", { key })).toEqual(settled);
+    expect(await settle(outRefundNo, "bear")).toMatchObject({ status: 409, code: "REFUND_SETTLED" });
+    expect(await balanceOf(alice.id)).toEqual({ available: 0, held: 0 });
+    // Alice's statement: the return in, the take back out, both naming the order.
+    const entries = await answerOf<{ entries: { kind: string; amount: number; orderId: string | null }[] }>(
+      await origin.call("/api/wallet/entries", { method: "GET", headers: alice.auth }),
+    );
+    expect(entries.data.entries.slice(0, 2)).toMatchObject([
+      { kind: "refund", amount: -700, orderId },
+      { kind: "refund", amount: 700, orderId },
+    ]);
+    await expectLedgerWhole();
+  });
+
+  it("bear: Paydesk's own money covers the payout, the wallet keeps what was returned, and money in less money out stays what the wallets hold", async () => {
+    const { outRefundNo } = await paidTwice(500);
+    const world = await worldBalance();
+    expect(await settle(outRefundNo, "bear")).toMatchObject({ status: 200, data: { returned: { settled: { how: "bear" } } } });
+    expect(await balanceOf(alice.id)).toEqual({ available: 500, held: 0 });
+    expect(await worldBalance()).toBe(world + 500);
+    expect(await coveredBalance()).toBe(-500);
+    const outside = await env.DB.prepare("SELECT sum(available + held) AS total FROM account WHERE kind = 'world'").first<number>("total");
+    expect(outside).toBe(world);
+    expect(await needingAHand()).toMatchObject({ data: [] });
+    await expectLedgerWhole();
+  });
+
+  it("a take back larger than the wallet's available balance moves nothing, and the same request succeeds once the wallet holds enough", async () => {
+    const { outRefundNo } = await paidTwice(800);
+    const bob = await seedUser("bob_payee", origin.now());
+    expect((await transfer(alice, "bob_payee", 300)).status).toBe(201);
+    const key = `st-${crypto.randomUUID()}`;
+    expect(await settle(outRefundNo, "take_back", { key })).toMatchObject({
+      status: 422,
+      code: "TAKE_BACK_EXCEEDS_BALANCE",
+      field: "how",
+    });
+    expect(await balanceOf(alice.id)).toEqual({ available: 500, held: 0 });
+    expect(await needingAHand()).toMatchObject({ data: [{ outRefundNo }] });
+    expect((await transfer(bob, "alice", 300)).status).toBe(201);
+    expect(await settle(outRefundNo, "take_back", { key })).toMatchObject({ status: 200 });
+    expect(await balanceOf(alice.id)).toEqual({ available: 0, held: 0 });
+    await expectLedgerWhole();
+  });
+
+  it("a locked account's money stays where it is: WALLET_LOCKED for a take back; Paydesk may bear it", async () => {
+    const { outRefundNo } = await paidTwice(600);
+    await env.DB.prepare("UPDATE user SET locked_at = ?1 WHERE id = ?2").bind(origin.now(), alice.id).run();
+    expect(await settle(outRefundNo, "take_back")).toMatchObject({ status: 409, code: "WALLET_LOCKED", field: "how" });
+    expect(await balanceOf(alice.id)).toEqual({ available: 600, held: 0 });
+    expect(await settle(outRefundNo, "bear")).toMatchObject({ status: 200 });
+    await expectLedgerWhole();
+  });
+
+  it("only a refund paid twice: a returned one WeChat Pay did not pay out, and a failed one not returned, are refused; a bad body names its field", async () => {
+    const { outRefundNo } = await failedRefund(400);
+    expect(await settle(outRefundNo, "bear")).toMatchObject({ status: 409, code: "REFUND_NOT_PAID_TWICE" });
+    expect((await returnToWallet(outRefundNo)).status).toBe(200);
+    expect(await settle(outRefundNo, "bear")).toMatchObject({ status: 409, code: "REFUND_NOT_PAID_TWICE" });
+    expect(await settle(outRefundNo, "forgive")).toMatchObject({ status: 400, field: "how" });
+    expect(await settle("RF404404404", "bear")).toMatchObject({ status: 404, code: "NOT_FOUND" });
+    const support = await seedOperator("op_support", "support", origin.now());
+    expect((await settle(outRefundNo, "bear", { by: support })).status).toBe(403);
+    expect(await coveredBalance()).toBe(0);
+    expect((await audited()).map((row) => row.action)).toEqual(["refund.return_to_wallet"]);
+    await expectLedgerWhole();
+  });
+
+  it("two operators settling one refund at once settle it once", async () => {
+    const { outRefundNo } = await paidTwice(900);
+    const second = await seedOperator("op_finance_2", "finance", origin.now());
+    const answers = await Promise.all([settle(outRefundNo, "take_back"), settle(outRefundNo, "bear", { by: second })]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    expect(answers.find((answer) => answer.status === 409)).toMatchObject({ code: "REFUND_SETTLED" });
+    const taken = (await balanceOf(alice.id)).available === 0;
+    expect(await coveredBalance()).toBe(taken ? 0 : -900);
+    expect((await audited()).filter((row) => row.action === "refund.settle_paid_twice")).toHaveLength(1);
+    await expectLedgerWhole();
+  });
+
+  it("the database keeps a settlement as made, and writes none for a refund not paid twice, whoever writes it", async () => {
+    const { outRefundNo } = await paidTwice(300);
+    expect((await settle(outRefundNo, "bear")).status).toBe(200);
+    await expect(
+      env.DB.prepare("UPDATE wechat_refund_settlement SET how = 'take_back' WHERE out_refund_no = ?1").bind(outRefundNo).run(),
+    ).rejects.toThrow(/a settlement does not change/);
+    await expect(env.DB.prepare("DELETE FROM wechat_refund_settlement WHERE out_refund_no = ?1").bind(outRefundNo).run()).rejects.toThrow(
+      /settlements are kept/,
+    );
+    const { outRefundNo: onlyReturned } = await failedRefund(200);
+    expect((await returnToWallet(onlyReturned)).status).toBe(200);
+    await expect(
+      env.DB.prepare(
+        `INSERT INTO wechat_refund_settlement (out_refund_no, how, tx_id, reason, settled_by, settled_at)
+         SELECT ?1, 'bear', tx_id, 'x', user_id, 1 FROM wechat_refund_return WHERE out_refund_no = ?1`,
+      )
+        .bind(onlyReturned)
+        .run(),
+    ).rejects.toThrow(/was not paid twice/);
+    // A settlement naming a transaction that booked nothing out (here, the refund's own return)
+    // is what the ledger's invariants find.
+    const { outRefundNo: misbooked } = await paidTwice(250);
+    await env.DB.prepare(
+      `INSERT INTO wechat_refund_settlement (out_refund_no, how, tx_id, reason, settled_by, settled_at)
+       SELECT ?1, 'bear', tx_id, 'x', user_id, 1 FROM wechat_refund_return WHERE out_refund_no = ?1`,
+    )
+      .bind(misbooked)
+      .run();
+    expect((await ledgerViolations(env.DB)).map((violation) => violation.invariant)).toEqual([
+      expect.stringMatching(/^each refund paid twice and settled booked exactly its amount out/),
+    ]);
   });
 });

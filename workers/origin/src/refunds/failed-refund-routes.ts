@@ -1,16 +1,24 @@
 /**
  * WeChat Pay refunds that need a hand (docs/decisions/048-failed-wechat-refunds.md): the list
- * of those that failed or were parked, and a finance operator's return of a failed refund's
- * money to the wallet of the order's owner, in one batch with its audit row.
+ * of those that failed or were parked, a finance operator's return of a failed refund's
+ * money to the wallet of the order's owner, and the settlement of one WeChat Pay paid out as
+ * well (docs/decisions/060-refunds-paid-twice.md), each in one batch with its audit row.
  */
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { errorContent, idempotencyKeyHeader, jsonContent, operatorSession, successEnvelope } from "#contract/openapi";
-import { type OpsWechatRefund, opsWechatRefundSchema, outRefundNoParamSchema, refundReturnBodySchema } from "#contract/ops-refunds";
+import {
+  type OpsWechatRefund,
+  opsWechatRefundSchema,
+  outRefundNoParamSchema,
+  paidTwiceSettleBodySchema,
+  refundReturnBodySchema,
+} from "#contract/ops-refunds";
 import { z } from "zod";
 import { ApiError } from "../http/answer";
 import { validationHook } from "../http/validation";
 import { idempotentPosts } from "../idempotency/idempotency";
-import { journalParts, walletAccountOf } from "../ledger/journal";
+import { isOverdraft, journalParts, walletAccountOf, worldAccount } from "../ledger/journal";
+import { isLockRefusal } from "../auth/signed-in-user";
 import { auditStatement } from "../ops/audit";
 import { operatorWith } from "../ops/operator-access";
 import { operatorActor, requestIdOf } from "../ops/operator-actor";
@@ -64,6 +72,34 @@ const returnToWallet = createRoute({
     503: errorContent("WECHAT_PAY_UNAVAILABLE: WeChat Pay did not answer clearly whether the refund failed; nothing moved, ask again"),
   },
 });
+
+const settlePaidTwice = createRoute({
+  method: "post",
+  path: "/wechat-refunds/{outRefundNo}/settle-paid-twice",
+  summary:
+    "Settle a refund paid twice (its money returned to a wallet, then paid out by WeChat Pay as well): WeChat Pay's payout is booked as money out, taken back from that wallet's available balance (take_back) or borne by Paydesk (bear); once (finance; audited)",
+  security: operatorSession,
+  request: {
+    headers: idempotencyKeyHeader,
+    params: outRefundNoParamSchema,
+    body: { content: { "application/json": { schema: paidTwiceSettleBodySchema } }, required: true },
+  },
+  responses: {
+    200: jsonContent(successEnvelope(opsWechatRefundSchema), "Settled: the payout is booked"),
+    400: errorContent(
+      "BAD_REQUEST: not a refund number (field outRefundNo), neither take_back nor bear (field how), no reason (field reason), or no Idempotency-Key (field Idempotency-Key)",
+    ),
+    403: errorContent("FORBIDDEN: only finance and admin operators"),
+    404: errorContent(`NOT_FOUND: no such refund, or ${notAnOperator}`),
+    409: errorContent(
+      "REFUND_NOT_PAID_TWICE: not returned to a wallet, or not paid out by WeChat Pay as well; REFUND_SETTLED: settled already; WALLET_LOCKED: take_back from a locked account, whose money stays",
+    ),
+    422: errorContent("TAKE_BACK_EXCEEDS_BALANCE: take_back, and the wallet's available balance is less than the refund; nothing moved"),
+  },
+});
+
+/** Paydesk's own money covering refunds paid twice (migration 0038): outside the wallets, like the world. */
+const paydeskCoveredAccount = "acc_paydesk_covered";
 
 export const failedRefundRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 failedRefundRoutes.use("/wechat-refunds", operatorWith("refund"));
@@ -125,6 +161,7 @@ failedRefundRoutes.openapi(returnToWallet, async (c) => {
       at: iso(now),
       reason,
       lateSuccessAt: null,
+      settled: null,
     },
   };
   const { opening: openTx, entries: entriesAndSeal } = journalParts(db, {
@@ -178,3 +215,96 @@ failedRefundRoutes.openapi(returnToWallet, async (c) => {
 const notFailed = () =>
   new ApiError("REFUND_NOT_FAILED", "WeChat Pay has not failed this refund: it is on its way or done, or reports another amount.");
 const returnedAlready = () => new ApiError("REFUND_RETURNED", "This refund's money has been returned to the wallet already.");
+
+failedRefundRoutes.openapi(settlePaidTwice, async (c) => {
+  const db = c.env.DB;
+  const { outRefundNo } = c.req.valid("param");
+  const { how, reason } = c.req.valid("json");
+  const refund = await readRefund(db, outRefundNo);
+  if (!refund) throw new ApiError("NOT_FOUND", "There is no such refund.", "outRefundNo");
+  // Not lasting: what is read here moves on (a late success recorded, another settling first).
+  if (refund.settled_at !== null) return c.var.idempotency.refuse(settledAlready(), { lasting: false });
+  if (refund.late_success_at === null) return c.var.idempotency.refuse(notPaidTwice(), { lasting: false });
+  const now = c.var.clock.now();
+  const txId = `tx_${crypto.randomUUID()}`;
+  const item = listed(refund);
+  const answer: OpsWechatRefund = {
+    ...item,
+    returned: item.returned && {
+      ...item.returned,
+      settled: { how, by: { handle: c.var.operator.handle, displayName: c.var.operator.displayName }, at: iso(now), reason },
+    },
+  };
+  // WeChat Pay's payout leaves the books as a refund does (to the world), from the wallet the
+  // money was returned to, or from Paydesk's own money.
+  const { opening: openTx, entries: entriesAndSeal } = journalParts(db, {
+    id: txId,
+    kind: "refund",
+    at: now,
+    postings: [
+      { account: how === "take_back" ? walletAccountOf(refund.person_id) : paydeskCoveredAccount, amount: -refund.amount },
+      { account: worldAccount, amount: refund.amount },
+    ],
+  });
+  try {
+    return await c.var.idempotency.commit(
+      [
+        openTx,
+        // Before the entries: of two settlements at once, the second is refused here (the
+        // primary key), not by the wallet's balance; its triggers refuse a refund not paid
+        // twice, and a take back from a locked account.
+        db
+          .prepare(
+            `INSERT INTO wechat_refund_settlement (out_refund_no, how, tx_id, reason, settled_by, settled_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)`,
+          )
+          .bind(refund.out_refund_no, how, txId, reason, c.var.operator.userId, now),
+        ...entriesAndSeal,
+        auditStatement(db, {
+          actor: operatorActor(c),
+          action: "refund.settle_paid_twice",
+          object: { type: "order", id: refund.order_id },
+          before: { refund: refund.out_refund_no, returnedTo: refund.person_id, lateSuccessAt: refund.late_success_at },
+          after: { refund: refund.out_refund_no, how, amount: refund.amount },
+          reason,
+          requestId: requestIdOf(c),
+          at: now,
+        }),
+      ],
+      200,
+      { code: "SUCCESS" as const, data: answer },
+    );
+  } catch (error) {
+    if (!(error instanceof Error)) throw error;
+    if (/UNIQUE constraint failed: wechat_refund_settlement/.test(error.message)) {
+      return c.var.idempotency.refuse(settledAlready(), { lasting: false });
+    }
+    if (error.message.includes("refund_settlement: the refund was not paid twice")) {
+      return c.var.idempotency.refuse(notPaidTwice(), { lasting: false });
+    }
+    if (isLockRefusal(error)) {
+      return c.var.idempotency.refuse(
+        new ApiError("WALLET_LOCKED", "The account is locked: its money stays where it is. Paydesk can bear it instead.", "how"),
+        { lasting: false },
+      );
+    }
+    if (isOverdraft(error)) {
+      return c.var.idempotency.refuse(
+        new ApiError(
+          "TAKE_BACK_EXCEEDS_BALANCE",
+          "The wallet's available balance is less than the refund. Nothing moved: take it back once it holds enough, or let Paydesk bear it.",
+          "how",
+        ),
+        { lasting: false },
+      );
+    }
+    throw error;
+  }
+});
+
+const notPaidTwice = () =>
+  new ApiError(
+    "REFUND_NOT_PAID_TWICE",
+    "This refund was not paid twice: only one whose money was returned to a wallet and which WeChat Pay paid out as well is settled.",
+  );
+const settledAlready = () => new ApiError("REFUND_SETTLED", "This refund paid twice has been settled already.");

@@ -1,6 +1,7 @@
 /**
- * WeChat Pay refunds as the back office reads them: the refund, whether it is parked, and
- * its return to a wallet if a finance operator made one (docs/decisions/048-failed-wechat-refunds.md).
+ * WeChat Pay refunds as the back office reads them: the refund, whether it is parked, its
+ * return to a wallet if a finance operator made one (docs/decisions/048-failed-wechat-refunds.md),
+ * and, for one paid twice, its settlement (docs/decisions/060-refunds-paid-twice.md).
  */
 import type { WechatRefund } from "#contract/ops-orders";
 import { iso, isoOrNull, personRefOf } from "../ops/ops-rows";
@@ -15,21 +16,28 @@ SELECT refund.out_refund_no, refund.payment_id, refund.order_id, refund.amount, 
        refund.parked_at, refund.refund_id, refund.attempts, refund.last_error, refund.created_at, refund.updated_at,
        returned.returned_at, returned.reason AS return_reason, returned.late_success_at,
        returner.handle AS returner_handle, returner.display_name AS returner_display_name,
+       settled.how AS settled_how, settled.reason AS settle_reason, settled.settled_at,
+       settler.handle AS settler_handle, settler.display_name AS settler_display_name,
        person.id AS person_id, person.handle AS person_handle, person.display_name AS person_display_name
 FROM wechat_refund AS refund
 JOIN orders ON orders.id = refund.order_id
 JOIN user AS person ON person.id = orders.user_id
 LEFT JOIN wechat_refund_return AS returned ON returned.out_refund_no = refund.out_refund_no
-LEFT JOIN user AS returner ON returner.id = returned.returned_by`;
+LEFT JOIN user AS returner ON returner.id = returned.returned_by
+LEFT JOIN wechat_refund_settlement AS settled ON settled.out_refund_no = refund.out_refund_no
+LEFT JOIN user AS settler ON settler.id = settled.settled_by`;
 
 /**
  * The refunds that need a hand (docs/decisions/048-failed-wechat-refunds.md): failed or parked,
- * not succeeded, and not returned to a wallet unless WeChat Pay paid it out as well. The first
- * term is index wechat_refund_needs_a_hand's own condition, word for word, so SQLite uses it.
+ * not succeeded, and not returned to a wallet unless WeChat Pay paid it out as well and it is
+ * not settled yet (docs/decisions/060-refunds-paid-twice.md). The first term is index
+ * wechat_refund_needs_a_hand's own condition, word for word, so SQLite uses it.
  */
 export const needsAHand = `(refund.status IN ${failedRefundStatusList} OR refund.parked_at IS NOT NULL)
   AND refund.status <> 'succeeded'
-  AND (returned.out_refund_no IS NULL OR returned.late_success_at IS NOT NULL)`;
+  AND (returned.out_refund_no IS NULL
+    OR (returned.late_success_at IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM wechat_refund_settlement WHERE wechat_refund_settlement.out_refund_no = refund.out_refund_no)))`;
 
 export type WechatRefundRow = {
   out_refund_no: string;
@@ -49,6 +57,11 @@ export type WechatRefundRow = {
   late_success_at: number | null;
   returner_handle: string | null;
   returner_display_name: string | null;
+  settled_how: "take_back" | "bear" | null;
+  settle_reason: string | null;
+  settled_at: number | null;
+  settler_handle: string | null;
+  settler_display_name: string | null;
   person_id: string;
   person_handle: string;
   person_display_name: string;
@@ -77,6 +90,15 @@ export function wechatRefundOf(row: WechatRefundRow): WechatRefund {
             at: iso(row.returned_at),
             reason: row.return_reason ?? "",
             lateSuccessAt: isoOrNull(row.late_success_at),
+            settled:
+              row.settled_how === null || row.settled_at === null
+                ? null
+                : {
+                    how: row.settled_how,
+                    by: { handle: row.settler_handle ?? "", displayName: row.settler_display_name ?? "" },
+                    at: iso(row.settled_at),
+                    reason: row.settle_reason ?? "",
+                  },
           },
   };
 }
