@@ -193,7 +193,7 @@ for (const { viewport, language } of runs) {
       await personContext.close();
     });
 
-    test("a WeChat Pay refund that fails (the payer's card was cancelled) is returned to the wallet from the console; the person sees it", async ({
+    test("a WeChat Pay refund that fails (the payer's card was cancelled) is returned to the wallet from the console; the person sees it; paid out later as well, it is settled", async ({
       page,
       browser,
     }) => {
@@ -245,6 +245,44 @@ for (const { viewport, language } of runs) {
       await expect(personPage.getByTestId("order-refunds")).toContainText(orderMessages[language].refundStatus.returned);
       await expect(headerBalance(personPage)).toHaveText(money(2_000));
       await personContext.close();
+
+      // Someone at WeChat Pay's merchant platform pays the abnormal refund out to her new card as
+      // well (the simulator's stand-in); WeChat Pay notifies it, and she has the money twice.
+      const [returned] = (await api<{ refunds: { outRefundNo: string }[] }>("GET", `/api/ops/orders/${order.id}`, { token: finance.token }))
+        .refunds;
+      expect(returned).toBeDefined();
+      await api("POST", `/api/payments/wechat/simulator/merchant-platform/refunds/${returned?.outRefundNo}/pay-out`, {
+        token: finance.token,
+        body: {},
+      });
+      await expect
+        .poll(
+          async () =>
+            (
+              await api<{ orderId: string; returned: { lateSuccessAt: string | null } | null }[]>("GET", "/api/ops/wechat-refunds", {
+                token: finance.token,
+              })
+            ).find((refund) => refund.orderId === order.id)?.returned?.lateSuccessAt ?? null,
+          { timeout: 20_000 },
+        )
+        .not.toBeNull();
+      await page.reload();
+      await expect(refunds).toContainText(ops.lateSuccess);
+      const settle = page.getByRole("form", { name: new RegExp(ops.settlePaidTwice) });
+      await settle.getByRole("button", { name: ops.settlePaidTwice }).click();
+      await expect(settle.locator(".field-error").first()).toHaveText(ops.chooseHow);
+      await shot(page, "ops-order-paid-twice", viewport, language);
+      await settle.getByLabel(ops.settleHow).selectOption("take_back");
+      await settle.getByLabel(ops.returnReason).fill("Her bank paid her too; she agreed on ticket 9 that we take it back.");
+      await settle.getByRole("button", { name: ops.settlePaidTwice }).click();
+      await expect(page.getByTestId("ops-paid-twice-settled")).toContainText(ops.settledTakeBack(finance.displayName));
+      await expect(refunds).not.toContainText(ops.lateSuccess);
+      await expect(page.getByRole("button", { name: ops.settlePaidTwice })).toHaveCount(0);
+      expect(await balances(person)).toEqual({ available: 0, held: 0 });
+      await expectAccessible(page);
+      await shot(page, "ops-order-paid-twice-settled", viewport, language);
+      await open(page, "/ops/refunds");
+      await expect(page.getByTestId("ops-refunds-needing-a-hand").getByRole("listitem").filter({ hasText: person.handle })).toHaveCount(0);
     });
   });
 }

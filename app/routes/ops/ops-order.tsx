@@ -144,7 +144,8 @@ function SettlePaidTwice({ refund, owner }: { refund: WechatRefund; owner: strin
   useAnnounceSuccess(fetcher.data, fetcher.data?.ok ? text.settledNow : "");
   const id = `ops-settle-${refund.outRefundNo}`;
   return (
-    <fetcher.Form method="post" ref={formRef} className="ops-actions" aria-labelledby={`${id}-title`}>
+    // noValidate: the form's own check names what is missing, in the page's words.
+    <fetcher.Form method="post" ref={formRef} className="ops-actions" aria-labelledby={`${id}-title`} noValidate>
       <h3 id={`${id}-title`}>
         {text.settlePaidTwice} · <Money amount={refund.amount} />
       </h3>

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { cashierPage } from "./cashier-page";
 import { cst, type SimulatorCore } from "./core";
 import { verifyPaySign } from "./jsapi-bridge";
-import { finishRefund, refundOf } from "./refunds";
+import { finishRefund, payOutAbnormalRefund, refundOf } from "./refunds";
 import { deliverDue, tick } from "./schedule";
 import { initialState } from "./state";
 import { testMerchant, testPlatformCertificates, testWechatPublicKey } from "./test-only-keys";
@@ -76,6 +76,7 @@ const routes: readonly ControlRoute[] = [
   { method: "POST", path: /^\/orders\/([^/]+)\/pay$/, handle: payOrder },
   { method: "GET", path: /^\/orders\/([^/]+)$/, handle: showOrder },
   { method: "POST", path: /^\/refunds\/([^/]+)\/complete$/, handle: completeRefund },
+  { method: "POST", path: /^\/refunds\/([^/]+)\/pay-out-abnormal$/, handle: payOutAbnormal },
   { method: "POST", path: /^\/jsapi\/verify$/, handle: async (core, { input, mchid }) => json(await verifyPaySign(core, input, mchid)) },
   { method: "GET", path: /^\/checkmweb$/, handle: (core, { url, mchid }) => cashierPage(core, url, mchid) },
 ];
@@ -167,6 +168,15 @@ async function payOrder(core: SimulatorCore, { input, mchid, param: outTradeNo }
 function showOrder(core: SimulatorCore, { mchid, param: outTradeNo }: ControlRequest): Response {
   const found = core.state.orders[`${mchid}:${outTradeNo}`];
   return found ? json({ order: found, transaction: transactionOf(found) }) : json({ error: "ORDER_NOT_EXIST" }, 404);
+}
+
+/** The merchant platform pays an ABNORMAL refund out to another bank card (refunds.ts). */
+async function payOutAbnormal(core: SimulatorCore, { mchid, param: outRefundNo }: ControlRequest): Promise<Response> {
+  const refund = core.state.refunds[`${mchid}:${outRefundNo}`];
+  if (!refund) return json({ error: "RESOURCE_NOT_EXISTS" }, 404);
+  if (!payOutAbnormalRefund(core, refund)) return json({ error: `REFUND_${refund.status}` }, 409);
+  await core.settled();
+  return json({ refund: refundOf(refund) });
 }
 
 async function completeRefund(core: SimulatorCore, { input, mchid, param: outRefundNo }: ControlRequest): Promise<Response> {

@@ -27,8 +27,8 @@ export function refundOf(refund: SimRefund): Record<string, unknown> {
     out_refund_no: refund.outRefundNo,
     transaction_id: refund.transactionId,
     out_trade_no: refund.outTradeNo,
-    channel: "ORIGINAL",
-    user_received_account: "支付用户零钱",
+    channel: refund.channel ?? "ORIGINAL",
+    user_received_account: receivedAccountOf(refund),
     ...(refund.successTime === undefined ? {} : { success_time: cst(refund.successTime) }),
     create_time: cst(refund.createdAt),
     status: refund.status,
@@ -115,6 +115,27 @@ export function settleDueRefunds(core: SimulatorCore): void {
   }
 }
 
+const receivedAccountOf = (refund: SimRefund) => refund.receivedAccount ?? "支付用户零钱";
+
+/**
+ * The merchant handles an abnormal refund at its merchant platform (WeChat Pay's "apply
+ * abnormal refund", 发起异常退款, to the payer's new bank card): the refund is paid out after
+ * all, as SUCCESS through channel OTHER_BANKCARD, and notified like any refund's end. Paydesk
+ * never asks for this; an operator may do it by hand, which is how a refund gets paid twice
+ * (docs/decisions/060-refunds-paid-twice.md). Null when the refund is not ABNORMAL.
+ */
+export function payOutAbnormalRefund(core: SimulatorCore, refund: SimRefund): SimRefund | null {
+  if (refund.status !== "ABNORMAL") return null;
+  const order = core.state.orders[`${refund.mchid}:${refund.outTradeNo}`];
+  // Its amount counts as refunded again (finishRefund gave it back when it ended ABNORMAL).
+  if (order) order.refundedTotal += refund.refund;
+  refund.status = "PROCESSING";
+  refund.channel = "OTHER_BANKCARD";
+  refund.receivedAccount = "招商银行借记卡0403";
+  finishRefund(core, refund, "SUCCESS");
+  return refund;
+}
+
 const refundSummaries: Record<RefundOutcome, string> = { SUCCESS: "退款成功", ABNORMAL: "退款异常", CLOSED: "退款关闭" };
 
 export function finishRefund(core: SimulatorCore, refund: SimRefund, status: RefundOutcome): void {
@@ -137,7 +158,7 @@ export function finishRefund(core: SimulatorCore, refund: SimRefund, status: Ref
       refund_id: refund.refundId,
       refund_status: status,
       ...(refund.successTime === undefined ? {} : { success_time: cst(refund.successTime) }),
-      user_received_account: "支付用户零钱",
+      user_received_account: receivedAccountOf(refund),
       amount: { total: refund.total, refund: refund.refund, payer_total: refund.total, payer_refund: refund.refund },
     },
     outTradeNo: refund.outTradeNo,

@@ -48,6 +48,13 @@ export type SimRefund = {
   createdAt: number;
   settleAt: number;
   successTime?: number;
+  /**
+   * Where the money went: ORIGINAL (the default) back the way it was paid; OTHER_BANKCARD once
+   * the merchant paid an abnormal refund out to another card (`payOutAbnormalRefund`).
+   */
+  channel?: "ORIGINAL" | "OTHER_BANKCARD";
+  /** Who received it, as WeChat Pay words it: 支付用户零钱 (the default), or a bank card. */
+  receivedAccount?: string;
 };
 
 export type NotifyOptions = {

@@ -197,6 +197,35 @@ describe("refund notifications", () => {
     });
   });
 
+  it("an ABNORMAL refund the merchant platform pays out to another card ends SUCCESS through OTHER_BANKCARD, notified", async () => {
+    const { client, config, input } = await paidOrder({ amount: 3000 });
+    await deliverDue();
+    const outRefundNo = `R${input.outTradeNo}`;
+    await client.refund({ outRefundNo, outTradeNo: input.outTradeNo, refund: 1200, total: 3000 });
+    // Only an abnormal refund is paid out this way.
+    expect((await control(`/refunds/${outRefundNo}/pay-out-abnormal`, {})).status).toBe(409);
+    await control(`/refunds/${outRefundNo}/complete`, { status: "ABNORMAL" });
+    expect((await control(`/refunds/${outRefundNo}/pay-out-abnormal`, {})).status).toBe(200);
+    expect(await client.queryRefund(outRefundNo)).toMatchObject({
+      outcome: "ok",
+      data: {
+        status: "SUCCESS",
+        channel: "OTHER_BANKCARD",
+        user_received_account: expect.stringContaining("银行"),
+        amount: { refund: 1200 },
+      },
+    });
+    expect((await deliverDue()).map((delivery) => delivery.eventType)).toEqual(["REFUND.ABNORMAL", "REFUND.SUCCESS"]);
+    const received = await receivedAt(config.refundNotifyUrl!);
+    expect(await client.readNotification(received[1]!.headers, received[1]!.body)).toMatchObject({
+      ok: true,
+      refund: { out_refund_no: outRefundNo, refund_status: "SUCCESS", amount: { refund: 1200 } },
+    });
+    // Counted as refunded again: the order refunds no more than what is left.
+    const over = await client.refund({ outRefundNo: `${outRefundNo}2`, outTradeNo: input.outTradeNo, refund: 1801, total: 3000 });
+    expect(over).toMatchObject({ outcome: "failed", code: "INVALID_REQUEST" });
+  });
+
   it("a PROCESSING refund settles by itself after a while", async () => {
     const { client, input, advance } = await paidOrder();
     await client.refund({ outRefundNo: `R${input.outTradeNo}`, outTradeNo: input.outTradeNo, refund: 100, total: 2500 });

@@ -386,15 +386,31 @@ describe("settling a refund paid twice", () => {
       headers: { ...from.auth, "Idempotency-Key": `tr-${crypto.randomUUID()}` },
     });
 
-  /** A failed refund of `amount` returned to Alice's wallet, then paid out by WeChat Pay as well. */
+  const payOutAtMerchantPlatform = (outRefundNo: string, by: SceneUser = finance) =>
+    origin.call(`/api/payments/wechat/simulator/merchant-platform/refunds/${outRefundNo}/pay-out`, { body: {}, headers: by.auth });
+
+  /**
+   * A failed refund of `amount` returned to Alice's wallet, then paid out as well by someone at
+   * WeChat Pay's merchant platform (the simulator's stand-in), whose success WeChat Pay notifies.
+   */
   async function paidTwice(amount: number) {
     const failed = await failedRefund(amount);
     expect((await returnToWallet(failed.outRefundNo)).status).toBe(200);
-    const success = { status: "SUCCESS" as const, out_refund_no: failed.outRefundNo, amount: { refund: amount } };
-    await applyRefundResult(env.DB, failed.outRefundNo, success, origin.now());
+    expect((await payOutAtMerchantPlatform(failed.outRefundNo)).status).toBe(200);
+    await deliverNotifications();
+    expect((await replay(origin, await recordedNotification(failed.outTradeNo, "REFUND.SUCCESS"))).status).toBe(204);
     expect(await needingAHand()).toMatchObject({ data: [{ outRefundNo: failed.outRefundNo, returned: { settled: null } }] });
     return failed;
   }
+
+  it("the merchant platform's stand-in pays out only an abnormal refund, for finance", async () => {
+    const { outRefundNo } = await lateRechargeRefund(300);
+    expect(await answerOf(await payOutAtMerchantPlatform(outRefundNo))).toMatchObject({ status: 409, code: "REFUND_NOT_FAILED" });
+    expect(await answerOf(await payOutAtMerchantPlatform("RF404404404"))).toMatchObject({ status: 404 });
+    const support = await seedOperator("op_support", "support", origin.now());
+    expect((await payOutAtMerchantPlatform(outRefundNo, support)).status).toBe(403);
+    expect((await payOutAtMerchantPlatform(outRefundNo, alice)).status).toBe(404);
+  });
 
   it("take back: WeChat Pay's payout leaves the wallet the money was returned to, once, audited; the list lets it go; the statement shows it", async () => {
     const { orderId, outRefundNo } = await paidTwice(700);

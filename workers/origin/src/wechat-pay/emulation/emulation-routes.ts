@@ -1,7 +1,7 @@
 /**
  * Local emulation only: with the WeChat Pay simulator bound (`npm run dev`, the end-to-end
  * server, tests), a payer stand-in — "scan and pay" for the signed-in owner of an order, and
- * H5's cashier page. `createOriginApp` mounts these only where the simulator is bound, and as
+ * H5's cashier page — and a stand-in for WeChat Pay's merchant platform, for a finance operator. `createOriginApp` mounts these only where the simulator is bound, and as
  * plain Hono routes they stay out of the published OpenAPI document: they are no part of the
  * contract, and production never has them.
  */
@@ -11,6 +11,7 @@ import { signedInUser } from "../../auth/signed-in-user";
 import { ApiError, noRouteError } from "../../http/answer";
 import { jsonBody } from "../../http/validation";
 import type { OriginEnv } from "../../origin-env";
+import { operatorWith } from "../../ops/operator-access";
 import { findPendingWechatPayment } from "../payments/payment-rows";
 import { cashier } from "./cashier";
 
@@ -40,6 +41,22 @@ emulationRoutes.post("/pay", signedInUser, jsonBody(simulatePaymentBodySchema), 
       `The simulator refused: ${((await answer.json().catch(() => ({}))) as { error?: string }).error ?? answer.status}.`,
     );
   return c.json({ code: "SUCCESS" as const, data: { orderId, outTradeNo: payment.out_trade_no, paid: true as const } }, 200);
+});
+
+// Someone at WeChat Pay's merchant platform pays an abnormal refund out to the payer's new
+// card, which Paydesk never asks for: how a refund returned to a wallet comes to be paid twice
+// (docs/decisions/060-refunds-paid-twice.md). The simulator notifies its success as WeChat Pay would.
+emulationRoutes.post("/merchant-platform/refunds/:outRefundNo/pay-out", operatorWith("refund"), async (c) => {
+  const wechat = await c.var.wechatPay();
+  if (!wechat?.simulator) throw noRouteError(c);
+  const outRefundNo = c.req.param("outRefundNo");
+  const url = `https://wechatpay-simulator.internal/__simulator/refunds/${encodeURIComponent(outRefundNo)}/pay-out-abnormal?mchid=${encodeURIComponent(wechat.client.config.mchid)}`;
+  const answer = await wechat.simulator.fetch(
+    new Request(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" }),
+  );
+  if (answer.status === 404) throw new ApiError("NOT_FOUND", "WeChat Pay has no such refund.");
+  if (!answer.ok) throw new ApiError("REFUND_NOT_FAILED", "Only an abnormal refund is paid out at the merchant platform.");
+  return c.json({ code: "SUCCESS" as const, data: { outRefundNo, paidOut: true as const } }, 200);
 });
 
 emulationRoutes.get("/cashier", cashier);
