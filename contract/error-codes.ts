@@ -22,7 +22,7 @@ export const errorStatus = {
   PASSWORD_UNCHANGED: 422,
   /** Recovery codes (or a recovery link) are shown once, in the first answer; a retry of that request hears this instead. */
   ALREADY_SHOWN: 409,
-  /** An operator cannot issue a recovery link for their own account: another admin must. */
+  /** An operator cannot issue a recovery link for their own account, nor return or settle a refund on their own order: another must. */
   NOT_FOR_YOURSELF: 403,
   NOT_FOUND: 404,
   FORBIDDEN: 403,

@@ -57,12 +57,13 @@ const wechatNotificationSchema = z.strictObject({
 export const outRefundNoSchema = z.string().regex(/^R[FO][A-Za-z0-9_-]{1,62}$/, "Not a WeChat Pay refund number.");
 
 /** How finance settles a refund paid twice (docs/decisions/060-refunds-paid-twice.md). */
-export const paidTwiceSettlements = ["take_back", "bear"] as const;
+export const paidTwiceSettlements = ["take_back", "bear", "to_paydesk"] as const;
 
 /**
  * A refund paid twice, settled by a finance operator (docs/decisions/060-refunds-paid-twice.md):
  * WeChat Pay's payout booked as money out, taken back from the wallet the money was returned
- * to (`take_back`), or borne by Paydesk (`bear`).
+ * to (`take_back`) or borne by Paydesk (`bear`); or nothing booked, WeChat Pay having paid it
+ * to Paydesk's own account (`to_paydesk`).
  */
 const paidTwiceSettlementSchema = z.strictObject({
   how: z.enum(paidTwiceSettlements),
@@ -83,6 +84,8 @@ const refundReturnSchema = z.strictObject({
   at: z.iso.datetime(),
   reason: z.string(),
   lateSuccessAt: z.iso.datetime().nullable(),
+  /** Where WeChat Pay says the late payout went (its user_received_account), when it said. */
+  lateSuccessAccount: z.string().nullable(),
   settled: paidTwiceSettlementSchema.nullable(),
 });
 

@@ -68,10 +68,11 @@ export const refundReturnBodySchema = z.strictObject({ reason: reasonSchema });
 
 /**
  * How a refund paid twice is settled, and why (docs/decisions/060-refunds-paid-twice.md):
- * `take_back` from the wallet the money was returned to, or `bear`, Paydesk covering it.
+ * `take_back` from the wallet the money was returned to, `bear`, Paydesk covering it, or
+ * `to_paydesk`, WeChat Pay having paid it to Paydesk's own account.
  */
 export const paidTwiceSettleBodySchema = z.strictObject({
-  how: z.enum(paidTwiceSettlements, { error: "Choose how to settle it: take_back or bear." }),
+  how: z.enum(paidTwiceSettlements, { error: "Choose how to settle it: take_back, bear or to_paydesk." }),
   reason: reasonSchema,
 });
 export type PaidTwiceSettleBody = z.infer<typeof paidTwiceSettleBodySchema>;

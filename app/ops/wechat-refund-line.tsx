@@ -13,6 +13,7 @@ import { opsMessages } from "../messages/ops";
 export function WechatRefundLine({ refund, children }: { refund: WechatRefund; children?: ReactNode }) {
   const text = useMessages(opsMessages);
   const state = refund.returned ? text.returnedTo(refund.returned.to.displayName) : text.wechatRefundState[refund.status];
+  const settledWords = { take_back: text.settledTakeBack, bear: text.settledBear, to_paydesk: text.settledToPaydesk };
   return (
     <li className="card" data-testid="ops-wechat-refund">
       <p>
@@ -32,12 +33,15 @@ export function WechatRefundLine({ refund, children }: { refund: WechatRefund; c
           <DateTime iso={refund.returned.at} /> · {text.returnedBy(refund.returned.by.displayName)} · {refund.returned.reason}
         </p>
       ) : null}
-      {refund.returned?.lateSuccessAt && !refund.returned.settled ? <p className="form-error">{text.lateSuccess}</p> : null}
+      {refund.returned?.lateSuccessAt && !refund.returned.settled ? (
+        <p className="form-error">
+          {refund.returned.lateSuccessAccount ? text.lateSuccessTo(refund.returned.lateSuccessAccount) : text.lateSuccess}
+        </p>
+      ) : null}
       {refund.returned?.settled ? (
         <p className="item-meta" data-testid="ops-paid-twice-settled">
           <DateTime iso={refund.returned.settled.at} /> ·{" "}
-          {(refund.returned.settled.how === "take_back" ? text.settledTakeBack : text.settledBear)(refund.returned.settled.by.displayName)}{" "}
-          · {refund.returned.settled.reason}
+          {settledWords[refund.returned.settled.how](refund.returned.settled.by.displayName)} · {refund.returned.settled.reason}
         </p>
       ) : null}
       {children}

@@ -267,16 +267,19 @@ for (const { viewport, language } of runs) {
         )
         .not.toBeNull();
       await page.reload();
-      await expect(refunds).toContainText(ops.lateSuccess);
+      await expect(refunds).toContainText(ops.lateSuccessTo("招商银行借记卡0403"));
       const settle = page.getByRole("form", { name: new RegExp(ops.settlePaidTwice) });
       await settle.getByRole("button", { name: ops.settlePaidTwice }).click();
       await expect(settle.locator(".field-error").first()).toHaveText(ops.chooseHow);
+      // Where WeChat Pay says the money went, for the operator to judge by.
+      await expect(refunds).toContainText(ops.lateSuccessTo("招商银行借记卡0403"));
+      await expectAccessible(page);
       await shot(page, "ops-order-paid-twice", viewport, language);
       await settle.getByLabel(ops.settleHow).selectOption("take_back");
-      await settle.getByLabel(ops.returnReason).fill("Her bank paid her too; she agreed on ticket 9 that we take it back.");
+      await settle.getByLabel(ops.settleReason).fill("Her bank paid her too; she agreed on ticket 9 that we take it back.");
       await settle.getByRole("button", { name: ops.settlePaidTwice }).click();
       await expect(page.getByTestId("ops-paid-twice-settled")).toContainText(ops.settledTakeBack(finance.displayName));
-      await expect(refunds).not.toContainText(ops.lateSuccess);
+      await expect(refunds).not.toContainText(ops.lateSuccessTo("招商银行借记卡0403"));
       await expect(page.getByRole("button", { name: ops.settlePaidTwice })).toHaveCount(0);
       expect(await balances(person)).toEqual({ available: 0, held: 0 });
       await expectAccessible(page);

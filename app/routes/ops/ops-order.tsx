@@ -161,16 +161,17 @@ function SettlePaidTwice({ refund, owner }: { refund: WechatRefund; owner: strin
         required
         defaultValue=""
         options={[
-          { value: "", label: text.chooseHow },
+          { value: "", label: text.settleHowPlaceholder },
           { value: "take_back", label: text.takeBackFrom(owner) },
           { value: "bear", label: text.bearIt },
+          { value: "to_paydesk", label: text.toPaydesk },
         ]}
         error={fieldError(fetcher.data, "how")}
       />
       <TextAreaField
         id={`${id}-reason`}
         name="reason"
-        label={text.returnReason}
+        label={text.settleReason}
         required
         rows={2}
         error={fieldError(fetcher.data, "reason")}

@@ -174,7 +174,9 @@ function showOrder(core: SimulatorCore, { mchid, param: outTradeNo }: ControlReq
 async function payOutAbnormal(core: SimulatorCore, { mchid, param: outRefundNo }: ControlRequest): Promise<Response> {
   const refund = core.state.refunds[`${mchid}:${outRefundNo}`];
   if (!refund) return json({ error: "RESOURCE_NOT_EXISTS" }, 404);
-  if (!payOutAbnormalRefund(core, refund)) return json({ error: `REFUND_${refund.status}` }, 409);
+  if (!payOutAbnormalRefund(core, refund)) {
+    return json({ error: refund.status === "ABNORMAL" ? "ORDER_REFUNDED_SINCE" : `REFUND_${refund.status}` }, 409);
+  }
   await core.settled();
   return json({ refund: refundOf(refund) });
 }

@@ -122,12 +122,15 @@ const receivedAccountOf = (refund: SimRefund) => refund.receivedAccount ?? "支�
  * abnormal refund", 发起异常退款, to the payer's new bank card): the refund is paid out after
  * all, as SUCCESS through channel OTHER_BANKCARD, and notified like any refund's end. Paydesk
  * never asks for this; an operator may do it by hand, which is how a refund gets paid twice
- * (docs/decisions/060-refunds-paid-twice.md). Null when the refund is not ABNORMAL.
+ * (docs/decisions/060-refunds-paid-twice.md). Null when the refund is not ABNORMAL, or its
+ * order has been refunded since up to its total.
  */
 export function payOutAbnormalRefund(core: SimulatorCore, refund: SimRefund): SimRefund | null {
   if (refund.status !== "ABNORMAL") return null;
   const order = core.state.orders[`${refund.mchid}:${refund.outTradeNo}`];
-  // Its amount counts as refunded again (finishRefund gave it back when it ended ABNORMAL).
+  // Its amount counts as refunded again (finishRefund gave it back when it ended ABNORMAL),
+  // unless another refund has used it since.
+  if (order && order.refundedTotal + refund.refund > order.total) return null;
   if (order) order.refundedTotal += refund.refund;
   refund.status = "PROCESSING";
   refund.channel = "OTHER_BANKCARD";

@@ -81,7 +81,8 @@ newer AS MATERIALIZED (
 ),
 detail AS (
   SELECT page.*, transfer.id AS transfer_id, transfer.note, claim_capture.claim_id,
-    coalesce(refund_request.id, returned_refund.request_id, returned_refund.out_refund_no) AS refund_id,
+    coalesce(refund_request.id, returned_refund.request_id, returned_refund.out_refund_no,
+      settled_refund.request_id, settled_refund.out_refund_no) AS refund_id,
     (SELECT payment.id FROM payment WHERE payment.tx_id = page.tx_id LIMIT 1) AS payment_id,
     coalesce((SELECT order_id FROM payment WHERE payment.tx_id = page.tx_id LIMIT 1), refund_request.order_id, returned_refund.order_id,
       settled_refund.order_id) AS order_id,
@@ -101,8 +102,8 @@ detail AS (
   -- refund (the operator's, or the automatic refund itself).
   LEFT JOIN wechat_refund_return ON wechat_refund_return.tx_id = page.tx_id
   LEFT JOIN wechat_refund AS returned_refund ON returned_refund.out_refund_no = wechat_refund_return.out_refund_no
-  -- A refund paid twice, taken back from the wallet (decision 060): its order; no receipt, as
-  -- the refund's own receipt tells the money that came in.
+  -- A refund paid twice, taken back from the wallet (decision 060): its order, and the refund's
+  -- receipt, which then tells it reached the payer's card.
   LEFT JOIN wechat_refund_settlement ON wechat_refund_settlement.tx_id = page.tx_id
   LEFT JOIN wechat_refund AS settled_refund ON settled_refund.out_refund_no = wechat_refund_settlement.out_refund_no
 )

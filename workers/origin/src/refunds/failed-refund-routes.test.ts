@@ -399,7 +399,10 @@ describe("settling a refund paid twice", () => {
     expect((await payOutAtMerchantPlatform(failed.outRefundNo)).status).toBe(200);
     await deliverNotifications();
     expect((await replay(origin, await recordedNotification(failed.outTradeNo, "REFUND.SUCCESS"))).status).toBe(204);
-    expect(await needingAHand()).toMatchObject({ data: [{ outRefundNo: failed.outRefundNo, returned: { settled: null } }] });
+    // Listed again, with where WeChat Pay says the money went.
+    expect(await needingAHand()).toMatchObject({
+      data: [{ outRefundNo: failed.outRefundNo, returned: { lateSuccessAccount: "招商银行借记卡0403", settled: null } }],
+    });
     return failed;
   }
 
@@ -431,6 +434,8 @@ describe("settling a refund paid twice", () => {
       how: "take_back",
       reason: expect.stringContaining("ticket 12"),
     });
+    // Alice's order page: the refund reached her card, and no longer the wallet.
+    expect((await orderDetail(orderId)).payments[0]).toMatchObject({ refund: { status: "succeeded", amount: 700 } });
     expect((await audited()).map((row) => row.action)).toEqual(["refund.return_to_wallet", "refund.settle_paid_twice"]);
     // The same request again is answered as before; another is refused, and nothing moves twice.
     expect(await settle(outRefundNo, "take_back", { key })).toEqual(settled);
@@ -441,10 +446,79 @@ describe("settling a refund paid twice", () => {
       await origin.call("/api/wallet/entries", { method: "GET", headers: alice.auth }),
     );
     expect(entries.data.entries.slice(0, 2)).toMatchObject([
-      { kind: "refund", amount: -700, orderId },
-      { kind: "refund", amount: 700, orderId },
+      { kind: "refund", amount: -700, orderId, receipt: { kind: "refund", id: outRefundNo } },
+      { kind: "refund", amount: 700, orderId, receipt: { kind: "refund", id: outRefundNo } },
     ]);
     await expectLedgerWhole();
+  });
+
+  it("to Paydesk's own account: nothing is booked, the person keeps what was returned, and the list lets it go", async () => {
+    const { orderId, outRefundNo } = await paidTwice(400);
+    const world = await worldBalance();
+    expect(await settle(outRefundNo, "to_paydesk")).toMatchObject({ status: 200, data: { returned: { settled: { how: "to_paydesk" } } } });
+    expect(await balanceOf(alice.id)).toEqual({ available: 400, held: 0 });
+    expect(await worldBalance()).toBe(world);
+    expect(await coveredBalance()).toBe(0);
+    expect(
+      await env.DB.prepare("SELECT tx_id FROM wechat_refund_settlement WHERE out_refund_no = ?1").bind(outRefundNo).first("tx_id"),
+    ).toBeNull();
+    expect(await needingAHand()).toMatchObject({ data: [] });
+    expect((await orderDetail(orderId)).payments[0]).toMatchObject({ refund: { status: "returned" } });
+    await expectLedgerWhole();
+  });
+
+  it("never on the operator's own order: NOT_FOR_YOURSELF, for the return and the settlement alike", async () => {
+    const { outRefundNo, outTradeNo } = await failedRefund(300);
+    await env.DB.prepare("INSERT INTO operator_role (user_id, role, granted_by, granted_at) VALUES (?1, 'finance', 'cli', ?2)")
+      .bind(alice.id, origin.now())
+      .run();
+    expect(await returnToWallet(outRefundNo, { by: alice })).toMatchObject({ status: 403, code: "NOT_FOR_YOURSELF" });
+    expect((await returnToWallet(outRefundNo)).status).toBe(200);
+    expect((await payOutAtMerchantPlatform(outRefundNo)).status).toBe(200);
+    await deliverNotifications();
+    expect((await replay(origin, await recordedNotification(outTradeNo, "REFUND.SUCCESS"))).status).toBe(204);
+    for (const how of ["bear", "take_back", "to_paydesk"]) {
+      expect(await settle(outRefundNo, how, { by: alice })).toMatchObject({ status: 403, code: "NOT_FOR_YOURSELF" });
+    }
+    expect(await coveredBalance()).toBe(0);
+    expect((await settle(outRefundNo, "bear")).status).toBe(200);
+  });
+
+  it("a settlement racing another, or an operator demoted meanwhile: refused in the batch, nothing moves twice", async () => {
+    const { outRefundNo } = await paidTwice(500);
+    const second = await seedOperator("op_finance_2", "finance", origin.now());
+    // Another operator settles between this request's read and its batch: the primary key refuses it.
+    const raced = await settle(outRefundNo, "bear", { db: beforeBatch(1, () => settle(outRefundNo, "take_back", { by: second })) });
+    expect(raced).toMatchObject({ status: 409, code: "REFUND_SETTLED" });
+    expect(await balanceOf(alice.id)).toEqual({ available: 0, held: 0 });
+    expect(await coveredBalance()).toBe(0);
+    // Demoted meanwhile: 403, before anything else in the batch speaks.
+    const { outRefundNo: other } = await paidTwice(200);
+    const demoted = await settle(other, "bear", {
+      db: beforeBatch(1, () => env.DB.prepare("UPDATE operator_role SET role = 'support' WHERE user_id = ?1").bind(finance.id).run()),
+    });
+    expect(demoted).toMatchObject({ status: 403, code: "FORBIDDEN" });
+    expect(await coveredBalance()).toBe(0);
+    await expectLedgerWhole();
+  });
+
+  it("a success WeChat Pay reports for another amount, after the return, is no double payment: not recorded; a repeated one is recorded once", async () => {
+    const { outRefundNo } = await failedRefund(600);
+    expect((await returnToWallet(outRefundNo)).status).toBe(200);
+    const now = origin.now();
+    await applyRefundResult(env.DB, outRefundNo, { status: "SUCCESS", out_refund_no: outRefundNo, amount: { refund: 599 } }, now);
+    expect(await needingAHand()).toMatchObject({ data: [] });
+    const success = {
+      status: "SUCCESS" as const,
+      out_refund_no: outRefundNo,
+      amount: { refund: 600 },
+      user_received_account: "支付用户零钱",
+    };
+    await applyRefundResult(env.DB, outRefundNo, success, now);
+    await applyRefundResult(env.DB, outRefundNo, { ...success, user_received_account: "商户基本账户" }, now + 1000);
+    expect(await needingAHand()).toMatchObject({
+      data: [{ outRefundNo, returned: { lateSuccessAt: new Date(now).toISOString(), lateSuccessAccount: "支付用户零钱" } }],
+    });
   });
 
   it("bear: Paydesk's own money covers the payout, the wallet keeps what was returned, and money in less money out stays what the wallets hold", async () => {

@@ -38,7 +38,7 @@ const listLimit = 100;
 const listNeedingAHand = createRoute({
   method: "get",
   path: "/wechat-refunds",
-  summary: `WeChat Pay refunds that need a hand, oldest change first, at most ${listLimit}: failed (abnormal, closed, refused) and not returned to a wallet, or parked because WeChat Pay reported another amount (finance)`,
+  summary: `WeChat Pay refunds that need a hand, oldest change first, at most ${listLimit}: failed (abnormal, closed, refused) and not returned to a wallet, parked because WeChat Pay reported another amount, or returned to a wallet, paid out by WeChat Pay as well and not yet settled (finance)`,
   security: operatorSession,
   responses: {
     200: jsonContent(successEnvelope(z.array(opsWechatRefundSchema).max(listLimit)), "The refunds"),
@@ -63,7 +63,7 @@ const returnToWallet = createRoute({
     400: errorContent(
       "BAD_REQUEST: not a refund number (field outRefundNo), no reason (field reason), or no Idempotency-Key (field Idempotency-Key)",
     ),
-    403: errorContent("FORBIDDEN: only finance and admin operators"),
+    403: errorContent("FORBIDDEN: only finance and admin operators; NOT_FOR_YOURSELF: the order is the operator's own"),
     404: errorContent(`NOT_FOUND: no such refund, or ${notAnOperator}`),
     409: errorContent(
       "REFUND_NOT_FAILED: WeChat Pay has not failed it (due, processing, succeeded), or it is parked (WeChat Pay reported another amount); REFUND_RETURNED: returned already",
@@ -77,7 +77,7 @@ const settlePaidTwice = createRoute({
   method: "post",
   path: "/wechat-refunds/{outRefundNo}/settle-paid-twice",
   summary:
-    "Settle a refund paid twice (its money returned to a wallet, then paid out by WeChat Pay as well): WeChat Pay's payout is booked as money out, taken back from that wallet's available balance (take_back) or borne by Paydesk (bear); once (finance; audited)",
+    "Settle a refund paid twice (its money returned to a wallet, then paid out by WeChat Pay as well): WeChat Pay's payout is booked as money out, taken back from that wallet's available balance (take_back) or borne by Paydesk (bear); or nothing is booked, WeChat Pay having paid it to Paydesk's own account (to_paydesk); once (finance; audited)",
   security: operatorSession,
   request: {
     headers: idempotencyKeyHeader,
@@ -85,11 +85,11 @@ const settlePaidTwice = createRoute({
     body: { content: { "application/json": { schema: paidTwiceSettleBodySchema } }, required: true },
   },
   responses: {
-    200: jsonContent(successEnvelope(opsWechatRefundSchema), "Settled: the payout is booked"),
+    200: jsonContent(successEnvelope(opsWechatRefundSchema), "Settled: the payout is booked, or recorded as Paydesk's own"),
     400: errorContent(
-      "BAD_REQUEST: not a refund number (field outRefundNo), neither take_back nor bear (field how), no reason (field reason), or no Idempotency-Key (field Idempotency-Key)",
+      "BAD_REQUEST: not a refund number (field outRefundNo), not take_back, bear or to_paydesk (field how), no reason (field reason), or no Idempotency-Key (field Idempotency-Key)",
     ),
-    403: errorContent("FORBIDDEN: only finance and admin operators"),
+    403: errorContent("FORBIDDEN: only finance and admin operators; NOT_FOR_YOURSELF: the order is the operator's own"),
     404: errorContent(`NOT_FOUND: no such refund, or ${notAnOperator}`),
     409: errorContent(
       "REFUND_NOT_PAID_TWICE: not returned to a wallet, or not paid out by WeChat Pay as well; REFUND_SETTLED: settled already; WALLET_LOCKED: take_back from a locked account, whose money stays",
@@ -100,6 +100,12 @@ const settlePaidTwice = createRoute({
 
 /** Paydesk's own money covering refunds paid twice (migration 0038): outside the wallets, like the world. */
 const paydeskCoveredAccount = "acc_paydesk_covered";
+
+/**
+ * Money an operator moves into a wallet, or out of Paydesk's own, is never for their own order:
+ * another finance operator settles it, as recovery links are never one's own (decision 024).
+ */
+const notForYourself = () => new ApiError("NOT_FOR_YOURSELF", "Another finance operator must settle a refund on your own order.");
 
 export const failedRefundRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 failedRefundRoutes.use("/wechat-refunds", operatorWith("refund"));
@@ -135,6 +141,7 @@ failedRefundRoutes.openapi(returnToWallet, async (c) => {
   const { reason } = c.req.valid("json");
   const read = await readRefund(db, outRefundNo);
   if (!read) throw new ApiError("NOT_FOUND", "There is no such refund.", "outRefundNo");
+  if (read.person_id === c.var.operator.userId) return c.var.idempotency.refuse(notForYourself());
   if (read.returned_at !== null) return c.var.idempotency.refuse(returnedAlready(), { lasting: false });
   if (!isFailed(read)) return c.var.idempotency.refuse(notFailed(), { lasting: false });
   const wechat = await c.var.wechatPay();
@@ -161,6 +168,7 @@ failedRefundRoutes.openapi(returnToWallet, async (c) => {
       at: iso(now),
       reason,
       lateSuccessAt: null,
+      lateSuccessAccount: null,
       settled: null,
     },
   };
@@ -176,6 +184,18 @@ failedRefundRoutes.openapi(returnToWallet, async (c) => {
   try {
     return await c.var.idempotency.commit(
       [
+        // The row first: an operator demoted or locked meanwhile hears 403 (migration 0036),
+        // before the checks below could speak of the refund.
+        auditStatement(db, {
+          actor: operatorActor(c),
+          action: "refund.return_to_wallet",
+          object: { type: "order", id: refund.order_id },
+          before: { refund: refund.out_refund_no, status: refund.status },
+          after: { refund: refund.out_refund_no, wallet: refund.person_id, amount: refund.amount },
+          reason,
+          requestId: requestIdOf(c),
+          at: now,
+        }),
         openTx,
         // Before the entries: of two returns at once, the second is refused here (the primary
         // key), not by the clearing account's overdraft; trigger wechat_refund_return_failed_only
@@ -187,16 +207,6 @@ failedRefundRoutes.openapi(returnToWallet, async (c) => {
           )
           .bind(refund.out_refund_no, txId, refund.person_id, reason, c.var.operator.userId, now),
         ...entriesAndSeal,
-        auditStatement(db, {
-          actor: operatorActor(c),
-          action: "refund.return_to_wallet",
-          object: { type: "order", id: refund.order_id },
-          before: { refund: refund.out_refund_no, status: refund.status },
-          after: { refund: refund.out_refund_no, wallet: refund.person_id, amount: refund.amount },
-          reason,
-          requestId: requestIdOf(c),
-          at: now,
-        }),
       ],
       200,
       { code: "SUCCESS" as const, data: answer },
@@ -222,11 +232,11 @@ failedRefundRoutes.openapi(settlePaidTwice, async (c) => {
   const { how, reason } = c.req.valid("json");
   const refund = await readRefund(db, outRefundNo);
   if (!refund) throw new ApiError("NOT_FOUND", "There is no such refund.", "outRefundNo");
+  if (refund.person_id === c.var.operator.userId) return c.var.idempotency.refuse(notForYourself());
   // Not lasting: what is read here moves on (a late success recorded, another settling first).
   if (refund.settled_at !== null) return c.var.idempotency.refuse(settledAlready(), { lasting: false });
   if (refund.late_success_at === null) return c.var.idempotency.refuse(notPaidTwice(), { lasting: false });
   const now = c.var.clock.now();
-  const txId = `tx_${crypto.randomUUID()}`;
   const item = listed(refund);
   const answer: OpsWechatRefund = {
     ...item,
@@ -236,20 +246,41 @@ failedRefundRoutes.openapi(settlePaidTwice, async (c) => {
     },
   };
   // WeChat Pay's payout leaves the books as a refund does (to the world), from the wallet the
-  // money was returned to, or from Paydesk's own money.
-  const { opening: openTx, entries: entriesAndSeal } = journalParts(db, {
-    id: txId,
-    kind: "refund",
-    at: now,
-    postings: [
-      { account: how === "take_back" ? walletAccountOf(refund.person_id) : paydeskCoveredAccount, amount: -refund.amount },
-      { account: worldAccount, amount: refund.amount },
-    ],
-  });
+  // money was returned to, or from Paydesk's own money; paid to Paydesk's own account, it
+  // never left, and nothing is booked.
+  const txId = how === "to_paydesk" ? null : `tx_${crypto.randomUUID()}`;
+  const booking =
+    txId === null
+      ? null
+      : journalParts(db, {
+          id: txId,
+          kind: "refund",
+          at: now,
+          postings: [
+            { account: how === "take_back" ? walletAccountOf(refund.person_id) : paydeskCoveredAccount, amount: -refund.amount },
+            { account: worldAccount, amount: refund.amount },
+          ],
+        });
   try {
     return await c.var.idempotency.commit(
       [
-        openTx,
+        // The row first: an operator demoted or locked meanwhile hears 403 (migration 0036).
+        auditStatement(db, {
+          actor: operatorActor(c),
+          action: "refund.settle_paid_twice",
+          object: { type: "order", id: refund.order_id },
+          before: {
+            refund: refund.out_refund_no,
+            returnedTo: refund.person_id,
+            lateSuccessAt: refund.late_success_at,
+            paidTo: refund.late_success_account,
+          },
+          after: { refund: refund.out_refund_no, how, amount: refund.amount },
+          reason,
+          requestId: requestIdOf(c),
+          at: now,
+        }),
+        ...(booking ? [booking.opening] : []),
         // Before the entries: of two settlements at once, the second is refused here (the
         // primary key), not by the wallet's balance; its triggers refuse a refund not paid
         // twice, and a take back from a locked account.
@@ -259,17 +290,7 @@ failedRefundRoutes.openapi(settlePaidTwice, async (c) => {
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)`,
           )
           .bind(refund.out_refund_no, how, txId, reason, c.var.operator.userId, now),
-        ...entriesAndSeal,
-        auditStatement(db, {
-          actor: operatorActor(c),
-          action: "refund.settle_paid_twice",
-          object: { type: "order", id: refund.order_id },
-          before: { refund: refund.out_refund_no, returnedTo: refund.person_id, lateSuccessAt: refund.late_success_at },
-          after: { refund: refund.out_refund_no, how, amount: refund.amount },
-          reason,
-          requestId: requestIdOf(c),
-          at: now,
-        }),
+        ...(booking ? booking.entries : []),
       ],
       200,
       { code: "SUCCESS" as const, data: answer },

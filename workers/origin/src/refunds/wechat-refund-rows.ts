@@ -14,7 +14,7 @@ import { failedRefundStatusList } from "../wechat-pay/payments/refund-states";
 export const wechatRefundSelect = `
 SELECT refund.out_refund_no, refund.payment_id, refund.order_id, refund.amount, refund.reason, refund.status,
        refund.parked_at, refund.refund_id, refund.attempts, refund.last_error, refund.created_at, refund.updated_at,
-       returned.returned_at, returned.reason AS return_reason, returned.late_success_at,
+       returned.returned_at, returned.reason AS return_reason, returned.late_success_at, returned.late_success_account,
        returner.handle AS returner_handle, returner.display_name AS returner_display_name,
        settled.how AS settled_how, settled.reason AS settle_reason, settled.settled_at,
        settler.handle AS settler_handle, settler.display_name AS settler_display_name,
@@ -55,9 +55,10 @@ export type WechatRefundRow = {
   returned_at: number | null;
   return_reason: string | null;
   late_success_at: number | null;
+  late_success_account: string | null;
   returner_handle: string | null;
   returner_display_name: string | null;
-  settled_how: "take_back" | "bear" | null;
+  settled_how: "take_back" | "bear" | "to_paydesk" | null;
   settle_reason: string | null;
   settled_at: number | null;
   settler_handle: string | null;
@@ -90,6 +91,7 @@ export function wechatRefundOf(row: WechatRefundRow): WechatRefund {
             at: iso(row.returned_at),
             reason: row.return_reason ?? "",
             lateSuccessAt: isoOrNull(row.late_success_at),
+            lateSuccessAccount: row.late_success_account,
             settled:
               row.settled_how === null || row.settled_at === null
                 ? null

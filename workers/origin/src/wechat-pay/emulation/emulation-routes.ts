@@ -55,7 +55,8 @@ emulationRoutes.post("/merchant-platform/refunds/:outRefundNo/pay-out", operator
     new Request(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" }),
   );
   if (answer.status === 404) throw new ApiError("NOT_FOUND", "WeChat Pay has no such refund.");
-  if (!answer.ok) throw new ApiError("REFUND_NOT_FAILED", "Only an abnormal refund is paid out at the merchant platform.");
+  if (answer.status === 409) throw new ApiError("REFUND_NOT_FAILED", "Only an abnormal refund is paid out at the merchant platform.");
+  if (!answer.ok) throw new Error(`The simulator answered ${answer.status} to the merchant platform's pay-out`);
   return c.json({ code: "SUCCESS" as const, data: { outRefundNo, paidOut: true as const } }, 200);
 });
 

@@ -118,7 +118,12 @@ export async function receiveNotification(c: Context<OriginEnv>): Promise<Respon
   await applyRefundResult(
     db,
     notice.out_refund_no,
-    { status: notice.refund_status, out_refund_no: notice.out_refund_no, refund_id: notice.refund_id },
+    {
+      status: notice.refund_status,
+      out_refund_no: notice.out_refund_no,
+      refund_id: notice.refund_id,
+      ...(notice.user_received_account === undefined ? {} : { user_received_account: notice.user_received_account }),
+    },
     now,
   );
   await recordOutcome(db, notification.id, "refund_recorded");

@@ -19,11 +19,15 @@ export const refundReturnedSql = (outRefundNo: string) =>
 
 /**
  * SQL: the WeChat Pay refund `refund` (a table alias) as its payer sees it: pending, succeeded,
- * failed (an operator follows up) or returned (to the wallet); NULL where there is none.
+ * failed (an operator follows up) or returned (to the wallet); NULL where there is none. One
+ * returned, paid out by WeChat Pay as well and taken back from the wallet has reached the
+ * payer's card, and no longer the wallet: succeeded (docs/decisions/060-refunds-paid-twice.md).
  */
 export const payerRefundStatusSql = (refund: string) => `CASE
   WHEN ${refund}.status IS NULL THEN NULL
   WHEN ${refund}.status = 'succeeded' THEN 'succeeded'
   WHEN ${refund}.status IN ('due', 'processing') THEN 'pending'
+  WHEN EXISTS (SELECT 1 FROM wechat_refund_settlement
+               WHERE wechat_refund_settlement.out_refund_no = ${refund}.out_refund_no AND wechat_refund_settlement.how = 'take_back') THEN 'succeeded'
   WHEN ${refundReturnedSql(`${refund}.out_refund_no`)} THEN 'returned'
   ELSE 'failed' END`;

@@ -119,7 +119,12 @@ export async function requestRefund(
   return giveUp ? "refused" : "due";
 }
 
-type RefundResult = Pick<Refund, "status" | "out_refund_no"> & { refund_id?: string; amount?: { refund: number } };
+type RefundResult = Pick<Refund, "status" | "out_refund_no"> & {
+  refund_id?: string;
+  amount?: { refund: number };
+  /** Who received the money, as WeChat Pay words it (a bank card, the payer's balance, the merchant's account). */
+  user_received_account?: string;
+};
 
 /**
  * Records what WeChat Pay says of a refund (its answer, a query, or a REFUND.* notification).
@@ -212,19 +217,33 @@ function isReturnedMeanwhile(error: unknown): boolean {
 
 /**
  * What WeChat Pay says of a refund whose money a finance operator returned to a wallet changes
- * nothing: its money left the clearing account then. Only a success matters, because the payer
- * now has the money twice: it is recorded on the return and reported, for an operator to settle
- * with the person (docs/decisions/048-failed-wechat-refunds.md).
+ * nothing: its money left the clearing account then. Only a success for its amount matters,
+ * because the payer now has the money twice: it is recorded on the return with where WeChat
+ * Pay says it went, and reported once, for an operator to settle
+ * (docs/decisions/048-failed-wechat-refunds.md, 060-refunds-paid-twice.md). A success for
+ * another amount is no refund Paydesk asked for: reported, and left to the merchant platform.
  */
 async function returnedRefundReported(db: D1Database, refund: RefundRow, result: RefundResult, now: number): Promise<RefundStatus> {
   if (result.status !== "SUCCESS") return refund.status;
-  await db
-    .prepare("UPDATE wechat_refund_return SET late_success_at = coalesce(late_success_at, ?1) WHERE out_refund_no = ?2")
-    .bind(now, refund.out_refund_no)
+  if (result.amount !== undefined && result.amount.refund !== refund.amount) {
+    Sentry.captureMessage(
+      `WeChat Pay reports refund ${refund.out_refund_no} done for ${result.amount.refund} fen, not ${refund.amount}, after its money was returned to a wallet: not recorded, an operator must look`,
+      "error",
+    );
+    return refund.status;
+  }
+  const recorded = await db
+    .prepare(
+      "UPDATE wechat_refund_return SET late_success_at = ?1, late_success_account = ?2 WHERE out_refund_no = ?3 AND late_success_at IS NULL",
+    )
+    .bind(now, result.user_received_account?.slice(0, 200) ?? null, refund.out_refund_no)
     .run();
-  Sentry.captureMessage(
-    `WeChat Pay reports refund ${refund.out_refund_no} done after its money was returned to a wallet: the payer was paid twice`,
-    "error",
-  );
+  // Once: WeChat Pay notifies again until answered, and the cron may ask meanwhile.
+  if (recorded.meta.changes > 0) {
+    Sentry.captureMessage(
+      `WeChat Pay reports refund ${refund.out_refund_no} done after its money was returned to a wallet: the payer may have been paid twice`,
+      "error",
+    );
+  }
   return refund.status;
 }
