@@ -1,12 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
+import { formWith } from "./form-data-for-tests";
 import { formMessages } from "../messages/forms";
 import { dispatchIntent, unknownIntent } from "./intent-dispatch";
-
-function formWith(fields: Record<string, string>): FormData {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.set(name, value);
-  return form;
-}
 
 describe("the intent dispatch of client actions", () => {
   it("hands the form to the handler of its intent, and to no other", async () => {

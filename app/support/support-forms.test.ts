@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { formWith } from "../forms/form-data-for-tests";
 import { defaultTextLimits } from "#contract/text-limits";
 import { openTicket, replyToTicket, sendContactMessage } from "../api/support";
 import { ticketFieldMessages } from "../messages/ticket-fields";
@@ -11,12 +12,6 @@ vi.mock("../text-limits", async (actual) => ({ ...(await actual<typeof import(".
 vi.mock("../session/account-session", () => ({ currentToken: () => "tok_0123456789abcdef", refreshUser: vi.fn(async () => {}) }));
 
 const key = "5e4d3c2b-1a09-4f8e-9d7c-6b5a4f3e2d1c";
-
-function formWith(fields: Record<string, string>): FormData {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.set(name, value);
-  return form;
-}
 
 beforeEach(() => {
   vi.clearAllMocks();

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { formWith } from "../forms/form-data-for-tests";
 import { defaultLimits } from "#contract/money-limits";
 import { ApiFailure } from "../api/client";
 import { submitProof } from "../api/claims";
@@ -23,12 +24,6 @@ vi.mock("../session/account-session", () => ({ currentToken: () => "tok_01234567
 
 const key = "2b6f3c1e-7a0d-4c55-9a51-4f0a3f7d2c11";
 const signedInApi = { get: expect.any(Function), post: expect.any(Function) };
-
-function formWith(fields: Record<string, string>): FormData {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.set(name, value);
-  return form;
-}
 
 function redirectTarget(answer: unknown): string | null {
   return answer instanceof Response ? answer.headers.get("Location") : null;

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { formWith } from "../forms/form-data-for-tests";
 import { defaultLimits } from "#contract/money-limits";
 import { defaultTextLimits } from "#contract/text-limits";
 import { sendTransfer } from "../api/transfers";
@@ -15,12 +16,6 @@ vi.mock("../text-limits", async (actual) => ({ ...(await actual<typeof import(".
 vi.mock("../session/account-session", () => ({ currentToken: () => "tok_0123456789abcdef", refreshUser: vi.fn(async () => {}) }));
 
 const key = "9c1d2e3f-4a5b-4c6d-8e7f-0a1b2c3d4e5f";
-
-function formWith(fields: Record<string, string>): FormData {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.set(name, value);
-  return form;
-}
 
 beforeEach(() => {
   vi.clearAllMocks();
