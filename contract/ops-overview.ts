@@ -15,6 +15,12 @@ export const overviewSchema = z.strictObject({
     wechatClearing: fen,
     /** The world account: minus everything that ever came in, plus what went out. */
     world: fen,
+    /**
+     * What Paydesk's own money has covered: refunds paid twice that it bore
+     * (docs/decisions/060-refunds-paid-twice.md). With the world account, it is minus what the
+     * wallets, escrows and WeChat Pay refunds not yet done hold.
+     */
+    paydeskCovered: fen,
   }),
   /**
    * The ledger's invariants as of their latest check (the cron's, every ten minutes; afresh
@@ -32,7 +38,8 @@ export const overviewSchema = z.strictObject({
     /**
      * WeChat Pay refunds that need a hand (docs/decisions/048-failed-wechat-refunds.md): failed
      * (abnormal, closed, refused) and not returned to a wallet, parked (WeChat Pay reported
-     * another amount), or returned and then paid out by WeChat Pay as well.
+     * another amount), or returned, paid out by WeChat Pay as well and not yet settled
+     * (docs/decisions/060-refunds-paid-twice.md).
      */
     wechatRefundsStuck: count,
     refundApprovals: count,

@@ -60,7 +60,7 @@ function OverviewView({
   texts: TextLimits | null;
 }) {
   const text = useMessages(opsMessages);
-  const moneyKeys = ["walletsAvailable", "walletsHeld", "taskEscrow", "wechatClearing", "world"] as const;
+  const moneyKeys = ["walletsAvailable", "walletsHeld", "taskEscrow", "wechatClearing", "world", "paydeskCovered"] as const;
   const pendingKeys = ["wechatPayments", "wechatRefunds", "wechatRefundsStuck", "refundApprovals"] as const;
   const ticketKeys = ["underADay", "oneToThreeDays", "olderThanThreeDays"] as const;
   return (

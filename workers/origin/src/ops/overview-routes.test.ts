@@ -41,7 +41,14 @@ describe("the back office's overview", () => {
 
     const { status, data } = await overviewAs(support.auth);
     expect(status).toBe(200);
-    expect(data.money).toEqual({ walletsAvailable: 10_000, walletsHeld: 3_000, taskEscrow: 3_000, wechatClearing: 0, world: -13_000 });
+    expect(data.money).toEqual({
+      walletsAvailable: 10_000,
+      walletsHeld: 3_000,
+      taskEscrow: 3_000,
+      wechatClearing: 0,
+      world: -13_000,
+      paydeskCovered: 0,
+    });
     expect(data.ledger.violations).toBe(0);
     const today = new Date(origin.now() + 8 * 3600_000).toISOString().slice(0, 10);
     expect(data.dailyVolume).toEqual([

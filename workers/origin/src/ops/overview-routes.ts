@@ -42,7 +42,8 @@ overviewRoutes.openapi(overview, async (c) => {
          (SELECT coalesce(sum(held), 0) FROM account WHERE kind = 'user') AS wallets_held,
          (SELECT coalesce(sum(escrow_remaining), 0) FROM task) AS task_escrow,
          (SELECT coalesce(sum(available + held), 0) FROM account WHERE id = 'acc_wechat_clearing') AS wechat_clearing,
-         (SELECT coalesce(sum(available + held), 0) FROM account WHERE kind = 'world') AS world`,
+         (SELECT coalesce(sum(available + held), 0) FROM account WHERE id = 'acc_world') AS world,
+         (SELECT coalesce(sum(available + held), 0) FROM account WHERE id = 'acc_paydesk_covered') AS paydesk_covered`,
     ),
     // daily_volume's primary key (day, kind): kept as each transaction is sealed (migration 0027).
     db
@@ -88,6 +89,8 @@ overviewRoutes.openapi(overview, async (c) => {
           taskEscrow: m.task_escrow ?? 0,
           wechatClearing: m.wechat_clearing ?? 0,
           world: m.world ?? 0,
+          // The covered account goes below zero by what Paydesk bore: shown as what it bore.
+          paydeskCovered: -(m.paydesk_covered ?? 0),
         },
         ledger: { violations: check.violations, checkedAt: new Date(check.checkedAt).toISOString() },
         dailyVolume: ((volume?.results ?? []) as { day: string; kind: string; amount: number; transactions: number }[]).map((row) => ({

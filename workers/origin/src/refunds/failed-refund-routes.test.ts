@@ -530,6 +530,11 @@ describe("settling a refund paid twice", () => {
     expect(await coveredBalance()).toBe(-500);
     const outside = await env.DB.prepare("SELECT sum(available + held) AS total FROM account WHERE kind = 'world'").first<number>("total");
     expect(outside).toBe(world);
+    // The overview shows what Paydesk bore beside the world account.
+    const overview = await answerOf<{ money: { world: number; paydeskCovered: number } }>(
+      await origin.call("/api/ops/overview", { method: "GET", headers: finance.auth }),
+    );
+    expect(overview.data.money).toMatchObject({ world: world + 500, paydeskCovered: 500 });
     expect(await needingAHand()).toMatchObject({ data: [] });
     await expectLedgerWhole();
   });
