@@ -16,9 +16,9 @@ export const overviewSchema = z.strictObject({
     /** The world account: minus everything that ever came in, plus what went out. */
     world: fen,
     /**
-     * What Paydesk's own money has covered: refunds paid twice that it bore
-     * (docs/decisions/060-refunds-paid-twice.md). With the world account, it is minus what the
-     * wallets, escrows and WeChat Pay refunds not yet done hold.
+     * What Paydesk's own money has covered, as a positive amount: refunds paid twice that it
+     * bore (docs/decisions/060-refunds-paid-twice.md). The world account less this is minus
+     * what the wallets and the WeChat Pay refunds not yet done hold.
      */
     paydeskCovered: fen,
   }),

@@ -14,7 +14,7 @@ export default {
   WRONG_PASSWORD: "That is not your current password.",
   PASSWORD_UNCHANGED: "That is your password now. Choose a different one.",
   ALREADY_SHOWN: "That was shown once and is never shown again. Make a new one.",
-  NOT_FOR_YOURSELF: "You cannot do this for your own account or order: ask another operator.",
+  NOT_FOR_YOURSELF: "You cannot do this for your own account or order: another operator who may do it must.",
   NOT_FOUND: "We could not find that.",
   FORBIDDEN: "You are not allowed to do that.",
   EDGE_REQUIRED: "Paydesk is not reachable right now. Please try again later.",

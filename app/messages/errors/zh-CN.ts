@@ -13,7 +13,7 @@ export default {
   WRONG_PASSWORD: "当前密码不正确。",
   PASSWORD_UNCHANGED: "这就是你现在的密码，请换一个新密码。",
   ALREADY_SHOWN: "该内容只显示一次，不会再次显示。请重新生成。",
-  NOT_FOR_YOURSELF: "你不能为自己的账户或订单执行此操作，请联系另一位运营人员。",
+  NOT_FOR_YOURSELF: "你不能为自己的账户或订单执行此操作，请由另一位有权限的运营人员处理。",
   NOT_FOUND: "找不到该内容。",
   FORBIDDEN: "你无权执行此操作。",
   EDGE_REQUIRED: "Paydesk 暂时无法访问，请稍后再试。",

@@ -135,7 +135,8 @@ function ReturnToWallet({ refund, owner }: { refund: WechatRefund; owner: string
 
 /**
  * A refund returned to the wallet and paid out by WeChat Pay as well: its payout booked, taken
- * back from the wallet or borne by Paydesk (docs/decisions/060-refunds-paid-twice.md).
+ * back from the wallet or borne by Paydesk, or nothing booked when WeChat Pay paid it to
+ * Paydesk's own account (docs/decisions/060-refunds-paid-twice.md).
  */
 function SettlePaidTwice({ refund, owner }: { refund: WechatRefund; owner: string }) {
   const text = useMessages(opsMessages);
@@ -250,6 +251,8 @@ function OrderView({ story, refunds }: { story: OrderStory; refunds: OrderRefund
   const operator = useOperator();
   const orders = useMessages(orderMessages);
   const { order } = story;
+  // Another finance operator returns or settles a refund on one's own order (decision 060).
+  const mayMoveIt = mayDo(operator, "refund") && order.person.handle !== operator.handle;
   return (
     <section aria-labelledby="ops-order-title">
       <h1 id="ops-order-title">
@@ -340,12 +343,8 @@ function OrderView({ story, refunds }: { story: OrderStory; refunds: OrderRefund
           <ul className="item-list" data-testid="ops-order-wechat-refunds">
             {story.refunds.map((refund) => (
               <WechatRefundLine key={refund.outRefundNo} refund={refund}>
-                {returnable(refund) && mayDo(operator, "refund") ? (
-                  <ReturnToWallet refund={refund} owner={order.person.displayName} />
-                ) : null}
-                {paidTwice(refund) && mayDo(operator, "refund") ? (
-                  <SettlePaidTwice refund={refund} owner={order.person.displayName} />
-                ) : null}
+                {returnable(refund) && mayMoveIt ? <ReturnToWallet refund={refund} owner={order.person.displayName} /> : null}
+                {paidTwice(refund) && mayMoveIt ? <SettlePaidTwice refund={refund} owner={order.person.displayName} /> : null}
               </WechatRefundLine>
             ))}
           </ul>

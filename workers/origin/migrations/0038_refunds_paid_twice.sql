@@ -3,8 +3,8 @@
 -- A failed refund whose money a finance operator returned to the wallet, and which WeChat Pay
 -- then paid out as well (someone processed it at the merchant platform), left the person with
 -- the money twice: in the wallet and on their card. Migration 0032 recorded that
--- (`late_success_at`); this one lets finance settle it, once, one of two ways, in the batch
--- that books WeChat Pay's payout as money out (to acc_world):
+-- (`late_success_at`); this one lets finance settle it, once, in the batch that books WeChat
+-- Pay's payout as money out (to acc_world):
 --   take_back:  from the available balance of the wallet the money was returned to;
 --   bear:       from acc_paydesk_covered, Paydesk's own money covering the double payment;
 -- or, when WeChat Pay paid it to Paydesk's own account (a merchant bank card), books nothing:

@@ -121,7 +121,6 @@ const checks: { invariant: string; sql: string }[] = [
     sql: `SELECT settled.out_refund_no FROM wechat_refund_settlement AS settled
           JOIN wechat_refund_return AS returned USING (out_refund_no) JOIN wechat_refund USING (out_refund_no)
           WHERE returned.late_success_at IS NULL
-             OR (settled.how = 'to_paydesk') <> (settled.tx_id IS NULL)
              OR (settled.how <> 'to_paydesk' AND (
                 (SELECT kind FROM journal_tx WHERE journal_tx.id = settled.tx_id) IS NOT 'refund'
              OR (SELECT count(*) FROM entry INDEXED BY entry_tx WHERE entry.tx_id = settled.tx_id) <> 2

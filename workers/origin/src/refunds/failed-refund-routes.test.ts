@@ -492,13 +492,29 @@ describe("settling a refund paid twice", () => {
     expect(raced).toMatchObject({ status: 409, code: "REFUND_SETTLED" });
     expect(await balanceOf(alice.id)).toEqual({ available: 0, held: 0 });
     expect(await coveredBalance()).toBe(0);
-    // Demoted meanwhile: 403, before anything else in the batch speaks.
+    // Demoted while another settles it too: 403, the audit row's, before the primary key's 409.
     const { outRefundNo: other } = await paidTwice(200);
     const demoted = await settle(other, "bear", {
-      db: beforeBatch(1, () => env.DB.prepare("UPDATE operator_role SET role = 'support' WHERE user_id = ?1").bind(finance.id).run()),
+      db: beforeBatch(1, async () => {
+        expect((await settle(other, "to_paydesk", { by: second })).status).toBe(200);
+        await env.DB.prepare("UPDATE operator_role SET role = 'support' WHERE user_id = ?1").bind(finance.id).run();
+      }),
     });
     expect(demoted).toMatchObject({ status: 403, code: "FORBIDDEN" });
     expect(await coveredBalance()).toBe(0);
+    await env.DB.prepare("UPDATE operator_role SET role = 'finance' WHERE user_id = ?1").bind(finance.id).run();
+    // The return's row comes first too: demoted while another returns it, 403 rather than 409.
+    const { outRefundNo: failed } = await failedRefund(300);
+    const returned = await returnToWallet(failed, {
+      env: {
+        ...origin.env,
+        DB: beforeBatch(1, async () => {
+          expect((await returnToWallet(failed, { by: second })).status).toBe(200);
+          await env.DB.prepare("UPDATE operator_role SET role = 'support' WHERE user_id = ?1").bind(finance.id).run();
+        }),
+      },
+    });
+    expect(returned).toMatchObject({ status: 403, code: "FORBIDDEN" });
     await expectLedgerWhole();
   });
 
@@ -623,5 +639,25 @@ describe("settling a refund paid twice", () => {
     expect((await ledgerViolations(env.DB)).map((violation) => violation.invariant)).toEqual([
       expect.stringMatching(/^each refund paid twice and settled booked exactly its amount out/),
     ]);
+  });
+
+  it("the invariant also finds a settlement whose booking has the right amounts but is not one refund transaction of two entries", async () => {
+    const { outRefundNo } = await paidTwice(250);
+    // A transfer-kind transaction moving exactly the amount from Paydesk's covered account to the world.
+    const txId = `tx_${crypto.randomUUID()}`;
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO journal_tx (id, kind, created_at) VALUES (?1, 'transfer', ?2)").bind(txId, origin.now()),
+      env.DB.prepare("INSERT INTO entry (tx_id, account_id, bucket, amount) VALUES (?1, 'acc_paydesk_covered', 'available', -250)").bind(
+        txId,
+      ),
+      env.DB.prepare("INSERT INTO entry (tx_id, account_id, bucket, amount) VALUES (?1, 'acc_world', 'available', 250)").bind(txId),
+      env.DB.prepare("INSERT INTO tx_seal (tx_id) VALUES (?1)").bind(txId),
+      env.DB.prepare(
+        `INSERT INTO wechat_refund_settlement (out_refund_no, how, tx_id, reason, settled_by, settled_at)
+         VALUES (?1, 'bear', ?2, 'x', ?3, 1)`,
+      ).bind(outRefundNo, txId, finance.id),
+    ]);
+    const violated = async () => (await ledgerViolations(env.DB)).map((violation) => violation.invariant);
+    expect(await violated()).toContainEqual(expect.stringMatching(/^each refund paid twice and settled booked/));
   });
 });

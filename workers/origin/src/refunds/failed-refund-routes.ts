@@ -68,7 +68,9 @@ const returnToWallet = createRoute({
     409: errorContent(
       "REFUND_NOT_FAILED: WeChat Pay has not failed it (due, processing, succeeded), or it is parked (WeChat Pay reported another amount); REFUND_RETURNED: returned already",
     ),
-    422: errorContent("WECHAT_PAY_NOT_CONFIGURED: WeChat Pay cannot be asked whether the refund failed"),
+    422: errorContent(
+      "WECHAT_PAY_NOT_CONFIGURED: WeChat Pay cannot be asked whether the refund failed; IDEMPOTENCY_KEY_REUSED: the key was used with another body",
+    ),
     503: errorContent("WECHAT_PAY_UNAVAILABLE: WeChat Pay did not answer clearly whether the refund failed; nothing moved, ask again"),
   },
 });
@@ -94,7 +96,9 @@ const settlePaidTwice = createRoute({
     409: errorContent(
       "REFUND_NOT_PAID_TWICE: not returned to a wallet, or not paid out by WeChat Pay as well; REFUND_SETTLED: settled already; WALLET_LOCKED: take_back from a locked account, whose money stays",
     ),
-    422: errorContent("TAKE_BACK_EXCEEDS_BALANCE: take_back, and the wallet's available balance is less than the refund; nothing moved"),
+    422: errorContent(
+      "TAKE_BACK_EXCEEDS_BALANCE: take_back, and the wallet's available balance is less than the refund; nothing moved; IDEMPOTENCY_KEY_REUSED: the key was used with another body",
+    ),
   },
 });
 
@@ -105,7 +109,7 @@ const paydeskCoveredAccount = "acc_paydesk_covered";
  * Money an operator moves into a wallet, or out of Paydesk's own, is never for their own order:
  * another finance operator settles it, as recovery links are never one's own (decision 024).
  */
-const notForYourself = () => new ApiError("NOT_FOR_YOURSELF", "Another finance operator must settle a refund on your own order.");
+const notForYourself = () => new ApiError("NOT_FOR_YOURSELF", "Another finance operator must do this for a refund on your own order.");
 
 export const failedRefundRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 failedRefundRoutes.use("/wechat-refunds", operatorWith("refund"));

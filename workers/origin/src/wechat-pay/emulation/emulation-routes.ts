@@ -55,7 +55,13 @@ emulationRoutes.post("/merchant-platform/refunds/:outRefundNo/pay-out", operator
     new Request(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" }),
   );
   if (answer.status === 404) throw new ApiError("NOT_FOUND", "WeChat Pay has no such refund.");
-  if (answer.status === 409) throw new ApiError("REFUND_NOT_FAILED", "Only an abnormal refund is paid out at the merchant platform.");
+  if (answer.status === 409) {
+    const { error } = (await answer.json().catch(() => ({}))) as { error?: string };
+    throw new ApiError(
+      "REFUND_NOT_FAILED",
+      `The merchant platform pays out only an abnormal refund its order can still refund: ${error ?? "refused"}.`,
+    );
+  }
   if (!answer.ok) throw new Error(`The simulator answered ${answer.status} to the merchant platform's pay-out`);
   return c.json({ code: "SUCCESS" as const, data: { outRefundNo, paidOut: true as const } }, 200);
 });

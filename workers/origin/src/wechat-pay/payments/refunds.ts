@@ -238,7 +238,8 @@ async function returnedRefundReported(db: D1Database, refund: RefundRow, result:
     )
     .bind(now, result.user_received_account?.slice(0, 200) ?? null, refund.out_refund_no)
     .run();
-  // Once: WeChat Pay notifies again until answered, and the cron may ask meanwhile.
+  // Once: WeChat Pay notifies again until answered. (Nothing asks about a returned refund:
+  // its status is final, so this success is learned from WeChat Pay's notification alone.)
   if (recorded.meta.changes > 0) {
     Sentry.captureMessage(
       `WeChat Pay reports refund ${refund.out_refund_no} done after its money was returned to a wallet: the payer may have been paid twice`,
