@@ -7,13 +7,15 @@
 import { useRouteLoaderData } from "react-router";
 import { type DeploySettingName as SettingName, type PublicConfig, readPublicConfig } from "./startup/public-config";
 
+/** The public configuration, as the root route's data holds it. */
+const useRootConfig = () => (useRouteLoaderData("root") as { config?: PublicConfig } | undefined)?.config;
+
 /** For a screen: from the root route's data. */
 export function useDeploySetting<Name extends SettingName>(
   name: Name,
   product: NonNullable<PublicConfig[Name]>,
 ): NonNullable<PublicConfig[Name]> {
-  const root = useRouteLoaderData("root") as { config?: PublicConfig } | undefined;
-  return root?.config?.[name] ?? product;
+  return useRootConfig()?.[name] ?? product;
 }
 
 /**
@@ -23,8 +25,7 @@ export function useDeploySetting<Name extends SettingName>(
  * says its rule without a figure instead.
  */
 export function useDeploySettingRead(name: SettingName): boolean {
-  const root = useRouteLoaderData("root") as { config?: PublicConfig } | undefined;
-  return !root?.config?.unread?.includes(name);
+  return !useRootConfig()?.unread?.includes(name);
 }
 
 /** For a client action, outside React: from the document's configuration block. */

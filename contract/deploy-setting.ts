@@ -19,22 +19,20 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 /**
  * The reader of one setting: absent or blank, `defaults`; otherwise its JSON object, checked
  * to name only the parts `defaults` has (`example` shows a valid one in the refusal), read by
- * `read` and frozen by `freeze`. One setting holds for every request of an isolate, so the
+ * `read` and frozen part by part (`frozenParts`). One setting holds for every request of an isolate, so the
  * last one read is kept, and a setting that names only the defaults is the defaults
  * themselves (the pages then carry no figures of their own).
  */
-export function settingReader<T extends object>({
+export function settingReader<T extends Record<string, object>>({
   name,
   defaults,
   example,
   read,
-  freeze,
 }: {
   name: string;
   defaults: T;
   example: string;
   read: (parts: Record<string, unknown>) => T;
-  freeze: (value: T) => T;
 }): (setting: string | undefined) => T {
   let last: { text: string; value: T } | undefined;
   return (setting) => {
@@ -42,7 +40,7 @@ export function settingReader<T extends object>({
     if (text === "") return defaults;
     if (last?.text === text) return last.value;
     const value = read(settingParts(name, text, defaults, example));
-    const kept = JSON.stringify(value) === JSON.stringify(defaults) ? defaults : freeze(value);
+    const kept = JSON.stringify(value) === JSON.stringify(defaults) ? defaults : frozenParts(value);
     last = { text, value: kept };
     return kept;
   };
@@ -111,4 +109,13 @@ function ownNamesOnly(path: string, value: Record<string, unknown>, defaults: ob
     if (!Object.hasOwn(defaults, name))
       throw new DeploySettingError(`${path}.${name} is not a limit; ${owner} has ${Object.keys(defaults).join(", ")}.`);
   }
+}
+
+/**
+ * A setting's figures, shared by every reader: the setting and each of its parts frozen, so
+ * no reader can change what another reads.
+ */
+export function frozenParts<Setting extends Record<string, object>>(setting: Setting): Setting {
+  for (const part of Object.values(setting)) Object.freeze(part);
+  return Object.freeze(setting);
 }

@@ -7,7 +7,7 @@
  *
  * Plain TypeScript, no zod: the edge reads the same setting for /help.
  */
-import { DeploySettingError, partFigures, settingReader } from "./deploy-setting";
+import { DeploySettingError, frozenParts, partFigures, settingReader } from "./deploy-setting";
 
 /** `failures` within `windowMinutes` lock for `lockMinutes`. */
 export type LockRule = { failures: number; windowMinutes: number; lockMinutes: number };
@@ -20,7 +20,7 @@ export type Locks = {
 };
 
 /** Frozen, as every Locks this module gives: one object is shared by every request of an isolate. */
-export const defaultLocks: Locks = frozen({
+export const defaultLocks: Locks = frozenParts({
   signIn: { failures: 10, windowMinutes: 15, lockMinutes: 15 },
   redeem: { failures: 5, windowMinutes: 10, lockMinutes: 10 },
 });
@@ -31,10 +31,6 @@ export const defaultLocks: Locks = frozen({
  * becomes a way for anyone to keep a handle shut (docs/decisions/054-deploy-locks.md).
  */
 const lockBounds = { fewestFailures: 3, longestMinutes: 24 * 60 } as const;
-
-function frozen(locks: Locks): Locks {
-  return Object.freeze({ signIn: Object.freeze(locks.signIn), redeem: Object.freeze(locks.redeem) });
-}
 
 /** One lock over its default: fewer failures, a longer window, a longer lock, within the bounds. */
 function tightened(part: keyof Locks, configured: unknown): LockRule {
@@ -67,5 +63,4 @@ export const deployLocks = settingReader({
   defaults: defaultLocks,
   example: '{"signIn":{"failures":5,"lockMinutes":60}}',
   read: (parts): Locks => ({ signIn: tightened("signIn", parts.signIn), redeem: tightened("redeem", parts.redeem) }),
-  freeze: frozen,
 });

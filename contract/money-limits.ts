@@ -8,7 +8,7 @@
  * Plain TypeScript, no zod: the edge reads the same setting for its pages, and the edge
  * carries no zod (docs/decisions/034-lighter-edge.md).
  */
-import { DeploySettingError, partFigures, settingReader } from "./deploy-setting";
+import { DeploySettingError, frozenParts, partFigures, settingReader } from "./deploy-setting";
 
 /** An inclusive range of amounts in minor units (fen). */
 export type MoneyRange = { min: number; max: number };
@@ -23,19 +23,11 @@ export type Limits = {
 };
 
 /** Frozen, as every Limits this module gives: one object is shared by every request of an isolate. */
-export const defaultLimits: Limits = frozen({
+export const defaultLimits: Limits = frozenParts({
   recharge: { min: 100, max: 500_000 },
   transfer: { min: 1, max: 5_000_000, perDay: 10_000_000 },
   taskReward: { min: 10, max: 100_000 },
 });
-
-function frozen(limits: Limits): Limits {
-  return Object.freeze({
-    recharge: Object.freeze(limits.recharge),
-    transfer: Object.freeze(limits.transfer),
-    taskReward: Object.freeze(limits.taskReward),
-  });
-}
 
 /**
  * Reads one part of the setting (`recharge`, `transfer` or `taskReward`) over its default.
@@ -77,7 +69,6 @@ export const deployLimits = settingReader({
     transfer: tightened("transfer", defaultLimits.transfer, parts.transfer),
     taskReward: tightened("taskReward", defaultLimits.taskReward, parts.taskReward),
   }),
-  freeze: frozen,
 });
 
 /** How the contract refuses an amount past a bound (its schemas and a deploy's ranges alike), in yuan: "5000.00". */

@@ -7,7 +7,7 @@
  *
  * Plain TypeScript, no zod: the edge reads the same setting for its pages.
  */
-import { DeploySettingError, partFigures, settingReader } from "./deploy-setting";
+import { DeploySettingError, frozenParts, partFigures, settingReader } from "./deploy-setting";
 import { daysMs, hoursMs } from "./time-limits";
 
 export type TaskLimits = {
@@ -18,14 +18,10 @@ export type TaskLimits = {
 };
 
 /** Frozen, as every TaskLimits this module gives: one object is shared by every request of an isolate. */
-export const defaultTaskLimits: TaskLimits = frozen({
+export const defaultTaskLimits: TaskLimits = frozenParts({
   slots: { max: 1_000 },
   deadline: { minHours: 1, maxDays: 30 },
 });
-
-function frozen(limits: TaskLimits): TaskLimits {
-  return Object.freeze({ slots: Object.freeze(limits.slots), deadline: Object.freeze(limits.deadline) });
-}
 
 function slotsOf(configured: unknown): TaskLimits["slots"] {
   if (configured === undefined) return defaultTaskLimits.slots;
@@ -64,7 +60,6 @@ export const deployTaskLimits = settingReader({
   defaults: defaultTaskLimits,
   example: '{"slots":{"max":100},"deadline":{"maxDays":7}}',
   read: (parts): TaskLimits => ({ slots: slotsOf(parts.slots), deadline: deadlineOf(parts.deadline) }),
-  freeze: frozen,
 });
 
 /** Whether a deadline falls outside the deploy's window, counted from `now`. */

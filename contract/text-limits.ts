@@ -9,7 +9,7 @@
  *
  * Plain TypeScript, no zod: the edge reads the same setting for its pages.
  */
-import { settingReader, shortenedPart } from "./deploy-setting";
+import { frozenParts, settingReader, shortenedPart } from "./deploy-setting";
 
 export type TextLimits = {
   task: { title: number; description: number };
@@ -20,7 +20,7 @@ export type TextLimits = {
 };
 
 /** Frozen, as every TextLimits this module gives: one object is shared by every request of an isolate. */
-export const defaultTextLimits: TextLimits = frozen({
+export const defaultTextLimits: TextLimits = frozenParts({
   task: { title: 80, description: 2_000 },
   proof: { text: 2_000 },
   transfer: { note: 140 },
@@ -28,21 +28,12 @@ export const defaultTextLimits: TextLimits = frozen({
 });
 
 /** The shortest a deploy may set: room for a title, a few lines of instructions or proof, a word of thanks, a question. */
-const shortest: TextLimits = frozen({
+const shortest: TextLimits = frozenParts({
   task: { title: 20, description: 200 },
   proof: { text: 200 },
   transfer: { note: 20 },
   support: { message: 500 },
 });
-
-function frozen(limits: TextLimits): TextLimits {
-  return Object.freeze({
-    task: Object.freeze(limits.task),
-    proof: Object.freeze(limits.proof),
-    transfer: Object.freeze(limits.transfer),
-    support: Object.freeze(limits.support),
-  });
-}
 
 const shortened = <Part extends keyof TextLimits>(part: Part, configured: unknown): TextLimits[Part] =>
   shortenedPart(`TEXT_LIMITS.${part}`, { defaults: defaultTextLimits[part], shortest: shortest[part] }, configured, "characters");
@@ -62,7 +53,6 @@ export const deployTextLimits = settingReader({
     transfer: shortened("transfer", parts.transfer),
     support: shortened("support", parts.support),
   }),
-  freeze: frozen,
 });
 
 /** Whether a text, as the schema stored it (normalised), is longer than `max` code points. */

@@ -9,7 +9,7 @@
  *
  * Plain TypeScript, no zod: the edge reads the same setting for its pages.
  */
-import { settingReader, shortenedPart } from "./deploy-setting";
+import { frozenParts, settingReader, shortenedPart } from "./deploy-setting";
 
 export type TimeLimits = {
   /** An unpaid order closes this long after it was made. */
@@ -21,7 +21,7 @@ export type TimeLimits = {
 };
 
 /** Frozen, as every TimeLimits this module gives: one object is shared by every request of an isolate. */
-export const defaultTimeLimits: TimeLimits = frozen({
+export const defaultTimeLimits: TimeLimits = frozenParts({
   order: { payMinutes: 30 },
   claim: { submitHours: 24, autoApproveHours: 72 },
   session: { idleDays: 30 },
@@ -33,19 +33,11 @@ export const defaultTimeLimits: TimeLimits = frozen({
  * someone who uses Paydesk daily should not have to sign in each time
  * (docs/decisions/057-deploy-session-idle-days.md).
  */
-export const shortestTimeLimits: TimeLimits = frozen({
+export const shortestTimeLimits: TimeLimits = frozenParts({
   order: { payMinutes: 5 },
   claim: { submitHours: 1, autoApproveHours: 24 },
   session: { idleDays: 1 },
 });
-
-function frozen(times: TimeLimits): TimeLimits {
-  return Object.freeze({
-    order: Object.freeze(times.order),
-    claim: Object.freeze(times.claim),
-    session: Object.freeze(times.session),
-  });
-}
 
 const shortened = <Part extends keyof TimeLimits>(part: Part, configured: unknown): TimeLimits[Part] =>
   shortenedPart(
@@ -69,7 +61,6 @@ export const deployTimeLimits = settingReader({
     claim: shortened("claim", parts.claim),
     session: shortened("session", parts.session),
   }),
-  freeze: frozen,
 });
 
 export const minutesMs = (minutes: number) => minutes * 60_000;
