@@ -8,7 +8,7 @@
  * What the server renders, and what reads a page's URL, takes plain values from
  * #contract/value-lists.
  */
-export { registerBodySchema, signInAnswerSchema, signInBodySchema } from "#contract/account";
+export { passwordSignInAnswerSchema, registerBodySchema, signInBodySchema } from "#contract/account";
 export {
   newRecoveryCodesBodySchema,
   passkeyOptionsBodySchema,

@@ -4,7 +4,7 @@
  * code or a recovery link an admin issued.
  */
 import { z } from "zod";
-import { displayNameSchema, handleSchema, passwordSchema, signInAnswerSchema } from "./account";
+import { deviceTokenSchema, displayNameSchema, handleSchema, passwordSchema, passwordSignInAnswerSchema } from "./account";
 
 export const profileBodySchema = z.strictObject({ displayName: displayNameSchema });
 
@@ -74,6 +74,7 @@ export const recoverWithCodeBodySchema = z.strictObject({
   handle: handleSchema,
   code: z.string().max(40).regex(typedRecoveryCodePattern, "A recovery code has 12 letters and digits, like ABCD-EFGH-JKMN."),
   newPassword: passwordSchema,
+  deviceToken: deviceTokenSchema.optional(),
 });
 
 export const recoverWithLinkBodySchema = z.strictObject({
@@ -81,8 +82,8 @@ export const recoverWithLinkBodySchema = z.strictObject({
   newPassword: passwordSchema,
 });
 
-/** Signed in afresh with the new password; every earlier session has ended. */
-export const recoveredSchema = signInAnswerSchema;
+/** Signed in afresh with the new password; every earlier session and known device has ended. */
+export const recoveredSchema = passwordSignInAnswerSchema;
 
 /** How long a recovery link an admin issues stays usable. */
 export const recoveryLinkLifetimeMs = 60 * 60 * 1000;

@@ -24,14 +24,36 @@ export const registerBodySchema = z.strictObject({
   displayName: displayNameSchema,
 });
 
+/** 256 random bits, base64url: the form of every token the origin hands out. */
+const issuedToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
+
+/**
+ * What a browser keeps after signing in with a handle's password and sends with its next
+ * attempts at that handle: they are counted against it, not the handle, so a stranger's
+ * failures do not lock the person out of their own devices (docs/decisions/061-known-devices.md).
+ */
+export const deviceTokenSchema = issuedToken.meta({
+  description:
+    "The device token an earlier sign-in with this handle's password answered. Optional; one the origin does not know for this handle counts as none.",
+});
+
 export const signInBodySchema = z.strictObject({
   handle: handleSchema,
   password: passwordSchema,
+  deviceToken: deviceTokenSchema.optional(),
 });
 
 /** A new bearer token: shown once, stored by the origin only as its hash. */
 export const signInAnswerSchema = z.strictObject({
-  token: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+  token: issuedToken,
   user: userInfoSchema,
 });
 export type SignInAnswer = z.infer<typeof signInAnswerSchema>;
+
+/** Signed in with the password (or a new one): the answer names this browser a known device too. */
+export const passwordSignInAnswerSchema = signInAnswerSchema.extend({
+  deviceToken: issuedToken.meta({
+    description: "Keep it, and send it with this handle's next sign-ins; the same one while it stays known.",
+  }),
+});
+export type PasswordSignInAnswer = z.infer<typeof passwordSignInAnswerSchema>;

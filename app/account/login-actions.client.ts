@@ -10,13 +10,28 @@ import { attempt, checked, formText } from "../forms/action-result";
 import { dispatchIntent } from "../forms/intent-dispatch";
 import { currentLanguage } from "../i18n/messages";
 import { loginFieldMessages } from "../messages/login-fields";
+import { deviceTokenFor, keepDeviceToken } from "../session/known-devices";
+import { safeStorage } from "../storage/safe-storage";
 
 const fieldMessages = () => loginFieldMessages[currentLanguage()];
+const browserStore = safeStorage(() => window.localStorage);
 const credentialsOf = (form: FormData) => ({ handle: formText(form, "handle").trim(), password: formText(form, "password") });
 
+/** Signs in with the password from this browser's known device, if it is one, and keeps the token answered. */
+async function signInHere(form: FormData) {
+  const credentials = credentialsOf(form);
+  const body = await checked(
+    (s) => s.signInBodySchema,
+    { ...credentials, deviceToken: deviceTokenFor(browserStore, credentials.handle) },
+    fieldMessages(),
+  );
+  const answer = await signIn(body);
+  keepDeviceToken(browserStore, answer.user.handle, answer.deviceToken);
+  return answer;
+}
+
 const accountIntents = {
-  login: (form: FormData) =>
-    attempt("login", async () => signIn(await checked((s) => s.signInBodySchema, credentialsOf(form), fieldMessages()))),
+  login: (form: FormData) => attempt("login", () => signInHere(form)),
   register: (form: FormData) =>
     attempt("register", async () => {
       const body = await checked(
@@ -26,7 +41,7 @@ const accountIntents = {
       );
       // A retry with the same key replays our own success, never HANDLE_TAKEN.
       await register(body, formText(form, "idempotencyKey"));
-      const answer = await signIn(await checked((s) => s.signInBodySchema, credentialsOf(form), fieldMessages()));
+      const answer = await signInHere(form);
       // A new account's recovery codes, shown once (docs/decisions/024-account-safety.md). If
       // they cannot be made now, the account page offers them; the account exists either way.
       const codes = await makeRecoveryCodes(signedInApi(answer.token), body.password).then(

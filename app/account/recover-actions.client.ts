@@ -8,31 +8,44 @@ import { dispatchIntent } from "../forms/intent-dispatch";
 import { typedHandle } from "../forms/typed-handle";
 import { currentLanguage } from "../i18n/messages";
 import { recoverMessages } from "../messages/recover";
+import { deviceTokenFor, keepDeviceToken } from "../session/known-devices";
+import { safeStorage } from "../storage/safe-storage";
+import type { PasswordSignInAnswer } from "#contract/account";
 
 const fieldMessages = () => recoverMessages[currentLanguage()].fields;
+const browserStore = safeStorage(() => window.localStorage);
+
+/** Recovery makes this browser the person's first known device again (docs/decisions/061-known-devices.md). */
+function keptHere(answer: PasswordSignInAnswer): PasswordSignInAnswer {
+  keepDeviceToken(browserStore, answer.user.handle, answer.deviceToken);
+  return answer;
+}
 
 const recoverIntents = {
   code: (form: FormData) =>
-    attempt("code", async () =>
-      recoverWithCode(
-        await checked(
-          (s) => s.recoverWithCodeBodySchema,
-          {
-            handle: typedHandle(formText(form, "handle")),
-            code: formText(form, "code").trim(),
-            newPassword: formText(form, "newPassword"),
-          },
-          fieldMessages(),
-        ),
-      ),
-    ),
+    attempt("code", async () => {
+      const handle = typedHandle(formText(form, "handle"));
+      const body = await checked(
+        (s) => s.recoverWithCodeBodySchema,
+        {
+          handle,
+          code: formText(form, "code").trim(),
+          newPassword: formText(form, "newPassword"),
+          deviceToken: deviceTokenFor(browserStore, handle),
+        },
+        fieldMessages(),
+      );
+      return keptHere(await recoverWithCode(body));
+    }),
   link: (form: FormData) =>
     attempt("link", async () =>
-      recoverWithLink(
-        await checked(
-          (s) => s.recoverWithLinkBodySchema,
-          { link: formText(form, "link"), newPassword: formText(form, "newPassword") },
-          fieldMessages(),
+      keptHere(
+        await recoverWithLink(
+          await checked(
+            (s) => s.recoverWithLinkBodySchema,
+            { link: formText(form, "link"), newPassword: formText(form, "newPassword") },
+            fieldMessages(),
+          ),
         ),
       ),
     ),

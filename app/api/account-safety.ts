@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { SignInAnswer } from "#contract/account";
+import type { PasswordSignInAnswer } from "#contract/account";
 import type {
   AccountSession,
   passwordChangeBodySchema,
@@ -44,11 +44,11 @@ export function makeRecoveryCodes(api: SignedInApi, password: string): Promise<R
 }
 
 /** Signed out: the handle and a recovery code set a new password and sign in. */
-export async function recoverWithCode(body: z.input<typeof recoverWithCodeBodySchema>): Promise<SignInAnswer> {
-  return unwrap(await postApi<SignInAnswer>("/api/user/recover", body));
+export async function recoverWithCode(body: z.input<typeof recoverWithCodeBodySchema>): Promise<PasswordSignInAnswer> {
+  return unwrap(await postApi<PasswordSignInAnswer>("/api/user/recover", body));
 }
 
 /** Signed out: an admin's recovery link sets a new password and signs in. */
-export async function recoverWithLink(body: z.input<typeof recoverWithLinkBodySchema>): Promise<SignInAnswer> {
-  return unwrap(await postApi<SignInAnswer>("/api/user/recover-with-link", body));
+export async function recoverWithLink(body: z.input<typeof recoverWithLinkBodySchema>): Promise<PasswordSignInAnswer> {
+  return unwrap(await postApi<PasswordSignInAnswer>("/api/user/recover-with-link", body));
 }

@@ -11,9 +11,17 @@ export async function register(body: z.input<typeof registerBodySchema>, idempot
   return unwrap(await postApi<UserInfo>("/api/user/register", body, { idempotencyKey }));
 }
 
-/** A new bearer token and its user; parsed, since the user is shown everywhere from then on. */
-export async function signIn(body: z.input<typeof signInBodySchema>): Promise<SignInAnswer> {
+/**
+ * A new bearer token, its user and this browser's device token; parsed, since the user is
+ * shown everywhere from then on. A field this page does not know, or a device token an origin
+ * deployed before known devices leaves out, is no reason to refuse a session the origin has
+ * made: a page open while the origin and the edge deploy keeps signing in.
+ */
+export async function signIn(body: z.input<typeof signInBodySchema>): Promise<SignInAnswer & { deviceToken?: string }> {
   // Fetched before signing in: a session whose answer the page could not read would be one nobody holds.
-  const { signInAnswerSchema } = await contractSchemas();
-  return signInAnswerSchema.parse(unwrap(await postApi<unknown>("/api/user/login", body)));
+  const { passwordSignInAnswerSchema } = await contractSchemas();
+  return passwordSignInAnswerSchema
+    .partial({ deviceToken: true })
+    .loose()
+    .parse(unwrap(await postApi<unknown>("/api/user/login", body)));
 }

@@ -1,21 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
+import { memoryStore } from "../storage/memory-store-for-tests";
 import type { KeyValueStore } from "../storage/safe-storage";
 import { safeNextPath } from "./safe-next";
 import { fetchSession } from "./session-call";
 import { chooseToken, linkToConfirm, takeLinkToken, type AddressBar } from "./token";
 
 const adoptToken = (bar: AddressBar, store: KeyValueStore) => chooseToken(takeLinkToken(bar), store);
-
-function memoryStore(initial: Record<string, string> = {}): KeyValueStore & { data: Record<string, string> } {
-  const data = { ...initial };
-  return {
-    data,
-    get: (key) => data[key] ?? null,
-    set: (key, value) => {
-      data[key] = value;
-    },
-  };
-}
 
 describe("the token helper", () => {
   const token = "tok_0123456789abcdefghij";

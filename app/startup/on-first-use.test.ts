@@ -1,19 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
-import type { KeyValueStore } from "../storage/safe-storage";
+import { memoryStore } from "../storage/memory-store-for-tests";
 import { ChunkLoadError } from "./chunk-errors";
 import { reloadedForKey } from "./chunk-policy";
 import type { ChunkPolicy } from "./chunk-loading";
 import { mayBeSignedIn, partOnFirstUse } from "./on-first-use";
-
-function memoryStore(): KeyValueStore {
-  const data: Record<string, string> = {};
-  return {
-    get: (key) => data[key] ?? null,
-    set: (key, value) => {
-      data[key] = value;
-    },
-  };
-}
 
 const chunkUrl = "https://paydesk.test/assets/transfer-steps.client-Ab12.js";
 const failedFetch = () => Promise.reject(new TypeError(`Failed to fetch dynamically imported module: ${chunkUrl}`));

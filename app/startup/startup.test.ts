@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import type { KeyValueStore } from "../storage/safe-storage";
+import { memoryStore } from "../storage/memory-store-for-tests";
 import { ChunkLoadError } from "./chunk-errors";
 import { isMobileUserAgent, isShortLinkHost } from "./flags";
 import { readPublicConfig, serializePublicConfig, emptyPublicConfig } from "./public-config";
@@ -8,17 +8,6 @@ import { orderReferrerOf } from "../forms/order-referrer";
 import { rememberReferrer } from "./referrer";
 import { routeModulesWithChunkLoader } from "./route-chunks";
 import { sentryBrowserOptions } from "./sentry-options";
-
-function memoryStore(initial: Record<string, string> = {}): KeyValueStore & { data: Record<string, string> } {
-  const data = { ...initial };
-  return {
-    data,
-    get: (key) => data[key] ?? null,
-    set: (key, value) => {
-      data[key] = value;
-    },
-  };
-}
 
 const iphone = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148";
 const desktop = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/156.0 Safari/537.36";

@@ -1,7 +1,9 @@
 /**
  * A person keeps their account safe (docs/decisions/024-account-safety.md): recovery codes
  * after sign-up, a password change that ends the other session, a new password with a
- * recovery code, and one with the recovery link an admin issues from the console.
+ * recovery code, one with the recovery link an admin issues from the console, and a browser
+ * that signed in before still signing in while a stranger's failures lock the handle
+ * (docs/decisions/061-known-devices.md).
  */
 import type { Browser, Page } from "@playwright/test";
 import type { Language } from "#app/i18n/languages";
@@ -146,6 +148,47 @@ for (const { viewport, language } of runs) {
 
       await expect(api("POST", "/api/user/login", { body: { handle: person.handle, password } })).rejects.toThrow(/INVALID_CREDENTIALS/);
       await api("POST", "/api/user/login", { body: { handle: person.handle, password: "a brand new passphrase" } });
+    });
+
+    test("a stranger's failed sign-ins lock the handle for new browsers only: this one, signed in before, still signs in", async ({
+      page,
+      browser,
+    }) => {
+      const login = loginMessages[language];
+      const person = await newPerson("known", "Lu Xin");
+      const signInOn = async (on: Page) => {
+        await open(on, "/login");
+        await on.getByLabel(login.handle, { exact: true }).fill(person.handle);
+        await on.getByLabel(login.password, { exact: true }).fill(password);
+        await on.getByRole("main").getByRole("button", { name: login.signInTitle, exact: true }).click();
+      };
+      await contextFor(page.context(), null, language);
+      await signInOn(page);
+      await expect(signedInName(page)).toHaveText("Lu Xin");
+      await page.getByRole("button", { name: layoutMessages[language].signOut, exact: true }).click();
+      await expect(page.getByRole("banner").getByRole("link", { name: layoutMessages[language].signIn, exact: true })).toBeVisible();
+
+      // A stranger who knows the handle fails ten times, as a script would.
+      for (let attempt = 0; attempt < 10; attempt += 1)
+        await expect(api("POST", "/api/user/login", { body: { handle: person.handle, password: "a stranger's guess" } })).rejects.toThrow(
+          /INVALID_CREDENTIALS/,
+        );
+      await expect(api("POST", "/api/user/login", { body: { handle: person.handle, password } })).rejects.toThrow(/SIGN_IN_LOCKED/);
+
+      // A browser that never signed in with the password is locked out with the rest, and told so.
+      const stranger = await browser.newContext();
+      await contextFor(stranger, null, language);
+      const strangerPage = await stranger.newPage();
+      await signInOn(strangerPage);
+      const [lockedWords] = errorMessages[language].SIGN_IN_LOCKED.split("{wait}");
+      await expect(strangerPage.getByRole("alert")).toContainText(lockedWords ?? "");
+      await shot(strangerPage, "login-locked", viewport, language);
+      await stranger.close();
+
+      // This browser is a known device: the right password signs it in.
+      await signInOn(page);
+      await expect(page).toHaveURL(new RegExp(`${e2eBaseUrl}/$`));
+      await expect(signedInName(page)).toHaveText("Lu Xin");
     });
 
     test("a recovery code and the handle set a new password on /recover, and every old session ends", async ({ page }) => {

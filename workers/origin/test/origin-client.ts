@@ -63,6 +63,7 @@ const tables = [
   "transfer_daily",
   "transfer",
   "session",
+  "known_device",
   "sign_in_failure",
   "sign_in_lock",
   "contact_attempt",

@@ -1,9 +1,11 @@
+import { forgetKnownDevices } from "../auth/known-devices";
 import type { SessionTime } from "../auth/sessions";
 
 /**
  * Ending a person's sessions (docs/decisions/024-account-safety.md): with them go the ways a
  * new session could still be opened without the password — unused sign-in links and
- * recovery links — so a thief's foothold does not outlive the change. When the account is
+ * recovery links — so a thief's foothold does not outlive the change, and the known devices
+ * that a stranger's failures do not lock out. When the account is
  * being taken back (a new password, an admin signing it out everywhere), its unused recovery
  * codes go too: a thief who knew the password could have made a set of their own, and would
  * set the password again with one.
@@ -24,6 +26,9 @@ export function endSessionsStatements(
     db.prepare(`${endSessions} AND last_used_at > ?4`).bind(now, userId, keepTokenHash, liveAfter),
     db.prepare("UPDATE sign_in_link SET used_at = ?1 WHERE user_id = ?2 AND used_at IS NULL").bind(now, userId),
     db.prepare("UPDATE recovery_link SET used_at = ?1 WHERE user_id = ?2 AND used_at IS NULL").bind(now, userId),
+    // A known device may be the one the sessions are ended against; the person's own browsers
+    // become known again at their next sign-in (docs/decisions/061-known-devices.md).
+    forgetKnownDevices(db, userId),
     ...(voidRecoveryCodes
       ? [db.prepare("UPDATE recovery_code SET used_at = ?1 WHERE user_id = ?2 AND used_at IS NULL").bind(now, userId)]
       : []),

@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import { registerBodySchema, signInAnswerSchema, signInBodySchema } from "#contract/account";
+import { passwordSignInAnswerSchema, registerBodySchema, signInBodySchema } from "#contract/account";
 import { sessionAnswerSchema, signInLinkLifetimeMs, signInLinkSchema, userInfoSchema } from "#contract/user-info";
 import { ApiError } from "../http/answer";
 import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnvelope } from "#contract/openapi";
@@ -15,6 +15,7 @@ import { findSessionUser, sessionTime } from "./sessions";
 import { newSessionId, newSessionToken, randomToken, sessionDeviceOf } from "./session-tokens";
 import { signedInUser } from "./signed-in-user";
 import { locksOf } from "../deploy-limits/deploy-limits";
+import { knownDeviceStatements, signInGuardOf } from "./known-devices";
 import { clearSignInFailures, reserveSignInAttempt, settleFailedAttempt, signInLockedError } from "./sign-in-guard";
 
 const register = createRoute({
@@ -36,13 +37,15 @@ const register = createRoute({
 const signIn = createRoute({
   method: "post",
   path: "/login",
-  summary: "Sign in: a new bearer token",
+  summary: "Sign in: a new bearer token, and this browser's device token",
+  description:
+    "Failed attempts lock what they count against: the handle, or, when the body carries a device token this handle's password answered before, that device alone (docs/decisions/061-known-devices.md).",
   request: { body: { content: { "application/json": { schema: signInBodySchema } }, required: true } },
   responses: {
-    200: jsonContent(successEnvelope(signInAnswerSchema), "Signed in"),
+    200: jsonContent(successEnvelope(passwordSignInAnswerSchema), "Signed in"),
     400: errorContent("A field is not valid"),
     401: errorContent("INVALID_CREDENTIALS"),
-    429: errorContent("SIGN_IN_LOCKED"),
+    429: errorContent("SIGN_IN_LOCKED: the handle, or this known device, failed too often; Retry-After says for how long"),
   },
 });
 
@@ -133,11 +136,12 @@ accountRoutes
     }
   })
   .openapi(signIn, async (c) => {
-    const { handle, password } = c.req.valid("json");
+    const { handle, password, deviceToken } = c.req.valid("json");
     const db = c.env.DB;
     const now = c.var.clock.now();
     const lock = locksOf(c.env).signIn;
-    if ((await reserveSignInAttempt(db, handle, now, lock)) === null) throw await signInLockedError(db, handle, now);
+    const guard = await signInGuardOf(db, handle, deviceToken, now);
+    if ((await reserveSignInAttempt(db, guard.key, now, lock)) === null) throw await signInLockedError(db, guard.key, now);
     const row = await db
       .prepare("SELECT id, password_hash, password_salt, password_iterations FROM user WHERE handle = ?1")
       .bind(handle)
@@ -149,15 +153,16 @@ accountRoutes
     // Verified even for an unknown handle: both answers take the same time.
     const valid = (await verifyPassword(password, stored)) && stored !== absentUserHash;
     if (!row || !valid) {
-      await settleFailedAttempt(db, handle, now, lock);
+      await settleFailedAttempt(db, guard.key, now, lock);
       throw new ApiError("INVALID_CREDENTIALS", "That handle and password do not match an account.");
     }
     const { token, insert } = await newSessionToken(db, row.id, now, sessionDeviceOf(c));
-    await insert.run();
-    await clearSignInFailures(db, handle);
+    const device = await knownDeviceStatements(db, row.id, guard, now);
+    await db.batch([insert, ...device.statements]);
+    await clearSignInFailures(db, guard.key);
     const user = await findSessionUser(db, await hashToken(token), sessionTime(c.env, now));
     if (!user) throw new Error("A session created just now was not found.");
-    return c.json({ code: "SUCCESS" as const, data: { token, user } }, 200);
+    return c.json({ code: "SUCCESS" as const, data: { token, user, deviceToken: device.deviceToken } }, 200);
   })
   .openapi(signOut, async (c) => {
     const token = requireToken(c.req.header("Authorization"));

@@ -2,7 +2,9 @@
  * A new password without the old one (docs/decisions/024-account-safety.md): with the handle
  * and one of the account's recovery codes, or with a recovery link an admin issued. Either
  * ends every session and signs in afresh; the code or link is spent in the same batch, so
- * of two attempts racing with one code exactly one succeeds.
+ * of two attempts racing with one code exactly one succeeds. Every known device is forgotten
+ * with the sessions, and the browser that recovered becomes the first new one
+ * (docs/decisions/061-known-devices.md).
  */
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
@@ -21,6 +23,7 @@ import { hashPassword } from "./passwords";
 import { findSessionUser, sessionTime } from "./sessions";
 import { newSessionToken, sessionDeviceOf } from "./session-tokens";
 import { locksOf } from "../deploy-limits/deploy-limits";
+import { newKnownDevice, signInGuardOf } from "./known-devices";
 import { clearSignInFailures, reserveSignInAttempt, settleFailedAttempt, signInLockedError } from "./sign-in-guard";
 
 const recoverWithCode = createRoute({
@@ -31,7 +34,7 @@ const recoverWithCode = createRoute({
   responses: {
     200: jsonContent(successEnvelope(recoveredSchema), "The new password is set; a new session"),
     401: errorContent("INVALID_RECOVERY: no unused code of that handle matches"),
-    429: errorContent("SIGN_IN_LOCKED: too many failed sign-ins and recoveries for the handle"),
+    429: errorContent("SIGN_IN_LOCKED: too many failed sign-ins and recoveries for the handle, or for this known device"),
   },
 });
 
@@ -61,6 +64,7 @@ async function resetAndSignIn(c: Context<OriginEnv>, userId: string, newPassword
   const db = c.env.DB;
   const now = c.var.clock.now();
   const { token, insert } = await newSessionToken(db, userId, now, sessionDeviceOf(c));
+  const device = await newKnownDevice(db, userId, now);
   try {
     await db.batch([
       spend,
@@ -69,6 +73,7 @@ async function resetAndSignIn(c: Context<OriginEnv>, userId: string, newPassword
       setPasswordStatement(db, userId, await hashPassword(newPassword)),
       ...endSessionsStatements(db, userId, sessionTime(c.env, now), { voidRecoveryCodes: true }),
       insert,
+      ...device.statements,
     ]);
   } catch (error) {
     if (isFailedAssertion(error)) throw invalidRecovery();
@@ -76,17 +81,19 @@ async function resetAndSignIn(c: Context<OriginEnv>, userId: string, newPassword
   }
   const user = await findSessionUser(db, await hashToken(token), sessionTime(c.env, now));
   if (!user) throw new Error("A session created just now was not found.");
-  return { token, user };
+  return { token, user, deviceToken: device.deviceToken };
 }
 
 recoveryRoutes
   .openapi(recoverWithCode, async (c) => {
-    const { handle, code, newPassword } = c.req.valid("json");
+    const { handle, code, newPassword, deviceToken } = c.req.valid("json");
     const db = c.env.DB;
     const now = c.var.clock.now();
-    // Wrong codes count as failed sign-ins of the handle: guessing both ways shares one budget.
+    // Wrong codes count as failed sign-ins (of the handle, or of the known device they come
+    // from): guessing both ways shares one budget.
     const lock = locksOf(c.env).signIn;
-    if ((await reserveSignInAttempt(db, handle, now, lock)) === null) throw await signInLockedError(db, handle, now);
+    const guard = await signInGuardOf(db, handle, deviceToken, now);
+    if ((await reserveSignInAttempt(db, guard.key, now, lock)) === null) throw await signInLockedError(db, guard.key, now);
     const user = await db.prepare("SELECT id FROM user WHERE handle = ?1").bind(handle).first<{ id: string }>();
     // A known handle and an unknown one do the same work before the same refusal (a hash and a
     // look-up; the new password is hashed only once the code is known unspent), so the time an
@@ -98,7 +105,7 @@ recoveryRoutes
       .bind(codeHash, userId)
       .first<{ unspent: 1 }>();
     if (!user || !unspent) {
-      await settleFailedAttempt(db, handle, now, lock);
+      await settleFailedAttempt(db, guard.key, now, lock);
       throw invalidRecovery();
     }
     const spend = db
@@ -106,10 +113,10 @@ recoveryRoutes
       .bind(now, codeHash, user.id);
     try {
       const signedIn = await resetAndSignIn(c, user.id, newPassword, spend);
-      await clearSignInFailures(db, handle);
+      await clearSignInFailures(db, guard.key);
       return c.json({ code: "SUCCESS" as const, data: signedIn }, 200);
     } catch (error) {
-      if (error instanceof ApiError && error.code === "INVALID_RECOVERY") await settleFailedAttempt(db, handle, now, lock);
+      if (error instanceof ApiError && error.code === "INVALID_RECOVERY") await settleFailedAttempt(db, guard.key, now, lock);
       throw error;
     }
   })
