@@ -4,7 +4,14 @@
  * code or a recovery link an admin issued.
  */
 import { z } from "zod";
-import { deviceTokenSchema, displayNameSchema, handleSchema, passwordSchema, passwordSignInAnswerSchema } from "./account";
+import {
+  deviceTokenSchema,
+  displayNameSchema,
+  handleSchema,
+  issuedDeviceTokenSchema,
+  passwordSchema,
+  passwordSignInAnswerSchema,
+} from "./account";
 
 export const profileBodySchema = z.strictObject({ displayName: displayNameSchema });
 
@@ -16,7 +23,10 @@ export const passwordChangeBodySchema = z.strictObject({
 export const passwordChangedSchema = z.strictObject({
   /** The person's other sessions that ended with the change. */
   sessionsEnded: z.number().int().nonnegative(),
+  /** Every known device was forgotten with them; this browser, which proved the password, is the first new one. */
+  deviceToken: issuedDeviceTokenSchema,
 });
+export type PasswordChanged = z.infer<typeof passwordChangedSchema>;
 
 /** One of a person's live sessions, as their account page lists it. */
 const accountSessionSchema = z.strictObject({

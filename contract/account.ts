@@ -50,10 +50,12 @@ export const signInAnswerSchema = z.strictObject({
 });
 export type SignInAnswer = z.infer<typeof signInAnswerSchema>;
 
-/** Signed in with the password (or a new one): the answer names this browser a known device too. */
-export const passwordSignInAnswerSchema = signInAnswerSchema.extend({
-  deviceToken: issuedToken.meta({
-    description: "Keep it, and send it with this handle's next sign-ins; the same one while it stays known.",
-  }),
+/** What a proof of the password names this browser: a known device of the person. */
+export const issuedDeviceTokenSchema = issuedToken.meta({
+  description:
+    "This browser's device token: keep it, and send it with this handle's next sign-ins (the same one while the device stays known).",
 });
+
+/** Signed in with the password (or a new one): the answer names this browser a known device too. */
+export const passwordSignInAnswerSchema = signInAnswerSchema.extend({ deviceToken: issuedDeviceTokenSchema });
 export type PasswordSignInAnswer = z.infer<typeof passwordSignInAnswerSchema>;

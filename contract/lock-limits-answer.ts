@@ -13,6 +13,9 @@ const rule = z.strictObject({
  * `satisfies`.
  */
 export const locksSchema = z.strictObject({
-  signIn: rule.meta({ description: "Per handle: failed passwords and recovery codes at sign-in" }),
+  signIn: rule.meta({
+    description:
+      "Per handle: failed passwords and recovery codes at sign-in. A known device counts its own, under the same figures, and is forgotten when they are reached",
+  }),
   redeem: rule.meta({ description: "Per person: codes that are no code" }),
 }) satisfies z.ZodType<Locks>;

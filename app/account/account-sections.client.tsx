@@ -11,6 +11,8 @@ import { dispatchIntent } from "../forms/intent-dispatch";
 import { currentLanguage } from "../i18n/messages";
 import { accountMessages } from "../messages/account";
 import { refreshUser } from "../session/account-session";
+import { keepThisDeviceToken } from "../session/known-devices";
+import { getSessionState } from "../session/session-state";
 import { passkeyIntents } from "./passkey-actions";
 import { PasskeysSection } from "./passkeys-section";
 import { PasswordSection } from "./password-section";
@@ -32,16 +34,20 @@ const accountIntents = {
       return user;
     }),
   password: (form: FormData) =>
-    runAction("password", async (api) =>
-      changePassword(
+    runAction("password", async (api) => {
+      const changed = await changePassword(
         api,
         await checked(
           (s) => s.passwordChangeBodySchema,
           { currentPassword: formText(form, "currentPassword"), newPassword: formText(form, "newPassword") },
           fieldMessages(),
         ),
-      ),
-    ),
+      );
+      // Every known device was forgotten; this browser is the first new one (docs/decisions/061-known-devices.md).
+      const handle = getSessionState().user?.handle;
+      if (handle) keepThisDeviceToken(handle, changed.deviceToken);
+      return changed;
+    }),
   endSession: (form: FormData) =>
     runAction("endSession", async (api) =>
       endSession(api, (await checked((s) => s.sessionIdParamSchema, { id: formText(form, "id") }, {})).id),

@@ -10,11 +10,9 @@ import { attempt, checked, formText } from "../forms/action-result";
 import { dispatchIntent } from "../forms/intent-dispatch";
 import { currentLanguage } from "../i18n/messages";
 import { loginFieldMessages } from "../messages/login-fields";
-import { deviceTokenFor, keepDeviceToken } from "../session/known-devices";
-import { safeStorage } from "../storage/safe-storage";
+import { keepThisDeviceToken, thisDeviceTokenFor } from "../session/known-devices";
 
 const fieldMessages = () => loginFieldMessages[currentLanguage()];
-const browserStore = safeStorage(() => window.localStorage);
 const credentialsOf = (form: FormData) => ({ handle: formText(form, "handle").trim(), password: formText(form, "password") });
 
 /** Signs in with the password from this browser's known device, if it is one, and keeps the token answered. */
@@ -22,11 +20,11 @@ async function signInHere(form: FormData) {
   const credentials = credentialsOf(form);
   const body = await checked(
     (s) => s.signInBodySchema,
-    { ...credentials, deviceToken: deviceTokenFor(browserStore, credentials.handle) },
+    { ...credentials, deviceToken: thisDeviceTokenFor(credentials.handle) },
     fieldMessages(),
   );
   const answer = await signIn(body);
-  keepDeviceToken(browserStore, answer.user.handle, answer.deviceToken);
+  keepThisDeviceToken(answer.user.handle, answer.deviceToken);
   return answer;
 }
 

@@ -8,16 +8,14 @@ import { dispatchIntent } from "../forms/intent-dispatch";
 import { typedHandle } from "../forms/typed-handle";
 import { currentLanguage } from "../i18n/messages";
 import { recoverMessages } from "../messages/recover";
-import { deviceTokenFor, keepDeviceToken } from "../session/known-devices";
-import { safeStorage } from "../storage/safe-storage";
+import { keepThisDeviceToken, thisDeviceTokenFor } from "../session/known-devices";
 import type { PasswordSignInAnswer } from "#contract/account";
 
 const fieldMessages = () => recoverMessages[currentLanguage()].fields;
-const browserStore = safeStorage(() => window.localStorage);
 
 /** Recovery makes this browser the person's first known device again (docs/decisions/061-known-devices.md). */
 function keptHere(answer: PasswordSignInAnswer): PasswordSignInAnswer {
-  keepDeviceToken(browserStore, answer.user.handle, answer.deviceToken);
+  keepThisDeviceToken(answer.user.handle, answer.deviceToken);
   return answer;
 }
 
@@ -31,7 +29,7 @@ const recoverIntents = {
           handle,
           code: formText(form, "code").trim(),
           newPassword: formText(form, "newPassword"),
-          deviceToken: deviceTokenFor(browserStore, handle),
+          deviceToken: thisDeviceTokenFor(handle),
         },
         fieldMessages(),
       );

@@ -3,6 +3,7 @@ import type { PasswordSignInAnswer } from "#contract/account";
 import type {
   AccountSession,
   passwordChangeBodySchema,
+  PasswordChanged,
   profileBodySchema,
   RecoveryCodes,
   RecoveryCodesStatus,
@@ -19,8 +20,8 @@ export function changeProfile(api: SignedInApi, body: z.input<typeof profileBody
   return api.post<UserInfo>("/api/account/profile", body);
 }
 
-export function changePassword(api: SignedInApi, body: z.input<typeof passwordChangeBodySchema>): Promise<{ sessionsEnded: number }> {
-  return api.post<{ sessionsEnded: number }>("/api/account/password", body);
+export function changePassword(api: SignedInApi, body: z.input<typeof passwordChangeBodySchema>): Promise<PasswordChanged> {
+  return api.post<PasswordChanged>("/api/account/password", body);
 }
 
 export async function listSessions(api: SignedInApi): Promise<AccountSession[]> {

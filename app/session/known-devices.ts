@@ -5,7 +5,7 @@
  * failures at the handle do not lock the person out here. Signing out keeps them: that is
  * when they are needed.
  */
-import type { KeyValueStore } from "../storage/safe-storage";
+import { type KeyValueStore, safeStorage } from "../storage/safe-storage";
 
 const storageKey = "paydesk:known-devices";
 const deviceTokenFormat = /^[A-Za-z0-9_-]{43}$/;
@@ -39,3 +39,11 @@ export function keepDeviceToken(store: KeyValueStore, handle: string, deviceToke
   const others = kept(store).filter(([kept]) => kept !== handle);
   store.set(storageKey, JSON.stringify([...others, [handle, deviceToken]].slice(-handlesKept)));
 }
+
+const browserStore = safeStorage(() => window.localStorage);
+
+/** This browser's device token for `handle`, to send with a sign-in or a recovery. */
+export const thisDeviceTokenFor = (handle: string) => deviceTokenFor(browserStore, handle);
+
+/** Keeps what a proof of the password answered for `handle` in this browser. */
+export const keepThisDeviceToken = (handle: string, deviceToken: string | undefined) => keepDeviceToken(browserStore, handle, deviceToken);

@@ -148,6 +148,22 @@ for (const { viewport, language } of runs) {
 
       await expect(api("POST", "/api/user/login", { body: { handle: person.handle, password } })).rejects.toThrow(/INVALID_CREDENTIALS/);
       await api("POST", "/api/user/login", { body: { handle: person.handle, password: "a brand new passphrase" } });
+
+      // This browser proved the password: it is the account's known device now, and a
+      // stranger's failures do not lock it out (docs/decisions/061-known-devices.md).
+      for (let attempt = 0; attempt < 10; attempt += 1)
+        await expect(api("POST", "/api/user/login", { body: { handle: person.handle, password: "a stranger's guess" } })).rejects.toThrow(
+          /INVALID_CREDENTIALS/,
+        );
+      await expect(api("POST", "/api/user/login", { body: { handle: person.handle, password: "a brand new passphrase" } })).rejects.toThrow(
+        /SIGN_IN_LOCKED/,
+      );
+      await page.getByRole("button", { name: layoutMessages[language].signOut, exact: true }).click();
+      await open(page, "/login");
+      await page.getByLabel(loginMessages[language].handle, { exact: true }).fill(person.handle);
+      await page.getByLabel(loginMessages[language].password, { exact: true }).fill("a brand new passphrase");
+      await page.getByRole("main").getByRole("button", { name: loginMessages[language].signInTitle, exact: true }).click();
+      await expect(signedInName(page)).toHaveText("Ma Lan");
     });
 
     test("a stranger's failed sign-ins lock the handle for new browsers only: this one, signed in before, still signs in", async ({

@@ -55,7 +55,7 @@ describe("password change", () => {
       headers: bearer(here),
     });
     expect(changed.status).toBe(200);
-    expect((await json(changed)).data).toEqual({ sessionsEnded: 2 });
+    expect((await json(changed)).data).toEqual({ sessionsEnded: 2, deviceToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
 
     expect(await isLive(here)).toBe(true);
     expect(await isLive(phone)).toBe(false);

@@ -1,11 +1,13 @@
 /**
  * Changing the password (docs/decisions/024-account-safety.md): the current one is asked
- * again, and every other session ends, with the links that could open a new one.
+ * again, and every other session ends, with the links that could open a new one and the known
+ * devices; this browser becomes the first new known device (docs/decisions/061-known-devices.md).
  */
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { passwordChangeBodySchema, passwordChangedSchema } from "#contract/account-safety";
 import { bearerAuth, errorContent, jsonContent, successEnvelope } from "#contract/openapi";
 import { hashToken, requiredBearerToken } from "../auth/bearer-token";
+import { newKnownDevice } from "../auth/known-devices";
 import { hashPassword } from "../auth/passwords";
 import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
@@ -24,7 +26,7 @@ const changePassword = createRoute({
   security: bearerAuth,
   request: { body: { content: { "application/json": { schema: passwordChangeBodySchema } }, required: true } },
   responses: {
-    200: jsonContent(successEnvelope(passwordChangedSchema), "Changed; how many other sessions ended"),
+    200: jsonContent(successEnvelope(passwordChangedSchema), "Changed; how many other sessions ended, and this browser's new device token"),
     401: errorContent("UNAUTHENTICATED (also when this session ended while the change was made)"),
     422: errorContent("WRONG_PASSWORD (field currentPassword), or PASSWORD_UNCHANGED (field newPassword)"),
   },
@@ -43,6 +45,7 @@ passwordRoutes.openapi(changePassword, async (c) => {
   }
   const now = c.var.clock.now();
   const currentHash = await hashToken(requiredBearerToken(c.req.header("Authorization")));
+  const device = await newKnownDevice(db, userId, now);
   try {
     const results = await db.batch([
       // A session ended meanwhile (by a change made elsewhere) changes nothing.
@@ -54,8 +57,14 @@ passwordRoutes.openapi(changePassword, async (c) => {
       ),
       setPasswordStatement(db, userId, await hashPassword(newPassword)),
       ...endSessionsStatements(db, userId, sessionTime(c.env, now), { keepTokenHash: currentHash, voidRecoveryCodes: true }),
+      // The known devices were forgotten with the sessions; this browser proved the password.
+      ...device.statements,
+      db.prepare("UPDATE session SET device_hash = ?1 WHERE token_hash = ?2").bind(device.tokenHash, currentHash),
     ]);
-    return c.json({ code: "SUCCESS" as const, data: { sessionsEnded: results[2]?.meta.changes ?? 0 } }, 200);
+    return c.json(
+      { code: "SUCCESS" as const, data: { sessionsEnded: results[2]?.meta.changes ?? 0, deviceToken: device.deviceToken } },
+      200,
+    );
   } catch (error) {
     if (!isFailedAssertion(error)) throw error;
     throw new ApiError("UNAUTHENTICATED", "Your session has ended. Sign in again.");

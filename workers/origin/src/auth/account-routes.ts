@@ -7,6 +7,7 @@ import { bearerAuth, errorContent, idempotencyKeyHeader, jsonContent, successEnv
 import { validationHook } from "../http/validation";
 import { idempotent } from "../idempotency/idempotency";
 import { walletAccountOf } from "../ledger/journal";
+import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
 import { doorLimit } from "../limits/door-limit";
 import type { OriginEnv } from "../origin-env";
 import { bearerToken, hashToken } from "./bearer-token";
@@ -15,7 +16,7 @@ import { findSessionUser, sessionTime } from "./sessions";
 import { newSessionId, newSessionToken, randomToken, sessionDeviceOf } from "./session-tokens";
 import { signedInUser } from "./signed-in-user";
 import { locksOf } from "../deploy-limits/deploy-limits";
-import { knownDeviceStatements, signInGuardOf } from "./known-devices";
+import { forgottenWhenLocked, knownDeviceAfterSignIn, signInGuardOf } from "./known-devices";
 import { clearSignInFailures, reserveSignInAttempt, settleFailedAttempt, signInLockedError } from "./sign-in-guard";
 
 const register = createRoute({
@@ -153,12 +154,30 @@ accountRoutes
     // Verified even for an unknown handle: both answers take the same time.
     const valid = (await verifyPassword(password, stored)) && stored !== absentUserHash;
     if (!row || !valid) {
-      await settleFailedAttempt(db, guard.key, now, lock);
+      await settleFailedAttempt(db, guard.key, now, lock, forgottenWhenLocked(db, guard, now));
       throw new ApiError("INVALID_CREDENTIALS", "That handle and password do not match an account.");
     }
-    const { token, insert } = await newSessionToken(db, row.id, now, sessionDeviceOf(c));
-    const device = await knownDeviceStatements(db, row.id, guard, now);
-    await db.batch([insert, ...device.statements]);
+    const device = await knownDeviceAfterSignIn(db, row.id, guard, now);
+    const { token, insert } = await newSessionToken(db, row.id, now, sessionDeviceOf(c), device.tokenHash);
+    try {
+      await db.batch([
+        // A password changed while this one was checked opens nothing: a session or a known
+        // device made now would outlive the change that was meant to end them.
+        assertInBatch(
+          db,
+          "the password checked is still the account's",
+          "(SELECT password_hash FROM user WHERE id = ?) = ?",
+          row.id,
+          stored.hash,
+        ),
+        insert,
+        ...device.statements,
+      ]);
+    } catch (error) {
+      if (!isFailedAssertion(error)) throw error;
+      await settleFailedAttempt(db, guard.key, now, lock, forgottenWhenLocked(db, guard, now));
+      throw new ApiError("INVALID_CREDENTIALS", "That handle and password do not match an account.");
+    }
     await clearSignInFailures(db, guard.key);
     const user = await findSessionUser(db, await hashToken(token), sessionTime(c.env, now));
     if (!user) throw new Error("A session created just now was not found.");

@@ -2,17 +2,17 @@
  * Known devices: a browser that has signed in with a handle's password holds a device token,
  * and its later attempts at that handle are counted against the token, not the handle
  * (docs/decisions/061-known-devices.md). A stranger failing at the handle locks only
- * strangers out; the person's own devices keep signing in, each still limited by the same
- * lock rule on its own count.
+ * strangers out; the person's own browsers keep signing in.
  */
 import { daysMs } from "#contract/time-limits";
 import { hashToken } from "./bearer-token";
 import { randomToken } from "./session-tokens";
+import { guardLockedSql } from "./sign-in-guard";
 
-/** A device stays known for this long after its last sign-in with the password. */
+/** A device stays known for this long after it last signed in, or used a session it opened. */
 export const knownDeviceLifetimeMs = daysMs(90);
 
-/** The most devices one person has known at once; a new one makes the least recent forgotten. */
+/** The most devices one person has known at once; a new one makes the least recently used forgotten. */
 export const knownDevicesPerPerson = 10;
 
 /** What a sign-in attempt counts against: the handle, or one of its person's known devices. */
@@ -30,7 +30,7 @@ export async function signInGuardOf(db: D1Database, handle: string, deviceToken:
   const known = await db
     .prepare(
       `SELECT 1 AS known FROM known_device JOIN user ON user.id = known_device.user_id
-       WHERE known_device.token_hash = ?1 AND user.handle = ?2 AND known_device.signed_in_at > ?3`,
+       WHERE known_device.token_hash = ?1 AND user.handle = ?2 AND known_device.last_used_at > ?3`,
     )
     .bind(tokenHash, handle, now - knownDeviceLifetimeMs)
     .first<{ known: 1 }>();
@@ -38,34 +38,49 @@ export async function signInGuardOf(db: D1Database, handle: string, deviceToken:
 }
 
 /**
- * The statements that keep this browser a known device of `userId` after a sign-in with the
- * password, and its token: a known device keeps its token and is known afresh; any other
- * becomes one.
+ * For a failed attempt's batch: a known device that fails as often as the lock allows is
+ * forgotten rather than locked. From then on its attempts are a stranger's, counted against
+ * the handle, so a token taken from a shared computer buys one round of guesses, not one
+ * every window.
  */
-export async function knownDeviceStatements(db: D1Database, userId: string, guard: SignInGuard, now: number) {
-  if (!guard.device) return newKnownDevice(db, userId, now);
-  const renew = db.prepare("UPDATE known_device SET signed_in_at = ?1 WHERE token_hash = ?2").bind(now, guard.device.tokenHash);
-  return { deviceToken: guard.device.token, statements: [renew] };
+export function forgottenWhenLocked(db: D1Database, guard: SignInGuard, now: number): D1PreparedStatement[] {
+  if (!guard.device) return [];
+  return [db.prepare(`DELETE FROM known_device WHERE token_hash = ? AND ${guardLockedSql}`).bind(guard.device.tokenHash, guard.key, now)];
 }
 
-/** A new known device of `userId` and its token; the person's least recent beyond the limit are forgotten. */
-export async function newKnownDevice(db: D1Database, userId: string, now: number) {
+/** The device token this browser keeps, its hash (for the session it opens), and the statements that store it. */
+export type KnownDevice = { deviceToken: string; tokenHash: string; statements: D1PreparedStatement[] };
+
+/**
+ * After a sign-in with the password: a known device keeps its token and is known afresh;
+ * any other becomes one.
+ */
+export async function knownDeviceAfterSignIn(db: D1Database, userId: string, guard: SignInGuard, now: number): Promise<KnownDevice> {
+  if (!guard.device) return newKnownDevice(db, userId, now);
+  const { token, tokenHash } = guard.device;
+  const renew = db.prepare("UPDATE known_device SET last_used_at = ?1 WHERE token_hash = ?2").bind(now, tokenHash);
+  return { deviceToken: token, tokenHash, statements: [renew] };
+}
+
+/** A new known device of `userId`; the person's least recently used beyond the limit are forgotten. */
+export async function newKnownDevice(db: D1Database, userId: string, now: number): Promise<KnownDevice> {
   const deviceToken = randomToken();
+  const tokenHash = await hashToken(deviceToken);
   const statements = [
     db
-      .prepare("INSERT INTO known_device (token_hash, user_id, created_at, signed_in_at) VALUES (?1, ?2, ?3, ?3)")
-      .bind(await hashToken(deviceToken), userId, now),
+      .prepare("INSERT INTO known_device (token_hash, user_id, created_at, last_used_at) VALUES (?1, ?2, ?3, ?3)")
+      .bind(tokenHash, userId, now),
     db
       .prepare(
         `DELETE FROM known_device WHERE user_id = ?1 AND token_hash NOT IN
-           (SELECT token_hash FROM known_device WHERE user_id = ?1 ORDER BY signed_in_at DESC, rowid DESC LIMIT ?2)`,
+           (SELECT token_hash FROM known_device WHERE user_id = ?1 ORDER BY last_used_at DESC, rowid DESC LIMIT ?2)`,
       )
       .bind(userId, knownDevicesPerPerson),
   ];
-  return { deviceToken, statements };
+  return { deviceToken, tokenHash, statements };
 }
 
-/** Forgets every device the person has signed in on: with their sessions, when those end. */
+/** Forgets every device the person has signed in on: when the account is taken back. */
 export function forgetKnownDevices(db: D1Database, userId: string): D1PreparedStatement {
   return db.prepare("DELETE FROM known_device WHERE user_id = ?1").bind(userId);
 }

@@ -23,7 +23,7 @@ import { hashPassword } from "./passwords";
 import { findSessionUser, sessionTime } from "./sessions";
 import { newSessionToken, sessionDeviceOf } from "./session-tokens";
 import { locksOf } from "../deploy-limits/deploy-limits";
-import { newKnownDevice, signInGuardOf } from "./known-devices";
+import { forgottenWhenLocked, newKnownDevice, signInGuardOf } from "./known-devices";
 import { clearSignInFailures, reserveSignInAttempt, settleFailedAttempt, signInLockedError } from "./sign-in-guard";
 
 const recoverWithCode = createRoute({
@@ -63,8 +63,8 @@ const invalidRecovery = () =>
 async function resetAndSignIn(c: Context<OriginEnv>, userId: string, newPassword: string, spend: D1PreparedStatement) {
   const db = c.env.DB;
   const now = c.var.clock.now();
-  const { token, insert } = await newSessionToken(db, userId, now, sessionDeviceOf(c));
   const device = await newKnownDevice(db, userId, now);
+  const { token, insert } = await newSessionToken(db, userId, now, sessionDeviceOf(c), device.tokenHash);
   try {
     await db.batch([
       spend,
@@ -105,7 +105,7 @@ recoveryRoutes
       .bind(codeHash, userId)
       .first<{ unspent: 1 }>();
     if (!user || !unspent) {
-      await settleFailedAttempt(db, guard.key, now, lock);
+      await settleFailedAttempt(db, guard.key, now, lock, forgottenWhenLocked(db, guard, now));
       throw invalidRecovery();
     }
     const spend = db
@@ -116,7 +116,9 @@ recoveryRoutes
       await clearSignInFailures(db, guard.key);
       return c.json({ code: "SUCCESS" as const, data: signedIn }, 200);
     } catch (error) {
-      if (error instanceof ApiError && error.code === "INVALID_RECOVERY") await settleFailedAttempt(db, guard.key, now, lock);
+      if (error instanceof ApiError && error.code === "INVALID_RECOVERY") {
+        await settleFailedAttempt(db, guard.key, now, lock, forgottenWhenLocked(db, guard, now));
+      }
       throw error;
     }
   })

@@ -23,13 +23,24 @@ export function sessionDeviceOf(c: Context<OriginEnv>): SessionDevice {
 /** A session's public id: what the account page names it by, never its token's hash. */
 export const newSessionId = () => `ses_${crypto.randomUUID().replaceAll("-", "")}`;
 
-/** A new bearer token and the statement that stores only its hash. */
-export async function newSessionToken(db: D1Database, userId: string, now: number, device: SessionDevice) {
+/**
+ * A new bearer token and the statement that stores only its hash. `knownDeviceHash` names the
+ * known device the session is opened on, which its use keeps known
+ * (docs/decisions/061-known-devices.md).
+ */
+export async function newSessionToken(
+  db: D1Database,
+  userId: string,
+  now: number,
+  device: SessionDevice,
+  knownDeviceHash: string | null = null,
+) {
   const token = randomToken();
   const insert = db
     .prepare(
-      "INSERT INTO session (token_hash, user_id, created_at, last_used_at, id, user_agent, place) VALUES (?1, ?2, ?3, ?3, ?4, ?5, ?6)",
+      `INSERT INTO session (token_hash, user_id, created_at, last_used_at, id, user_agent, place, device_hash)
+       VALUES (?1, ?2, ?3, ?3, ?4, ?5, ?6, ?7)`,
     )
-    .bind(await hashToken(token), userId, now, newSessionId(), device.userAgent, device.place);
+    .bind(await hashToken(token), userId, now, newSessionId(), device.userAgent, device.place, knownDeviceHash);
   return { token, insert };
 }

@@ -145,7 +145,7 @@ describe("pruning a lock's failures", () => {
     for (const ago of minutes) {
       const at = origin.now() - ago * 60_000;
       await env.DB.batch([
-        env.DB.prepare("INSERT INTO sign_in_failure (guard, at) VALUES ('alice', ?1)").bind(at),
+        env.DB.prepare("INSERT INTO sign_in_failure (handle, at) VALUES ('alice', ?1)").bind(at),
         env.DB.prepare("INSERT INTO code_failure (user_id, at) VALUES (?1, ?2)").bind(alice.id, at),
       ]);
     }

@@ -185,15 +185,15 @@ describe("retention", () => {
       env.DB.prepare(
         "INSERT INTO webauthn_challenge (challenge, purpose, created_at, expires_at) VALUES ('expired-challenge-0', 'sign_in', ?1, ?2), ('live-challenge-0000', 'sign_in', ?1, ?3)",
       ).bind(now - 5 * minute, now - 1, now + minute),
-      env.DB.prepare("INSERT INTO sign_in_failure (guard, at) VALUES ('dora', ?1), ('dora', ?2)").bind(
+      env.DB.prepare("INSERT INTO sign_in_failure (handle, at) VALUES ('dora', ?1), ('dora', ?2)").bind(
         now - 16 * minute,
         now - 14 * minute,
       ),
-      env.DB.prepare("INSERT INTO sign_in_lock (guard, until) VALUES ('old', ?1), ('dora', ?2)").bind(now - 1, now + minute),
-      // A device is known for 90 days after its last sign-in with the password.
+      env.DB.prepare("INSERT INTO sign_in_lock (handle, until) VALUES ('old', ?1), ('dora', ?2)").bind(now - 1, now + minute),
+      // A device is known for 90 days after it was last used.
       env.DB.prepare(
-        "INSERT INTO known_device (token_hash, user_id, created_at, signed_in_at) VALUES ('device-90-days', ?1, ?2, ?2), ('device-89-days', ?1, ?3, ?3)",
-      ).bind(user.id, now - 90 * day, now - 89 * day),
+        "INSERT INTO known_device (token_hash, user_id, created_at, last_used_at) VALUES (?1, ?3, ?4, ?4), (?2, ?3, ?5, ?5)",
+      ).bind("device-90-days".padEnd(64, "0"), "device-89-days".padEnd(64, "0"), user.id, now - 90 * day, now - 89 * day),
       // A lock may run 10 minutes from a wrong try that counts the 10 minutes before it.
       env.DB.prepare("INSERT INTO code_failure (user_id, at) VALUES (?1, ?2), (?1, ?3)").bind(
         user.id,
@@ -240,8 +240,8 @@ describe("retention", () => {
       { token_hash: expect.stringMatching(/^[0-9a-f]{64}$/) },
       { token_hash: expect.stringMatching(/^[0-9a-f]{64}$/) },
     ]);
-    expect(await left("SELECT guard FROM sign_in_lock")).toEqual([{ guard: "dora" }]);
-    expect(await left("SELECT token_hash FROM known_device")).toEqual([{ token_hash: "device-89-days" }]);
+    expect(await left("SELECT handle FROM sign_in_lock")).toEqual([{ handle: "dora" }]);
+    expect(await left("SELECT token_hash FROM known_device")).toEqual([{ token_hash: "device-89-days".padEnd(64, "0") }]);
     expect(await left("SELECT token_hash FROM recovery_link")).toEqual([{ token_hash: "live-recovery".padEnd(64, "0") }]);
     // 2026-11-01T00:00Z is 08:00 on 1 November in China: 30 and 31 October are still kept.
     expect(await left("SELECT day FROM transfer_daily ORDER BY day")).toEqual([{ day: "2026-10-30" }, { day: "2026-10-31" }]);

@@ -31,8 +31,8 @@ const expired: Expired[] = [
   // The overview reads only the latest run; a month of them tells when a problem began.
   { table: "ledger_check_run", where: "checked_at < ?1", bound: (now) => now - 30 * dayMs },
   { table: "sign_in_lock", where: "until < ?1", bound: (now) => now },
-  // A device not signed in on for its lifetime is no longer known (docs/decisions/061-known-devices.md).
-  { table: "known_device", where: "signed_in_at <= ?1", bound: (now) => now - knownDeviceLifetimeMs },
+  // A device not used for its lifetime is no longer known (docs/decisions/061-known-devices.md).
+  { table: "known_device", where: "last_used_at <= ?1", bound: (now) => now - knownDeviceLifetimeMs },
   { table: "contact_attempt", where: "at < ?1", bound: (now) => now - contactLimits.windowMs },
   // Yesterday's total no longer limits anything; the day before is kept for a clock's slack.
   { table: "transfer_daily", where: "day < ?1", bound: (now) => chinaDay(now - 2 * dayMs) },
