@@ -22,7 +22,7 @@ export const errorStatus = {
   PASSWORD_UNCHANGED: 422,
   /** Recovery codes (or a recovery link) are shown once, in the first answer; a retry of that request hears this instead. */
   ALREADY_SHOWN: 409,
-  /** An operator cannot issue a recovery link for their own account, nor return or settle a refund on their own order: another must. */
+  /** An operator cannot ask for, approve or reject a recovery link for their own account, nor return or settle a refund on their own order: another must. */
   NOT_FOR_YOURSELF: 403,
   NOT_FOUND: 404,
   FORBIDDEN: 403,
@@ -117,8 +117,14 @@ export const errorStatus = {
   CODE_REQUEST_NOT_APPROVED: 409,
   /** The expiry a code batch request asked for has passed while it waited: ask for a new batch. */
   CODE_REQUEST_EXPIRED: 409,
-  /** Only the operator who asked for a code batch issues it once approved (its codes are shown to them). */
+  /** Only the operator who asked for a code batch (or a recovery link) issues it once approved: it is shown to them. */
   REQUESTER_REQUIRED: 403,
+  /** A recovery link request was approved or rejected already. */
+  RECOVERY_REQUEST_DECIDED: 409,
+  /** Only an approved recovery link request is issued: this one waits for a second admin, or was rejected. */
+  RECOVERY_REQUEST_NOT_APPROVED: 409,
+  /** A recovery link request is open for a day: past it, it is neither approved nor issued. Ask again. */
+  RECOVERY_REQUEST_CLOSED: 409,
   /** The passkey request is unknown, used already or older than five minutes: ask for new options. */
   PASSKEY_CHALLENGE_EXPIRED: 422,
   /** The authenticator's answer to adding a passkey did not verify (signature, origin, relying party). */

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { pageCursorSchema } from "./openapi";
 import { operatorRoleSchema } from "./ops";
 import { opsPaymentSchema, personRefSchema } from "./ops-orders";
+import { recoveryLinkRequestSchema } from "./ops-recovery-links";
 import { orderSchema } from "./orders";
 import { ticketCategories, ticketStatuses } from "./support";
 import { claimStatuses } from "./tasks";
@@ -43,9 +44,14 @@ const opsPersonSchema = z.strictObject({
 });
 export type OpsPerson = z.infer<typeof opsPersonSchema>;
 
+/** Recovery link requests, for admins alone: empty for every other role (docs/decisions/062-recovery-links-need-a-second-admin.md). */
+const forAdmins = z.array(recoveryLinkRequestSchema).max(100);
+
 export const peoplePageSchema = z.strictObject({
   people: z.array(opsPersonSchema).max(peoplePageSize),
   nextCursor: z.string().nullable(),
+  /** Every recovery link request still waiting for its decision or its link, newest first. */
+  openRecoveryLinkRequests: forAdmins,
 });
 
 const transferLineSchema = z.strictObject({
@@ -117,5 +123,7 @@ export const personPageSchema = z.strictObject({
   claims: newest(claimLineSchema),
   tickets: newest(ticketLineSchema),
   sessions: newest(sessionLineSchema),
+  /** The person's recovery link requests still open, and those asked for in the last 7 days, newest first. */
+  recoveryLinkRequests: forAdmins,
 });
 export type PersonPage = z.infer<typeof personPageSchema>;

@@ -60,7 +60,10 @@ export const accountControlSchema = z.strictObject({
 });
 export type OperatorSelf = z.infer<typeof operatorSelfSchema>;
 
-/** An admin issues a recovery link after checking who the person is (docs/decisions/024-account-safety.md). */
+/**
+ * An admin asks for a recovery link after checking who the person is
+ * (docs/decisions/024-account-safety.md); another admin approves it (decision 062).
+ */
 export const recoveryLinkBodySchema = z.strictObject({
   personId: personIdParamSchema.shape.id,
   /** How the person's identity was checked: kept in the audit trail. */

@@ -14,6 +14,7 @@ import type { TimeLimits } from "#contract/time-limits";
 import type { Overview } from "#contract/ops-overview";
 import type { OpsWechatAsk, OrderStory, orderSearchPageSchema } from "#contract/ops-orders";
 import type { PersonPage, peoplePageSchema } from "#contract/ops-people";
+import type { RecoveryLinkRequest } from "#contract/ops-recovery-links";
 import type { OpsWechatRefund, orderRefundsSchema, PaidTwiceSettleBody, RefundRequest } from "#contract/ops-refunds";
 import { apiPath, withQuery } from "./api-path";
 import type { SignedInApi } from "./client";
@@ -49,8 +50,25 @@ export function actOnAccount(api: SignedInApi, id: string, action: AccountAction
 }
 
 /** A single-use link to set a new password, shown this once (docs/decisions/024-account-safety.md). */
-export const issueRecoveryLink = (api: SignedInApi, personId: string, reason: string, idempotencyKey: string) =>
-  api.post<RecoveryLink>("/api/ops/recovery-links", { personId, reason }, idempotencyKey);
+/** An admin asks for a recovery link; another approves it (docs/decisions/062-recovery-links-need-a-second-admin.md). */
+export const askForRecoveryLink = (api: SignedInApi, personId: string, reason: string, idempotencyKey: string) =>
+  api.post<RecoveryLinkRequest>("/api/ops/recovery-link-requests", { personId, reason }, idempotencyKey);
+
+export function decideRecoveryLinkRequest(
+  api: SignedInApi,
+  id: string,
+  decision: "approve" | "reject",
+  note: string,
+  idempotencyKey: string,
+) {
+  return decision === "approve"
+    ? api.post<RecoveryLinkRequest>(apiPath`/api/ops/recovery-link-requests/${id}/approve`, note ? { note } : {}, idempotencyKey)
+    : api.post<RecoveryLinkRequest>(apiPath`/api/ops/recovery-link-requests/${id}/reject`, { reason: note }, idempotencyKey);
+}
+
+/** The approved link, shown to whoever asked, in this answer only. */
+export const issueRecoveryLink = (api: SignedInApi, id: string, idempotencyKey: string) =>
+  api.post<RecoveryLink>(apiPath`/api/ops/recovery-link-requests/${id}/issue`, {}, idempotencyKey);
 
 export const getOrderStory = (api: SignedInApi, id: string) => api.get<OrderStory>(apiPath`/api/ops/orders/${id}`);
 

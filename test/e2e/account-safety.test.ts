@@ -1,7 +1,7 @@
 /**
  * A person keeps their account safe (docs/decisions/024-account-safety.md): recovery codes
  * after sign-up, a password change that ends the other session, a new password with a
- * recovery code, one with the recovery link an admin issues from the console, and a browser
+ * recovery code, one with the recovery link two admins issue from the console, and a browser
  * that signed in before still signing in while a stranger's failures lock the handle
  * (docs/decisions/061-known-devices.md).
  */
@@ -30,7 +30,7 @@ import {
   viewports,
 } from "./journey-kit.ts";
 
-const [admin] = seededOperators;
+const [admin, , , secondAdmin] = seededOperators;
 const codePattern = /^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/;
 
 // Both sizes, one language each: together they cover both languages.
@@ -232,14 +232,45 @@ for (const { viewport, language } of runs) {
       await expect(page.getByText(text.codesLow)).toBeVisible();
     });
 
-    test("an admin issues a recovery link in the console; the person opens it and sets a new password", async ({ page, browser }) => {
+    test("one admin asks for a recovery link in the console, another approves it, the first issues it; the person opens it and sets a new password", async ({
+      page,
+      browser,
+    }) => {
       const person = await newPerson("linked", "Tang Wen");
       const { id } = await api<{ id: string }>("POST", "/api/user/session", { token: person.token });
       const ops = opsMessages[language];
       await contextFor(page.context(), { ...person, token: admin.token }, language);
       await open(page, `/ops/people/${id}`);
       await page.getByLabel(ops.recoveryLinkReason, { exact: true }).fill("Video call; their ID card matched");
-      await page.getByRole("button", { name: ops.recoveryLinkIssue }).click();
+      await page.getByRole("button", { name: ops.recoveryLinkAsk }).click();
+      const requests = page.getByTestId("ops-recovery-requests").getByRole("listitem");
+      await expect(requests).toHaveCount(1);
+      await expect(requests.first()).toContainText(ops.yourRecoveryLinkWaits);
+      // Whoever asked may neither approve it nor issue it yet.
+      await expect(requests.first().getByRole("button", { name: ops.approve })).toHaveCount(0);
+      await expect(requests.first().getByRole("button", { name: ops.recoveryLinkIssue })).toHaveCount(0);
+
+      // The second admin finds it on the people desk and approves it on the person's page.
+      const second = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
+      await contextFor(second, { ...person, token: secondAdmin.token }, language);
+      const secondPage = await second.newPage();
+      await open(secondPage, "/ops/people");
+      const waiting = secondPage.getByTestId("ops-recovery-links-waiting");
+      await waiting.getByRole("link", { name: `Tang Wen (@${person.handle})` }).click();
+      await waitForHydration(secondPage);
+      const line = secondPage.getByTestId("ops-recovery-requests").getByRole("listitem").first();
+      await expect(line).toContainText("Video call; their ID card matched");
+      await expectAccessible(secondPage);
+      await shot(secondPage, "ops-recovery-link-approve", viewport, language);
+      await line.getByRole("button", { name: ops.approve }).click();
+      await expect(line).toContainText(ops.recoveryLinkApproved);
+      // The approver never sees the link.
+      await expect(secondPage.getByTestId("ops-recovery-link")).toHaveCount(0);
+      await second.close();
+
+      await page.reload();
+      await waitForHydration(page);
+      await page.getByTestId("ops-recovery-requests").getByRole("button", { name: ops.recoveryLinkIssue }).click();
       const link = await page.getByTestId("ops-recovery-link").innerText();
       expect(link).toMatch(/\/recover\?link=[A-Za-z0-9_-]{43}$/);
       await shot(page, "ops-recovery-link", viewport, language);
@@ -285,10 +316,13 @@ for (const { viewport, language } of runs) {
       const audit = await api<{ rows: { action: string; reason: string | null }[] }>("GET", `/api/ops/audit?objectId=${id}`, {
         token: admin.token,
       });
-      expect(audit.rows.map((row) => [row.action, row.reason])).toContainEqual([
-        "person.recovery_link",
-        "Video call; their ID card matched",
-      ]);
+      expect(audit.rows.map((row) => [row.action, row.reason])).toEqual(
+        expect.arrayContaining([
+          ["person.recovery_link_request", "Video call; their ID card matched"],
+          ["person.recovery_link_approve", null],
+          ["person.recovery_link", "Video call; their ID card matched"],
+        ]),
+      );
     });
   });
 }

@@ -33,6 +33,14 @@ export const seededOperators = [
     displayName: "Ops Support",
     role: "support",
   },
+  // A second admin: a recovery link one admin asks for, another approves (docs/decisions/062-recovery-links-need-a-second-admin.md).
+  {
+    token: "e2e_ops_admin_two_token_0123456789ab",
+    id: "u_e2e_ops_admin_two",
+    handle: "ops_admin_two",
+    displayName: "Ops Admin Two",
+    role: "admin",
+  },
 ] as const;
 
 /** The operator token of the browser tests' origin only (never a real secret). */

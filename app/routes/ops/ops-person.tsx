@@ -1,8 +1,7 @@
 import { Link, useFetcher } from "react-router";
 import type { Route } from "./+types/ops-person";
 import type { PersonPage } from "#contract/ops-people";
-import type { RecoveryLink } from "#contract/account-safety";
-import { actOnAccount, issueRecoveryLink, type AccountAction } from "../../api/ops";
+import { type AccountAction, actOnAccount, askForRecoveryLink, decideRecoveryLinkRequest, issueRecoveryLink } from "../../api/ops";
 import { useAnnounceSuccess } from "../../components/announcer";
 import { DateTime, Money } from "../../components/money";
 import { formText, runAction, type ActionResult } from "../../forms/action-result";
@@ -22,6 +21,7 @@ import { mayDo, useOperator } from "../../ops/ops-context";
 import { EntryChange } from "../../wallet/entry-change";
 import { getPerson } from "../../ops/ops-loaders";
 import { OpsView } from "../../ops/ops-view";
+import { RecoveryLinkSection } from "../../ops/recovery-link-requests";
 
 export async function clientLoader({ params }: Route.ClientLoaderArgs) {
   return getPerson(params.id);
@@ -29,64 +29,25 @@ export async function clientLoader({ params }: Route.ClientLoaderArgs) {
 
 const accountActions = ["lock", "unlock", "sign-out-everywhere"] as const satisfies AccountAction[];
 
+const decideRecoveryLink = (decision: "approve" | "reject") => (form: FormData) =>
+  runAction(decision, (api) =>
+    decideRecoveryLinkRequest(api, formText(form, "subjectId"), decision, formText(form, "note"), formText(form, "idempotencyKey")),
+  );
+
 export async function clientAction({ request, params }: Route.ClientActionArgs): Promise<ActionResult> {
   const act = (action: AccountAction) => (form: FormData) =>
     runAction(action, (api) => actOnAccount(api, params.id, action, formText(form, "reason"), formText(form, "idempotencyKey")));
   return dispatchIntent(await request.formData(), {
     ...Object.fromEntries(accountActions.map((action) => [action, act(action)])),
-    "recovery-link": (form: FormData) =>
-      runAction("recovery-link", (api) => issueRecoveryLink(api, params.id, formText(form, "reason"), formText(form, "idempotencyKey"))),
+    "recovery-link-ask": (form: FormData) =>
+      runAction("recovery-link-ask", (api) =>
+        askForRecoveryLink(api, params.id, formText(form, "reason"), formText(form, "idempotencyKey")),
+      ),
+    approve: decideRecoveryLink("approve"),
+    reject: decideRecoveryLink("reject"),
+    "recovery-link-issue": (form: FormData) =>
+      runAction("recovery-link-issue", (api) => issueRecoveryLink(api, formText(form, "requestId"), formText(form, "idempotencyKey"))),
   });
-}
-
-/**
- * An admin's last resort for someone with neither password, passkey nor recovery code: a
- * single-use link to set a new password, after checking who they are (the reason says how).
- */
-function RecoveryLinkControl() {
-  const text = useMessages(opsMessages);
-  const fetcher = useFetcher<ActionResult<RecoveryLink>>();
-  const { formRef, idempotencyKey } = useFormInstance(fetcher.data);
-  const issued = fetcher.data?.ok ? fetcher.data.data : null;
-  useAnnounceSuccess(fetcher.data, text.recoveryLinkIssued);
-  return (
-    <fetcher.Form method="post" ref={formRef} className="ops-actions" aria-labelledby="ops-recovery-title">
-      <h2 id="ops-recovery-title">{text.recoveryLinkTitle}</h2>
-      <p>{text.recoveryLinkLead}</p>
-      <FormAlert result={fetcher.data} fields={["reason"]} />
-      {issued ? (
-        <div className="notice" role="status">
-          <p>{text.recoveryLinkIssued}</p>
-          <p>
-            <code data-testid="ops-recovery-link">{new URL(issued.path, window.location.origin).href}</code>
-          </p>
-          <p>
-            {text.recoveryLinkExpires} <DateTime iso={issued.expiresAt} />
-          </p>
-        </div>
-      ) : null}
-      <TextAreaField
-        id="ops-recovery-reason"
-        name="reason"
-        label={text.recoveryLinkReason}
-        required
-        rows={2}
-        error={fieldError(fetcher.data, "reason")}
-      />
-      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-      <div className="form-actions">
-        <button
-          className="button button-secondary"
-          type="submit"
-          name="intent"
-          value="recovery-link"
-          disabled={fetcher.state !== "idle" || !idempotencyKey}
-        >
-          {text.recoveryLinkIssue}
-        </button>
-      </div>
-    </fetcher.Form>
-  );
 }
 
 /** An admin's lock, unlock and sign-out-everywhere, each with the reason the audit trail keeps. */
@@ -176,7 +137,7 @@ function PersonView({ page }: { page: PersonPage }) {
           ) : null}
         </dl>
         {mayDo(operator, "lockAccounts") ? <AccountControls person={person} /> : null}
-        {mayDo(operator, "recoveryLink") && person.handle !== operator.handle ? <RecoveryLinkControl /> : null}
+        {mayDo(operator, "recoveryLink") ? <RecoveryLinkSection handle={person.handle} requests={page.recoveryLinkRequests} /> : null}
       </div>
       <h2>{text.orders}</h2>
       {page.orders.length === 0 ? (

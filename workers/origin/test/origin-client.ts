@@ -95,6 +95,12 @@ export async function resetDatabase(): Promise<void> {
       "CREATE TRIGGER refund_request_kept BEFORE DELETE ON refund_request BEGIN SELECT RAISE(ABORT, 'refund: refunds are kept'); END",
     ),
     ...tables.map((table) => env.DB.prepare(`DELETE FROM ${table}`)),
+    // Recovery link requests are kept; their links (deleted above) refer to them.
+    env.DB.prepare("DROP TRIGGER IF EXISTS recovery_link_request_kept"),
+    env.DB.prepare("DELETE FROM recovery_link_request"),
+    env.DB.prepare(
+      "CREATE TRIGGER recovery_link_request_kept BEFORE DELETE ON recovery_link_request BEGIN SELECT RAISE(ABORT, 'recovery link request: requests are kept'); END",
+    ),
     // Code batch requests are kept too; their batches (deleted above) refer to them.
     env.DB.prepare("DROP TRIGGER IF EXISTS code_batch_request_kept"),
     env.DB.prepare("DELETE FROM code_batch_request"),

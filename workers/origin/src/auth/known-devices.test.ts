@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { resetDatabase, seedOperator, testOrigin } from "../../test/origin-client";
+import { approvedRecoveryLink, recoveryLinkToken } from "../../test/recovery-links";
 import { hashToken } from "./bearer-token";
 import { knownDeviceLifetimeMs, knownDevicesPerPerson } from "./known-devices";
 
@@ -196,11 +197,8 @@ describe("known devices when the account is taken back", () => {
   it("a recovery link an admin issued forgets them all and names the browser that used it", async () => {
     const old = await signedIn();
     const admin = await seedOperator("ops_admin", "admin", origin.now());
-    const issued = await origin.call("/api/ops/recovery-links", {
-      body: { personId: aliceId, reason: "Video call; ID card matched the account's name" },
-      headers: { ...admin.auth, "Idempotency-Key": `link-${crypto.randomUUID()}` },
-    });
-    const link = new URL(((await issued.json()) as { data: { path: string } }).data.path, "https://paydesk.test").searchParams.get("link");
+    const approver = await seedOperator("ops_admin_two", "admin", origin.now());
+    const link = await recoveryLinkToken(await approvedRecoveryLink(origin, admin, approver, aliceId));
     const used = await origin.call("/api/user/recover-with-link", { body: { link, newPassword: "recovered passphrase" } });
     expect(used.status).toBe(200);
     const { deviceToken } = (await json(used)).data;

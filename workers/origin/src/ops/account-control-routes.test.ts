@@ -1,3 +1,4 @@
+import { approvedRecoveryLink, recoveryLinkToken } from "../../test/recovery-links";
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
@@ -205,12 +206,9 @@ describe("signing a person out everywhere", () => {
     const admin = await operator("op_admin", "admin");
     const other = await operator("op_admin_two", "admin");
     const person = await seedUser("target_person", origin.now());
-    const issued = await origin.call("/api/ops/recovery-links", {
-      body: { personId: person.id, reason: "Checked on a video call" },
-      headers: { ...other.auth, "Idempotency-Key": `link-${crypto.randomUUID()}` },
-    });
+    const issued = await approvedRecoveryLink(origin, other, admin, person.id);
     expect(issued.status).toBe(201);
-    const link = new URL(((await issued.json()) as { data: { path: string } }).data.path, "https://x").searchParams.get("link");
+    const link = await recoveryLinkToken(issued);
     expect((await act(admin, person, "sign-out-everywhere")).status).toBe(200);
     const used = await origin.call("/api/user/recover-with-link", { body: { link, newPassword: "a brand new passphrase" } });
     expect(used.status).toBe(401);

@@ -11,6 +11,8 @@ import { cursorOf, positionOf } from "./page-cursor";
 import { peopleSearchQuery } from "./people-search";
 import { prepared } from "./sql-conditions";
 import { personPage } from "./person-page";
+import { listedRecoveryLinkRequests } from "./recovery-link-requests";
+import { may } from "./roles";
 import { forbiddenUnless, notAnOperator } from "./route-answers";
 
 /** The people desk (docs/decisions/014-back-office-desks.md): read-only, for support and up. */
@@ -31,7 +33,8 @@ const search = createRoute({
 const page = createRoute({
   method: "get",
   path: "/{id}",
-  summary: "A person's page: profile, balances, and the newest of their wallet, orders, transfers, tasks, claims, tickets and sessions",
+  summary:
+    "A person's page: profile, balances, and the newest of their wallet, orders, transfers, tasks, claims, tickets and sessions; their recovery link requests for admins",
   security: operatorSession,
   request: { params: personIdParamSchema },
   responses: {
@@ -54,11 +57,20 @@ peopleRoutes.openapi(search, async (c) => {
   const people = results.slice(0, peoplePageSize);
   const last = people.at(-1);
   const nextCursor = results.length > peoplePageSize && last ? cursorOf(peopleList, [last.handle]) : null;
-  return c.json({ code: "SUCCESS" as const, data: { people: people.map(opsPersonOf), nextCursor } }, 200);
+  const openRecoveryLinkRequests = may(c.var.operator.role, "recoveryLink")
+    ? await listedRecoveryLinkRequests(c.env.DB, c.var.clock.now(), { openOnly: true })
+    : [];
+  return c.json({ code: "SUCCESS" as const, data: { people: people.map(opsPersonOf), nextCursor, openRecoveryLinkRequests } }, 200);
 });
 
 peopleRoutes.openapi(page, async (c) => {
-  const found = await personPage(c.env.DB, c.req.valid("param").id, sessionTime(c.env, c.var.clock.now()).liveAfter);
+  const { id } = c.req.valid("param");
+  const now = c.var.clock.now();
+  const found = await personPage(c.env.DB, id, sessionTime(c.env, now).liveAfter);
   if (!found) throw new ApiError("NOT_FOUND", "No person has that id.", "id");
-  return c.json({ code: "SUCCESS" as const, data: found }, 200);
+  // How an admin checked someone's identity is for admins (docs/decisions/062-recovery-links-need-a-second-admin.md).
+  const recoveryLinkRequests = may(c.var.operator.role, "recoveryLink")
+    ? await listedRecoveryLinkRequests(c.env.DB, now, { personId: id })
+    : [];
+  return c.json({ code: "SUCCESS" as const, data: { ...found, recoveryLinkRequests } }, 200);
 });

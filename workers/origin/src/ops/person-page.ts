@@ -96,7 +96,11 @@ function transferLine(row: TransferRow): PersonPage["transfersSent"][number] {
 }
 
 /** The person's page, or null when no person has that id. */
-export async function personPage(db: D1Database, userId: string, liveAfter: number): Promise<PersonPage | null> {
+export async function personPage(
+  db: D1Database,
+  userId: string,
+  liveAfter: number,
+): Promise<Omit<PersonPage, "recoveryLinkRequests"> | null> {
   const limit = personPageListSize;
   const walletEntries = walletEntryPageQuery(db, { userId, account: walletAccountOf(userId), limit });
   const [person, entries, orders, payments, sent, received, tasks, claims, tickets, sessions] = await db.batch([

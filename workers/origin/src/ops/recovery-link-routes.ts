@@ -1,38 +1,127 @@
 /**
  * The last way back into an account (docs/decisions/024-account-safety.md): for someone with
- * neither password, passkey nor recovery code, an admin who has checked who they are issues
- * a single-use link to set a new password. The reason says how identity was checked and goes
- * into the audit trail with the issue, in one batch.
+ * neither password, passkey nor recovery code, a single-use link to set a new password. Whoever
+ * holds the link takes the account, so one admin never makes one alone
+ * (docs/decisions/062-recovery-links-need-a-second-admin.md): an admin who has checked who
+ * the person is asks, saying how; another admin approves or rejects; whoever asked issues the
+ * link once approved, and it is shown to them then, once. Each step is one batch with its
+ * audit row, first; the table's triggers hold what the routes check.
  */
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { z } from "zod";
 import { recoveryLinkLifetimeMs, recoveryLinkSchema } from "#contract/account-safety";
-import { recoveryLinkBodySchema } from "#contract/ops";
+import { approvalBodySchema, recoveryLinkBodySchema, rejectionBodySchema } from "#contract/ops";
+import { personIdParamSchema } from "#contract/ops-people";
+import {
+  type RecoveryLinkRequest,
+  recoveryLinkRequestIdParamSchema,
+  recoveryLinkRequestOpenMs,
+  recoveryLinkRequestSchema,
+} from "#contract/ops-recovery-links";
 import { errorContent, idempotencyKeyHeader, jsonContent, operatorSession, successEnvelope } from "#contract/openapi";
 import { hashToken } from "../auth/bearer-token";
 import { randomToken } from "../auth/session-tokens";
 import { ApiError } from "../http/answer";
 import { validationHook } from "../http/validation";
-import { idempotent } from "../idempotency/idempotency";
+import { idempotentPosts } from "../idempotency/idempotency";
 import type { OriginEnv } from "../origin-env";
 import { auditStatement } from "./audit";
 import { operatorWith } from "./operator-access";
 import { operatorActor, requestIdOf } from "./operator-actor";
-import { forbiddenUnless, notAnOperator } from "./route-answers";
+import {
+  findRecoveryLinkRequest,
+  listedRecoveryLinkRequests,
+  type RecoveryLinkRequestRow,
+  recoveryLinkRequestOf,
+} from "./recovery-link-requests";
+import { forbiddenUnless } from "./route-answers";
 
-const issueLink = createRoute({
+const forbidden = "recoveryLink: admin";
+const notFound = errorContent("NOT_FOUND: no such request, or not signed in as an operator (the same answer as an unknown path)");
+
+const list = createRoute({
+  method: "get",
+  path: "/",
+  summary:
+    "Recovery link requests still to decide or issue, and those asked for in the last 7 days: newest first, at most 100; of one person with personId (admin)",
+  security: operatorSession,
+  request: { query: z.strictObject({ personId: personIdParamSchema.shape.id.optional() }) },
+  responses: {
+    200: jsonContent(successEnvelope(z.array(recoveryLinkRequestSchema)), "The requests"),
+    400: errorContent("BAD_REQUEST: personId is not a person's id"),
+    403: forbiddenUnless(forbidden),
+    404: errorContent("NOT_FOUND: not signed in as an operator (the same answer as an unknown path)"),
+  },
+});
+
+const ask = createRoute({
   method: "post",
   path: "/",
-  summary: "Issue a single-use link that lets a person set a new password, valid for an hour (admin; audited; shown once)",
+  summary:
+    "Ask for a recovery link for a person, saying how their identity was checked: another admin must approve it, open for a day (admin; audited)",
   security: operatorSession,
   request: {
     headers: idempotencyKeyHeader,
     body: { content: { "application/json": { schema: recoveryLinkBodySchema } }, required: true },
   },
   responses: {
+    201: jsonContent(successEnvelope(recoveryLinkRequestSchema), "Asked: it waits for another admin"),
+    403: forbiddenUnless(`${forbidden}; NOT_FOR_YOURSELF for the operator's own account`),
+    404: errorContent("NOT_FOUND: no person has that id (field personId), or not signed in as an operator"),
+    422: errorContent("IDEMPOTENCY_KEY_REUSED: the key was used with another body"),
+  },
+});
+
+const decision = <Body extends z.ZodType>(path: string, summary: string, body: Body, outcome: string) =>
+  createRoute({
+    method: "post",
+    path,
+    summary,
+    security: operatorSession,
+    request: {
+      headers: idempotencyKeyHeader,
+      params: recoveryLinkRequestIdParamSchema,
+      body: { content: { "application/json": { schema: body } }, required: true },
+    },
+    responses: {
+      200: jsonContent(successEnvelope(recoveryLinkRequestSchema), outcome),
+      403: forbiddenUnless(
+        `${forbidden}; SECOND_OPERATOR_REQUIRED: the admin who asked; NOT_FOR_YOURSELF: the link would recover the deciding admin's own account`,
+      ),
+      404: notFound,
+      409: errorContent("RECOVERY_REQUEST_DECIDED: approved or rejected already; RECOVERY_REQUEST_CLOSED (approving): its day has passed"),
+      422: errorContent("IDEMPOTENCY_KEY_REUSED: the key was used with another body"),
+    },
+  });
+
+const approve = decision(
+  "/{id}/approve",
+  "Approve a recovery link another admin asked for: they may then issue it, once (admin; audited)",
+  approvalBodySchema,
+  "Approved: whoever asked may issue the link",
+);
+const reject = decision(
+  "/{id}/reject",
+  "Reject a recovery link another admin asked for, with a reason: it is never issued (admin; audited)",
+  rejectionBodySchema,
+  "Rejected",
+);
+
+const issue = createRoute({
+  method: "post",
+  path: "/{id}/issue",
+  summary:
+    "Issue the approved recovery link you asked for: a single-use link to set a new password, valid for an hour, in this answer only; it replaces any unused one (admin; audited)",
+  security: operatorSession,
+  request: { headers: idempotencyKeyHeader, params: recoveryLinkRequestIdParamSchema },
+  responses: {
     201: jsonContent(successEnvelope(recoveryLinkSchema), "The link's path, with its token, this once"),
-    403: forbiddenUnless("recoveryLink: admin; NOT_FOR_YOURSELF for the operator's own account"),
-    404: notAnOperator,
-    409: errorContent("ALREADY_SHOWN: a retry of a request whose link was shown"),
+    403: forbiddenUnless(`${forbidden}; REQUESTER_REQUIRED: only the admin who asked issues it`),
+    404: notFound,
+    409: errorContent(
+      "RECOVERY_REQUEST_NOT_APPROVED: it waits for another admin, or was rejected; RECOVERY_REQUEST_CLOSED: its day has passed; ALREADY_SHOWN: issued already, the link shown then",
+    ),
   },
 });
 
@@ -40,46 +129,179 @@ export const recoveryLinkRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: vali
 recoveryLinkRoutes.use("*", operatorWith("recoveryLink"));
 recoveryLinkRoutes.use(
   "*",
-  idempotent((c) => `ops:${c.var.operator.userId}`),
+  idempotentPosts((c) => `ops:${c.var.operator.userId}`),
 );
 
-recoveryLinkRoutes.openapi(issueLink, async (c) => {
+type OpsContext = Context<OriginEnv>;
+
+const me = (c: OpsContext) => ({ handle: c.var.operator.handle, displayName: c.var.operator.displayName });
+const iso = (at: number) => new Date(at).toISOString();
+const notYourOwn = () =>
+  new ApiError("NOT_FOR_YOURSELF", "A recovery link for your own account is for other admins to ask for and decide on.");
+const requestDecided = () => new ApiError("RECOVERY_REQUEST_DECIDED", "This recovery link request has been approved or rejected already.");
+const requestClosed = () =>
+  new ApiError("RECOVERY_REQUEST_CLOSED", "This request was open for a day and has closed. Check who the person is again and ask anew.");
+const alreadyShown = () =>
+  new ApiError(
+    "ALREADY_SHOWN",
+    "This recovery link was shown once, when it was issued. If it was lost, ask for a new one (it replaces this one).",
+  );
+
+recoveryLinkRoutes.openapi(list, async (c) => {
+  const { personId } = c.req.valid("query");
+  return c.json({ code: "SUCCESS" as const, data: await listedRecoveryLinkRequests(c.env.DB, c.var.clock.now(), { personId }) }, 200);
+});
+
+recoveryLinkRoutes.openapi(ask, async (c) => {
   const { personId, reason } = c.req.valid("json");
   const db = c.env.DB;
   // An admin locked out of their own account asks another: nobody vouches for themselves.
-  if (personId === c.var.operator.userId) {
-    return c.var.idempotency.refuse(new ApiError("NOT_FOR_YOURSELF", "Another admin must issue a recovery link for your own account."));
-  }
-  const person = await db.prepare("SELECT id, handle FROM user WHERE id = ?1").bind(personId).first<{ id: string; handle: string }>();
+  if (personId === c.var.operator.userId) return c.var.idempotency.refuse(notYourOwn());
+  const person = await db
+    .prepare("SELECT id, handle, display_name FROM user WHERE id = ?1")
+    .bind(personId)
+    .first<{ id: string; handle: string; display_name: string }>();
   if (!person) return c.var.idempotency.refuse(new ApiError("NOT_FOUND", "There is no such person.", "personId"), { lasting: false });
   const now = c.var.clock.now();
-  const token = randomToken();
-  const expiresAt = now + recoveryLinkLifetimeMs;
+  const id = `rlr_${crypto.randomUUID()}`;
+  const asked: RecoveryLinkRequest = {
+    id,
+    person: { id: person.id, handle: person.handle, displayName: person.display_name },
+    reason,
+    status: "awaiting_approval",
+    requestedBy: me(c),
+    requestedAt: iso(now),
+    openUntil: iso(now + recoveryLinkRequestOpenMs),
+    decidedBy: null,
+    decidedAt: null,
+    decisionNote: null,
+    issuedAt: null,
+  };
   return c.var.idempotency.commit(
     [
-      // One outstanding link a person: a new one replaces any not yet used.
-      db.prepare("UPDATE recovery_link SET used_at = ?1 WHERE user_id = ?2 AND used_at IS NULL").bind(now, person.id),
-      db
-        .prepare("INSERT INTO recovery_link (token_hash, user_id, issued_by, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5)")
-        .bind(await hashToken(token), person.id, c.var.operator.userId, now, expiresAt),
       auditStatement(db, {
         actor: operatorActor(c),
-        action: "person.recovery_link",
+        action: "person.recovery_link_request",
         object: { type: "user", id: person.id },
-        after: { handle: person.handle, expiresAt: new Date(expiresAt).toISOString() },
+        after: { request: id, handle: person.handle },
         reason,
         requestId: requestIdOf(c),
         at: now,
       }),
+      db
+        .prepare(
+          `INSERT INTO recovery_link_request (id, user_id, reason, status, requested_by, requested_at, open_until)
+           VALUES (?1, ?2, ?3, 'awaiting_approval', ?4, ?5, ?6)`,
+        )
+        .bind(id, person.id, reason, c.var.operator.userId, now, now + recoveryLinkRequestOpenMs),
     ],
     201,
-    { code: "SUCCESS" as const, data: { path: `/recover?link=${token}`, expiresAt: new Date(expiresAt).toISOString() } },
-    // Shown once: the link never sits in clear in the idempotency table; a retry hears this.
-    {
-      replayAs: new ApiError(
-        "ALREADY_SHOWN",
-        "This recovery link was shown once, in the first answer to this request. If it was lost, issue a new one (it replaces this one).",
-      ),
-    },
+    { code: "SUCCESS" as const, data: asked },
   );
+});
+
+/** A request awaiting a decision, which the deciding admin neither asked for nor would be recovered by. */
+async function awaitingDecision(c: OpsContext, id: string): Promise<RecoveryLinkRequestRow> {
+  const row = await findRecoveryLinkRequest(c.env.DB, id);
+  if (!row) throw new ApiError("NOT_FOUND", "There is no such recovery link request.", "id");
+  if (row.status !== "awaiting_approval") throw requestDecided();
+  if (row.requested_by === c.var.operator.userId) {
+    throw new ApiError("SECOND_OPERATOR_REQUIRED", "Another admin must decide on a recovery link you asked for.");
+  }
+  if (row.user_id === c.var.operator.userId) throw notYourOwn();
+  return row;
+}
+
+/** The decision's batch: the trigger `recovery_link_request_forward` rolls it back when another admin decided first. */
+async function decide(c: OpsContext, row: RecoveryLinkRequestRow, decided: Pick<RecoveryLinkRequest, "status" | "decisionNote">) {
+  const db = c.env.DB;
+  const now = c.var.clock.now();
+  const answer: RecoveryLinkRequest = { ...recoveryLinkRequestOf(row), ...decided, decidedBy: me(c), decidedAt: iso(now) };
+  try {
+    return await c.var.idempotency.commit(
+      [
+        auditStatement(db, {
+          actor: operatorActor(c),
+          action: decided.status === "approved" ? "person.recovery_link_approve" : "person.recovery_link_reject",
+          // The person's trail tells every step towards a way into their account.
+          object: { type: "user", id: row.user_id },
+          before: { request: row.id, status: "awaiting_approval" },
+          after: { request: row.id, status: decided.status },
+          reason: decided.decisionNote ?? undefined,
+          requestId: requestIdOf(c),
+          at: now,
+        }),
+        db
+          .prepare("UPDATE recovery_link_request SET status = ?1, decided_by = ?2, decided_at = ?3, decision_note = ?4 WHERE id = ?5")
+          .bind(decided.status, c.var.operator.userId, now, decided.decisionNote, row.id),
+      ],
+      200,
+      { code: "SUCCESS" as const, data: answer },
+    );
+  } catch (error) {
+    if (error instanceof Error && error.message.includes("recovery link request: a decided request does not change")) {
+      return c.var.idempotency.refuse(requestDecided());
+    }
+    throw error;
+  }
+}
+
+recoveryLinkRoutes.openapi(approve, async (c) => {
+  const row = await awaitingDecision(c, c.req.valid("param").id);
+  if (row.open_until <= c.var.clock.now()) throw requestClosed();
+  return decide(c, row, { status: "approved", decisionNote: c.req.valid("json").note || null });
+});
+
+recoveryLinkRoutes.openapi(reject, async (c) => {
+  const row = await awaitingDecision(c, c.req.valid("param").id);
+  return decide(c, row, { status: "rejected", decisionNote: c.req.valid("json").reason });
+});
+
+recoveryLinkRoutes.openapi(issue, async (c) => {
+  const db = c.env.DB;
+  const row = await findRecoveryLinkRequest(db, c.req.valid("param").id);
+  if (!row) throw new ApiError("NOT_FOUND", "There is no such recovery link request.", "id");
+  if (row.requested_by !== c.var.operator.userId) {
+    throw new ApiError("REQUESTER_REQUIRED", "Only the admin who asked for this recovery link can issue it.");
+  }
+  if (row.status === "issued") throw alreadyShown();
+  if (row.status !== "approved") {
+    throw new ApiError("RECOVERY_REQUEST_NOT_APPROVED", "This recovery link is not approved: it waits for another admin, or was rejected.");
+  }
+  const now = c.var.clock.now();
+  if (row.open_until <= now) throw requestClosed();
+  const token = randomToken();
+  const expiresAt = now + recoveryLinkLifetimeMs;
+  try {
+    return await c.var.idempotency.commit(
+      [
+        auditStatement(db, {
+          actor: operatorActor(c),
+          action: "person.recovery_link",
+          object: { type: "user", id: row.user_id },
+          after: { request: row.id, handle: row.person_handle, expiresAt: iso(expiresAt) },
+          reason: row.reason,
+          requestId: requestIdOf(c),
+          at: now,
+        }),
+        // One outstanding link a person: a new one replaces any not yet used.
+        db.prepare("UPDATE recovery_link SET used_at = ?1 WHERE user_id = ?2 AND used_at IS NULL").bind(now, row.user_id),
+        // The trigger `recovery_link_as_approved` refuses it unless the request is approved, open
+        // and this admin's; `recovery_link_request_issued` marks the request issued.
+        db
+          .prepare(
+            "INSERT INTO recovery_link (token_hash, user_id, issued_by, created_at, expires_at, request_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+          )
+          .bind(await hashToken(token), row.user_id, c.var.operator.userId, now, expiresAt, row.id),
+      ],
+      201,
+      { code: "SUCCESS" as const, data: { path: `/recover?link=${token}`, expiresAt: iso(expiresAt) } },
+      // Shown once: the link never sits in clear in the idempotency table; a retry hears this.
+      { replayAs: alreadyShown() },
+    );
+  } catch (error) {
+    // Issued meanwhile, under another key: its link was shown to that answer.
+    if (error instanceof Error && error.message.includes("recovery link request: only an approved")) throw alreadyShown();
+    throw error;
+  }
 });

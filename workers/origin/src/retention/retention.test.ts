@@ -152,14 +152,21 @@ describe("retention", () => {
     const now = origin.now();
     const user = await seedUser("dora", now);
     const admin = await seedUser("admin_eve", now);
-    const recoveryLink = (hash: string, expires: number) =>
-      env.DB.prepare("INSERT INTO recovery_link (token_hash, user_id, issued_by, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5)").bind(
-        hash.padEnd(64, "0"),
-        user.id,
-        admin.id,
+    const approver = await seedUser("admin_fay", now);
+    // Each link carries its own request, asked for by one admin and approved by another (decision 062).
+    const recoveryLink = (hash: string, expires: number) => [
+      env.DB.prepare(
+        "INSERT INTO recovery_link_request (id, user_id, reason, status, requested_by, requested_at, open_until) VALUES (?1, ?2, 'Checked', 'awaiting_approval', ?3, ?4, ?5)",
+      ).bind(`rlr_${hash}`, user.id, admin.id, expires - hour, expires + day),
+      env.DB.prepare("UPDATE recovery_link_request SET status = 'approved', decided_by = ?2, decided_at = ?3 WHERE id = ?1").bind(
+        `rlr_${hash}`,
+        approver.id,
         expires - hour,
-        expires,
-      );
+      ),
+      env.DB.prepare(
+        "INSERT INTO recovery_link (token_hash, user_id, issued_by, created_at, expires_at, request_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+      ).bind(hash.padEnd(64, "0"), user.id, admin.id, expires - hour, expires, `rlr_${hash}`),
+    ];
     const link = (hash: string, expires: number) =>
       env.DB.prepare("INSERT INTO sign_in_link (token_hash, user_id, created_at, expires_at) VALUES (?1, ?2, ?3, ?4)").bind(
         hash.padEnd(64, "0"),
@@ -180,8 +187,8 @@ describe("retention", () => {
       session("signed-out", now - hour, now - hour),
       link("expired", now - 1),
       link("live", now + minute),
-      recoveryLink("expired-recovery", now - 1),
-      recoveryLink("live-recovery", now + minute),
+      ...recoveryLink("expired-recovery", now - 1),
+      ...recoveryLink("live-recovery", now + minute),
       env.DB.prepare(
         "INSERT INTO webauthn_challenge (challenge, purpose, created_at, expires_at) VALUES ('expired-challenge-0', 'sign_in', ?1, ?2), ('live-challenge-0000', 'sign_in', ?1, ?3)",
       ).bind(now - 5 * minute, now - 1, now + minute),
@@ -236,7 +243,8 @@ describe("retention", () => {
     const left = async (sql: string) => (await env.DB.prepare(sql).all()).results;
     expect(await left("SELECT token_hash FROM session ORDER BY last_used_at")).toEqual([
       { token_hash: "idle-29-days".padEnd(64, "0") },
-      // The two seeded, live sessions.
+      // The three seeded, live sessions.
+      { token_hash: expect.stringMatching(/^[0-9a-f]{64}$/) },
       { token_hash: expect.stringMatching(/^[0-9a-f]{64}$/) },
       { token_hash: expect.stringMatching(/^[0-9a-f]{64}$/) },
     ]);

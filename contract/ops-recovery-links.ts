@@ -1,0 +1,30 @@
+/**
+ * Recovery links need a second admin (docs/decisions/062-recovery-links-need-a-second-admin.md):
+ * one admin asks, another approves or rejects, and whoever asked issues the link, once.
+ */
+import { z } from "zod";
+import { personSchema } from "./people";
+
+/** How long a request may wait for its decision and its link: an identity check is not fresh for longer. */
+export const recoveryLinkRequestOpenMs = 24 * 60 * 60_000;
+
+export const recoveryLinkRequestSchema = z.strictObject({
+  id: z.string(),
+  /** The person whose account the link would recover. */
+  person: personSchema.extend({ id: z.string() }),
+  /** How the asking admin checked who the person is. */
+  reason: z.string(),
+  status: z.enum(["awaiting_approval", "approved", "rejected", "issued"]),
+  requestedBy: personSchema,
+  requestedAt: z.iso.datetime(),
+  /** Past this, it is neither approved nor issued: ask again. */
+  openUntil: z.iso.datetime(),
+  decidedBy: personSchema.nullable(),
+  decidedAt: z.iso.datetime().nullable(),
+  decisionNote: z.string().nullable(),
+  issuedAt: z.iso.datetime().nullable(),
+});
+export type RecoveryLinkRequest = z.infer<typeof recoveryLinkRequestSchema>;
+
+const recoveryLinkRequestIdSchema = z.string().regex(/^rlr_[0-9a-f-]{36}$/, "Not a recovery link request id.");
+export const recoveryLinkRequestIdParamSchema = z.strictObject({ id: recoveryLinkRequestIdSchema });

@@ -1,0 +1,68 @@
+/**
+ * Recovery link requests as the back office reads them
+ * (docs/decisions/062-recovery-links-need-a-second-admin.md).
+ */
+import type { RecoveryLinkRequest } from "#contract/ops-recovery-links";
+import { type DecisionColumns, decisionFieldsOf } from "./maker-checker";
+
+export type RecoveryLinkRequestRow = DecisionColumns & {
+  id: string;
+  user_id: string;
+  person_handle: string;
+  person_name: string;
+  reason: string;
+  status: RecoveryLinkRequest["status"];
+  requested_by: string;
+  open_until: number;
+  issued_at: number | null;
+};
+
+const requestSelect = `
+SELECT r.id, r.user_id, person.handle AS person_handle, person.display_name AS person_name, r.reason, r.status,
+       r.requested_by, r.requested_at, r.open_until, r.decided_at, r.decision_note, r.issued_at,
+       requester.handle AS requester_handle, requester.display_name AS requester_name,
+       decider.handle AS decider_handle, decider.display_name AS decider_name
+FROM recovery_link_request AS r
+JOIN user AS person ON person.id = r.user_id
+JOIN user AS requester ON requester.id = r.requested_by
+LEFT JOIN user AS decider ON decider.id = r.decided_by`;
+
+export function recoveryLinkRequestOf(row: RecoveryLinkRequestRow): RecoveryLinkRequest {
+  return {
+    id: row.id,
+    person: { id: row.user_id, handle: row.person_handle, displayName: row.person_name },
+    reason: row.reason,
+    status: row.status,
+    openUntil: new Date(row.open_until).toISOString(),
+    ...decisionFieldsOf(row),
+    issuedAt: row.issued_at === null ? null : new Date(row.issued_at).toISOString(),
+  };
+}
+
+export function findRecoveryLinkRequest(db: D1Database, id: string): Promise<RecoveryLinkRequestRow | null> {
+  return db.prepare(`${requestSelect} WHERE r.id = ?1`).bind(id).first<RecoveryLinkRequestRow>();
+}
+
+/** How long a request stays listed once decided, issued or closed, so that whoever asked learns what became of it. */
+const listedAfterMs = 7 * 24 * 60 * 60_000;
+
+/**
+ * Requests still to decide or issue, and (unless `openOnly`) those asked for in the last 7
+ * days: newest first, at most 100; of one person when `personId` is given.
+ */
+export async function listedRecoveryLinkRequests(
+  db: D1Database,
+  now: number,
+  { personId, openOnly = false }: { personId?: string; openOnly?: boolean } = {},
+): Promise<RecoveryLinkRequest[]> {
+  const rows = await db
+    .prepare(
+      `${requestSelect}
+       WHERE ((r.status IN ('awaiting_approval', 'approved') AND r.open_until > ?1) OR (NOT ?4 AND r.requested_at > ?2))
+         AND (?3 IS NULL OR r.user_id = ?3)
+       ORDER BY r.requested_at DESC, r.id DESC LIMIT 100`,
+    )
+    .bind(now, now - listedAfterMs, personId ?? null, openOnly ? 1 : 0)
+    .all<RecoveryLinkRequestRow>();
+  return rows.results.map(recoveryLinkRequestOf);
+}
