@@ -20,7 +20,7 @@ export const errorStatus = {
   WRONG_PASSWORD: 422,
   /** The new password is the one the account has now. */
   PASSWORD_UNCHANGED: 422,
-  /** Recovery codes (or a recovery link) are shown once, in the first answer; a retry of that request hears this instead. */
+  /** Recovery codes (or a recovery link) are shown once, in the first answer; a retry of that request, or issuing the link again, hears this instead. */
   ALREADY_SHOWN: 409,
   /** An operator cannot ask for, approve or reject a recovery link for their own account, nor return or settle a refund on their own order: another must. */
   NOT_FOR_YOURSELF: 403,
@@ -95,7 +95,7 @@ export const errorStatus = {
   NOT_REFUNDABLE: 409,
   /** A still-open task refunds whole unclaimed slots only. */
   REFUND_NOT_WHOLE_SLOTS: 422,
-  /** Maker-checker: the operator who asked for a refund cannot decide on it. */
+  /** Maker-checker: the operator who asked for a refund, a code batch or a recovery link cannot decide on it; for a recovery link, nor can an admin the asker made one, or one made since the request. */
   SECOND_OPERATOR_REQUIRED: 403,
   /** The refund was approved or rejected already. */
   REFUND_DECIDED: 409,
@@ -121,10 +121,12 @@ export const errorStatus = {
   REQUESTER_REQUIRED: 403,
   /** A recovery link request was approved or rejected already. */
   RECOVERY_REQUEST_DECIDED: 409,
-  /** Only an approved recovery link request is issued: this one waits for a second admin, or was rejected. */
+  /** Only an approved recovery link request is issued: this one waits for a second admin, was rejected, or its approver is no longer an admin. */
   RECOVERY_REQUEST_NOT_APPROVED: 409,
   /** A recovery link request is open for a day: past it, it is neither approved nor issued. Ask again. */
   RECOVERY_REQUEST_CLOSED: 409,
+  /** An operator's account is not recovered by a link (whoever held it would hold the role): revoke the role first. */
+  OPERATOR_ACCOUNT: 409,
   /** The passkey request is unknown, used already or older than five minutes: ask for new options. */
   PASSKEY_CHALLENGE_EXPIRED: 422,
   /** The authenticator's answer to adding a passkey did not verify (signature, origin, relying party). */

@@ -49,7 +49,6 @@ export function actOnAccount(api: SignedInApi, id: string, action: AccountAction
   return api.post<unknown>(paths[action], { reason }, idempotencyKey);
 }
 
-/** A single-use link to set a new password, shown this once (docs/decisions/024-account-safety.md). */
 /** An admin asks for a recovery link; another approves it (docs/decisions/062-recovery-links-need-a-second-admin.md). */
 export const askForRecoveryLink = (api: SignedInApi, personId: string, reason: string, idempotencyKey: string) =>
   api.post<RecoveryLinkRequest>("/api/ops/recovery-link-requests", { personId, reason }, idempotencyKey);
@@ -66,7 +65,7 @@ export function decideRecoveryLinkRequest(
     : api.post<RecoveryLinkRequest>(apiPath`/api/ops/recovery-link-requests/${id}/reject`, { reason: note }, idempotencyKey);
 }
 
-/** The approved link, shown to whoever asked, in this answer only. */
+/** The approved link, shown to whoever asked, in this answer only (docs/decisions/024-account-safety.md). */
 export const issueRecoveryLink = (api: SignedInApi, id: string, idempotencyKey: string) =>
   api.post<RecoveryLink>(apiPath`/api/ops/recovery-link-requests/${id}/issue`, {}, idempotencyKey);
 

@@ -17,12 +17,15 @@ export function DecisionForm({
   approvedText,
   rejectedText,
   open = true,
+  describedBy,
 }: {
   subjectId: string;
   approvedText: string;
   rejectedText: string;
   /** False once the subject is decided: what this form did stays said, and nothing more can be sent. */
   open?: boolean;
+  /** The id of what the subject is, when a list holds several: a screen reader says which one each button decides. */
+  describedBy?: string;
 }) {
   const text = useMessages(opsMessages);
   const fetcher = useFetcher<ActionResult>();
@@ -55,10 +58,17 @@ export function DecisionForm({
         error={fieldError(fetcher.data, "reason") ?? fieldError(fetcher.data, "note")}
       />
       <div className="form-actions">
-        <button className="button" type="submit" name="intent" value="approve" disabled={busy}>
+        <button className="button" type="submit" name="intent" value="approve" disabled={busy} aria-describedby={describedBy}>
           {text.approve}
         </button>
-        <button className="button button-secondary" type="submit" name="intent" value="reject" disabled={busy}>
+        <button
+          className="button button-secondary"
+          type="submit"
+          name="intent"
+          value="reject"
+          disabled={busy}
+          aria-describedby={describedBy}
+        >
           {text.reject}
         </button>
       </div>

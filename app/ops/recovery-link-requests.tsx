@@ -10,7 +10,7 @@ import type { RecoveryLinkRequest } from "#contract/ops-recovery-links";
 import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime } from "../components/money";
 import type { ActionResult } from "../forms/action-result";
-import { FormAlert, SubmitButton, TextAreaField } from "../forms/fields";
+import { FormAlert, TextAreaField } from "../forms/fields";
 import { fieldError } from "../forms/failure-fields";
 import { useFormInstance } from "../forms/use-form-instance";
 import { useMessages } from "../i18n/messages";
@@ -57,7 +57,7 @@ function AskForm() {
   );
 }
 
-function IssueForm({ request, issuing }: { request: RecoveryLinkRequest; issuing: IssuingFetcher }) {
+function IssueForm({ request, issuing, describedBy }: { request: RecoveryLinkRequest; issuing: IssuingFetcher; describedBy: string }) {
   const text = useMessages(opsMessages);
   const { formRef, idempotencyKey } = useFormInstance(issuing.data);
   return (
@@ -65,9 +65,9 @@ function IssueForm({ request, issuing }: { request: RecoveryLinkRequest; issuing
       <input type="hidden" name="intent" value="recovery-link-issue" />
       <input type="hidden" name="requestId" value={request.id} />
       <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-      <SubmitButton busy={issuing.state !== "idle" || !idempotencyKey} busyLabel={text.recoveryLinkIssue}>
+      <button className="button" type="submit" disabled={issuing.state !== "idle" || !idempotencyKey} aria-describedby={describedBy}>
         {text.recoveryLinkIssue}
-      </SubmitButton>
+      </button>
     </issuing.Form>
   );
 }
@@ -104,16 +104,17 @@ function RequestLine({ request, issuing, ownAccount }: { request: RecoveryLinkRe
   const closed = open && Date.parse(request.openUntil) <= Date.now();
   const awaiting = request.status === "awaiting_approval" && !closed;
   const approved = request.status === "approved" && !closed;
+  const what = `ops-recovery-${request.id}`;
   return (
     <li className="card">
-      <p>
-        <strong>{text.recoveryLinkStatus[request.status]}</strong> · {request.reason}
+      <p id={what}>
+        <strong>{closed ? text.recoveryLinkStatusClosed : text.recoveryLinkStatus[request.status]}</strong> · {request.reason}
       </p>
       <p className="item-meta">
         <DateTime iso={request.requestedAt} /> · {text.requestedBy(request.requestedBy.displayName)}
         {request.decidedBy ? ` · ${text.decidedBy(request.decidedBy.displayName)}` : null}
         {request.decisionNote ? ` · ${request.decisionNote}` : null}
-        {open ? (
+        {open && !closed ? (
           <>
             {" "}
             · {text.openUntil} <DateTime iso={request.openUntil} />
@@ -128,9 +129,10 @@ function RequestLine({ request, issuing, ownAccount }: { request: RecoveryLinkRe
           approvedText={text.recoveryLinkApproved}
           rejectedText={text.recoveryLinkRejected}
           open={awaiting}
+          describedBy={what}
         />
       ) : null}
-      {mine && approved ? <IssueForm request={request} issuing={issuing} /> : null}
+      {mine && approved ? <IssueForm request={request} issuing={issuing} describedBy={what} /> : null}
       {!mine && approved ? <p>{text.recoveryLinkWaitsForIssuer(request.requestedBy.displayName)}</p> : null}
     </li>
   );
@@ -141,6 +143,10 @@ export function RecoveryLinkSection({ handle, requests }: { handle: string; requ
   const text = useMessages(opsMessages);
   const issuing: IssuingFetcher = useFetcher<ActionResult<RecoveryLink>>();
   const ownAccount = handle === useOperator().handle;
+  // One open request at a time: another would only ask the second admin twice.
+  const openRequest = requests.some(
+    (request) => (request.status === "awaiting_approval" || request.status === "approved") && Date.parse(request.openUntil) > Date.now(),
+  );
   return (
     <section className="ops-actions" aria-labelledby="ops-recovery-title" data-testid="ops-recovery">
       <h2 id="ops-recovery-title">{text.recoveryLinkTitle}</h2>
@@ -153,7 +159,7 @@ export function RecoveryLinkSection({ handle, requests }: { handle: string; requ
           ))}
         </ul>
       )}
-      {ownAccount ? <p>{text.recoveryLinkForYou}</p> : <AskForm />}
+      {ownAccount ? <p>{text.recoveryLinkForYou}</p> : openRequest ? null : <AskForm />}
     </section>
   );
 }

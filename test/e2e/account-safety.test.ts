@@ -264,7 +264,9 @@ for (const { viewport, language } of runs) {
       await shot(secondPage, "ops-recovery-link-approve", viewport, language);
       await line.getByRole("button", { name: ops.approve }).click();
       await expect(line).toContainText(ops.recoveryLinkApproved);
-      // The approver never sees the link.
+      // The approver may not issue it, and never sees the link.
+      await expect(line).toContainText(ops.recoveryLinkWaitsForIssuer(admin.displayName));
+      await expect(secondPage.getByRole("button", { name: ops.recoveryLinkIssue })).toHaveCount(0);
       await expect(secondPage.getByTestId("ops-recovery-link")).toHaveCount(0);
       await second.close();
 

@@ -59,7 +59,6 @@ export default function OpsPeople({ loaderData }: Route.ComponentProps) {
       <OpsView result={loaderData}>
         {(page) => (
           <>
-            <RecoveryLinksWaiting requests={page.openRecoveryLinkRequests} />
             {page.people.length === 0 ? (
               <p>{text.noPeople}</p>
             ) : (
@@ -90,6 +89,7 @@ export default function OpsPeople({ loaderData }: Route.ComponentProps) {
                 ) : null}
               </>
             )}
+            <RecoveryLinksWaiting requests={page.openRecoveryLinkRequests} />
           </>
         )}
       </OpsView>

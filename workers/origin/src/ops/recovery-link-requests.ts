@@ -15,13 +15,20 @@ export type RecoveryLinkRequestRow = DecisionColumns & {
   requested_by: string;
   open_until: number;
   issued_at: number | null;
+  /** Whether whoever approved it is still an unlocked admin: 1 or 0 (null before a decision). */
+  approver_still_admin: number | null;
+  /** Whether the person now holds an operator role: 1 or 0. */
+  person_is_operator: number;
 };
 
 const requestSelect = `
 SELECT r.id, r.user_id, person.handle AS person_handle, person.display_name AS person_name, r.reason, r.status,
        r.requested_by, r.requested_at, r.open_until, r.decided_at, r.decision_note, r.issued_at,
        requester.handle AS requester_handle, requester.display_name AS requester_name,
-       decider.handle AS decider_handle, decider.display_name AS decider_name
+       decider.handle AS decider_handle, decider.display_name AS decider_name,
+       (SELECT count(*) FROM operator_role WHERE user_id = r.decided_by AND role = 'admin' AND decider.locked_at IS NULL)
+         AS approver_still_admin,
+       EXISTS (SELECT 1 FROM operator_role WHERE user_id = r.user_id) AS person_is_operator
 FROM recovery_link_request AS r
 JOIN user AS person ON person.id = r.user_id
 JOIN user AS requester ON requester.id = r.requested_by
@@ -65,4 +72,20 @@ export async function listedRecoveryLinkRequests(
     .bind(now, now - listedAfterMs, personId ?? null, openOnly ? 1 : 0)
     .all<RecoveryLinkRequestRow>();
   return rows.results.map(recoveryLinkRequestOf);
+}
+
+/**
+ * Whether `operatorId` may be the second admin of a request: an admin since before it was
+ * asked for, made one by someone other than the asker. A second account the asker granted
+ * admin to is not a second admin (migration 0040's trigger holds the same).
+ */
+export async function isSecondAdmin(db: D1Database, operatorId: string, row: RecoveryLinkRequestRow): Promise<boolean> {
+  const found = await db
+    .prepare(
+      `SELECT 1 AS ok FROM operator_role
+       WHERE user_id = ?1 AND role = 'admin' AND granted_at <= ?2 AND granted_by <> (SELECT handle FROM user WHERE id = ?3)`,
+    )
+    .bind(operatorId, row.requested_at, row.requested_by)
+    .first<{ ok: 1 }>();
+  return found !== null;
 }

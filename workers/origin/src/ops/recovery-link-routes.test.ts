@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { resetDatabase, seedOperator, seedUser, testOrigin } from "../../test/origin-client";
+import { beforeBatch, resetDatabase, seedOperator, seedUser, testOrigin } from "../../test/origin-client";
 import { askForRecoveryLink, decideOnRecoveryLink, issueRecoveryLink, recoveryLinkToken } from "../../test/recovery-links";
 
 // docs/decisions/062-recovery-links-need-a-second-admin.md
@@ -85,18 +85,6 @@ describe("a recovery link needs a second admin", () => {
     expect(await links()).toBe(0);
   });
 
-  it("lets exactly one of two admins deciding at once decide", async () => {
-    const third = await seedOperator("ops_admin_three", "admin", origin.now());
-    const request = await asked();
-    const answers = await Promise.all([
-      decideOnRecoveryLink(origin, approver, request.id, "approve"),
-      decideOnRecoveryLink(origin, third, request.id, "reject", { reason: "Not convinced" }),
-    ]);
-    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
-    const refused = answers.find((answer) => answer.status === 409);
-    expect(await json(refused as Response)).toMatchObject({ code: "RECOVERY_REQUEST_DECIDED" });
-  });
-
   it("is open for a day: past it, it is neither approved nor issued", async () => {
     const waiting = await asked();
     const approvedInTime = await asked();
@@ -120,11 +108,16 @@ describe("a recovery link needs a second admin", () => {
     const self = await askForRecoveryLink(origin, asker, asker.id);
     expect(self.status).toBe(403);
     expect(await json(self)).toMatchObject({ code: "NOT_FOR_YOURSELF" });
-    // One admin asks for another's account: that admin may not approve the way into it.
-    const forApprover = await asked(asker, approver.id);
-    const ownWayIn = await decideOnRecoveryLink(origin, approver, forApprover.id, "approve");
-    expect(ownWayIn.status).toBe(403);
-    expect(await json(ownWayIn)).toMatchObject({ code: "NOT_FOR_YOURSELF" });
+    // Another operator's account: whoever held the link would hold the role.
+    const forOperator = await askForRecoveryLink(origin, asker, approver.id);
+    expect(forOperator.status).toBe(409);
+    expect(await json(forOperator)).toMatchObject({ code: "OPERATOR_ACCOUNT" });
+    for (const role of ["finance", "support"] as const) {
+      const operator = await seedOperator(`ops_${role}_two`, role, origin.now());
+      const request = await asked();
+      expect((await decideOnRecoveryLink(origin, operator, request.id, "approve")).status).toBe(403);
+      expect((await origin.call("/api/ops/recovery-link-requests", { method: "GET", headers: operator.auth })).status).toBe(403);
+    }
     const unknown = await askForRecoveryLink(origin, asker, "usr_nobody");
     expect(unknown.status).toBe(404);
     expect(await json(unknown)).toMatchObject({ field: "personId" });
@@ -135,6 +128,97 @@ describe("a recovery link needs a second admin", () => {
     });
     expect(oneAdmin.status).toBe(404);
     expect(await links()).toBe(0);
+  });
+});
+
+describe("a second admin is another person", () => {
+  const grantAdmin = (by: Seeded, handle: string) =>
+    origin.call("/api/ops/operators", {
+      body: { handle, role: "admin", reason: "Needs it" },
+      headers: { ...by.auth, "Idempotency-Key": `grant-${crypto.randomUUID()}` },
+    });
+
+  it("is not an account the asker made an admin, nor one made admin after the request", async () => {
+    const request = await asked();
+    // The asker's own second account, made an admin by the asker.
+    const second = await seedUser("asker_alt", origin.now());
+    expect((await grantAdmin(asker, "asker_alt")).status).toBe(200);
+    const byAlt = await decideOnRecoveryLink(origin, second, request.id, "approve");
+    expect(byAlt.status).toBe(403);
+    expect(await json(byAlt)).toMatchObject({ code: "SECOND_OPERATOR_REQUIRED" });
+    // Made an admin by someone else, but after the request was made.
+    origin.advance(1_000);
+    const late = await seedUser("late_admin", origin.now());
+    expect((await grantAdmin(approver, "late_admin")).status).toBe(200);
+    expect((await decideOnRecoveryLink(origin, late, request.id, "approve")).status).toBe(403);
+    // The database says the same, whatever the route.
+    await expect(
+      env.DB.prepare("UPDATE recovery_link_request SET status = 'approved', decided_by = ?1, decided_at = ?2 WHERE id = ?3")
+        .bind(second.id, origin.now(), request.id)
+        .run(),
+    ).rejects.toThrow(/approved by a second admin/);
+    expect((await decideOnRecoveryLink(origin, approver, request.id, "approve")).status).toBe(200);
+  });
+
+  it("whose approval carries nothing once they are no longer an unlocked admin", async () => {
+    for (const undo of [
+      () => env.DB.prepare("DELETE FROM operator_role WHERE user_id = ?1").bind(approver.id).run(),
+      () => env.DB.prepare("UPDATE user SET locked_at = ?1 WHERE id = ?2").bind(origin.now(), approver.id).run(),
+    ]) {
+      const request = await asked();
+      expect((await decideOnRecoveryLink(origin, approver, request.id, "approve")).status).toBe(200);
+      await undo();
+      const issued = await issueRecoveryLink(origin, asker, request.id);
+      expect(issued.status).toBe(409);
+      expect(await json(issued)).toMatchObject({ code: "RECOVERY_REQUEST_NOT_APPROVED" });
+      await env.DB.prepare("INSERT OR REPLACE INTO operator_role (user_id, role, granted_by, granted_at) VALUES (?1, 'admin', 'test', 0)")
+        .bind(approver.id)
+        .run();
+      await env.DB.prepare("UPDATE user SET locked_at = NULL WHERE id = ?1").bind(approver.id).run();
+    }
+    expect(await links()).toBe(0);
+  });
+
+  it("and the person's account has not become an operator's since", async () => {
+    const request = await asked();
+    expect((await decideOnRecoveryLink(origin, approver, request.id, "approve")).status).toBe(200);
+    expect((await grantAdmin(approver, "locked_out")).status).toBe(200);
+    const issued = await issueRecoveryLink(origin, asker, request.id);
+    expect(issued.status).toBe(409);
+    expect(await json(issued)).toMatchObject({ code: "OPERATOR_ACCOUNT" });
+    expect(await links()).toBe(0);
+  });
+});
+
+describe("two admins at once", () => {
+  it("deciding: the one whose batch lands second hears RECOVERY_REQUEST_DECIDED, from the database", async () => {
+    const third = await seedOperator("ops_admin_three", "admin", origin.now());
+    const request = await asked();
+    const refused = await origin.call(`/api/ops/recovery-link-requests/${request.id}/approve`, {
+      body: {},
+      headers: { ...approver.auth, "Idempotency-Key": "late-approve" },
+      db: beforeBatch(1, () => decideOnRecoveryLink(origin, third, request.id, "reject", { reason: "Not convinced" })),
+    });
+    expect(refused.status).toBe(409);
+    expect(await json(refused)).toMatchObject({ code: "RECOVERY_REQUEST_DECIDED" });
+    const row = await env.DB.prepare("SELECT status FROM recovery_link_request WHERE id = ?1").bind(request.id).first("status");
+    expect(row).toBe("rejected");
+  });
+
+  it("issuing under two keys: one link, and the other hears ALREADY_SHOWN", async () => {
+    const request = await asked();
+    expect((await decideOnRecoveryLink(origin, approver, request.id, "approve")).status).toBe(200);
+    let first: Response | undefined;
+    const second = await origin.call(`/api/ops/recovery-link-requests/${request.id}/issue`, {
+      headers: { ...asker.auth, "Idempotency-Key": "issue-key-b" },
+      db: beforeBatch(1, async () => {
+        first = await issueRecoveryLink(origin, asker, request.id, "issue-key-a");
+      }),
+    });
+    expect(first?.status).toBe(201);
+    expect(second.status).toBe(409);
+    expect(await json(second)).toMatchObject({ code: "ALREADY_SHOWN" });
+    expect(await links()).toBe(1);
   });
 });
 
@@ -181,13 +265,39 @@ describe("the database holds the rules", () => {
     expect(await links()).toBe(0);
   });
 
-  it("lets no admin decide on what they asked for, and keeps every request", async () => {
+  it("lets no admin decide on what they asked for, or on their own account, and keeps every request", async () => {
     const request = await asked();
+    const decide = (by: string) =>
+      env.DB.prepare(
+        "UPDATE recovery_link_request SET status = 'rejected', decided_by = ?1, decided_at = ?2, decision_note = 'No' WHERE id = ?3",
+      )
+        .bind(by, origin.now(), request.id)
+        .run();
+    await expect(decide(asker.id)).rejects.toThrow(/CHECK constraint failed/);
+    await expect(decide(person.id)).rejects.toThrow(/CHECK constraint failed/);
+    await expect(env.DB.prepare("DELETE FROM recovery_link_request").run()).rejects.toThrow(/requests are kept/);
+  });
+
+  it("moves a request only forward, keeps what was asked, and a link as issued", async () => {
+    const request = await asked();
+    const update = (set: string) => env.DB.prepare(`UPDATE recovery_link_request SET ${set} WHERE id = ?1`).bind(request.id).run();
+    await expect(update("reason = 'Something else'")).rejects.toThrow(/does not change/);
+    await expect(update(`user_id = '${approver.id}'`)).rejects.toThrow(/does not change/);
+    await expect(update(`status = 'issued', issued_at = ${origin.now()}`)).rejects.toThrow(/does not change|CHECK constraint failed/);
+    expect((await decideOnRecoveryLink(origin, approver, request.id, "reject", { reason: "No" })).status).toBe(200);
+    await expect(update(`status = 'approved'`)).rejects.toThrow(/does not change/);
+    // A request lives a day at most.
     await expect(
-      env.DB.prepare("UPDATE recovery_link_request SET status = 'approved', decided_by = ?1, decided_at = ?2 WHERE id = ?3")
-        .bind(asker.id, origin.now(), request.id)
+      env.DB.prepare(
+        "INSERT INTO recovery_link_request (id, user_id, reason, status, requested_by, requested_at, open_until) VALUES ('rlr_long', ?1, 'Checked', 'awaiting_approval', ?2, 0, 86400001)",
+      )
+        .bind(person.id, asker.id)
         .run(),
     ).rejects.toThrow(/CHECK constraint failed/);
-    await expect(env.DB.prepare("DELETE FROM recovery_link_request").run()).rejects.toThrow(/requests are kept/);
+    const approved = await asked();
+    expect((await decideOnRecoveryLink(origin, approver, approved.id, "approve")).status).toBe(200);
+    expect((await issueRecoveryLink(origin, asker, approved.id)).status).toBe(201);
+    await expect(env.DB.prepare("UPDATE recovery_link SET user_id = ?1").bind(approver.id).run()).rejects.toThrow(/a link does not change/);
+    await expect(env.DB.prepare("UPDATE recovery_link SET expires_at = expires_at + 1").run()).rejects.toThrow(/a link does not change/);
   });
 });

@@ -31,13 +31,13 @@ import { operatorWith } from "./operator-access";
 import { operatorActor, requestIdOf } from "./operator-actor";
 import {
   findRecoveryLinkRequest,
+  isSecondAdmin,
   listedRecoveryLinkRequests,
   type RecoveryLinkRequestRow,
   recoveryLinkRequestOf,
 } from "./recovery-link-requests";
-import { forbiddenUnless } from "./route-answers";
 
-const forbidden = "recoveryLink: admin";
+const forbidden = "FORBIDDEN: the operator's role lacks the right (recoveryLink: admin)";
 const notFound = errorContent("NOT_FOUND: no such request, or not signed in as an operator (the same answer as an unknown path)");
 
 const list = createRoute({
@@ -50,7 +50,7 @@ const list = createRoute({
   responses: {
     200: jsonContent(successEnvelope(z.array(recoveryLinkRequestSchema)), "The requests"),
     400: errorContent("BAD_REQUEST: personId is not a person's id"),
-    403: forbiddenUnless(forbidden),
+    403: errorContent(forbidden),
     404: errorContent("NOT_FOUND: not signed in as an operator (the same answer as an unknown path)"),
   },
 });
@@ -67,8 +67,9 @@ const ask = createRoute({
   },
   responses: {
     201: jsonContent(successEnvelope(recoveryLinkRequestSchema), "Asked: it waits for another admin"),
-    403: forbiddenUnless(`${forbidden}; NOT_FOR_YOURSELF for the operator's own account`),
+    403: errorContent(`${forbidden}; NOT_FOR_YOURSELF: the operator's own account`),
     404: errorContent("NOT_FOUND: no person has that id (field personId), or not signed in as an operator"),
+    409: errorContent("OPERATOR_ACCOUNT: the person holds an operator role, to be revoked first"),
     422: errorContent("IDEMPOTENCY_KEY_REUSED: the key was used with another body"),
   },
 });
@@ -86,8 +87,8 @@ const decision = <Body extends z.ZodType>(path: string, summary: string, body: B
     },
     responses: {
       200: jsonContent(successEnvelope(recoveryLinkRequestSchema), outcome),
-      403: forbiddenUnless(
-        `${forbidden}; SECOND_OPERATOR_REQUIRED: the admin who asked; NOT_FOR_YOURSELF: the link would recover the deciding admin's own account`,
+      403: errorContent(
+        `${forbidden}; SECOND_OPERATOR_REQUIRED: the admin who asked, an admin the asker made one, or one made since the request; NOT_FOR_YOURSELF: the link would recover the deciding admin's own account`,
       ),
       404: notFound,
       409: errorContent("RECOVERY_REQUEST_DECIDED: approved or rejected already; RECOVERY_REQUEST_CLOSED (approving): its day has passed"),
@@ -117,10 +118,10 @@ const issue = createRoute({
   request: { headers: idempotencyKeyHeader, params: recoveryLinkRequestIdParamSchema },
   responses: {
     201: jsonContent(successEnvelope(recoveryLinkSchema), "The link's path, with its token, this once"),
-    403: forbiddenUnless(`${forbidden}; REQUESTER_REQUIRED: only the admin who asked issues it`),
+    403: errorContent(`${forbidden}; REQUESTER_REQUIRED: only the admin who asked issues it`),
     404: notFound,
     409: errorContent(
-      "RECOVERY_REQUEST_NOT_APPROVED: it waits for another admin, or was rejected; RECOVERY_REQUEST_CLOSED: its day has passed; ALREADY_SHOWN: issued already, the link shown then",
+      "RECOVERY_REQUEST_NOT_APPROVED: it waits for another admin, was rejected, or whoever approved it is no longer an unlocked admin; RECOVERY_REQUEST_CLOSED: its day has passed; ALREADY_SHOWN: issued already, the link shown then; OPERATOR_ACCOUNT: the person has become an operator since",
     ),
   },
 });
@@ -141,6 +142,21 @@ const notYourOwn = () =>
 const requestDecided = () => new ApiError("RECOVERY_REQUEST_DECIDED", "This recovery link request has been approved or rejected already.");
 const requestClosed = () =>
   new ApiError("RECOVERY_REQUEST_CLOSED", "This request was open for a day and has closed. Check who the person is again and ask anew.");
+const operatorAccount = () =>
+  new ApiError(
+    "OPERATOR_ACCOUNT",
+    "This account holds an operator role: whoever held its recovery link would hold the role. Revoke the role first; grant it again once its owner is back in.",
+  );
+const notSecondAdmin = () =>
+  new ApiError(
+    "SECOND_OPERATOR_REQUIRED",
+    "Another admin must decide on a recovery link you asked for: one who was an admin before it was asked for, and whom you did not make one.",
+  );
+
+async function isOperator(db: D1Database, userId: string): Promise<boolean> {
+  return (await db.prepare("SELECT 1 AS operator FROM operator_role WHERE user_id = ?1").bind(userId).first()) !== null;
+}
+
 const alreadyShown = () =>
   new ApiError(
     "ALREADY_SHOWN",
@@ -162,6 +178,7 @@ recoveryLinkRoutes.openapi(ask, async (c) => {
     .bind(personId)
     .first<{ id: string; handle: string; display_name: string }>();
   if (!person) return c.var.idempotency.refuse(new ApiError("NOT_FOUND", "There is no such person.", "personId"), { lasting: false });
+  if (await isOperator(db, person.id)) return c.var.idempotency.refuse(operatorAccount(), { lasting: false });
   const now = c.var.clock.now();
   const id = `rlr_${crypto.randomUUID()}`;
   const asked: RecoveryLinkRequest = {
@@ -177,27 +194,35 @@ recoveryLinkRoutes.openapi(ask, async (c) => {
     decisionNote: null,
     issuedAt: null,
   };
-  return c.var.idempotency.commit(
-    [
-      auditStatement(db, {
-        actor: operatorActor(c),
-        action: "person.recovery_link_request",
-        object: { type: "user", id: person.id },
-        after: { request: id, handle: person.handle },
-        reason,
-        requestId: requestIdOf(c),
-        at: now,
-      }),
-      db
-        .prepare(
-          `INSERT INTO recovery_link_request (id, user_id, reason, status, requested_by, requested_at, open_until)
+  return c.var.idempotency
+    .commit(
+      [
+        auditStatement(db, {
+          actor: operatorActor(c),
+          action: "person.recovery_link_request",
+          object: { type: "user", id: person.id },
+          after: { request: id, handle: person.handle },
+          reason,
+          requestId: requestIdOf(c),
+          at: now,
+        }),
+        db
+          .prepare(
+            `INSERT INTO recovery_link_request (id, user_id, reason, status, requested_by, requested_at, open_until)
            VALUES (?1, ?2, ?3, 'awaiting_approval', ?4, ?5, ?6)`,
-        )
-        .bind(id, person.id, reason, c.var.operator.userId, now, now + recoveryLinkRequestOpenMs),
-    ],
-    201,
-    { code: "SUCCESS" as const, data: asked },
-  );
+          )
+          .bind(id, person.id, reason, c.var.operator.userId, now, now + recoveryLinkRequestOpenMs),
+      ],
+      201,
+      { code: "SUCCESS" as const, data: asked },
+    )
+    .catch((error: unknown) => {
+      // Made an operator while this was asked: the trigger `recovery_link_request_not_an_operator`.
+      if (error instanceof Error && error.message.includes("recovery link request: not for an operator")) {
+        return c.var.idempotency.refuse(operatorAccount(), { lasting: false });
+      }
+      throw error;
+    });
 });
 
 /** A request awaiting a decision, which the deciding admin neither asked for nor would be recovered by. */
@@ -205,10 +230,8 @@ async function awaitingDecision(c: OpsContext, id: string): Promise<RecoveryLink
   const row = await findRecoveryLinkRequest(c.env.DB, id);
   if (!row) throw new ApiError("NOT_FOUND", "There is no such recovery link request.", "id");
   if (row.status !== "awaiting_approval") throw requestDecided();
-  if (row.requested_by === c.var.operator.userId) {
-    throw new ApiError("SECOND_OPERATOR_REQUIRED", "Another admin must decide on a recovery link you asked for.");
-  }
   if (row.user_id === c.var.operator.userId) throw notYourOwn();
+  if (row.requested_by === c.var.operator.userId || !(await isSecondAdmin(c.env.DB, c.var.operator.userId, row))) throw notSecondAdmin();
   return row;
 }
 
@@ -242,6 +265,10 @@ async function decide(c: OpsContext, row: RecoveryLinkRequestRow, decided: Pick<
     if (error instanceof Error && error.message.includes("recovery link request: a decided request does not change")) {
       return c.var.idempotency.refuse(requestDecided());
     }
+    // The day ended, or this admin's role changed, between the checks above and the batch.
+    if (error instanceof Error && error.message.includes("recovery link request: approved by a second admin")) {
+      return c.var.idempotency.refuse(c.var.clock.now() >= row.open_until ? requestClosed() : notSecondAdmin());
+    }
     throw error;
   }
 }
@@ -265,11 +292,15 @@ recoveryLinkRoutes.openapi(issue, async (c) => {
     throw new ApiError("REQUESTER_REQUIRED", "Only the admin who asked for this recovery link can issue it.");
   }
   if (row.status === "issued") throw alreadyShown();
+  const now = c.var.clock.now();
+  if (row.status !== "rejected" && row.open_until <= now) throw requestClosed();
   if (row.status !== "approved") {
     throw new ApiError("RECOVERY_REQUEST_NOT_APPROVED", "This recovery link is not approved: it waits for another admin, or was rejected.");
   }
-  const now = c.var.clock.now();
-  if (row.open_until <= now) throw requestClosed();
+  if (!row.approver_still_admin) {
+    throw new ApiError("RECOVERY_REQUEST_NOT_APPROVED", "Whoever approved this recovery link is no longer an admin. Ask for a new one.");
+  }
+  if (row.person_is_operator) throw operatorAccount();
   const token = randomToken();
   const expiresAt = now + recoveryLinkLifetimeMs;
   try {
@@ -300,8 +331,12 @@ recoveryLinkRoutes.openapi(issue, async (c) => {
       { replayAs: alreadyShown() },
     );
   } catch (error) {
-    // Issued meanwhile, under another key: its link was shown to that answer.
-    if (error instanceof Error && error.message.includes("recovery link request: only an approved")) throw alreadyShown();
-    throw error;
+    if (!(error instanceof Error && error.message.includes("recovery link request: only an approved"))) throw error;
+    // Issued meanwhile under another key (its link was shown to that answer), or no longer
+    // approvable: read again to say which.
+    const again = await findRecoveryLinkRequest(db, row.id);
+    if (again?.status === "issued") throw alreadyShown();
+    if (again?.person_is_operator) throw operatorAccount();
+    throw new ApiError("RECOVERY_REQUEST_NOT_APPROVED", "Whoever approved this recovery link is no longer an admin. Ask for a new one.");
   }
 });

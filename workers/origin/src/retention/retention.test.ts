@@ -1,7 +1,16 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { defaultLocks } from "#contract/lock-limits";
-import { balanceOf, expectLedgerWhole, fundWallet, resetDatabase, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
+import {
+  balanceOf,
+  expectLedgerWhole,
+  fundWallet,
+  resetDatabase,
+  seedOperator,
+  seedUser,
+  testOrigin,
+  type TestOrigin,
+} from "../../test/origin-client";
 import { runTimeBasedRules } from "../scheduled";
 import { idempotencyRetentionMs, prunedTables, pruneExpired, retentionBatch } from "./retention";
 
@@ -152,12 +161,12 @@ describe("retention", () => {
     const now = origin.now();
     const user = await seedUser("dora", now);
     const admin = await seedUser("admin_eve", now);
-    const approver = await seedUser("admin_fay", now);
+    const approver = await seedOperator("admin_fay", "admin", now - day);
     // Each link carries its own request, asked for by one admin and approved by another (decision 062).
     const recoveryLink = (hash: string, expires: number) => [
       env.DB.prepare(
         "INSERT INTO recovery_link_request (id, user_id, reason, status, requested_by, requested_at, open_until) VALUES (?1, ?2, 'Checked', 'awaiting_approval', ?3, ?4, ?5)",
-      ).bind(`rlr_${hash}`, user.id, admin.id, expires - hour, expires + day),
+      ).bind(`rlr_${hash}`, user.id, admin.id, expires - hour, expires - hour + day),
       env.DB.prepare("UPDATE recovery_link_request SET status = 'approved', decided_by = ?2, decided_at = ?3 WHERE id = ?1").bind(
         `rlr_${hash}`,
         approver.id,
