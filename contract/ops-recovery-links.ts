@@ -4,9 +4,10 @@
  */
 import { z } from "zod";
 import { personSchema } from "./people";
+import { hoursMs } from "./time-limits";
 
 /** How long a request may wait for its decision and its link: an identity check is not fresh for longer. */
-export const recoveryLinkRequestOpenMs = 24 * 60 * 60_000;
+export const recoveryLinkRequestOpenMs = hoursMs(24);
 
 export const recoveryLinkRequestSchema = z.strictObject({
   id: z.string(),

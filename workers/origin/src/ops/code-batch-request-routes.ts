@@ -9,7 +9,6 @@ import type { Context } from "hono";
 import { z } from "zod";
 import { errorContent, idempotencyKeyHeader, jsonContent, operatorSession, successEnvelope } from "#contract/openapi";
 import { type CodeBatchRequest, codeBatchRequestIdParamSchema, codeBatchRequestSchema, issuedCodeBatchSchema } from "#contract/ops-codes";
-import { approvalBodySchema, rejectionBodySchema } from "#contract/ops";
 import { codesAlreadyShown, newCodeBatch } from "../codes/code-batches";
 import { ApiError } from "../http/answer";
 import { validationHook } from "../http/validation";
@@ -18,6 +17,7 @@ import type { OriginEnv } from "../origin-env";
 import { auditStatement } from "./audit";
 import { commitIssue } from "./code-batch-issue";
 import { type CodeBatchRequestRow, codeBatchRequestOf, findCodeBatchRequest, listedCodeBatchRequests } from "./code-batch-requests";
+import { decisionRoutes } from "./maker-checker";
 import { operatorWith } from "./operator-access";
 import { operatorActor, requestIdOf } from "./operator-actor";
 
@@ -37,39 +37,26 @@ const list = createRoute({
   },
 });
 
-const decision = <Body extends z.ZodType>(path: string, summary: string, body: Body, outcome: string) =>
-  createRoute({
-    method: "post",
-    path,
-    summary,
-    security: operatorSession,
-    request: {
-      headers: idempotencyKeyHeader,
-      params: codeBatchRequestIdParamSchema,
-      body: { content: { "application/json": { schema: body } }, required: true },
-    },
-    responses: {
-      200: jsonContent(successEnvelope(codeBatchRequestSchema), outcome),
-      403: errorContent(`${forbidden}; SECOND_OPERATOR_REQUIRED: not the operator who asked`),
-      404: notFound,
-      409: errorContent(
-        "CODE_REQUEST_DECIDED: approved or rejected already; CODE_REQUEST_EXPIRED (approving): the expiry it asked for has passed",
-      ),
-    },
-  });
-
-const approve = decision(
-  "/{id}/approve",
-  "Approve a code batch another operator asked for: they may then issue it, once (finance and up; audited)",
-  approvalBodySchema,
-  "Approved: whoever asked may issue it",
-);
-const reject = decision(
-  "/{id}/reject",
-  "Reject a code batch another operator asked for, with a reason: it is never issued (finance and up; audited)",
-  rejectionBodySchema,
-  "Rejected",
-);
+const { approve, reject } = decisionRoutes({
+  base: "/{id}",
+  params: codeBatchRequestIdParamSchema,
+  answer: codeBatchRequestSchema,
+  errors: {
+    403: errorContent(`${forbidden}; SECOND_OPERATOR_REQUIRED: not the operator who asked`),
+    404: notFound,
+    409: errorContent(
+      "CODE_REQUEST_DECIDED: approved or rejected already; CODE_REQUEST_EXPIRED (approving): the expiry it asked for has passed",
+    ),
+  },
+  approve: {
+    summary: "Approve a code batch another operator asked for: they may then issue it, once (finance and up; audited)",
+    outcome: "Approved: whoever asked may issue it",
+  },
+  reject: {
+    summary: "Reject a code batch another operator asked for, with a reason: it is never issued (finance and up; audited)",
+    outcome: "Rejected",
+  },
+});
 
 const issue = createRoute({
   method: "post",

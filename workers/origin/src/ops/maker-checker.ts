@@ -1,8 +1,52 @@
 /**
- * What every request a second operator decides on shows of who asked and who decided
- * (refunds: docs/decisions/015-operator-refunds.md; code batches: 049), from the columns
- * each list selects under these names.
+ * What every request a second operator decides on has in common (refunds:
+ * docs/decisions/015-operator-refunds.md; code batches: 049; recovery links: 062): the doors
+ * that approve and reject it, and what it shows of who asked and who decided, from the
+ * columns each list selects under these names.
  */
+import { createRoute } from "@hono/zod-openapi";
+import type { z } from "zod";
+import { type errorContent, idempotencyKeyHeader, jsonContent, operatorSession, successEnvelope } from "#contract/openapi";
+import { approvalBodySchema, rejectionBodySchema } from "#contract/ops";
+
+type ErrorAnswer = ReturnType<typeof errorContent>;
+type DecisionDoc = { summary: string; outcome: string };
+
+/**
+ * The approve (an optional note) and reject (a reason) doors of a request at `base`, each with
+ * an Idempotency-Key; `answer` is the request as decided, `errors` what each refuses with.
+ */
+export function decisionRoutes<Params extends z.ZodObject, Answer extends z.ZodType>({
+  base,
+  params,
+  answer,
+  errors,
+  approve,
+  reject,
+}: {
+  base: string;
+  params: Params;
+  answer: Answer;
+  errors: { 403: ErrorAnswer; 404: ErrorAnswer; 409: ErrorAnswer; 422?: ErrorAnswer };
+  approve: DecisionDoc;
+  reject: DecisionDoc;
+}) {
+  const door = <Body extends z.ZodType>(path: string, body: Body, { summary, outcome }: DecisionDoc) =>
+    createRoute({
+      method: "post",
+      path,
+      summary,
+      security: operatorSession,
+      request: {
+        headers: idempotencyKeyHeader,
+        params,
+        body: { content: { "application/json": { schema: body } }, required: true },
+      },
+      responses: { 200: jsonContent(successEnvelope(answer), outcome), ...errors },
+    });
+  return { approve: door(`${base}/approve`, approvalBodySchema, approve), reject: door(`${base}/reject`, rejectionBodySchema, reject) };
+}
+
 export type DecisionColumns = {
   requested_at: number;
   decided_at: number | null;

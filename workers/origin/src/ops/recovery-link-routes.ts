@@ -11,7 +11,7 @@ import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { z } from "zod";
 import { recoveryLinkLifetimeMs, recoveryLinkSchema } from "#contract/account-safety";
-import { approvalBodySchema, recoveryLinkBodySchema, rejectionBodySchema } from "#contract/ops";
+import { recoveryLinkBodySchema } from "#contract/ops";
 import { personIdParamSchema } from "#contract/ops-people";
 import {
   type RecoveryLinkRequest,
@@ -27,6 +27,7 @@ import { validationHook } from "../http/validation";
 import { idempotentPosts } from "../idempotency/idempotency";
 import type { OriginEnv } from "../origin-env";
 import { auditStatement } from "./audit";
+import { decisionRoutes } from "./maker-checker";
 import { operatorWith } from "./operator-access";
 import { operatorActor, requestIdOf } from "./operator-actor";
 import {
@@ -74,40 +75,27 @@ const ask = createRoute({
   },
 });
 
-const decision = <Body extends z.ZodType>(path: string, summary: string, body: Body, outcome: string) =>
-  createRoute({
-    method: "post",
-    path,
-    summary,
-    security: operatorSession,
-    request: {
-      headers: idempotencyKeyHeader,
-      params: recoveryLinkRequestIdParamSchema,
-      body: { content: { "application/json": { schema: body } }, required: true },
-    },
-    responses: {
-      200: jsonContent(successEnvelope(recoveryLinkRequestSchema), outcome),
-      403: errorContent(
-        `${forbidden}; SECOND_OPERATOR_REQUIRED: the admin who asked, an admin the asker made one, or one made since the request; NOT_FOR_YOURSELF: the link would recover the deciding admin's own account`,
-      ),
-      404: notFound,
-      409: errorContent("RECOVERY_REQUEST_DECIDED: approved or rejected already; RECOVERY_REQUEST_CLOSED (approving): its day has passed"),
-      422: errorContent("IDEMPOTENCY_KEY_REUSED: the key was used with another body"),
-    },
-  });
-
-const approve = decision(
-  "/{id}/approve",
-  "Approve a recovery link another admin asked for: they may then issue it, once (admin; audited)",
-  approvalBodySchema,
-  "Approved: whoever asked may issue the link",
-);
-const reject = decision(
-  "/{id}/reject",
-  "Reject a recovery link another admin asked for, with a reason: it is never issued (admin; audited)",
-  rejectionBodySchema,
-  "Rejected",
-);
+const { approve, reject } = decisionRoutes({
+  base: "/{id}",
+  params: recoveryLinkRequestIdParamSchema,
+  answer: recoveryLinkRequestSchema,
+  errors: {
+    403: errorContent(
+      `${forbidden}; SECOND_OPERATOR_REQUIRED: the admin who asked, an admin the asker made one, or one made since the request; NOT_FOR_YOURSELF: the link would recover the deciding admin's own account`,
+    ),
+    404: notFound,
+    409: errorContent("RECOVERY_REQUEST_DECIDED: approved or rejected already; RECOVERY_REQUEST_CLOSED (approving): its day has passed"),
+    422: errorContent("IDEMPOTENCY_KEY_REUSED: the key was used with another body"),
+  },
+  approve: {
+    summary: "Approve a recovery link another admin asked for: they may then issue it, once (admin; audited)",
+    outcome: "Approved: whoever asked may issue the link",
+  },
+  reject: {
+    summary: "Reject a recovery link another admin asked for, with a reason: it is never issued (admin; audited)",
+    outcome: "Rejected",
+  },
+});
 
 const issue = createRoute({
   method: "post",

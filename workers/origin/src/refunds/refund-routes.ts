@@ -14,7 +14,6 @@ import {
   refundQueueQuerySchema,
   refundRequestSchema,
 } from "#contract/ops-refunds";
-import { approvalBodySchema, rejectionBodySchema } from "#contract/ops";
 import { orderIdParamSchema } from "#contract/orders";
 import { z } from "zod";
 import { afterAnswer } from "../http/after-answer";
@@ -25,6 +24,7 @@ import { ChangedMeanwhile, readingAgainIfChanged } from "../idempotency/read-aga
 import { idempotentPosts, isReplayed } from "../idempotency/idempotency";
 import { isOverdraft } from "../ledger/journal";
 import { auditStatement } from "../ops/audit";
+import { decisionRoutes } from "../ops/maker-checker";
 import { operatorWith } from "../ops/operator-access";
 import { operatorActor, requestIdOf } from "../ops/operator-actor";
 import type { OriginEnv } from "../origin-env";
@@ -96,38 +96,22 @@ const refundQueue = createRoute({
   },
 });
 
-const decision = <Body extends z.ZodType>(path: string, summary: string, body: Body, outcome: string) =>
-  createRoute({
-    method: "post",
-    path,
-    summary,
-    security: operatorSession,
-    request: {
-      headers: idempotencyKeyHeader,
-      params: refundIdParamSchema,
-      body: { content: { "application/json": { schema: body } }, required: true },
-    },
-    responses: {
-      200: jsonContent(successEnvelope(refundRequestSchema), outcome),
-      403: errorContent("FORBIDDEN: only finance and admin operators; SECOND_OPERATOR_REQUIRED: not the operator who asked"),
-      404: errorContent(`NOT_FOUND: no such refund, or ${notAnOperator}`),
-      409: errorContent("REFUND_DECIDED: approved or rejected already; NOT_REFUNDABLE"),
-      422: errorContent("REFUND_NOT_WHOLE_SLOTS or INSUFFICIENT_FUNDS: the money is no longer where it was"),
-    },
-  });
-
-const approve = decision(
-  "/refunds/{id}/approve",
-  "Approve a refund another operator asked for: its money moves now (finance; audited)",
-  approvalBodySchema,
-  "Approved: the money moved",
-);
-const reject = decision(
-  "/refunds/{id}/reject",
-  "Reject a refund another operator asked for, with a reason (finance; audited)",
-  rejectionBodySchema,
-  "Rejected: nothing moved",
-);
+const { approve, reject } = decisionRoutes({
+  base: "/refunds/{id}",
+  params: refundIdParamSchema,
+  answer: refundRequestSchema,
+  errors: {
+    403: errorContent("FORBIDDEN: only finance and admin operators; SECOND_OPERATOR_REQUIRED: not the operator who asked"),
+    404: errorContent(`NOT_FOUND: no such refund, or ${notAnOperator}`),
+    409: errorContent("REFUND_DECIDED: approved or rejected already; NOT_REFUNDABLE"),
+    422: errorContent("REFUND_NOT_WHOLE_SLOTS or INSUFFICIENT_FUNDS: the money is no longer where it was"),
+  },
+  approve: {
+    summary: "Approve a refund another operator asked for: its money moves now (finance; audited)",
+    outcome: "Approved: the money moved",
+  },
+  reject: { summary: "Reject a refund another operator asked for, with a reason (finance; audited)", outcome: "Rejected: nothing moved" },
+});
 
 export const refundRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 refundRoutes.on("GET", "/orders/:id/refunds", operatorWith("readPeople"));
