@@ -17,7 +17,7 @@ import { newSessionId, newSessionToken, randomToken, sessionDeviceOf } from "./s
 import { signedInUser } from "./signed-in-user";
 import { locksOf } from "../deploy-limits/deploy-limits";
 import { forgottenWhenLocked, knownDeviceAfterSignIn, signInGuardOf } from "./known-devices";
-import { clearSignInFailures, reserveSignInAttempt, settleFailedAttempt, signInLockedError } from "./sign-in-guard";
+import { clearSignInFailuresStatement, reserveSignInAttempt, settleFailedAttempt, signInLockedError } from "./sign-in-guard";
 
 const register = createRoute({
   method: "post",
@@ -153,10 +153,11 @@ accountRoutes
         : absentUserHash;
     // Verified even for an unknown handle: both answers take the same time.
     const valid = (await verifyPassword(password, stored)) && stored !== absentUserHash;
-    if (!row || !valid) {
+    const refuse = async () => {
       await settleFailedAttempt(db, guard.key, now, lock, forgottenWhenLocked(db, guard, now));
-      throw new ApiError("INVALID_CREDENTIALS", "That handle and password do not match an account.");
-    }
+      return new ApiError("INVALID_CREDENTIALS", "That handle and password do not match an account.");
+    };
+    if (!row || !valid) throw await refuse();
     const device = await knownDeviceAfterSignIn(db, row.id, guard, now);
     const { token, insert } = await newSessionToken(db, row.id, now, sessionDeviceOf(c), device.tokenHash);
     try {
@@ -172,13 +173,12 @@ accountRoutes
         ),
         insert,
         ...device.statements,
+        clearSignInFailuresStatement(db, guard.key),
       ]);
     } catch (error) {
       if (!isFailedAssertion(error)) throw error;
-      await settleFailedAttempt(db, guard.key, now, lock, forgottenWhenLocked(db, guard, now));
-      throw new ApiError("INVALID_CREDENTIALS", "That handle and password do not match an account.");
+      throw await refuse();
     }
-    await clearSignInFailures(db, guard.key);
     const user = await findSessionUser(db, await hashToken(token), sessionTime(c.env, now));
     if (!user) throw new Error("A session created just now was not found.");
     return c.json({ code: "SUCCESS" as const, data: { token, user, deviceToken: device.deviceToken } }, 200);

@@ -72,9 +72,14 @@ export async function settleFailedAttempt(
 /** True while the guard is locked: for a statement of `onLock`. */
 export const guardLockedSql = "EXISTS (SELECT 1 FROM sign_in_lock WHERE handle = ? AND until > ?)";
 
+/** A success clears the guard's failures, the reserved attempt included: for the success's own batch. */
+export function clearSignInFailuresStatement(db: D1Database, guard: string): D1PreparedStatement {
+  return db.prepare("DELETE FROM sign_in_failure WHERE handle = ?1").bind(guard);
+}
+
 /** A success clears the guard's failures, the reserved attempt included. */
 export async function clearSignInFailures(db: D1Database, guard: string): Promise<void> {
-  await db.prepare("DELETE FROM sign_in_failure WHERE handle = ?1").bind(guard).run();
+  await clearSignInFailuresStatement(db, guard).run();
 }
 
 /** The 429 for a guard at its limit, with how long until it opens again (sign-in and recovery share it). */

@@ -141,10 +141,6 @@ const notSecondAdmin = () =>
     "Another admin must decide on a recovery link you asked for: one who was an admin before it was asked for, and whom you did not make one.",
   );
 
-async function isOperator(db: D1Database, userId: string): Promise<boolean> {
-  return (await db.prepare("SELECT 1 AS operator FROM operator_role WHERE user_id = ?1").bind(userId).first()) !== null;
-}
-
 const alreadyShown = () =>
   new ApiError(
     "ALREADY_SHOWN",
@@ -162,11 +158,13 @@ recoveryLinkRoutes.openapi(ask, async (c) => {
   // An admin locked out of their own account asks another: nobody vouches for themselves.
   if (personId === c.var.operator.userId) return c.var.idempotency.refuse(notYourOwn());
   const person = await db
-    .prepare("SELECT id, handle, display_name FROM user WHERE id = ?1")
+    .prepare(
+      "SELECT id, handle, display_name, EXISTS (SELECT 1 FROM operator_role WHERE user_id = user.id) AS operator FROM user WHERE id = ?1",
+    )
     .bind(personId)
-    .first<{ id: string; handle: string; display_name: string }>();
+    .first<{ id: string; handle: string; display_name: string; operator: number }>();
   if (!person) return c.var.idempotency.refuse(new ApiError("NOT_FOUND", "There is no such person.", "personId"), { lasting: false });
-  if (await isOperator(db, person.id)) return c.var.idempotency.refuse(operatorAccount(), { lasting: false });
+  if (person.operator) return c.var.idempotency.refuse(operatorAccount(), { lasting: false });
   const now = c.var.clock.now();
   const id = `rlr_${crypto.randomUUID()}`;
   const asked: RecoveryLinkRequest = {
