@@ -95,7 +95,7 @@ export const errorStatus = {
   NOT_REFUNDABLE: 409,
   /** A still-open task refunds whole unclaimed slots only. */
   REFUND_NOT_WHOLE_SLOTS: 422,
-  /** Maker-checker: the operator who asked for a refund, a code batch or a recovery link cannot decide on it; for a recovery link, nor can an admin the asker made one, or one made since the request. */
+  /** Maker-checker: the operator who asked for a refund, a code batch, a recovery link or a role cannot decide on it; for a recovery link or a role, nor can an admin the asker made one, or one made since the request. */
   SECOND_OPERATOR_REQUIRED: 403,
   /** The refund was approved or rejected already. */
   REFUND_DECIDED: 409,
@@ -125,6 +125,14 @@ export const errorStatus = {
   RECOVERY_REQUEST_NOT_APPROVED: 409,
   /** A recovery link request is open for a day: past it, it is neither approved nor issued. Ask again. */
   RECOVERY_REQUEST_CLOSED: 409,
+  /** The person holds the role an admin asked to grant them already. */
+  ROLE_UNCHANGED: 409,
+  /** A role that raises this person's rights waits for a second admin's decision already. */
+  ROLE_REQUEST_OPEN: 409,
+  /** A role request was approved or rejected already. */
+  ROLE_REQUEST_DECIDED: 409,
+  /** A role request is no longer approved: its day has passed, the admin who asked is no longer one, or the person's role has changed since. */
+  ROLE_REQUEST_CLOSED: 409,
   /** An operator's account is not recovered by a link (whoever held it would hold the role): revoke the role first. */
   OPERATOR_ACCOUNT: 409,
   /** The passkey request is unknown, used already or older than five minutes: ask for new options. */

@@ -35,8 +35,14 @@ export const operatorSchema = z.strictObject({
   displayName: z.string(),
   role: operatorRoleSchema,
   grantedAt: z.iso.datetime(),
-  /** The handle of the admin who granted it, or `cli` for `npm run operator`. */
+  /** The handle of the admin who granted it (who asked, for a raise), or `cli` for `npm run operator`. */
   grantedBy: z.string(),
+  /**
+   * The handle of the second admin who approved it, for a role that raised its holder's rights
+   * (docs/decisions/063-role-raises-need-a-second-admin.md); null for a lowered role, the
+   * command line's, and those granted before.
+   */
+  approvedBy: z.string().nullable(),
 });
 export type Operator = z.infer<typeof operatorSchema>;
 

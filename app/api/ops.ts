@@ -15,6 +15,7 @@ import type { Overview } from "#contract/ops-overview";
 import type { OpsWechatAsk, OrderStory, orderSearchPageSchema } from "#contract/ops-orders";
 import type { PersonPage, peoplePageSchema } from "#contract/ops-people";
 import type { RecoveryLinkRequest } from "#contract/ops-recovery-links";
+import type { RoleRequest } from "#contract/ops-role-requests";
 import type { OpsWechatRefund, orderRefundsSchema, PaidTwiceSettleBody, RefundRequest } from "#contract/ops-refunds";
 import { apiPath, withQuery } from "./api-path";
 import type { SignedInApi } from "./client";
@@ -152,8 +153,17 @@ export const searchOrders = (api: SignedInApi, query: Record<string, string | un
 
 export const listOperators = (api: SignedInApi) => api.get<Operator[]>("/api/ops/operators");
 
+/** A lower role is set at once; a raise is asked for, and waits for a second admin (docs/decisions/063-role-raises-need-a-second-admin.md). */
 export const grantRole = (api: SignedInApi, body: { handle: string; role: string; reason: string }, idempotencyKey: string) =>
-  api.post<Operator>("/api/ops/operators", body, idempotencyKey);
+  api.post<Operator | RoleRequest>("/api/ops/operators", body, idempotencyKey);
+
+export const roleRequests = (api: SignedInApi) => api.get<RoleRequest[]>("/api/ops/role-requests");
+
+export function decideRoleRequest(api: SignedInApi, id: string, decision: "approve" | "reject", note: string, idempotencyKey: string) {
+  return decision === "approve"
+    ? api.post<RoleRequest>(apiPath`/api/ops/role-requests/${id}/approve`, note ? { note } : {}, idempotencyKey)
+    : api.post<RoleRequest>(apiPath`/api/ops/role-requests/${id}/reject`, { reason: note }, idempotencyKey);
+}
 
 export const revokeRole = (api: SignedInApi, handle: string, reason: string, idempotencyKey: string) =>
   api.post<null>(apiPath`/api/ops/operators/${handle}/revoke`, { reason }, idempotencyKey);

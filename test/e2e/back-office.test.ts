@@ -29,7 +29,7 @@ import {
   viewports,
 } from "./journey-kit.ts";
 
-const [admin, finance, support] = seededOperators;
+const [admin, finance, support, secondAdmin] = seededOperators;
 const headerBalance = (page: Page) => page.getByTestId("header-balance");
 const idOf = async (person: Person) => (await api<{ id: string }>("POST", "/api/user/session", { token: person.token })).id;
 const reason = { reason: "The person asked on ticket 42." };
@@ -688,7 +688,7 @@ for (const { viewport, language } of runs) {
       await expect(page.getByRole("main")).toContainText(`${orders.historyStatus.closed}${orders.aside(orders.closeReason.cancelled)}`);
     });
 
-    test("an admin grants a role in the console, and takes it away again", async ({ page, browser }) => {
+    test("an admin asks for a role in the console, a second admin grants it, and it is taken away again", async ({ page, browser }) => {
       const colleague = await newPerson("new_agent", "Xu Wen");
       await contextFor(page.context(), admin, language);
       await open(page, "/ops/operators");
@@ -697,13 +697,38 @@ for (const { viewport, language } of runs) {
       await grantForm.getByLabel(ops.roleLabel, { exact: true }).selectOption("support");
       await grantForm.getByLabel(ops.reason, { exact: true }).fill("Joins the support team.");
       await grantForm.getByRole("button", { name: ops.grant, exact: true }).click();
-      const card = page
+      // A raise is asked for: nothing is granted until another admin approves it (decision 063).
+      await expect(grantForm.getByRole("status")).toHaveText(ops.roleAsked);
+      const request = page
+        .getByTestId("ops-role-requests")
+        .getByRole("listitem")
+        .filter({ hasText: `@${colleague.handle}` });
+      await expect(request).toContainText(ops.roleRequestStatus.awaiting_approval);
+      await expect(request).toContainText(ops.yourRecoveryLinkWaits);
+      await expect(request.getByRole("button", { name: ops.approve })).toHaveCount(0);
+      const operatorCards = page.getByTestId("ops-operators").getByRole("listitem");
+      await expect(operatorCards.filter({ hasText: `@${colleague.handle}` })).toHaveCount(0);
+
+      const second = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
+      await contextFor(second, secondAdmin, language);
+      const secondPage = await second.newPage();
+      await open(secondPage, "/ops/operators");
+      const waiting = secondPage
+        .getByTestId("ops-role-requests")
+        .getByRole("listitem")
+        .filter({ hasText: `@${colleague.handle}` });
+      await waiting.getByLabel(ops.decisionNote).fill("Confirmed with the support lead.");
+      await expectAccessible(secondPage);
+      await waiting.getByRole("button", { name: ops.approve }).click();
+      await expect(waiting.getByRole("status")).toHaveText(ops.roleApproved);
+      const granted = secondPage
         .getByTestId("ops-operators")
         .getByRole("listitem")
         .filter({ hasText: `@${colleague.handle}` });
-      await expect(card).toContainText(ops.role.support);
-      await expectAccessible(page);
-      await shot(page, "ops-operators", viewport, language);
+      await expect(granted).toContainText(ops.role.support);
+      await expect(granted).toContainText(ops.approvedBy(secondAdmin.handle));
+      await shot(secondPage, "ops-operators", viewport, language);
+      await second.close();
 
       const theirs = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
       await contextFor(theirs, colleague, language);
@@ -711,6 +736,9 @@ for (const { viewport, language } of runs) {
       await open(colleaguePage, "/ops");
       await expect(colleaguePage.getByTestId("ops-operator")).toContainText(colleague.displayName);
 
+      await open(page, "/ops/operators");
+      const card = operatorCards.filter({ hasText: `@${colleague.handle}` });
+      await expect(card).toContainText(ops.grantedBy(admin.handle));
       await card.getByLabel(ops.reason, { exact: true }).fill("Moved to another team.");
       await card.getByRole("button", { name: ops.revoke }).click();
       await expect(card).toHaveCount(0);

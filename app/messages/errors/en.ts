@@ -82,6 +82,11 @@ export default {
   RECOVERY_REQUEST_NOT_APPROVED:
     "This recovery link is not approved: it waits for another admin, was rejected, or whoever approved it is no longer an admin.",
   RECOVERY_REQUEST_CLOSED: "This request was open for a day and has closed. Check who the person is again and ask anew.",
+  ROLE_UNCHANGED: "This person holds that role already.",
+  ROLE_REQUEST_OPEN: "A role for this person waits for another admin's decision already.",
+  ROLE_REQUEST_DECIDED: "This role request has been approved or rejected already.",
+  ROLE_REQUEST_CLOSED:
+    "This role request can no longer be approved: its day has passed, the admin who asked is no longer one, or the person's role has changed. Ask anew if it is still needed.",
   OPERATOR_ACCOUNT: "This account holds an operator role. Revoke the role first; grant it again once its owner is back in.",
   PASSKEY_CHALLENGE_EXPIRED: "That passkey request has expired. Please try again.",
   PASSKEY_NOT_VERIFIED: "Paydesk could not verify that passkey. Please try again, or use another device.",

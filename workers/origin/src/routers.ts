@@ -75,6 +75,7 @@ export const routerMounts: RouterMount[] = [
   mount("/api/ops", async () => (await import("./ops/audit-routes")).auditRoutes),
   mount("/api/ops/people", async () => (await import("./ops/account-control-routes")).accountControlRoutes),
   mount("/api/ops/recovery-link-requests", async () => (await import("./ops/recovery-link-routes")).recoveryLinkRoutes),
+  mount("/api/ops/role-requests", async () => (await import("./ops/role-request-routes")).roleRequestRoutes),
   mount("/api/ops", async () => (await import("./refunds/refund-routes")).refundRoutes),
   mount("/api/ops", async () => (await import("./refunds/failed-refund-routes")).failedRefundRoutes),
   mount("/api/ops/tickets", async () => (await import("./ops/ticket-desk-routes")).ticketDeskRoutes),

@@ -101,6 +101,12 @@ export async function resetDatabase(): Promise<void> {
     env.DB.prepare(
       "CREATE TRIGGER recovery_link_request_kept BEFORE DELETE ON recovery_link_request BEGIN SELECT RAISE(ABORT, 'recovery link request: requests are kept'); END",
     ),
+    // Role requests are kept; the roles (deleted above) refer to them.
+    env.DB.prepare("DROP TRIGGER IF EXISTS role_request_kept"),
+    env.DB.prepare("DELETE FROM role_request"),
+    env.DB.prepare(
+      "CREATE TRIGGER role_request_kept BEFORE DELETE ON role_request BEGIN SELECT RAISE(ABORT, 'role request: requests are kept'); END",
+    ),
     // Code batch requests are kept too; their batches (deleted above) refer to them.
     env.DB.prepare("DROP TRIGGER IF EXISTS code_batch_request_kept"),
     env.DB.prepare("DELETE FROM code_batch_request"),
@@ -171,7 +177,7 @@ export async function seedOperator(
   now = Date.now(),
 ): Promise<Awaited<ReturnType<typeof seedUser>>> {
   const person = await seedUser(handle, now);
-  await env.DB.prepare("INSERT INTO operator_role (user_id, role, granted_by, granted_at) VALUES (?1, ?2, 'test', ?3)")
+  await env.DB.prepare("INSERT INTO operator_role (user_id, role, granted_by, granted_at) VALUES (?1, ?2, 'cli', ?3)")
     .bind(person.id, role, now)
     .run();
   return person;

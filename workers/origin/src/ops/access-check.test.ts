@@ -38,7 +38,7 @@ beforeAll(async () => {
 beforeEach(async () => {
   await resetDatabase();
   admin = await seedUser("op_admin");
-  await env.DB.prepare("INSERT INTO operator_role (user_id, role, granted_by, granted_at) VALUES (?1, 'admin', 'test', 0)")
+  await env.DB.prepare("INSERT INTO operator_role (user_id, role, granted_by, granted_at) VALUES (?1, 'admin', 'cli', 0)")
     .bind(admin.id)
     .run();
 });

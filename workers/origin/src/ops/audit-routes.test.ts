@@ -6,7 +6,7 @@ import {
   issueCodes,
   resetDatabase,
   seedOperator,
-  seedUser,
+  type seedUser,
   testOrigin,
   type TestOrigin,
 } from "../../test/origin-client";
@@ -57,13 +57,14 @@ beforeEach(async () => {
 
 describe("reading the audit trail", () => {
   it("shows each row newest first with its actor's handle, and filters by actor, action, object and time", async () => {
-    const newcomer = await seedUser("newcomer", origin.now());
+    // Lowering a role is one admin's act; a raise waits for a second admin (decision 063).
+    const newcomer = await seedOperator("newcomer", "admin", origin.now());
     origin.advance(1_000);
-    expect((await grant("newcomer", "support", "Joins support.")).status).toBe(200);
+    expect((await grant("newcomer", "finance", "Steps down to finance.")).status).toBe(200);
     origin.advance(1_000);
     await issueCodes(origin, 500, 2);
     origin.advance(1_000);
-    expect((await grant("newcomer", "finance", "Moves to finance.")).status).toBe(200);
+    expect((await grant("newcomer", "support", "Moves to support.")).status).toBe(200);
 
     const all = await trail();
     expect(all.rows.map((row) => [row.action, row.actorKind, row.actorHandle])).toEqual([
@@ -80,22 +81,22 @@ describe("reading the audit trail", () => {
       action: "operator.grant",
       objectType: "user",
       objectId: newcomer.id,
-      before: '{"role":"support"}',
-      after: '{"role":"finance"}',
-      reason: "Moves to finance.",
+      before: '{"role":"finance"}',
+      after: '{"role":"support"}',
+      reason: "Moves to support.",
       requestId: "req-audit-1",
     });
     const actions = async (query: Record<string, string>) => (await trail(query)).rows.map((row) => row.reason ?? row.action);
-    expect(await actions({ actor: "op_admin" })).toEqual(["Moves to finance.", "Joins support."]);
+    expect(await actions({ actor: "op_admin" })).toEqual(["Moves to support.", "Steps down to finance."]);
     expect(await actions({ actor: "op_finance" })).toEqual([]);
     expect(await actions({ action: "codes.issue" })).toEqual(["codes.issue"]);
-    expect(await actions({ objectType: "user", objectId: newcomer.id })).toEqual(["Moves to finance.", "Joins support."]);
+    expect(await actions({ objectType: "user", objectId: newcomer.id })).toEqual(["Moves to support.", "Steps down to finance."]);
     expect(await actions({ objectType: "code_batch" })).toEqual(["codes.issue"]);
-    expect(await actions({ objectId: newcomer.id, action: "operator.grant" })).toEqual(["Moves to finance.", "Joins support."]);
+    expect(await actions({ objectId: newcomer.id, action: "operator.grant" })).toEqual(["Moves to support.", "Steps down to finance."]);
     const start = Date.parse("2026-11-01T00:00:00Z");
-    expect(await actions({ from: new Date(start + 2_000).toISOString() })).toEqual(["Moves to finance.", "codes.issue"]);
-    expect(await actions({ to: "2026-11-01T08:00:02+08:00" })).toEqual(["Joins support."]);
-    expect(await actions({ actor: "op_admin", from: new Date(start + 2_000).toISOString() })).toEqual(["Moves to finance."]);
+    expect(await actions({ from: new Date(start + 2_000).toISOString() })).toEqual(["Moves to support.", "codes.issue"]);
+    expect(await actions({ to: "2026-11-01T08:00:02+08:00" })).toEqual(["Steps down to finance."]);
+    expect(await actions({ actor: "op_admin", from: new Date(start + 2_000).toISOString() })).toEqual(["Moves to support."]);
   });
 
   it("pages 50 at a time and the cursors give every row exactly once, filtered or not", async () => {

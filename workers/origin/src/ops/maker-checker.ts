@@ -69,3 +69,26 @@ export function decisionFieldsOf(row: DecisionColumns) {
     decisionNote: row.decision_note,
   };
 }
+
+/**
+ * Whether `operatorId` may be the second admin of a request: an admin since before it was
+ * asked for, made one by someone other than the asker. A second account the asker granted
+ * admin to is not a second admin; and since a raise needs a second admin itself
+ * (docs/decisions/063-role-raises-need-a-second-admin.md), neither is one made through a
+ * chain without another admin's approval. The triggers of migrations 0040 and 0041 hold
+ * the same.
+ */
+export async function isSecondAdmin(
+  db: D1Database,
+  operatorId: string,
+  request: { requested_at: number; requested_by: string },
+): Promise<boolean> {
+  const found = await db
+    .prepare(
+      `SELECT 1 AS ok FROM operator_role
+       WHERE user_id = ?1 AND role = 'admin' AND granted_at <= ?2 AND granted_by <> (SELECT handle FROM user WHERE id = ?3)`,
+    )
+    .bind(operatorId, request.requested_at, request.requested_by)
+    .first<{ ok: 1 }>();
+  return found !== null;
+}

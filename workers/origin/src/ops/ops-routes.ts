@@ -8,6 +8,7 @@ import {
   operatorSelfSchema,
   revokeRoleBodySchema,
 } from "#contract/ops";
+import { type RoleRequest, roleRequestOpenMs, roleRequestSchema } from "#contract/ops-role-requests";
 import type { Context } from "hono";
 import { z } from "zod";
 import { ApiError } from "../http/answer";
@@ -20,7 +21,8 @@ import { type AuditActor, auditStatement } from "./audit";
 import { operatorWith } from "./operator-access";
 import { notAnOperator } from "./route-answers";
 import { anUnlockedAdminRemains } from "./admin-remains";
-import { type OperatorRole, rightsOf } from "./roles";
+import { noOpenRoleRequest, openRoleRequestFor } from "./role-requests";
+import { type OperatorRole, raises, rightsOf } from "./roles";
 
 const me = createRoute({
   method: "get",
@@ -45,14 +47,19 @@ const listOperators = createRoute({
 const grant = createRoute({
   method: "post",
   path: "/operators",
-  summary: "Grant a person a role, or change theirs (admin; audited)",
+  summary:
+    "Grant a person a role, or change theirs (admin; audited): a role that raises their rights waits for a second admin's approval, open for a day; a lower one is set at once",
   security: operatorSession,
   request: { headers: idempotencyKeyHeader, body: { content: { "application/json": { schema: grantRoleBodySchema } }, required: true } },
   responses: {
-    200: jsonContent(successEnvelope(operatorSchema), "The person's role as it now is"),
+    200: jsonContent(successEnvelope(operatorSchema), "Lowered: the person's role as it now is"),
+    202: jsonContent(successEnvelope(roleRequestSchema), "Asked: the raise waits for another admin"),
     403: errorContent("FORBIDDEN: only an admin"),
     404: errorContent("NOT_FOUND: no such person (field handle), or not signed in as an operator"),
-    409: errorContent("LAST_ADMIN: the change would leave no admin; or ROLE_CHANGED: other admins kept changing the role meanwhile"),
+    409: errorContent(
+      "ROLE_UNCHANGED: the person holds that role already; ROLE_REQUEST_OPEN: a raise for the person waits for a decision already; LAST_ADMIN: the change would leave no admin; or ROLE_CHANGED: other admins kept changing the role meanwhile",
+    ),
+    422: errorContent("IDEMPOTENCY_KEY_REUSED: the key was used with another body"),
   },
 });
 
@@ -76,7 +83,14 @@ const revoke = createRoute({
   },
 });
 
-type OperatorRow = { handle: string; display_name: string; role: OperatorRole; granted_at: number; granted_by: string };
+type OperatorRow = {
+  handle: string;
+  display_name: string;
+  role: OperatorRole;
+  granted_at: number;
+  granted_by: string;
+  approved_by: string | null;
+};
 
 const operatorOf = (row: OperatorRow): Operator => ({
   handle: row.handle,
@@ -84,6 +98,7 @@ const operatorOf = (row: OperatorRow): Operator => ({
   role: row.role,
   grantedAt: new Date(row.granted_at).toISOString(),
   grantedBy: row.granted_by,
+  approvedBy: row.approved_by,
 });
 
 export const opsRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
@@ -112,8 +127,11 @@ opsRoutes.openapi(me, (c) => {
 
 opsRoutes.openapi(listOperators, async (c) => {
   const rows = await c.env.DB.prepare(
-    `SELECT user.handle, user.display_name, operator_role.role, operator_role.granted_at, operator_role.granted_by
+    `SELECT user.handle, user.display_name, operator_role.role, operator_role.granted_at, operator_role.granted_by,
+            approver.handle AS approved_by
      FROM operator_role JOIN user ON user.id = operator_role.user_id
+     LEFT JOIN role_request ON role_request.id = operator_role.request_id
+     LEFT JOIN user AS approver ON approver.id = role_request.decided_by
      ORDER BY CASE operator_role.role WHEN 'admin' THEN 0 WHEN 'finance' THEN 1 ELSE 2 END, user.handle`,
   ).all<OperatorRow>();
   return c.json({ code: "SUCCESS" as const, data: rows.results.map(operatorOf) }, 200);
@@ -126,6 +144,8 @@ opsRoutes.openapi(listOperators, async (c) => {
  */
 const roleAsRead = (db: D1Database, userId: string, role: OperatorRole | null) =>
   assertInBatch(db, "the role is as read", "(SELECT role FROM operator_role WHERE user_id = ?) IS ?", userId, role);
+
+const roleUnchanged = () => new ApiError("ROLE_UNCHANGED", "This person holds that role already.", "role");
 
 /** Not lasting: once the other admins are done, the same change may be asked again. */
 const roleKeptChanging = (c: Context<OriginEnv>) => () =>
@@ -155,12 +175,82 @@ async function grantAsRead(c: Context<OriginEnv>, { handle, role, reason }: { ha
   // Not lasting: the handle may be registered later.
   if (!target)
     return c.var.idempotency.refuse(new ApiError("NOT_FOUND", "No Paydesk account has that handle.", "handle"), { lasting: false });
+  // Granting a role again would rewrite who granted it, which the second-admin rules read.
+  if (role === target.role) return c.var.idempotency.refuse(roleUnchanged(), { lasting: false });
+  return raises(target.role, role) ? askForRaise(c, target, role, reason, now) : lower(c, target, role, reason, now);
+}
+
+type GrantTarget = { id: string; handle: string; display_name: string; role: OperatorRole | null };
+
+/** A raise waits for a second admin (docs/decisions/063-role-raises-need-a-second-admin.md). */
+async function askForRaise(c: Context<OriginEnv>, target: GrantTarget, role: OperatorRole, reason: string, now: number) {
+  const db = c.env.DB;
+  // Not lasting: once it is decided or closed, another may be asked for.
+  const alreadyOpen = () =>
+    c.var.idempotency.refuse(
+      new ApiError("ROLE_REQUEST_OPEN", "A role for this person waits for another admin's decision already.", "handle"),
+      { lasting: false },
+    );
+  if (await openRoleRequestFor(db, target.id, now)) return alreadyOpen();
+  const id = `rrq_${crypto.randomUUID()}`;
+  const asked: RoleRequest = {
+    id,
+    person: { handle: target.handle, displayName: target.display_name },
+    role,
+    roleBefore: target.role,
+    reason,
+    status: "awaiting_approval",
+    requestedBy: { handle: c.var.operator.handle, displayName: c.var.operator.displayName },
+    requestedAt: new Date(now).toISOString(),
+    openUntil: new Date(now + roleRequestOpenMs).toISOString(),
+    decidedBy: null,
+    decidedAt: null,
+    decisionNote: null,
+  };
+  try {
+    return await c.var.idempotency.commit(
+      [
+        auditStatement(db, {
+          actor: actorOf(c.var.operator),
+          action: "operator.grant_request",
+          object: { type: "user", id: target.id },
+          before: { role: target.role },
+          after: { role, request: id },
+          reason,
+          requestId: c.req.header("X-Request-Id") ?? null,
+          at: now,
+        }),
+        // One open request a person: two admins asking at once would ask the others twice.
+        noOpenRoleRequest(db, target.id, now),
+        // The trigger `role_request_awaits` holds that the role read is still the person's.
+        db
+          .prepare(
+            `INSERT INTO role_request (id, user_id, role, role_before, reason, status, requested_by, requested_at, open_until)
+             VALUES (?1, ?2, ?3, ?4, ?5, 'awaiting_approval', ?6, ?7, ?8)`,
+          )
+          .bind(id, target.id, role, target.role, reason, c.var.operator.userId, now, now + roleRequestOpenMs),
+      ],
+      202,
+      { code: "SUCCESS" as const, data: asked },
+    );
+  } catch (error) {
+    if (isFailedAssertion(error)) return alreadyOpen();
+    if (!(error instanceof Error && error.message.includes("role request: asked by an admin"))) throw error;
+    await throwIfRoleChanged(db, target.id, target.role);
+    throw error;
+  }
+}
+
+/** Lowering a role, as taking it away, is one admin's act: it takes rights, never gives them. */
+async function lower(c: Context<OriginEnv>, target: GrantTarget, role: OperatorRole, reason: string, now: number) {
+  const db = c.env.DB;
   const granted: OperatorRow = {
     handle: target.handle,
     display_name: target.display_name,
     role,
     granted_at: now,
     granted_by: c.var.operator.handle,
+    approved_by: null,
   };
   try {
     return await c.var.idempotency.commit(
@@ -178,10 +268,7 @@ async function grantAsRead(c: Context<OriginEnv>, { handle, role, reason }: { ha
         }),
         roleAsRead(db, target.id, target.role),
         db
-          .prepare(
-            `INSERT INTO operator_role (user_id, role, granted_by, granted_at) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT (user_id) DO UPDATE SET role = excluded.role, granted_by = excluded.granted_by, granted_at = excluded.granted_at`,
-          )
+          .prepare("UPDATE operator_role SET role = ?2, granted_by = ?3, granted_at = ?4, request_id = NULL WHERE user_id = ?1")
           .bind(target.id, role, granted.granted_by, now),
         anUnlockedAdminRemains(db),
       ],

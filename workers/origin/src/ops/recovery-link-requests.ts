@@ -73,19 +73,3 @@ export async function listedRecoveryLinkRequests(
     .all<RecoveryLinkRequestRow>();
   return rows.results.map(recoveryLinkRequestOf);
 }
-
-/**
- * Whether `operatorId` may be the second admin of a request: an admin since before it was
- * asked for, made one by someone other than the asker. A second account the asker granted
- * admin to is not a second admin (migration 0040's trigger holds the same).
- */
-export async function isSecondAdmin(db: D1Database, operatorId: string, row: RecoveryLinkRequestRow): Promise<boolean> {
-  const found = await db
-    .prepare(
-      `SELECT 1 AS ok FROM operator_role
-       WHERE user_id = ?1 AND role = 'admin' AND granted_at <= ?2 AND granted_by <> (SELECT handle FROM user WHERE id = ?3)`,
-    )
-    .bind(operatorId, row.requested_at, row.requested_by)
-    .first<{ ok: 1 }>();
-  return found !== null;
-}

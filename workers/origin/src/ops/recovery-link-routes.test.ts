@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { beforeBatch, resetDatabase, seedOperator, seedUser, testOrigin } from "../../test/origin-client";
 import { askForRecoveryLink, decideOnRecoveryLink, issueRecoveryLink, recoveryLinkToken } from "../../test/recovery-links";
+import { roleGrantedByTwoAdmins } from "../../test/role-requests";
 
 // docs/decisions/062-recovery-links-need-a-second-admin.md
 let origin = testOrigin();
@@ -132,24 +133,20 @@ describe("a recovery link needs a second admin", () => {
 });
 
 describe("a second admin is another person", () => {
-  const grantAdmin = (by: Seeded, handle: string) =>
-    origin.call("/api/ops/operators", {
-      body: { handle, role: "admin", reason: "Needs it" },
-      headers: { ...by.auth, "Idempotency-Key": `grant-${crypto.randomUUID()}` },
-    });
-
   it("is not an account the asker made an admin, nor one made admin after the request", async () => {
-    const request = await asked();
-    // The asker's own second account, made an admin by the asker.
+    // The asker's own second account, made an admin at the asker's asking (another admin
+    // approving: docs/decisions/063-role-raises-need-a-second-admin.md), before the request.
     const second = await seedUser("asker_alt", origin.now());
-    expect((await grantAdmin(asker, "asker_alt")).status).toBe(200);
+    await roleGrantedByTwoAdmins(origin, asker, approver, "asker_alt", "admin");
+    origin.advance(1_000);
+    const request = await asked();
     const byAlt = await decideOnRecoveryLink(origin, second, request.id, "approve");
     expect(byAlt.status).toBe(403);
     expect(await json(byAlt)).toMatchObject({ code: "SECOND_OPERATOR_REQUIRED" });
     // Made an admin by someone else, but after the request was made.
     origin.advance(1_000);
     const late = await seedUser("late_admin", origin.now());
-    expect((await grantAdmin(approver, "late_admin")).status).toBe(200);
+    await roleGrantedByTwoAdmins(origin, approver, asker, "late_admin", "admin");
     expect((await decideOnRecoveryLink(origin, late, request.id, "approve")).status).toBe(403);
     // The database says the same, whatever the route.
     await expect(
@@ -171,7 +168,7 @@ describe("a second admin is another person", () => {
       const issued = await issueRecoveryLink(origin, asker, request.id);
       expect(issued.status).toBe(409);
       expect(await json(issued)).toMatchObject({ code: "RECOVERY_REQUEST_NOT_APPROVED" });
-      await env.DB.prepare("INSERT OR REPLACE INTO operator_role (user_id, role, granted_by, granted_at) VALUES (?1, 'admin', 'test', 0)")
+      await env.DB.prepare("INSERT OR REPLACE INTO operator_role (user_id, role, granted_by, granted_at) VALUES (?1, 'admin', 'cli', 0)")
         .bind(approver.id)
         .run();
       await env.DB.prepare("UPDATE user SET locked_at = NULL WHERE id = ?1").bind(approver.id).run();
@@ -182,7 +179,7 @@ describe("a second admin is another person", () => {
   it("and the person's account has not become an operator's since", async () => {
     const request = await asked();
     expect((await decideOnRecoveryLink(origin, approver, request.id, "approve")).status).toBe(200);
-    expect((await grantAdmin(approver, "locked_out")).status).toBe(200);
+    await roleGrantedByTwoAdmins(origin, approver, asker, "locked_out", "admin");
     const issued = await issueRecoveryLink(origin, asker, request.id);
     expect(issued.status).toBe(409);
     expect(await json(issued)).toMatchObject({ code: "OPERATOR_ACCOUNT" });

@@ -27,12 +27,11 @@ import { validationHook } from "../http/validation";
 import { idempotentPosts } from "../idempotency/idempotency";
 import type { OriginEnv } from "../origin-env";
 import { auditStatement } from "./audit";
-import { decisionRoutes } from "./maker-checker";
+import { decisionRoutes, isSecondAdmin } from "./maker-checker";
 import { operatorWith } from "./operator-access";
 import { operatorActor, requestIdOf } from "./operator-actor";
 import {
   findRecoveryLinkRequest,
-  isSecondAdmin,
   listedRecoveryLinkRequests,
   type RecoveryLinkRequestRow,
   recoveryLinkRequestOf,

@@ -31,3 +31,11 @@ export function may(role: OperatorRole, right: OperatorRight): boolean {
 export function rightsOf(role: OperatorRole): OperatorRight[] {
   return (Object.keys(rightsFrom) as OperatorRight[]).filter((right) => may(role, right));
 }
+
+/**
+ * Whether holding `to` instead of `from` (no role: null) gives rights: such a change needs a
+ * second admin (docs/decisions/063-role-raises-need-a-second-admin.md).
+ */
+export function raises(from: OperatorRole | null, to: OperatorRole): boolean {
+  return operatorRoles.indexOf(to) > (from === null ? -1 : operatorRoles.indexOf(from));
+}

@@ -355,7 +355,7 @@ describe("assigning a ticket to another operator", () => {
     const id = await userTicket();
     const revoke = () => env.DB.prepare("DELETE FROM operator_role WHERE user_id = ?1").bind(support.id).run();
     const restore = () =>
-      env.DB.prepare("INSERT INTO operator_role (user_id, role, granted_by, granted_at) VALUES (?1, 'support', ?1, ?2)")
+      env.DB.prepare("INSERT INTO operator_role (user_id, role, granted_by, granted_at) VALUES (?1, 'support', 'cli', ?2)")
         .bind(support.id, origin.now())
         .run();
     for (const to of ["me", "op_other"]) {

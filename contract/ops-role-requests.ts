@@ -1,0 +1,35 @@
+/**
+ * A role that raises someone's rights needs a second admin
+ * (docs/decisions/063-role-raises-need-a-second-admin.md): one admin asks, another approves,
+ * which grants it, or rejects it. Lowering a role, or taking it away, is done at once.
+ */
+import { z } from "zod";
+import { operatorRoleSchema } from "./ops";
+import { personSchema } from "./people";
+import { hoursMs } from "./time-limits";
+
+/** How long a request may wait for its decision: whoever is to hold the role is not vouched for longer. */
+export const roleRequestOpenMs = hoursMs(24);
+
+export const roleRequestSchema = z.strictObject({
+  id: z.string(),
+  /** Whoever would hold the role. */
+  person: personSchema,
+  role: operatorRoleSchema,
+  /** The role they held when it was asked for: none, or one below. */
+  roleBefore: operatorRoleSchema.nullable(),
+  /** Why they need it: kept in the audit trail. */
+  reason: z.string(),
+  status: z.enum(["awaiting_approval", "approved", "rejected"]),
+  requestedBy: personSchema,
+  requestedAt: z.iso.datetime(),
+  /** Past this, it is no longer approved: ask again. */
+  openUntil: z.iso.datetime(),
+  decidedBy: personSchema.nullable(),
+  decidedAt: z.iso.datetime().nullable(),
+  decisionNote: z.string().nullable(),
+});
+export type RoleRequest = z.infer<typeof roleRequestSchema>;
+
+const roleRequestIdSchema = z.string().regex(/^rrq_[0-9a-f-]{36}$/, "Not a role request id.");
+export const roleRequestIdParamSchema = z.strictObject({ id: roleRequestIdSchema });

@@ -1,0 +1,102 @@
+-- A role that raises someone's rights needs a second admin
+-- (docs/decisions/063-role-raises-need-a-second-admin.md).
+--
+-- One admin alone could make a second account of theirs an admin (or a finance operator),
+-- and that account would then be "another operator" for every maker-checker: refunds, code
+-- batches, recovery links. Now a raise is asked for by one admin and granted by another's
+-- approval; lowering a role, or taking it away, stays one admin's act.
+
+-- 1. The requests. Each is open for a day.
+CREATE TABLE role_request (
+  id TEXT PRIMARY KEY CHECK (length(id) BETWEEN 1 AND 64),
+  user_id TEXT NOT NULL REFERENCES user (id),
+  role TEXT NOT NULL CHECK (role IN ('support', 'finance', 'admin')),
+  -- The role held when it was asked for; the approval grants only over that same role.
+  role_before TEXT CHECK (role_before IS NULL OR role_before IN ('support', 'finance')),
+  reason TEXT NOT NULL CHECK (length(reason) BETWEEN 1 AND 500),
+  status TEXT NOT NULL CHECK (status IN ('awaiting_approval', 'approved', 'rejected')),
+  requested_by TEXT NOT NULL REFERENCES user (id),
+  requested_at INTEGER NOT NULL,
+  open_until INTEGER NOT NULL,
+  decided_by TEXT REFERENCES user (id),
+  decided_at INTEGER,
+  decision_note TEXT CHECK (decision_note IS NULL OR length(decision_note) BETWEEN 1 AND 500),
+  CHECK ((status = 'awaiting_approval') = (decided_by IS NULL)),
+  CHECK ((decided_by IS NULL) = (decided_at IS NULL)),
+  CHECK (status <> 'rejected' OR decision_note IS NOT NULL),
+  CHECK (open_until - requested_at BETWEEN 1 AND 86400000),
+  -- Only a raise is asked for: the role asked is above the one held.
+  CHECK (CASE role WHEN 'support' THEN 1 WHEN 'finance' THEN 2 ELSE 3 END
+         > CASE role_before WHEN 'support' THEN 1 WHEN 'finance' THEN 2 ELSE 0 END),
+  -- Nobody asks for their own raise, and nobody decides on what they asked for or on their own.
+  CHECK (requested_by <> user_id),
+  CHECK (decided_by IS NULL OR (decided_by <> requested_by AND decided_by <> user_id))
+) STRICT;
+CREATE INDEX role_request_requested ON role_request (requested_at, id);
+
+-- A request starts awaiting a decision, asked by an unlocked admin, over the role the person
+-- holds; it moves only forward, awaiting → approved or rejected, and what was asked and who
+-- decided never change. No request is deleted.
+CREATE TRIGGER role_request_awaits BEFORE INSERT ON role_request
+WHEN NEW.status <> 'awaiting_approval' OR NEW.decision_note IS NOT NULL
+  OR NOT EXISTS (
+    SELECT 1 FROM operator_role JOIN user ON user.id = operator_role.user_id
+    WHERE operator_role.user_id = NEW.requested_by AND operator_role.role = 'admin' AND user.locked_at IS NULL
+  )
+  OR NEW.role_before IS NOT (SELECT role FROM operator_role WHERE user_id = NEW.user_id)
+BEGIN SELECT RAISE(ABORT, 'role request: asked by an admin, over the role held, awaiting a decision'); END;
+CREATE TRIGGER role_request_forward BEFORE UPDATE ON role_request
+WHEN NOT (OLD.status = 'awaiting_approval' AND NEW.status IN ('approved', 'rejected'))
+  OR NEW.id <> OLD.id OR NEW.user_id <> OLD.user_id OR NEW.role <> OLD.role OR NEW.role_before IS NOT OLD.role_before
+  OR NEW.reason <> OLD.reason OR NEW.requested_by <> OLD.requested_by OR NEW.requested_at <> OLD.requested_at
+  OR NEW.open_until <> OLD.open_until
+BEGIN SELECT RAISE(ABORT, 'role request: a decided request does not change'); END;
+-- An approval comes within the day, from an admin who was one before the request was made and
+-- whom the asker did not make one, while the asker is still an unlocked admin and the person
+-- still holds the role they held when it was asked for.
+CREATE TRIGGER role_request_second_admin BEFORE UPDATE OF status ON role_request
+WHEN OLD.status = 'awaiting_approval' AND NEW.status = 'approved' AND (
+  NEW.decided_at >= OLD.open_until
+  OR NOT EXISTS (
+    SELECT 1 FROM operator_role
+    WHERE user_id = NEW.decided_by AND role = 'admin' AND granted_at <= OLD.requested_at
+      AND granted_by <> (SELECT handle FROM user WHERE id = OLD.requested_by)
+  )
+  OR NOT EXISTS (
+    SELECT 1 FROM operator_role JOIN user ON user.id = operator_role.user_id
+    WHERE operator_role.user_id = OLD.requested_by AND operator_role.role = 'admin' AND user.locked_at IS NULL
+  )
+  OR OLD.role_before IS NOT (SELECT role FROM operator_role WHERE user_id = OLD.user_id)
+)
+BEGIN SELECT RAISE(ABORT, 'role request: approved by a second admin, within the day, over the role held'); END;
+CREATE TRIGGER role_request_kept BEFORE DELETE ON role_request
+BEGIN SELECT RAISE(ABORT, 'role request: requests are kept'); END;
+
+-- 2. A role that raises its holder's rights is granted only by the approval of a request for
+-- it, in the approval's batch, in the asker's name. The command line (`npm run operator`,
+-- granted_by 'cli') is the break-glass tool and stays outside this rule, as it is outside
+-- the rule that an admin remains (docs/decisions/012-operators-and-audit.md).
+ALTER TABLE operator_role ADD COLUMN request_id TEXT REFERENCES role_request (id);
+CREATE TRIGGER operator_role_new_as_approved BEFORE INSERT ON operator_role
+WHEN NEW.granted_by <> 'cli' AND NOT EXISTS (
+  SELECT 1 FROM role_request AS r JOIN user AS asker ON asker.id = r.requested_by
+  WHERE r.id = NEW.request_id AND r.status = 'approved' AND r.user_id = NEW.user_id AND r.role = NEW.role
+    AND r.role_before IS NULL AND r.decided_at = NEW.granted_at AND asker.handle = NEW.granted_by
+)
+BEGIN SELECT RAISE(ABORT, 'role request: a role is granted by a second admin''s approval'); END;
+CREATE TRIGGER operator_role_raised_as_approved BEFORE UPDATE ON operator_role
+WHEN NEW.granted_by <> 'cli'
+  AND CASE NEW.role WHEN 'support' THEN 1 WHEN 'finance' THEN 2 ELSE 3 END
+      > CASE OLD.role WHEN 'support' THEN 1 WHEN 'finance' THEN 2 ELSE 3 END
+  AND NOT EXISTS (
+    SELECT 1 FROM role_request AS r JOIN user AS asker ON asker.id = r.requested_by
+    WHERE r.id = NEW.request_id AND r.status = 'approved' AND r.user_id = NEW.user_id AND r.role = NEW.role
+      AND r.role_before = OLD.role AND r.decided_at = NEW.granted_at AND asker.handle = NEW.granted_by
+  )
+BEGIN SELECT RAISE(ABORT, 'role request: a role is granted by a second admin''s approval'); END;
+-- A role kept is not granted again: who granted it (which the second-admin rules read) is not
+-- rewritten but by a change of role.
+CREATE TRIGGER operator_role_not_granted_again BEFORE UPDATE ON operator_role
+WHEN NEW.granted_by <> 'cli' AND NEW.role = OLD.role
+  AND (NEW.granted_by <> OLD.granted_by OR NEW.granted_at <> OLD.granted_at OR NEW.request_id IS NOT OLD.request_id)
+BEGIN SELECT RAISE(ABORT, 'role request: a role kept is not granted again'); END;
