@@ -28,6 +28,14 @@ export const roleRequestSchema = z.strictObject({
   decidedBy: personSchema.nullable(),
   decidedAt: z.iso.datetime().nullable(),
   decisionNote: z.string().nullable(),
+  /**
+   * Why a request still awaiting a decision can no longer be approved, only rejected: its day
+   * has passed, the admin who asked is no longer an unlocked admin, or the person's role has
+   * changed since; null while it can be (and once decided).
+   */
+  closed: z.enum(["day_passed", "asker_not_admin", "role_changed"]).nullable(),
+  /** Whether the admin reading it may approve or reject it: a second admin to the asker, while it awaits a decision. */
+  yoursToDecide: z.boolean(),
 });
 export type RoleRequest = z.infer<typeof roleRequestSchema>;
 

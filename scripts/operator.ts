@@ -47,7 +47,8 @@ export function commandSql(command: OperatorCommand, now: number): string[] {
     return [
       audit("operator.grant", `json_object('role', '${command.role}')`, before),
       `INSERT INTO operator_role (user_id, role, granted_by, granted_at) SELECT id, '${command.role}', 'cli', ${now} FROM user WHERE handle = '${command.handle}'
-       ON CONFLICT (user_id) DO UPDATE SET role = excluded.role, granted_by = excluded.granted_by, granted_at = excluded.granted_at`,
+       ON CONFLICT (user_id) DO UPDATE SET role = excluded.role, granted_by = excluded.granted_by, granted_at = excluded.granted_at,
+         request_id = NULL`,
       `SELECT count(*) AS found FROM user WHERE handle = '${command.handle}'`,
     ];
   }

@@ -17,6 +17,7 @@ export function DecisionForm({
   approvedText,
   rejectedText,
   open = true,
+  approvable = true,
   describedBy,
 }: {
   subjectId: string;
@@ -24,6 +25,8 @@ export function DecisionForm({
   rejectedText: string;
   /** False once the subject is decided: what this form did stays said, and nothing more can be sent. */
   open?: boolean;
+  /** False when it can only be rejected any more (a request that has closed). */
+  approvable?: boolean;
   /** The id of what the subject is, when a list holds several: a screen reader says which one each button decides. */
   describedBy?: string;
 }) {
@@ -58,9 +61,11 @@ export function DecisionForm({
         error={fieldError(fetcher.data, "reason") ?? fieldError(fetcher.data, "note")}
       />
       <div className="form-actions">
-        <button className="button" type="submit" name="intent" value="approve" disabled={busy} aria-describedby={describedBy}>
-          {text.approve}
-        </button>
+        {approvable ? (
+          <button className="button" type="submit" name="intent" value="approve" disabled={busy} aria-describedby={describedBy}>
+            {text.approve}
+          </button>
+        ) : null}
         <button
           className="button button-secondary"
           type="submit"

@@ -13,9 +13,9 @@ import { useOperator } from "./ops-context";
 /** A request, and what this admin may do with it. */
 function RequestLine({ request }: { request: RoleRequest }) {
   const text = useMessages(opsMessages);
-  const mine = request.requestedBy.handle === useOperator().handle;
+  const me = useOperator().handle;
+  const mine = request.requestedBy.handle === me;
   const awaiting = request.status === "awaiting_approval";
-  const closed = awaiting && Date.parse(request.openUntil) <= Date.now();
   const what = `ops-role-request-${request.id}`;
   return (
     <li className="card">
@@ -26,27 +26,28 @@ function RequestLine({ request }: { request: RoleRequest }) {
         · {request.roleBefore ? text.role[request.roleBefore] : text.noRole} → {text.role[request.role]} · {request.reason}
       </p>
       <p className="item-meta">
-        {closed ? text.recoveryLinkStatusClosed : text.roleRequestStatus[request.status]} · <DateTime iso={request.requestedAt} /> ·{" "}
+        {request.closed ? text.roleRequestStatusClosed : text.roleRequestStatus[request.status]} · <DateTime iso={request.requestedAt} /> ·{" "}
         {text.requestedBy(request.requestedBy.displayName)}
         {request.decidedBy ? ` · ${text.decidedBy(request.decidedBy.displayName)}` : null}
         {request.decisionNote ? ` · ${request.decisionNote}` : null}
-        {awaiting && !closed ? (
+        {awaiting && !request.closed ? (
           <>
             {" "}
             · {text.openUntil} <DateTime iso={request.openUntil} />
           </>
         ) : null}
       </p>
-      {closed ? <p>{text.roleRequestClosed}</p> : null}
-      {mine && awaiting && !closed ? <p>{text.yourRecoveryLinkWaits}</p> : null}
-      {/* A closed request may still be rejected, which lets a new one be asked for at once.
-          Decided, the form keeps saying what it did while the page is open. */}
-      {!mine ? (
+      {request.closed ? <p>{text.roleRequestClosed[request.closed]}</p> : null}
+      {mine && awaiting && !request.closed ? <p>{text.roleRequestWaits}</p> : null}
+      {!mine && awaiting && !request.yoursToDecide ? <p>{text.roleRequestNotYours}</p> : null}
+      {/* Once decided, the form of whoever decided keeps saying what it did while the page is open. */}
+      {request.yoursToDecide || request.decidedBy?.handle === me ? (
         <DecisionForm
           subjectId={request.id}
           approvedText={text.roleApproved}
           rejectedText={text.roleRejected}
-          open={awaiting}
+          open={request.yoursToDecide}
+          approvable={request.closed === null}
           describedBy={what}
         />
       ) : null}

@@ -704,7 +704,7 @@ for (const { viewport, language } of runs) {
         .getByRole("listitem")
         .filter({ hasText: `@${colleague.handle}` });
       await expect(request).toContainText(ops.roleRequestStatus.awaiting_approval);
-      await expect(request).toContainText(ops.yourRecoveryLinkWaits);
+      await expect(request).toContainText(ops.roleRequestWaits);
       await expect(request.getByRole("button", { name: ops.approve })).toHaveCount(0);
       const operatorCards = page.getByTestId("ops-operators").getByRole("listitem");
       await expect(operatorCards.filter({ hasText: `@${colleague.handle}` })).toHaveCount(0);

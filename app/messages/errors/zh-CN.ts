@@ -79,8 +79,9 @@ export default {
   RECOVERY_REQUEST_CLOSED: "此申请的一天有效期已过。请重新核实对方身份后再次申请。",
   ROLE_UNCHANGED: "此人已拥有该角色。",
   ROLE_REQUEST_OPEN: "此人已有一项角色申请在等待另一位管理员审批。",
-  ROLE_REQUEST_DECIDED: "此角色申请已被批准或拒绝。",
-  ROLE_REQUEST_CLOSED: "此角色申请已无法批准：一天有效期已过、申请的管理员已不再是管理员，或此人的角色已变更。如仍需要，请重新申请。",
+  ROLE_REQUEST_DECIDED: "此角色申请已被批准或驳回。",
+  ROLE_REQUEST_CLOSED:
+    "此角色申请已无法批准，只能驳回：一天有效期已过、申请的管理员已不再是管理员，或此人的角色已变更。如仍需要，请重新申请。",
   OPERATOR_ACCOUNT: "此账户拥有运营角色。请先撤销该角色，待其本人恢复登录后再重新授予。",
   PASSKEY_CHALLENGE_EXPIRED: "通行密钥请求已过期，请重试。",
   PASSKEY_NOT_VERIFIED: "无法验证该通行密钥。请重试，或换一台设备。",

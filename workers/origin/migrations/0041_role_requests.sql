@@ -6,7 +6,31 @@
 -- batches, recovery links. Now a raise is asked for by one admin and granted by another's
 -- approval; lowering a role, or taking it away, stays one admin's act.
 
--- 1. The requests. Each is open for a day.
+-- 1. Who made whom an operator: each role's holder, and everyone up the chain of the admins who
+-- asked for it (granted_by), the command line left out. Two people linked this way are not
+-- each other's second admin, whichever of them asks: before this migration one admin could
+-- make accounts alone, in a chain, and those accounts stand.
+CREATE VIEW operator_lineage AS
+WITH RECURSIVE lineage (user_id, ancestor_id, depth) AS (
+  SELECT operator_role.user_id, granter.id, 1
+  FROM operator_role JOIN user AS granter ON granter.handle = operator_role.granted_by
+  WHERE operator_role.granted_by <> 'cli'
+  UNION
+  SELECT lineage.user_id, granter.id, lineage.depth + 1
+  FROM lineage
+  JOIN operator_role ON operator_role.user_id = lineage.ancestor_id
+  JOIN user AS granter ON granter.handle = operator_role.granted_by
+  WHERE operator_role.granted_by <> 'cli' AND lineage.depth < 32
+)
+SELECT DISTINCT user_id, ancestor_id FROM lineage;
+
+-- The command line writes granted_by 'cli': no account may hold that handle.
+CREATE TRIGGER user_handle_not_cli BEFORE INSERT ON user WHEN NEW.handle = 'cli'
+BEGIN SELECT RAISE(ABORT, 'user: the handle cli is kept for the command line'); END;
+CREATE TRIGGER user_handle_stays_not_cli BEFORE UPDATE OF handle ON user WHEN NEW.handle = 'cli'
+BEGIN SELECT RAISE(ABORT, 'user: the handle cli is kept for the command line'); END;
+
+-- 2. The requests. Each is open for a day.
 CREATE TABLE role_request (
   id TEXT PRIMARY KEY CHECK (length(id) BETWEEN 1 AND 64),
   user_id TEXT NOT NULL REFERENCES user (id),
@@ -51,28 +75,34 @@ WHEN NOT (OLD.status = 'awaiting_approval' AND NEW.status IN ('approved', 'rejec
   OR NEW.reason <> OLD.reason OR NEW.requested_by <> OLD.requested_by OR NEW.requested_at <> OLD.requested_at
   OR NEW.open_until <> OLD.open_until
 BEGIN SELECT RAISE(ABORT, 'role request: a decided request does not change'); END;
--- An approval comes within the day, from an admin who was one before the request was made and
--- whom the asker did not make one, while the asker is still an unlocked admin and the person
--- still holds the role they held when it was asked for.
+-- A decision comes from a second admin: one since before the request was made, whom no chain
+-- of grants links to the asker, either way. An approval also comes within the day, while the
+-- asker is still an unlocked admin and the person still holds the role they held when asked.
 CREATE TRIGGER role_request_second_admin BEFORE UPDATE OF status ON role_request
+WHEN OLD.status = 'awaiting_approval' AND NEW.status IN ('approved', 'rejected') AND (
+  NOT EXISTS (
+    SELECT 1 FROM operator_role WHERE user_id = NEW.decided_by AND role = 'admin' AND granted_at <= OLD.requested_at
+  )
+  OR EXISTS (
+    SELECT 1 FROM operator_lineage
+    WHERE (user_id = NEW.decided_by AND ancestor_id = OLD.requested_by) OR (user_id = OLD.requested_by AND ancestor_id = NEW.decided_by)
+  )
+)
+BEGIN SELECT RAISE(ABORT, 'role request: decided by a second admin'); END;
+CREATE TRIGGER role_request_approval_stands BEFORE UPDATE OF status ON role_request
 WHEN OLD.status = 'awaiting_approval' AND NEW.status = 'approved' AND (
   NEW.decided_at >= OLD.open_until
-  OR NOT EXISTS (
-    SELECT 1 FROM operator_role
-    WHERE user_id = NEW.decided_by AND role = 'admin' AND granted_at <= OLD.requested_at
-      AND granted_by <> (SELECT handle FROM user WHERE id = OLD.requested_by)
-  )
   OR NOT EXISTS (
     SELECT 1 FROM operator_role JOIN user ON user.id = operator_role.user_id
     WHERE operator_role.user_id = OLD.requested_by AND operator_role.role = 'admin' AND user.locked_at IS NULL
   )
   OR OLD.role_before IS NOT (SELECT role FROM operator_role WHERE user_id = OLD.user_id)
 )
-BEGIN SELECT RAISE(ABORT, 'role request: approved by a second admin, within the day, over the role held'); END;
+BEGIN SELECT RAISE(ABORT, 'role request: approved within the day, while the asker is an admin, over the role held'); END;
 CREATE TRIGGER role_request_kept BEFORE DELETE ON role_request
 BEGIN SELECT RAISE(ABORT, 'role request: requests are kept'); END;
 
--- 2. A role that raises its holder's rights is granted only by the approval of a request for
+-- 3. A role that raises its holder's rights is granted only by the approval of a request for
 -- it, in the approval's batch, in the asker's name. The command line (`npm run operator`,
 -- granted_by 'cli') is the break-glass tool and stays outside this rule, as it is outside
 -- the rule that an admin remains (docs/decisions/012-operators-and-audit.md).
@@ -100,3 +130,30 @@ CREATE TRIGGER operator_role_not_granted_again BEFORE UPDATE ON operator_role
 WHEN NEW.granted_by <> 'cli' AND NEW.role = OLD.role
   AND (NEW.granted_by <> OLD.granted_by OR NEW.granted_at <> OLD.granted_at OR NEW.request_id IS NOT OLD.request_id)
 BEGIN SELECT RAISE(ABORT, 'role request: a role kept is not granted again'); END;
+-- The command line grants without a request, so nothing it writes names an approver.
+CREATE TRIGGER operator_role_cli_new_unapproved BEFORE INSERT ON operator_role
+WHEN NEW.granted_by = 'cli' AND NEW.request_id IS NOT NULL
+BEGIN SELECT RAISE(ABORT, 'role request: the command line grants without a request'); END;
+CREATE TRIGGER operator_role_cli_unapproved BEFORE UPDATE ON operator_role
+WHEN NEW.granted_by = 'cli' AND NEW.request_id IS NOT NULL
+BEGIN SELECT RAISE(ABORT, 'role request: the command line grants without a request'); END;
+-- A role stays its holder's: it is not moved to another account.
+CREATE TRIGGER operator_role_holder_fixed BEFORE UPDATE OF user_id ON operator_role
+WHEN NEW.user_id <> OLD.user_id
+BEGIN SELECT RAISE(ABORT, 'role request: a role is not moved to another account'); END;
+
+-- 4. Recovery links (migration 0040) take the same second admin: no chain of grants links the
+-- approver to the asker, either way.
+DROP TRIGGER recovery_link_request_second_admin;
+CREATE TRIGGER recovery_link_request_second_admin BEFORE UPDATE OF status ON recovery_link_request
+WHEN OLD.status = 'awaiting_approval' AND NEW.status = 'approved' AND (
+  NEW.decided_at >= OLD.open_until
+  OR NOT EXISTS (
+    SELECT 1 FROM operator_role WHERE user_id = NEW.decided_by AND role = 'admin' AND granted_at <= OLD.requested_at
+  )
+  OR EXISTS (
+    SELECT 1 FROM operator_lineage
+    WHERE (user_id = NEW.decided_by AND ancestor_id = OLD.requested_by) OR (user_id = OLD.requested_by AND ancestor_id = NEW.decided_by)
+  )
+)
+BEGIN SELECT RAISE(ABORT, 'recovery link request: approved by a second admin, within the day'); END;

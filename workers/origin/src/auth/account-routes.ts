@@ -90,7 +90,8 @@ function requireToken(authorization: string | undefined): string {
 }
 
 function isHandleTaken(error: unknown): boolean {
-  return error instanceof Error && /UNIQUE constraint failed: user\.handle/.test(error.message);
+  // The handle `cli` is kept for the command line's grants (migration 0041): taken, as it were.
+  return error instanceof Error && /UNIQUE constraint failed: user\.handle|user: the handle cli is kept/.test(error.message);
 }
 
 export const accountRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });

@@ -72,11 +72,11 @@ export function decisionFieldsOf(row: DecisionColumns) {
 
 /**
  * Whether `operatorId` may be the second admin of a request: an admin since before it was
- * asked for, made one by someone other than the asker. A second account the asker granted
- * admin to is not a second admin; and since a raise needs a second admin itself
- * (docs/decisions/063-role-raises-need-a-second-admin.md), neither is one made through a
- * chain without another admin's approval. The triggers of migrations 0040 and 0041 hold
- * the same.
+ * asked for, whom no chain of grants links to the asker, either way (the view
+ * `operator_lineage`, migration 0041). An account the asker made admin, or one that made the
+ * asker admin, is not a second admin, however long the chain; and since a raise takes two
+ * admins (docs/decisions/063-role-raises-need-a-second-admin.md), no new chain is one
+ * admin's alone. The triggers of migration 0041 hold the same.
  */
 export async function isSecondAdmin(
   db: D1Database,
@@ -84,11 +84,15 @@ export async function isSecondAdmin(
   request: { requested_at: number; requested_by: string },
 ): Promise<boolean> {
   const found = await db
-    .prepare(
-      `SELECT 1 AS ok FROM operator_role
-       WHERE user_id = ?1 AND role = 'admin' AND granted_at <= ?2 AND granted_by <> (SELECT handle FROM user WHERE id = ?3)`,
-    )
+    .prepare(`SELECT ${secondAdminSql("?1", "?2", "?3")} AS ok`)
     .bind(operatorId, request.requested_at, request.requested_by)
-    .first<{ ok: 1 }>();
-  return found !== null;
+    .first<{ ok: number }>();
+  return found?.ok === 1;
+}
+
+/** The same as an SQL expression (1 or 0) over the operator, the request's time and its asker, for a list to say it of each row. */
+export function secondAdminSql(operator: string, requestedAt: string, requestedBy: string): string {
+  return `(EXISTS (SELECT 1 FROM operator_role WHERE user_id = ${operator} AND role = 'admin' AND granted_at <= ${requestedAt})
+    AND NOT EXISTS (SELECT 1 FROM operator_lineage
+      WHERE (user_id = ${operator} AND ancestor_id = ${requestedBy}) OR (user_id = ${requestedBy} AND ancestor_id = ${operator})))`;
 }

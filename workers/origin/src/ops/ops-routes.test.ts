@@ -144,6 +144,8 @@ describe("granting and revoking roles", () => {
       decidedBy: null,
       decidedAt: null,
       decisionNote: null,
+      closed: null,
+      yoursToDecide: false,
     });
     expect(await roleOf(person)).toBeNull();
     expect(await auditRows()).toEqual([

@@ -206,6 +206,8 @@ async function askForRaise(c: Context<OriginEnv>, target: GrantTarget, role: Ope
     decidedBy: null,
     decidedAt: null,
     decisionNote: null,
+    closed: null,
+    yoursToDecide: false,
   };
   try {
     return await c.var.idempotency.commit(

@@ -80,7 +80,7 @@ const { approve, reject } = decisionRoutes({
   answer: recoveryLinkRequestSchema,
   errors: {
     403: errorContent(
-      `${forbidden}; SECOND_OPERATOR_REQUIRED: the admin who asked, an admin the asker made one, or one made since the request; NOT_FOR_YOURSELF: the link would recover the deciding admin's own account`,
+      `${forbidden}; SECOND_OPERATOR_REQUIRED: the admin who asked, an admin linked to the asker by a chain of grants (either way), or one made since the request; NOT_FOR_YOURSELF: the link would recover the deciding admin's own account`,
     ),
     404: notFound,
     409: errorContent("RECOVERY_REQUEST_DECIDED: approved or rejected already; RECOVERY_REQUEST_CLOSED (approving): its day has passed"),
@@ -137,7 +137,7 @@ const operatorAccount = () =>
 const notSecondAdmin = () =>
   new ApiError(
     "SECOND_OPERATOR_REQUIRED",
-    "Another admin must decide on a recovery link you asked for: one who was an admin before it was asked for, and whom you did not make one.",
+    "Another admin must decide on this recovery link: one who was an admin before it was asked for, and whom no grant links to the admin who asked, either way.",
   );
 
 const alreadyShown = () =>

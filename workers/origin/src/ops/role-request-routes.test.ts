@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { beforeBatch, resetDatabase, seedOperator, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
+import type { RoleRequest } from "#contract/ops-role-requests";
 import { askedRoleRequestId, decideOnRole, grantRole, roleGrantedByTwoAdmins } from "../../test/role-requests";
 
 let origin: TestOrigin;
@@ -80,7 +81,7 @@ describe("a role that raises rights needs a second admin", () => {
     ]);
   });
 
-  it("is not approved by the asker, by an admin the asker made one, nor by one made since the request", async () => {
+  it("is not decided by the asker, by an admin the asker made one, nor by one made since the request", async () => {
     const alt = await seedUser("asker_alt", origin.now());
     const late = await seedUser("late_admin", origin.now());
     const wanted = await seedUser("wanted", origin.now());
@@ -102,13 +103,55 @@ describe("a role that raises rights needs a second admin", () => {
       }
     }
     expect(await roleOf(wanted)).toBeNull();
-    // The database says the same, whatever the route.
-    await expect(
-      env.DB.prepare("UPDATE role_request SET status = 'approved', decided_by = ?1, decided_at = ?2 WHERE id = ?3")
-        .bind(alt.id, origin.now(), id)
-        .run(),
-    ).rejects.toThrow(/approved by a second admin/);
+    // The list tells each admin whether it is theirs to decide.
+    const listedFor = async (reader: Seeded) =>
+      (
+        (await json(await origin.call("/api/ops/role-requests", { method: "GET", headers: reader.auth }))).data as unknown as RoleRequest[]
+      ).find((row) => row.id === id);
+    expect((await listedFor(alt))?.yoursToDecide).toBe(false);
+    expect((await listedFor(asker))?.yoursToDecide).toBe(false);
+    expect((await listedFor(approver))?.yoursToDecide).toBe(true);
+    // The database says the same, whatever the route, for approving and rejecting.
+    for (const set of ["status = 'approved'", "status = 'rejected', decision_note = 'no'"]) {
+      await expect(
+        env.DB.prepare(`UPDATE role_request SET ${set}, decided_by = ?1, decided_at = ?2 WHERE id = ?3`)
+          .bind(alt.id, origin.now(), id)
+          .run(),
+      ).rejects.toThrow(/decided by a second admin/);
+    }
     expect((await decideOnRole(origin, approver, id, "approve")).status).toBe(200);
+  });
+
+  it("is not decided by the admin who made the asker one, nor by anyone up that chain", async () => {
+    const helper = await seedOperator("op_third", "admin", origin.now());
+    const made = await seedUser("made_admin", origin.now());
+    const madeByMade = await seedUser("made_by_made", origin.now());
+    await seedUser("wanted", origin.now());
+    // The asker asks for made_admin, which asks for made_by_made: a chain, each link approved by the helper.
+    await roleGrantedByTwoAdmins(origin, asker, helper, "made_admin", "admin");
+    await roleGrantedByTwoAdmins(origin, made, helper, "made_by_made", "admin");
+    origin.advance(1_000);
+    for (const [who, from] of [
+      ["the account the asker made", made],
+      ["the account that account made", madeByMade],
+    ] as const) {
+      // Whoever down the chain asks, the asker up it is no second admin, nor the other way.
+      const id = await askedRoleRequestId(await grantRole(origin, from, "wanted", "support"));
+      const answer = await decideOnRole(origin, asker, id, "approve");
+      expect(answer.status, who).toBe(403);
+      expect(await json(answer)).toMatchObject({ code: "SECOND_OPERATOR_REQUIRED" });
+      // The database says the same, whatever the route.
+      await expect(
+        env.DB.prepare("UPDATE role_request SET status = 'approved', decided_by = ?1, decided_at = ?2 WHERE id = ?3")
+          .bind(asker.id, origin.now(), id)
+          .run(),
+      ).rejects.toThrow(/decided by a second admin/);
+      expect((await decideOnRole(origin, helper, id, "reject", { reason: "Next" })).status).toBe(200);
+    }
+    const asked = await askedRoleRequestId(await grantRole(origin, asker, "wanted", "support"));
+    expect((await decideOnRole(origin, madeByMade, asked, "approve")).status).toBe(403);
+    // Someone outside the chain decides.
+    expect((await decideOnRole(origin, approver, asked, "approve")).status).toBe(200);
   });
 
   it("is rejected with a reason, and then nothing is granted", async () => {
@@ -129,6 +172,7 @@ describe("a role that raises rights needs a second admin", () => {
 
   it("closes after a day, when the asker is no longer an unlocked admin, or when the person's role changed", async () => {
     const person = await seedUser("new_agent", origin.now());
+    const closedSeen: (string | null | undefined)[] = [];
     const closedWith = async (change: () => Promise<unknown>, restore: () => Promise<unknown>) => {
       const id = await askedRoleRequestId(await grantRole(origin, asker, "new_agent", "finance"));
       await change();
@@ -136,6 +180,10 @@ describe("a role that raises rights needs a second admin", () => {
       expect(answer.status).toBe(409);
       const body = await json(answer);
       expect(body).toMatchObject({ code: "ROLE_REQUEST_CLOSED" });
+      const listed = (await json(await origin.call("/api/ops/role-requests", { method: "GET", headers: approver.auth })))
+        .data as unknown as RoleRequest[];
+      expect(listed.find((row) => row.id === id)).toMatchObject({ status: "awaiting_approval", yoursToDecide: true });
+      closedSeen.push(listed.find((row) => row.id === id)?.closed);
       await restore();
       // Rejected, so the next may be asked.
       expect((await decideOnRole(origin, approver, id, "reject", { reason: "Closed" })).status).toBe(200);
@@ -164,6 +212,7 @@ describe("a role that raises rights needs a second admin", () => {
         () => env.DB.prepare("DELETE FROM operator_role WHERE user_id = ?1").bind(person.id).run(),
       ),
     ).toMatch(/role has changed/);
+    expect(closedSeen).toEqual(["day_passed", "asker_not_admin", "asker_not_admin", "role_changed"]);
     expect(await roleOf(person)).toBeNull();
   });
 
@@ -179,6 +228,7 @@ describe("a role that raises rights needs a second admin", () => {
     expect(await json(asked)).toMatchObject({ code: "ROLE_REQUEST_OPEN", field: "handle" });
     const second = await grantRole(origin, approver, "new_agent", "finance");
     expect(second.status).toBe(409);
+    expect(await json(second)).toMatchObject({ code: "ROLE_REQUEST_OPEN" });
     expect(await env.DB.prepare("SELECT count(*) AS n FROM role_request").first<number>("n")).toBe(1);
     // Once that one is decided, another may be asked for.
     const [open] = (await json(await origin.call("/api/ops/role-requests", { method: "GET", headers: asker.auth }))).data as unknown as {
@@ -201,6 +251,22 @@ describe("a role that raises rights needs a second admin", () => {
     expect(late.status).toBe(409);
     expect(await json(late)).toMatchObject({ code: "ROLE_REQUEST_DECIDED" });
     expect(await roleOf(person)).toBeNull();
+  });
+
+  it("of two admins approving at once, one grants the role and the other hears ROLE_REQUEST_DECIDED", async () => {
+    const third = await seedOperator("op_third", "admin", origin.now());
+    const person = await seedUser("new_agent", origin.now());
+    origin.advance(1_000);
+    const id = await askedRoleRequestId(await grantRole(origin, asker, "new_agent", "finance"));
+    const late = await origin.call(`/api/ops/role-requests/${id}/approve`, {
+      body: {},
+      headers: { ...approver.auth, "Idempotency-Key": "late-approve" },
+      db: beforeBatch(1, () => decideOnRole(origin, third, id, "approve")),
+    });
+    expect(late.status).toBe(409);
+    expect(await json(late)).toMatchObject({ code: "ROLE_REQUEST_DECIDED" });
+    expect(await roleOf(person)).toBe("finance");
+    expect((await auditActions()).filter((row) => row.action === "operator.grant_approve")).toHaveLength(1);
   });
 
   it("lists the requests for admins, and answers an unknown or malformed id", async () => {
@@ -243,12 +309,32 @@ describe("the database holds the rule", () => {
         .bind(person.id, origin.now() + 1, id)
         .run(),
     ).rejects.toThrow(/granted by a second admin's approval/);
+    // A role is not moved to another account, and the command line names no approver.
+    await expect(
+      env.DB.prepare("UPDATE operator_role SET user_id = ?1 WHERE user_id = ?2").bind(person.id, agent.id).run(),
+    ).rejects.toThrow(/not moved to another account/);
+    await roleGrantedByTwoAdmins(origin, asker, approver, "new_agent", "support");
+    await expect(
+      env.DB.prepare("UPDATE operator_role SET granted_by = 'cli', role = 'finance' WHERE user_id = ?1").bind(person.id).run(),
+    ).rejects.toThrow(/the command line grants without a request/);
     // Lowering is one admin's act; the command line is the break-glass tool.
     await env.DB.prepare("UPDATE operator_role SET role = 'support', granted_by = 'op_asker' WHERE user_id = ?1").bind(asker.id).run();
     await env.DB.prepare("UPDATE operator_role SET role = 'admin', granted_by = 'cli' WHERE user_id = ?1").bind(asker.id).run();
   });
 
-  it("refuses a request that is not a raise, for oneself, decided by its asker or moved backwards, and a deletion", async () => {
+  it("keeps the handle cli, which the command line's grants name, from every account", async () => {
+    const registered = await origin.call("/api/user/register", {
+      body: { handle: "cli", displayName: "Command Line", password: "a long enough password" },
+      headers: { "Idempotency-Key": "register-cli" },
+    });
+    expect(registered.status).toBe(409);
+    expect(await json(registered)).toMatchObject({ code: "HANDLE_TAKEN", field: "handle" });
+    await expect(env.DB.prepare("UPDATE user SET handle = 'cli' WHERE id = ?1").bind(asker.id).run()).rejects.toThrow(
+      /kept for the command line/,
+    );
+  });
+
+  it("refuses a request that is not a raise, stale, or asked by a non-admin, a decision by its asker or moved backwards, and a deletion", async () => {
     const agent = await seedOperator("op_agent", "finance", origin.now());
     const insert = (id: string, userId: string, role: string, roleBefore: string | null, by = asker.id) =>
       env.DB.prepare(
@@ -257,10 +343,10 @@ describe("the database holds the rule", () => {
       )
         .bind(id, userId, role, roleBefore, by, origin.now(), origin.now() + 1_000)
         .run();
+    const person = await seedUser("new_agent", origin.now());
     await expect(insert("rrq_lower", agent.id, "support", "finance")).rejects.toThrow(/CHECK/);
     await expect(insert("rrq_stale", agent.id, "admin", "support")).rejects.toThrow(/over the role held/);
-    await expect(insert("rrq_self", asker.id, "admin", null)).rejects.toThrow(/CHECK|over the role held/);
-    await expect(insert("rrq_by_finance", asker.id, "admin", null, agent.id)).rejects.toThrow(/CHECK|asked by an admin/);
+    await expect(insert("rrq_by_finance", person.id, "support", null, agent.id)).rejects.toThrow(/asked by an admin/);
     await insert("rrq_fine", agent.id, "admin", "finance");
     await expect(
       env.DB.prepare("UPDATE role_request SET status = 'approved', decided_by = ?1, decided_at = ?2 WHERE id = 'rrq_fine'")

@@ -15,10 +15,17 @@ import { validationHook } from "../http/validation";
 import { idempotentPosts } from "../idempotency/idempotency";
 import type { OriginEnv } from "../origin-env";
 import { auditStatement } from "./audit";
-import { decisionRoutes, isSecondAdmin } from "./maker-checker";
+import { decisionRoutes } from "./maker-checker";
 import { operatorWith } from "./operator-access";
 import { operatorActor, requestIdOf } from "./operator-actor";
-import { findRoleRequest, listedRoleRequests, type RoleRequestRow, roleRequestOf } from "./role-requests";
+import {
+  type ClosedReason,
+  closedReasonOf,
+  findRoleRequest,
+  listedRoleRequests,
+  type RoleRequestRow,
+  roleRequestOf,
+} from "./role-requests";
 
 const forbidden = "FORBIDDEN: the operator's role lacks the right (grantRoles: admin)";
 
@@ -40,7 +47,7 @@ const { approve, reject } = decisionRoutes({
   answer: roleRequestSchema,
   errors: {
     403: errorContent(
-      `${forbidden}; SECOND_OPERATOR_REQUIRED: the admin who asked, an admin the asker made one, or one made since the request`,
+      `${forbidden}; SECOND_OPERATOR_REQUIRED: the admin who asked, an admin linked to the asker by a chain of grants (either way), or one made since the request`,
     ),
     404: errorContent("NOT_FOUND: no such request, or not signed in as an operator (the same answer as an unknown path)"),
     409: errorContent(
@@ -71,31 +78,31 @@ const requestDecided = () => new ApiError("ROLE_REQUEST_DECIDED", "This role req
 const notSecondAdmin = () =>
   new ApiError(
     "SECOND_OPERATOR_REQUIRED",
-    "Another admin must decide on a role you asked for: one who was an admin before it was asked for, and whom you did not make one.",
+    "Another admin must decide on this role: one who was an admin before it was asked for, and whom no grant links to the admin who asked, either way.",
   );
 
-/** Why an approval no longer stands, from the request as read now; null if it would. */
-function closedBecause(row: RoleRequestRow, now: number): ApiError | null {
-  if (row.open_until <= now) return new ApiError("ROLE_REQUEST_CLOSED", "This request was open for a day and has closed. Ask anew.");
-  if (!row.asker_still_admin) {
-    return new ApiError("ROLE_REQUEST_CLOSED", "The admin who asked for this role is no longer an admin: it can only be rejected.");
-  }
-  if (row.role_now !== row.role_before) {
-    return new ApiError("ROLE_REQUEST_CLOSED", "This person's role has changed since it was asked for: it can only be rejected.");
-  }
-  return null;
+const closedMessages: Record<ClosedReason, string> = {
+  day_passed: "This request was open for a day and has closed: it can only be rejected. Ask anew if it is still needed.",
+  asker_not_admin: "The admin who asked for this role is no longer an admin: it can only be rejected.",
+  role_changed: "This person's role has changed since it was asked for: it can only be rejected.",
+};
+
+/** Why an approval no longer stands, from the request as read at `now`; null if it would. */
+function closedError(row: RoleRequestRow, now: number): ApiError | null {
+  const reason = closedReasonOf(row, now);
+  return reason ? new ApiError("ROLE_REQUEST_CLOSED", closedMessages[reason]) : null;
 }
 
 roleRequestRoutes.openapi(list, async (c) => {
-  return c.json({ code: "SUCCESS" as const, data: await listedRoleRequests(c.env.DB, c.var.clock.now()) }, 200);
+  return c.json({ code: "SUCCESS" as const, data: await listedRoleRequests(c.env.DB, c.var.clock.now(), c.var.operator.userId) }, 200);
 });
 
 /** A request awaiting a decision, which the deciding admin did not ask for and may be the second admin of. */
 async function awaitingDecision(c: OpsContext, id: string): Promise<RoleRequestRow> {
-  const row = await findRoleRequest(c.env.DB, id);
+  const row = await findRoleRequest(c.env.DB, id, c.var.operator.userId);
   if (!row) throw new ApiError("NOT_FOUND", "There is no such role request.", "id");
   if (row.status !== "awaiting_approval") throw requestDecided();
-  if (row.requested_by === c.var.operator.userId || !(await isSecondAdmin(c.env.DB, c.var.operator.userId, row))) throw notSecondAdmin();
+  if (!row.viewer_decides) throw notSecondAdmin();
   return row;
 }
 
@@ -108,7 +115,14 @@ async function decide(c: OpsContext, row: RoleRequestRow, decided: Pick<RoleRequ
   const db = c.env.DB;
   const now = c.var.clock.now();
   const me = { handle: c.var.operator.handle, displayName: c.var.operator.displayName };
-  const answer: RoleRequest = { ...roleRequestOf(row), ...decided, decidedBy: me, decidedAt: new Date(now).toISOString() };
+  const answer: RoleRequest = {
+    ...roleRequestOf(row, now),
+    ...decided,
+    decidedBy: me,
+    decidedAt: new Date(now).toISOString(),
+    closed: null,
+    yoursToDecide: false,
+  };
   const approved = decided.status === "approved";
   const grant =
     row.role_before === null
@@ -144,10 +158,15 @@ async function decide(c: OpsContext, row: RoleRequestRow, decided: Pick<RoleRequ
       return c.var.idempotency.refuse(requestDecided());
     }
     // Something changed between the checks above and the batch: read again to say what.
-    if (error instanceof Error && error.message.includes("role request: approved by a second admin")) {
-      const again = await findRoleRequest(db, row.id);
-      const closed = again && closedBecause(again, c.var.clock.now());
-      return c.var.idempotency.refuse(closed ?? notSecondAdmin(), { lasting: closed !== null });
+    if (error instanceof Error && error.message.includes("role request: decided by a second admin")) {
+      return c.var.idempotency.refuse(notSecondAdmin());
+    }
+    if (error instanceof Error && error.message.includes("role request: approved within the day")) {
+      const again = await findRoleRequest(db, row.id, c.var.operator.userId);
+      const closed = again && closedError(again, c.var.clock.now());
+      return c.var.idempotency.refuse(
+        closed ?? new ApiError("ROLE_REQUEST_CLOSED", "This request can no longer be approved. Read it again."),
+      );
     }
     throw error;
   }
@@ -155,7 +174,7 @@ async function decide(c: OpsContext, row: RoleRequestRow, decided: Pick<RoleRequ
 
 roleRequestRoutes.openapi(approve, async (c) => {
   const row = await awaitingDecision(c, c.req.valid("param").id);
-  const closed = closedBecause(row, c.var.clock.now());
+  const closed = closedError(row, c.var.clock.now());
   if (closed) throw closed;
   return decide(c, row, { status: "approved", decisionNote: c.req.valid("json").note || null });
 });

@@ -4,7 +4,7 @@
  */
 import type { RoleRequest } from "#contract/ops-role-requests";
 import { assertInBatch } from "../idempotency/batch-assertion";
-import { type DecisionColumns, decisionFieldsOf } from "./maker-checker";
+import { type DecisionColumns, decisionFieldsOf, secondAdminSql } from "./maker-checker";
 import type { OperatorRole } from "./roles";
 
 export type RoleRequestRow = DecisionColumns & {
@@ -22,22 +22,38 @@ export type RoleRequestRow = DecisionColumns & {
   role_now: OperatorRole | null;
   /** Whether whoever asked is still an unlocked admin: 1 or 0. */
   asker_still_admin: number;
+  /** Whether the admin reading it may decide on it: 1 or 0. */
+  viewer_decides: number;
 };
 
-const requestSelect = `
+/** The requests, as `viewer` (an SQL parameter: the reading admin's id) sees them. */
+const requestSelect = (viewer: string) => `
 SELECT r.id, r.user_id, person.handle AS person_handle, person.display_name AS person_name, r.role, r.role_before,
        r.reason, r.status, r.requested_by, r.requested_at, r.open_until, r.decided_at, r.decision_note,
        requester.handle AS requester_handle, requester.display_name AS requester_name,
        decider.handle AS decider_handle, decider.display_name AS decider_name,
        (SELECT role FROM operator_role WHERE user_id = r.user_id) AS role_now,
        (SELECT count(*) FROM operator_role WHERE user_id = r.requested_by AND role = 'admin' AND requester.locked_at IS NULL)
-         AS asker_still_admin
+         AS asker_still_admin,
+       (r.status = 'awaiting_approval' AND r.requested_by <> ${viewer} AND ${secondAdminSql(viewer, "r.requested_at", "r.requested_by")})
+         AS viewer_decides
 FROM role_request AS r
 JOIN user AS person ON person.id = r.user_id
 JOIN user AS requester ON requester.id = r.requested_by
 LEFT JOIN user AS decider ON decider.id = r.decided_by`;
 
-export function roleRequestOf(row: RoleRequestRow): RoleRequest {
+export type ClosedReason = NonNullable<RoleRequest["closed"]>;
+
+/** Why a request awaiting a decision can no longer be approved, read at `now`; null if it can. */
+export function closedReasonOf(row: RoleRequestRow, now: number): ClosedReason | null {
+  if (row.status !== "awaiting_approval") return null;
+  if (row.open_until <= now) return "day_passed";
+  if (!row.asker_still_admin) return "asker_not_admin";
+  if (row.role_now !== row.role_before) return "role_changed";
+  return null;
+}
+
+export function roleRequestOf(row: RoleRequestRow, now: number): RoleRequest {
   return {
     id: row.id,
     person: { handle: row.person_handle, displayName: row.person_name },
@@ -47,11 +63,16 @@ export function roleRequestOf(row: RoleRequestRow): RoleRequest {
     status: row.status,
     openUntil: new Date(row.open_until).toISOString(),
     ...decisionFieldsOf(row),
+    closed: closedReasonOf(row, now),
+    yoursToDecide: row.viewer_decides === 1,
   };
 }
 
-export function findRoleRequest(db: D1Database, id: string): Promise<RoleRequestRow | null> {
-  return db.prepare(`${requestSelect} WHERE r.id = ?1`).bind(id).first<RoleRequestRow>();
+export function findRoleRequest(db: D1Database, id: string, viewerId: string): Promise<RoleRequestRow | null> {
+  return db
+    .prepare(`${requestSelect("?2")} WHERE r.id = ?1`)
+    .bind(id, viewerId)
+    .first<RoleRequestRow>();
 }
 
 /** Whether a request for this person still waits for a decision. */
@@ -77,14 +98,14 @@ export const noOpenRoleRequest = (db: D1Database, userId: string, now: number) =
 const listedAfterMs = 7 * 24 * 60 * 60_000;
 
 /** Requests still waiting for a decision, and those asked for in the last 7 days: newest first, at most 100. */
-export async function listedRoleRequests(db: D1Database, now: number): Promise<RoleRequest[]> {
+export async function listedRoleRequests(db: D1Database, now: number, viewerId: string): Promise<RoleRequest[]> {
   const rows = await db
     .prepare(
-      `${requestSelect}
+      `${requestSelect("?3")}
        WHERE (r.status = 'awaiting_approval' AND r.open_until > ?1) OR r.requested_at > ?2
        ORDER BY r.requested_at DESC, r.id DESC LIMIT 100`,
     )
-    .bind(now, now - listedAfterMs)
+    .bind(now, now - listedAfterMs, viewerId)
     .all<RoleRequestRow>();
-  return rows.results.map(roleRequestOf);
+  return rows.results.map((row) => roleRequestOf(row, now));
 }
