@@ -217,9 +217,14 @@ for (const depth of [100, 1_000, 10_000, 30_000]) {
     post("/api/transfers", transfers, `{"toHandle":"nobody_here","amount":${"[".repeat(depth)}1${"]".repeat(depth)}}`),
     [400],
   );
-  // 30,000 objects deep is 180 KB: past the body limit before anything parses it.
+}
+// Objects as deep as a body may hold: 10,900 levels are 65,401 bytes, under the 64 KB limit, so
+// the parser meets them all. (Deeper would be refused for its size, as "huge bodies" are; a
+// body that large sent whole met the 413 and a closed connection, and a loaded machine could
+// lose the answer to the reset.)
+for (const depth of [100, 1_000, 10_000, 10_900]) {
   const objects = `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
-  add("deep nesting", `objects ${depth} deep`, post("/api/transfers", transfers, objects), depth > 10_000 ? [413] : [400]);
+  add("deep nesting", `objects ${depth} deep`, post("/api/transfers", transfers, objects), [400]);
 }
 add(
   "duplicate keys",
