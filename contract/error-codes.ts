@@ -95,7 +95,7 @@ export const errorStatus = {
   NOT_REFUNDABLE: 409,
   /** A still-open task refunds whole unclaimed slots only. */
   REFUND_NOT_WHOLE_SLOTS: 422,
-  /** Maker-checker: the operator who asked for a refund, a code batch, a recovery link or a role cannot decide on it; for a recovery link or a role, nor can an admin linked to the asker by a chain of grants (either way), or one made since the request. */
+  /** Maker-checker: the operator who asked for a refund, a code batch, a recovery link or a role cannot decide on it, nor can an operator linked to the asker by a chain of grants (either way), or one holding the role only since the request. */
   SECOND_OPERATOR_REQUIRED: 403,
   /** The refund was approved or rejected already. */
   REFUND_DECIDED: 409,

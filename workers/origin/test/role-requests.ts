@@ -1,11 +1,13 @@
-import type { TestOrigin } from "./origin-client";
-
+/** What asking for and deciding on roles needs of an origin (this directory's, or the WeChat Pay tests'). */
+type RoleCaller = {
+  call: (path: string, init: { body?: unknown; headers?: Record<string, string> }) => Promise<Response> | Response;
+};
 type Operator = { auth: Record<string, string> };
 const key = (what: string) => ({ "Idempotency-Key": `${what}-${crypto.randomUUID()}` });
 
 /** One admin grants `handle` a role: a raise is asked for, a lower role set (docs/decisions/063-role-raises-need-a-second-admin.md). */
 export function grantRole(
-  origin: TestOrigin,
+  origin: RoleCaller,
   admin: Operator,
   handle: string,
   role: string,
@@ -18,7 +20,7 @@ export function grantRole(
   });
 }
 
-export function decideOnRole(origin: TestOrigin, decider: Operator, id: string, decision: "approve" | "reject", body: object = {}) {
+export function decideOnRole(origin: RoleCaller, decider: Operator, id: string, decision: "approve" | "reject", body: object = {}) {
   return origin.call(`/api/ops/role-requests/${id}/${decision}`, { body, headers: { ...decider.auth, ...key(decision) } });
 }
 
@@ -29,7 +31,7 @@ export async function askedRoleRequestId(asked: Response): Promise<string> {
 }
 
 /** Asked for by one admin and approved by another: the role is then `handle`'s. */
-export async function roleGrantedByTwoAdmins(origin: TestOrigin, asker: Operator, approver: Operator, handle: string, role: string) {
+export async function roleGrantedByTwoAdmins(origin: RoleCaller, asker: Operator, approver: Operator, handle: string, role: string) {
   const id = await askedRoleRequestId(await grantRole(origin, asker, handle, role));
   const approved = await decideOnRole(origin, approver, id, "approve");
   if (approved.status !== 200) throw new Error(`approving a role answered ${approved.status}: ${await approved.text()}`);

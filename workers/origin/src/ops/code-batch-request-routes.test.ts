@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { CodeBatch, CodeBatchRequest } from "#contract/ops-codes";
 import { beforeBatch, resetDatabase, seedOperator, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
+import { roleGrantedByTwoAdmins } from "../../test/role-requests";
 
 let origin: TestOrigin;
 type Person = Awaited<ReturnType<typeof seedUser>>;
@@ -132,6 +133,29 @@ describe("what one operator may issue alone", () => {
       env: { CODE_BATCH_APPROVAL_THRESHOLD: "0" },
     });
     expect(answer).toMatchObject({ status: 201, data: { approvalThreshold: 0, issuedAlone: 0 } });
+  });
+});
+
+describe("the second operator of a batch", () => {
+  it("is another person: not an operator the asker made one, nor one made since the request, by the route and the database", async () => {
+    const lead = await seedOperator("op_lead", "admin", origin.now());
+    const otherAdmin = await seedOperator("op_other_admin", "admin", origin.now());
+    // The lead's own second account, made a finance operator at the lead's asking.
+    const puppet = await seedUser("op_puppet", origin.now());
+    await roleGrantedByTwoAdmins(origin, lead, otherAdmin, "op_puppet", "finance");
+    origin.advance(1_000);
+    const request = await waiting(bigBody(), lead);
+    origin.advance(1_000);
+    const late = await seedOperator("op_late", "finance", origin.now());
+    for (const who of [puppet, late]) {
+      expect(await approve(request.id, who)).toMatchObject({ status: 403, code: "SECOND_OPERATOR_REQUIRED" });
+    }
+    await expect(
+      env.DB.prepare("UPDATE code_batch_request SET status = 'approved', decided_by = ?1, decided_at = ?2 WHERE id = ?3")
+        .bind(puppet.id, origin.now(), request.id)
+        .run(),
+    ).rejects.toThrow(/decided by a second operator/);
+    expect(await approve(request.id, checker)).toMatchObject({ status: 200, data: { status: "approved" } });
   });
 });
 

@@ -17,7 +17,7 @@ import type { OriginEnv } from "../origin-env";
 import { auditStatement } from "./audit";
 import { commitIssue } from "./code-batch-issue";
 import { type CodeBatchRequestRow, codeBatchRequestOf, findCodeBatchRequest, listedCodeBatchRequests } from "./code-batch-requests";
-import { decisionRoutes } from "./maker-checker";
+import { decisionRoutes, isSecondOperator } from "./maker-checker";
 import { operatorWith } from "./operator-access";
 import { operatorActor, requestIdOf } from "./operator-actor";
 
@@ -42,7 +42,9 @@ const { approve, reject } = decisionRoutes({
   params: codeBatchRequestIdParamSchema,
   answer: codeBatchRequestSchema,
   errors: {
-    403: errorContent(`${forbidden}; SECOND_OPERATOR_REQUIRED: not the operator who asked`),
+    403: errorContent(
+      `${forbidden}; SECOND_OPERATOR_REQUIRED: the operator who asked, one linked to them by a chain of grants (either way), or one holding the role only since the request`,
+    ),
     404: notFound,
     409: errorContent(
       "CODE_REQUEST_DECIDED: approved or rejected already; CODE_REQUEST_EXPIRED (approving): the expiry it asked for has passed",
@@ -84,6 +86,11 @@ codeBatchRequestRoutes.use(
 type OpsContext = Context<OriginEnv>;
 
 const me = (c: OpsContext) => ({ handle: c.var.operator.handle, displayName: c.var.operator.displayName });
+const notSecondOperator = () =>
+  new ApiError(
+    "SECOND_OPERATOR_REQUIRED",
+    "Another finance operator must decide on this batch: one who held their role before it was asked for, and whom no grant links to the operator who asked, either way.",
+  );
 const requestDecided = () => new ApiError("CODE_REQUEST_DECIDED", "This batch request has been approved or rejected already.");
 
 codeBatchRequestRoutes.openapi(list, async (c) => {
@@ -95,9 +102,7 @@ async function awaitingDecision(c: OpsContext, id: string): Promise<CodeBatchReq
   const row = await findCodeBatchRequest(c.env.DB, id);
   if (!row) throw new ApiError("NOT_FOUND", "There is no such batch request.", "id");
   if (row.status !== "awaiting_approval") throw requestDecided();
-  if (row.requested_by === c.var.operator.userId) {
-    throw new ApiError("SECOND_OPERATOR_REQUIRED", "Another finance operator must decide on a batch you asked for.");
-  }
+  if (!(await isSecondOperator(c.env.DB, c.var.operator.userId, row, "any"))) throw notSecondOperator();
   return row;
 }
 
@@ -136,6 +141,10 @@ async function decide(c: OpsContext, row: CodeBatchRequestRow, decided: Pick<Cod
     );
   } catch (error) {
     if (isDecidedMeanwhile(error)) return c.var.idempotency.refuse(requestDecided());
+    // The trigger `code_batch_request_second_operator`: this operator's role changed meanwhile.
+    if (error instanceof Error && error.message.includes("code request: decided by a second operator")) {
+      return c.var.idempotency.refuse(notSecondOperator(), { lasting: false });
+    }
     throw error;
   }
 }

@@ -70,29 +70,35 @@ export function decisionFieldsOf(row: DecisionColumns) {
   };
 }
 
+/** What the second operator of a request must hold: any role (refunds, code batches) or admin (recovery links, roles). */
+type SecondRole = "any" | "admin";
+
 /**
- * Whether `operatorId` may be the second admin of a request: an admin since before it was
- * asked for, whom no chain of grants links to the asker, either way (the view
- * `operator_lineage`, migration 0041). An account the asker made admin, or one that made the
- * asker admin, is not a second admin, however long the chain; and since a raise takes two
- * admins (docs/decisions/063-role-raises-need-a-second-admin.md), no new chain is one
- * admin's alone. The triggers of migration 0041 hold the same.
+ * Whether `operatorId` may be the second operator of a request: holding the role since before
+ * it was asked for (an admin's, where `role` says so), and linked to the asker by no chain of
+ * grants, either way (the view `operator_lineage`, migration 0041). An account the asker made
+ * an operator, or one that made the asker one, is not a second operator, however long the
+ * chain; and since a raise takes two admins (docs/decisions/063-role-raises-need-a-second-admin.md),
+ * no new chain is one admin's alone. The triggers of migrations 0041 and 0042 hold the same
+ * (docs/decisions/064-second-operators-are-other-people.md).
  */
-export async function isSecondAdmin(
+export async function isSecondOperator(
   db: D1Database,
   operatorId: string,
   request: { requested_at: number; requested_by: string },
+  role: SecondRole,
 ): Promise<boolean> {
+  if (operatorId === request.requested_by) return false;
   const found = await db
-    .prepare(`SELECT ${secondAdminSql("?1", "?2", "?3")} AS ok`)
+    .prepare(`SELECT ${secondOperatorSql("?1", "?2", "?3", role)} AS ok`)
     .bind(operatorId, request.requested_at, request.requested_by)
     .first<{ ok: number }>();
   return found?.ok === 1;
 }
 
 /** The same as an SQL expression (1 or 0) over the operator, the request's time and its asker, for a list to say it of each row. */
-export function secondAdminSql(operator: string, requestedAt: string, requestedBy: string): string {
-  return `(EXISTS (SELECT 1 FROM operator_role WHERE user_id = ${operator} AND role = 'admin' AND granted_at <= ${requestedAt})
+export function secondOperatorSql(operator: string, requestedAt: string, requestedBy: string, role: SecondRole): string {
+  return `(EXISTS (SELECT 1 FROM operator_role WHERE user_id = ${operator}${role === "admin" ? " AND role = 'admin'" : ""} AND granted_at <= ${requestedAt})
     AND NOT EXISTS (SELECT 1 FROM operator_lineage
       WHERE (user_id = ${operator} AND ancestor_id = ${requestedBy}) OR (user_id = ${requestedBy} AND ancestor_id = ${operator})))`;
 }

@@ -27,7 +27,7 @@ import { validationHook } from "../http/validation";
 import { idempotentPosts } from "../idempotency/idempotency";
 import type { OriginEnv } from "../origin-env";
 import { auditStatement } from "./audit";
-import { decisionRoutes, isSecondAdmin } from "./maker-checker";
+import { decisionRoutes, isSecondOperator } from "./maker-checker";
 import { operatorWith } from "./operator-access";
 import { operatorActor, requestIdOf } from "./operator-actor";
 import {
@@ -216,7 +216,7 @@ async function awaitingDecision(c: OpsContext, id: string): Promise<RecoveryLink
   if (!row) throw new ApiError("NOT_FOUND", "There is no such recovery link request.", "id");
   if (row.status !== "awaiting_approval") throw requestDecided();
   if (row.user_id === c.var.operator.userId) throw notYourOwn();
-  if (row.requested_by === c.var.operator.userId || !(await isSecondAdmin(c.env.DB, c.var.operator.userId, row))) throw notSecondAdmin();
+  if (!(await isSecondOperator(c.env.DB, c.var.operator.userId, row, "admin"))) throw notSecondAdmin();
   return row;
 }
 

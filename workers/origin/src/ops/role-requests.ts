@@ -4,7 +4,7 @@
  */
 import type { RoleRequest } from "#contract/ops-role-requests";
 import { assertInBatch } from "../idempotency/batch-assertion";
-import { type DecisionColumns, decisionFieldsOf, secondAdminSql } from "./maker-checker";
+import { type DecisionColumns, decisionFieldsOf, secondOperatorSql } from "./maker-checker";
 import type { OperatorRole } from "./roles";
 
 export type RoleRequestRow = DecisionColumns & {
@@ -35,7 +35,7 @@ SELECT r.id, r.user_id, person.handle AS person_handle, person.display_name AS p
        (SELECT role FROM operator_role WHERE user_id = r.user_id) AS role_now,
        (SELECT count(*) FROM operator_role WHERE user_id = r.requested_by AND role = 'admin' AND requester.locked_at IS NULL)
          AS asker_still_admin,
-       (r.status = 'awaiting_approval' AND r.requested_by <> ${viewer} AND ${secondAdminSql(viewer, "r.requested_at", "r.requested_by")})
+       (r.status = 'awaiting_approval' AND r.requested_by <> ${viewer} AND ${secondOperatorSql(viewer, "r.requested_at", "r.requested_by", "admin")})
          AS viewer_decides
 FROM role_request AS r
 JOIN user AS person ON person.id = r.user_id

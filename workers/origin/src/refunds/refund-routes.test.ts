@@ -5,6 +5,7 @@ import { balanceOf, beforeBatch, expectLedgerWhole, seedOperator, seedUser } fro
 import { recordedNotification, wechatRequests, wechatScene, type SceneUser } from "../../test/wechat-scene";
 import { clearingBalance, control, deliverNotifications, payerPays, replay, type WechatOrigin } from "../../test/wechat-support";
 import type { OperatorRole } from "../ops/roles";
+import { roleGrantedByTwoAdmins } from "../../test/role-requests";
 
 let origin: WechatOrigin;
 let alice: SceneUser;
@@ -189,6 +190,31 @@ describe("maker-checker above the threshold", () => {
     expect(await balanceOf(alice.id)).toEqual({ available: 1_000, held: 0 });
     expect(await decide(asked.data.id, "approve", checker)).toMatchObject({ status: 409, code: "REFUND_DECIDED" });
     expect(await auditActions()).toEqual(["refund.request", "refund.approve"]);
+    await expectLedgerWhole();
+  });
+
+  it("needs a second operator who is another person: not one the asker made, nor one made since, by the route and the database", async () => {
+    const lead = await operator("op_lead", "admin");
+    const otherAdmin = await operator("op_other_admin", "admin");
+    // The lead's own second account, made a finance operator at the lead's asking.
+    const puppet = await seedUser("op_puppet", origin.now());
+    await roleGrantedByTwoAdmins(origin, lead, otherAdmin, "op_puppet", "finance");
+    const { id: orderId } = await wechatRecharge(3_000);
+    const asked = await refund(orderId, 2_000, { by: lead, threshold: 1_000 });
+    expect(asked).toMatchObject({ status: 201, data: { status: "awaiting_approval" } });
+    await origin.advance(1_000);
+    const late = await operator("op_late", "finance");
+    for (const who of [puppet, late]) {
+      expect(await decide(asked.data.id, "approve", who as SceneUser)).toMatchObject({ status: 403, code: "SECOND_OPERATOR_REQUIRED" });
+      expect(await decide(asked.data.id, "reject", who as SceneUser)).toMatchObject({ status: 403, code: "SECOND_OPERATOR_REQUIRED" });
+    }
+    await expect(
+      env.DB.prepare("UPDATE refund_request SET status = 'rejected', decided_by = ?1, decided_at = ?2, decision_note = 'no' WHERE id = ?3")
+        .bind(puppet.id, origin.now(), asked.data.id)
+        .run(),
+    ).rejects.toThrow(/decided by a second operator/);
+    expect(await balanceOf(alice.id)).toEqual({ available: 3_000, held: 0 });
+    expect(await decide(asked.data.id, "approve", checker)).toMatchObject({ status: 200, data: { status: "approved" } });
     await expectLedgerWhole();
   });
 

@@ -24,7 +24,7 @@ import { ChangedMeanwhile, readingAgainIfChanged } from "../idempotency/read-aga
 import { idempotentPosts, isReplayed } from "../idempotency/idempotency";
 import { isOverdraft } from "../ledger/journal";
 import { auditStatement } from "../ops/audit";
-import { decisionRoutes } from "../ops/maker-checker";
+import { decisionRoutes, isSecondOperator } from "../ops/maker-checker";
 import { operatorWith } from "../ops/operator-access";
 import { operatorActor, requestIdOf } from "../ops/operator-actor";
 import type { OriginEnv } from "../origin-env";
@@ -101,7 +101,9 @@ const { approve, reject } = decisionRoutes({
   params: refundIdParamSchema,
   answer: refundRequestSchema,
   errors: {
-    403: errorContent("FORBIDDEN: only finance and admin operators; SECOND_OPERATOR_REQUIRED: not the operator who asked"),
+    403: errorContent(
+      "FORBIDDEN: only finance and admin operators; SECOND_OPERATOR_REQUIRED: the operator who asked, one linked to them by a chain of grants (either way), or one holding the role only since the request",
+    ),
     404: errorContent(`NOT_FOUND: no such refund, or ${notAnOperator}`),
     409: errorContent("REFUND_DECIDED: approved or rejected already; NOT_REFUNDABLE"),
     422: errorContent("REFUND_NOT_WHOLE_SLOTS or INSUFFICIENT_FUNDS: the money is no longer where it was"),
@@ -157,6 +159,12 @@ async function askWechatPay(c: OpsContext, outRefundNo: string, now: number) {
 }
 
 /** A refused batch, explained: each cause is a state that can change, so none is recorded for the key. */
+const notSecondOperator = () =>
+  new ApiError(
+    "SECOND_OPERATOR_REQUIRED",
+    "Another finance operator must decide on this refund: one who held their role before it was asked for, and whom no grant links to the operator who asked, either way.",
+  );
+
 function refusalOf(error: unknown): ApiError | null {
   if (error instanceof Error && error.message.includes("refund_exceeds_payment")) {
     return new ApiError("REFUND_EXCEEDS_PAYMENT", "That is more than is left to refund of this payment.", "amount");
@@ -167,6 +175,8 @@ function refusalOf(error: unknown): ApiError | null {
   if (isFailedAssertion(error)) {
     return new ApiError("REFUND_NOT_WHOLE_SLOTS", "The task's unclaimed slots changed meanwhile. Look again.", "amount");
   }
+  // The trigger `refund_request_second_operator`: this operator's role changed meanwhile.
+  if (error instanceof Error && error.message.includes("refund: decided by a second operator")) return notSecondOperator();
   if (error instanceof Error && error.message.includes("refund: a decided refund does not change")) {
     return new ApiError("REFUND_DECIDED", "This refund has been approved or rejected already.");
   }
@@ -353,14 +363,12 @@ refundRoutes.openapi(refundQueue, async (c) => {
 
 /** A refund awaiting a decision, which the deciding operator did not ask for. */
 async function awaitingDecision(c: OpsContext, id: string) {
-  const row = await c.env.DB.prepare("SELECT order_id, amount, status, requested_by FROM refund_request WHERE id = ?1")
+  const row = await c.env.DB.prepare("SELECT order_id, amount, status, requested_by, requested_at FROM refund_request WHERE id = ?1")
     .bind(id)
-    .first<{ order_id: string; amount: number; status: string; requested_by: string }>();
+    .first<{ order_id: string; amount: number; status: string; requested_by: string; requested_at: number }>();
   if (!row) throw new ApiError("NOT_FOUND", "There is no such refund.", "id");
   if (row.status !== "awaiting_approval") throw new ApiError("REFUND_DECIDED", "This refund has been approved or rejected already.");
-  if (row.requested_by === c.var.operator.userId) {
-    throw new ApiError("SECOND_OPERATOR_REQUIRED", "Another finance operator must decide on a refund you asked for.");
-  }
+  if (!(await isSecondOperator(c.env.DB, c.var.operator.userId, row, "any"))) throw notSecondOperator();
   return row;
 }
 
