@@ -23,7 +23,7 @@ export function DecisionForm({
   subjectId: string;
   approvedText: string;
   rejectedText: string;
-  /** False once the subject is decided: what this form did stays said, and nothing more can be sent. */
+  /** False once the subject is decided: what this form did, or why it was refused, stays said, and nothing more can be sent. */
   open?: boolean;
   /** False when it can only be rejected any more (a request that has closed). */
   approvable?: boolean;
@@ -37,11 +37,15 @@ export function DecisionForm({
   useAnnounceSuccess(fetcher.data, done);
   const busy = fetcher.state !== "idle" || !idempotencyKey;
   if (!open) {
-    return done ? (
-      <p className="notice" role="status">
-        {done}
-      </p>
-    ) : null;
+    // What this form did stays said; so does why it was refused (another decided first, say).
+    if (done) {
+      return (
+        <p className="notice" role="status">
+          {done}
+        </p>
+      );
+    }
+    return fetcher.data && !fetcher.data.ok ? <FormAlert result={fetcher.data} fields={[]} /> : null;
   }
   return (
     <fetcher.Form method="post" ref={formRef} className="ops-actions">

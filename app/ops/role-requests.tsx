@@ -40,8 +40,8 @@ function RequestLine({ request }: { request: RoleRequest }) {
       {request.closed ? <p>{text.roleRequestClosed[request.closed]}</p> : null}
       {mine && awaiting && !request.closed ? <p>{text.roleRequestWaits}</p> : null}
       {!mine && awaiting && !request.yoursToDecide ? <p>{text.roleRequestNotYours}</p> : null}
-      {/* Once decided, the form of whoever decided keeps saying what it did while the page is open. */}
-      {request.yoursToDecide || request.decidedBy?.handle === me ? (
+      {/* Once decided, a form that was used keeps saying what it did, or why it was refused, while the page is open. */}
+      {!mine ? (
         <DecisionForm
           subjectId={request.id}
           approvedText={text.roleApproved}

@@ -6,23 +6,39 @@
 -- batches, recovery links. Now a raise is asked for by one admin and granted by another's
 -- approval; lowering a role, or taking it away, stays one admin's act.
 
--- 1. Who made whom an operator: each role's holder, and everyone up the chain of the admins who
--- asked for it (granted_by), the command line left out. Two people linked this way are not
--- each other's second admin, whichever of them asks: before this migration one admin could
--- make accounts alone, in a chain, and those accounts stand.
+-- 1. Who made whom an operator, for good: one row each time an admin's asking gave someone a
+-- role or a higher one (the command line's grants name nobody). Lowering a role or taking it
+-- away leaves the rows: a link once made is never erased, so an admin cannot unmake it by
+-- stepping down or by revoking the account in between. Rows from the roles as they stand
+-- now seed it.
+CREATE TABLE operator_grant (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  user_id TEXT NOT NULL REFERENCES user (id),
+  granter_id TEXT NOT NULL REFERENCES user (id),
+  role TEXT NOT NULL CHECK (role IN ('support', 'finance', 'admin')),
+  at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX operator_grant_user ON operator_grant (user_id);
+CREATE TRIGGER operator_grant_no_update BEFORE UPDATE ON operator_grant
+BEGIN SELECT RAISE(ABORT, 'operator grant: the history of grants is append-only'); END;
+CREATE TRIGGER operator_grant_no_delete BEFORE DELETE ON operator_grant
+BEGIN SELECT RAISE(ABORT, 'operator grant: the history of grants is append-only'); END;
+INSERT INTO operator_grant (user_id, granter_id, role, at)
+SELECT operator_role.user_id, granter.id, operator_role.role, operator_role.granted_at
+FROM operator_role JOIN user AS granter ON granter.handle = operator_role.granted_by
+WHERE operator_role.granted_by <> 'cli';
+
+-- Everyone up the chain of grants from each operator, past or present. Two people linked this
+-- way are not each other's second operator, whichever of them asks. UNION over the pairs
+-- ends on a cycle (A made B, who later made A).
 CREATE VIEW operator_lineage AS
-WITH RECURSIVE lineage (user_id, ancestor_id, depth) AS (
-  SELECT operator_role.user_id, granter.id, 1
-  FROM operator_role JOIN user AS granter ON granter.handle = operator_role.granted_by
-  WHERE operator_role.granted_by <> 'cli'
+WITH RECURSIVE lineage (user_id, ancestor_id) AS (
+  SELECT user_id, granter_id FROM operator_grant
   UNION
-  SELECT lineage.user_id, granter.id, lineage.depth + 1
-  FROM lineage
-  JOIN operator_role ON operator_role.user_id = lineage.ancestor_id
-  JOIN user AS granter ON granter.handle = operator_role.granted_by
-  WHERE operator_role.granted_by <> 'cli' AND lineage.depth < 32
+  SELECT lineage.user_id, operator_grant.granter_id
+  FROM lineage JOIN operator_grant ON operator_grant.user_id = lineage.ancestor_id
 )
-SELECT DISTINCT user_id, ancestor_id FROM lineage;
+SELECT user_id, ancestor_id FROM lineage;
 
 -- The command line writes granted_by 'cli': no account may hold that handle.
 CREATE TRIGGER user_handle_not_cli BEFORE INSERT ON user WHEN NEW.handle = 'cli'
@@ -137,6 +153,21 @@ BEGIN SELECT RAISE(ABORT, 'role request: the command line grants without a reque
 CREATE TRIGGER operator_role_cli_unapproved BEFORE UPDATE ON operator_role
 WHEN NEW.granted_by = 'cli' AND NEW.request_id IS NOT NULL
 BEGIN SELECT RAISE(ABORT, 'role request: the command line grants without a request'); END;
+-- Each grant by an admin's asking joins the history (a raise: a new role, or a higher one).
+CREATE TRIGGER operator_role_new_recorded AFTER INSERT ON operator_role
+WHEN NEW.granted_by <> 'cli'
+BEGIN
+  INSERT INTO operator_grant (user_id, granter_id, role, at)
+  SELECT NEW.user_id, id, NEW.role, NEW.granted_at FROM user WHERE handle = NEW.granted_by;
+END;
+CREATE TRIGGER operator_role_raise_recorded AFTER UPDATE ON operator_role
+WHEN NEW.granted_by <> 'cli'
+  AND CASE NEW.role WHEN 'support' THEN 1 WHEN 'finance' THEN 2 ELSE 3 END
+      > CASE OLD.role WHEN 'support' THEN 1 WHEN 'finance' THEN 2 ELSE 3 END
+BEGIN
+  INSERT INTO operator_grant (user_id, granter_id, role, at)
+  SELECT NEW.user_id, id, NEW.role, NEW.granted_at FROM user WHERE handle = NEW.granted_by;
+END;
 -- A role stays its holder's: it is not moved to another account.
 CREATE TRIGGER operator_role_holder_fixed BEFORE UPDATE OF user_id ON operator_role
 WHEN NEW.user_id <> OLD.user_id

@@ -3,12 +3,18 @@
 --
 -- A refund past the threshold and a large code batch wait for a second operator, who was only
 -- "not the one who asked". Now, as for roles and recovery links (migration 0041), whoever
--- decides has held their role since before the request, and no chain of grants links them to
--- the operator who asked, either way (the view operator_lineage).
+-- decides holds finance or admin since before the request, and no chain of grants links them
+-- to the operator who asked, either way (the view operator_lineage). A refund within the
+-- threshold is written approved at once, with nobody deciding; one that waited is decided by
+-- someone.
 
 CREATE TRIGGER refund_request_second_operator BEFORE UPDATE OF status ON refund_request
-WHEN OLD.status = 'awaiting_approval' AND NEW.status IN ('approved', 'rejected') AND NEW.decided_by IS NOT NULL AND (
-  NOT EXISTS (SELECT 1 FROM operator_role WHERE user_id = NEW.decided_by AND granted_at <= OLD.requested_at)
+WHEN OLD.status = 'awaiting_approval' AND NEW.status IN ('approved', 'rejected') AND (
+  NEW.decided_by IS NULL
+  OR NOT EXISTS (
+    SELECT 1 FROM operator_role
+    WHERE user_id = NEW.decided_by AND role IN ('finance', 'admin') AND granted_at <= OLD.requested_at
+  )
   OR EXISTS (
     SELECT 1 FROM operator_lineage
     WHERE (user_id = NEW.decided_by AND ancestor_id = OLD.requested_by) OR (user_id = OLD.requested_by AND ancestor_id = NEW.decided_by)
@@ -18,7 +24,10 @@ BEGIN SELECT RAISE(ABORT, 'refund: decided by a second operator'); END;
 
 CREATE TRIGGER code_batch_request_second_operator BEFORE UPDATE OF status ON code_batch_request
 WHEN OLD.status = 'awaiting_approval' AND NEW.status IN ('approved', 'rejected') AND (
-  NOT EXISTS (SELECT 1 FROM operator_role WHERE user_id = NEW.decided_by AND granted_at <= OLD.requested_at)
+  NOT EXISTS (
+    SELECT 1 FROM operator_role
+    WHERE user_id = NEW.decided_by AND role IN ('finance', 'admin') AND granted_at <= OLD.requested_at
+  )
   OR EXISTS (
     SELECT 1 FROM operator_lineage
     WHERE (user_id = NEW.decided_by AND ancestor_id = OLD.requested_by) OR (user_id = OLD.requested_by AND ancestor_id = NEW.decided_by)

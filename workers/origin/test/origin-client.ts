@@ -101,6 +101,12 @@ export async function resetDatabase(): Promise<void> {
     env.DB.prepare(
       "CREATE TRIGGER recovery_link_request_kept BEFORE DELETE ON recovery_link_request BEGIN SELECT RAISE(ABORT, 'recovery link request: requests are kept'); END",
     ),
+    // The history of grants is append-only; it refers to users.
+    env.DB.prepare("DROP TRIGGER IF EXISTS operator_grant_no_delete"),
+    env.DB.prepare("DELETE FROM operator_grant"),
+    env.DB.prepare(
+      "CREATE TRIGGER operator_grant_no_delete BEFORE DELETE ON operator_grant BEGIN SELECT RAISE(ABORT, 'operator grant: the history of grants is append-only'); END",
+    ),
     // Role requests are kept; the roles (deleted above) refer to them.
     env.DB.prepare("DROP TRIGGER IF EXISTS role_request_kept"),
     env.DB.prepare("DELETE FROM role_request"),

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { CodeBatch, CodeBatchRequest } from "#contract/ops-codes";
 import { beforeBatch, resetDatabase, seedOperator, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
-import { roleGrantedByTwoAdmins } from "../../test/role-requests";
+import { grantRole, roleGrantedByTwoAdmins } from "../../test/role-requests";
 
 let origin: TestOrigin;
 type Person = Awaited<ReturnType<typeof seedUser>>;
@@ -156,6 +156,34 @@ describe("the second operator of a batch", () => {
         .run(),
     ).rejects.toThrow(/decided by a second operator/);
     expect(await approve(request.id, checker)).toMatchObject({ status: 200, data: { status: "approved" } });
+  });
+  it("is not linked to the asker either way, and the link outlasts a lowered or revoked role", async () => {
+    const lead = await seedOperator("op_lead", "admin", origin.now());
+    const otherAdmin = await seedOperator("op_other_admin", "admin", origin.now());
+    const spare = await seedOperator("op_spare", "admin", origin.now());
+    const middle = await seedUser("op_middle", origin.now());
+    const puppet = await seedUser("op_puppet", origin.now());
+    // lead → middle → puppet, all admins, each link approved by the other admin.
+    await roleGrantedByTwoAdmins(origin, lead, otherAdmin, "op_middle", "admin");
+    await roleGrantedByTwoAdmins(origin, middle, otherAdmin, "op_puppet", "admin");
+    origin.advance(1_000);
+    // The puppet asks, and the lead would approve: the other way round is refused too.
+    const byPuppet = await waiting(bigBody(), puppet);
+    expect(await approve(byPuppet.id, lead)).toMatchObject({ status: 403, code: "SECOND_OPERATOR_REQUIRED" });
+    // The middle account's role taken away, and the puppet stepping down to finance itself
+    // (which names it as its own granter), leave the chain as it was.
+    expect((await origin.call("/api/ops/operators/op_middle/revoke", { body: { reason: "Gone" }, headers: keyed(lead.auth) })).status).toBe(
+      200,
+    );
+    expect((await grantRole(origin, puppet, "op_puppet", "finance")).status).toBe(200);
+    // An admin who lowered another's role made no link: they decide on each other's requests.
+    expect((await grantRole(origin, otherAdmin, "op_spare", "finance")).status).toBe(200);
+    origin.advance(1_000);
+    const byLead = await waiting(bigBody(), lead);
+    expect(await approve(byLead.id, puppet)).toMatchObject({ status: 403, code: "SECOND_OPERATOR_REQUIRED" });
+    const byOther = await waiting(bigBody(), otherAdmin);
+    expect(await approve(byOther.id, spare)).toMatchObject({ status: 200 });
+    expect(await approve(byLead.id, checker)).toMatchObject({ status: 200 });
   });
 });
 

@@ -317,6 +317,14 @@ describe("the database holds the rule", () => {
     await expect(
       env.DB.prepare("UPDATE operator_role SET granted_by = 'cli', role = 'finance' WHERE user_id = ?1").bind(person.id).run(),
     ).rejects.toThrow(/the command line grants without a request/);
+    // The history of grants holds the approved ones, and is never changed or deleted.
+    const history = await env.DB.prepare("SELECT user_id, granter_id, role FROM operator_grant ORDER BY id").all();
+    expect(history.results).toEqual([
+      { user_id: person.id, granter_id: asker.id, role: "support" },
+      { user_id: person.id, granter_id: asker.id, role: "support" },
+    ]);
+    await expect(env.DB.prepare("UPDATE operator_grant SET granter_id = ?1").bind(approver.id).run()).rejects.toThrow(/append-only/);
+    await expect(env.DB.prepare("DELETE FROM operator_grant").run()).rejects.toThrow(/append-only/);
     // Lowering is one admin's act; the command line is the break-glass tool.
     await env.DB.prepare("UPDATE operator_role SET role = 'support', granted_by = 'op_asker' WHERE user_id = ?1").bind(asker.id).run();
     await env.DB.prepare("UPDATE operator_role SET role = 'admin', granted_by = 'cli' WHERE user_id = ?1").bind(asker.id).run();

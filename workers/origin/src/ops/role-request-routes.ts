@@ -158,8 +158,9 @@ async function decide(c: OpsContext, row: RoleRequestRow, decided: Pick<RoleRequ
       return c.var.idempotency.refuse(requestDecided());
     }
     // Something changed between the checks above and the batch: read again to say what.
+    // This admin's role changed meanwhile: not lasting, as for refunds and code batches.
     if (error instanceof Error && error.message.includes("role request: decided by a second admin")) {
-      return c.var.idempotency.refuse(notSecondAdmin());
+      return c.var.idempotency.refuse(notSecondAdmin(), { lasting: false });
     }
     if (error instanceof Error && error.message.includes("role request: approved within the day")) {
       const again = await findRoleRequest(db, row.id, c.var.operator.userId);

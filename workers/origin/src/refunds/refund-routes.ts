@@ -158,13 +158,13 @@ async function askWechatPay(c: OpsContext, outRefundNo: string, now: number) {
   });
 }
 
-/** A refused batch, explained: each cause is a state that can change, so none is recorded for the key. */
 const notSecondOperator = () =>
   new ApiError(
     "SECOND_OPERATOR_REQUIRED",
     "Another finance operator must decide on this refund: one who held their role before it was asked for, and whom no grant links to the operator who asked, either way.",
   );
 
+/** A refused batch, explained: each cause is a state that can change, so none is recorded for the key. */
 function refusalOf(error: unknown): ApiError | null {
   if (error instanceof Error && error.message.includes("refund_exceeds_payment")) {
     return new ApiError("REFUND_EXCEEDS_PAYMENT", "That is more than is left to refund of this payment.", "amount");
