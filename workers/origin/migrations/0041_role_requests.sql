@@ -39,6 +39,11 @@ WITH RECURSIVE lineage (user_id, ancestor_id) AS (
   FROM lineage JOIN operator_grant ON operator_grant.user_id = lineage.ancestor_id
 )
 SELECT user_id, ancestor_id FROM lineage;
+-- The same read both ways: whether one operator is up the other's chain, or the other up theirs.
+CREATE VIEW operators_linked AS
+SELECT user_id AS operator_id, ancestor_id AS other_id FROM operator_lineage
+UNION
+SELECT ancestor_id, user_id FROM operator_lineage;
 
 -- The command line writes granted_by 'cli': no account may hold that handle.
 CREATE TRIGGER user_handle_not_cli BEFORE INSERT ON user WHEN NEW.handle = 'cli'
@@ -100,8 +105,7 @@ WHEN OLD.status = 'awaiting_approval' AND NEW.status IN ('approved', 'rejected')
     SELECT 1 FROM operator_role WHERE user_id = NEW.decided_by AND role = 'admin' AND granted_at <= OLD.requested_at
   )
   OR EXISTS (
-    SELECT 1 FROM operator_lineage
-    WHERE (user_id = NEW.decided_by AND ancestor_id = OLD.requested_by) OR (user_id = OLD.requested_by AND ancestor_id = NEW.decided_by)
+    SELECT 1 FROM operators_linked WHERE operator_id = NEW.decided_by AND other_id = OLD.requested_by
   )
 )
 BEGIN SELECT RAISE(ABORT, 'role request: decided by a second admin'); END;
@@ -183,8 +187,7 @@ WHEN OLD.status = 'awaiting_approval' AND NEW.status = 'approved' AND (
     SELECT 1 FROM operator_role WHERE user_id = NEW.decided_by AND role = 'admin' AND granted_at <= OLD.requested_at
   )
   OR EXISTS (
-    SELECT 1 FROM operator_lineage
-    WHERE (user_id = NEW.decided_by AND ancestor_id = OLD.requested_by) OR (user_id = OLD.requested_by AND ancestor_id = NEW.decided_by)
+    SELECT 1 FROM operators_linked WHERE operator_id = NEW.decided_by AND other_id = OLD.requested_by
   )
 )
 BEGIN SELECT RAISE(ABORT, 'recovery link request: approved by a second admin, within the day'); END;

@@ -4,7 +4,7 @@
 -- A refund past the threshold and a large code batch wait for a second operator, who was only
 -- "not the one who asked". Now, as for roles and recovery links (migration 0041), whoever
 -- decides holds finance or admin since before the request, and no chain of grants links them
--- to the operator who asked, either way (the view operator_lineage). A refund within the
+-- to the operator who asked, either way (the view operators_linked). A refund within the
 -- threshold is written approved at once, with nobody deciding; one that waited is decided by
 -- someone.
 
@@ -16,8 +16,7 @@ WHEN OLD.status = 'awaiting_approval' AND NEW.status IN ('approved', 'rejected')
     WHERE user_id = NEW.decided_by AND role IN ('finance', 'admin') AND granted_at <= OLD.requested_at
   )
   OR EXISTS (
-    SELECT 1 FROM operator_lineage
-    WHERE (user_id = NEW.decided_by AND ancestor_id = OLD.requested_by) OR (user_id = OLD.requested_by AND ancestor_id = NEW.decided_by)
+    SELECT 1 FROM operators_linked WHERE operator_id = NEW.decided_by AND other_id = OLD.requested_by
   )
 )
 BEGIN SELECT RAISE(ABORT, 'refund: decided by a second operator'); END;
@@ -29,8 +28,7 @@ WHEN OLD.status = 'awaiting_approval' AND NEW.status IN ('approved', 'rejected')
     WHERE user_id = NEW.decided_by AND role IN ('finance', 'admin') AND granted_at <= OLD.requested_at
   )
   OR EXISTS (
-    SELECT 1 FROM operator_lineage
-    WHERE (user_id = NEW.decided_by AND ancestor_id = OLD.requested_by) OR (user_id = OLD.requested_by AND ancestor_id = NEW.decided_by)
+    SELECT 1 FROM operators_linked WHERE operator_id = NEW.decided_by AND other_id = OLD.requested_by
   )
 )
 BEGIN SELECT RAISE(ABORT, 'code request: decided by a second operator'); END;
