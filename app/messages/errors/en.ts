@@ -83,7 +83,7 @@ export default {
     "This recovery link is not approved: it waits for another admin, was rejected, or whoever approved it is no longer an admin.",
   RECOVERY_REQUEST_CLOSED: "This request was open for a day and has closed. Check who the person is again and ask anew.",
   ROLE_UNCHANGED: "This person holds that role already.",
-  ROLE_REQUEST_OPEN: "A role for this person waits for another admin's decision already.",
+  ROLE_REQUEST_OPEN: "A role for this person was asked for already and waits for another admin to approve or reject it.",
   ROLE_REQUEST_DECIDED: "This role request has been approved or rejected already.",
   ROLE_REQUEST_CLOSED:
     "This role request can no longer be approved: its day has passed, the admin who asked is no longer one, or the person's role has changed. Ask anew if it is still needed.",

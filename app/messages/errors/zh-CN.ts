@@ -78,7 +78,7 @@ export default {
   RECOVERY_REQUEST_NOT_APPROVED: "此恢复链接尚未获批：正在等待另一位管理员审批、已被驳回，或批准人已不再是管理员。",
   RECOVERY_REQUEST_CLOSED: "此申请的一天有效期已过。请重新核实对方身份后再次申请。",
   ROLE_UNCHANGED: "此人已拥有该角色。",
-  ROLE_REQUEST_OPEN: "此人已有一项角色申请在等待另一位管理员审批。",
+  ROLE_REQUEST_OPEN: "此人已有一项角色申请，正等待另一位管理员批准或驳回。",
   ROLE_REQUEST_DECIDED: "此角色申请已被批准或驳回。",
   ROLE_REQUEST_CLOSED:
     "此角色申请已无法批准，只能驳回：一天有效期已过、申请的管理员已不再是管理员，或此人的角色已变更。如仍需要，请重新申请。",

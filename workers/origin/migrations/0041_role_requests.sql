@@ -6,24 +6,71 @@
 -- batches, recovery links. Now a raise is asked for by one admin and granted by another's
 -- approval; lowering a role, or taking it away, stays one admin's act.
 
--- 1. Who made whom an operator, for good: one row each time an admin's asking gave someone a
+-- 1. The requests (their rules below). Each is open for a day.
+CREATE TABLE role_request (
+  id TEXT PRIMARY KEY CHECK (length(id) BETWEEN 1 AND 64),
+  user_id TEXT NOT NULL REFERENCES user (id),
+  role TEXT NOT NULL CHECK (role IN ('support', 'finance', 'admin')),
+  -- The role held when it was asked for; the approval grants only over that same role.
+  role_before TEXT CHECK (role_before IS NULL OR role_before IN ('support', 'finance')),
+  reason TEXT NOT NULL CHECK (length(reason) BETWEEN 1 AND 500),
+  status TEXT NOT NULL CHECK (status IN ('awaiting_approval', 'approved', 'rejected')),
+  requested_by TEXT NOT NULL REFERENCES user (id),
+  requested_at INTEGER NOT NULL,
+  open_until INTEGER NOT NULL,
+  decided_by TEXT REFERENCES user (id),
+  decided_at INTEGER,
+  decision_note TEXT CHECK (decision_note IS NULL OR length(decision_note) BETWEEN 1 AND 500),
+  CHECK ((status = 'awaiting_approval') = (decided_by IS NULL)),
+  CHECK ((decided_by IS NULL) = (decided_at IS NULL)),
+  CHECK (status <> 'rejected' OR decision_note IS NOT NULL),
+  CHECK (open_until - requested_at BETWEEN 1 AND 86400000),
+  -- Only a raise is asked for: the role asked is above the one held.
+  CHECK (CASE role WHEN 'support' THEN 1 WHEN 'finance' THEN 2 ELSE 3 END
+         > CASE role_before WHEN 'support' THEN 1 WHEN 'finance' THEN 2 ELSE 0 END),
+  -- Nobody asks for their own raise, and nobody decides on what they asked for or on their own.
+  CHECK (requested_by <> user_id),
+  CHECK (decided_by IS NULL OR (decided_by <> requested_by AND decided_by <> user_id))
+) STRICT;
+CREATE INDEX role_request_requested ON role_request (requested_at, id);
+
+-- 2. Who made whom an operator, for good: one row each time an admin's asking gave someone a
 -- role or a higher one (the command line's grants name nobody). Lowering a role or taking it
 -- away leaves the rows: a link once made is never erased, so an admin cannot unmake it by
--- stepping down or by revoking the account in between. Rows from the roles as they stand
--- now seed it.
+-- stepping down or by revoking the account in between. Each approval is in it once.
 CREATE TABLE operator_grant (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   user_id TEXT NOT NULL REFERENCES user (id),
   granter_id TEXT NOT NULL REFERENCES user (id),
   role TEXT NOT NULL CHECK (role IN ('support', 'finance', 'admin')),
-  at INTEGER NOT NULL
+  at INTEGER NOT NULL,
+  -- The approved request that gave it; NULL for the grants made before this migration.
+  request_id TEXT REFERENCES role_request (id)
 ) STRICT;
 CREATE INDEX operator_grant_user ON operator_grant (user_id);
+CREATE UNIQUE INDEX operator_grant_of_request ON operator_grant (request_id) WHERE request_id IS NOT NULL;
 CREATE TRIGGER operator_grant_no_update BEFORE UPDATE ON operator_grant
 BEGIN SELECT RAISE(ABORT, 'operator grant: the history of grants is append-only'); END;
 CREATE TRIGGER operator_grant_no_delete BEFORE DELETE ON operator_grant
 BEGIN SELECT RAISE(ABORT, 'operator grant: the history of grants is append-only'); END;
+-- INSERT OR REPLACE deletes the row it replaces without the delete trigger: refused before.
+CREATE TRIGGER operator_grant_no_replace BEFORE INSERT ON operator_grant
+WHEN EXISTS (SELECT 1 FROM operator_grant WHERE id = NEW.id OR request_id = NEW.request_id)
+BEGIN SELECT RAISE(ABORT, 'operator grant: the history of grants is append-only'); END;
+-- The grants made before: every raise the audit trail holds (it is append-only, and names
+-- who asked), and whoever each role as it stands names as its granter. The live column alone
+-- would miss a link the old code let be rewritten: a role granted again, an account stepping
+-- down, or lowered by another admin.
 INSERT INTO operator_grant (user_id, granter_id, role, at)
+SELECT audit_log.object_id, audit_log.actor_id, json_extract(audit_log.after, '$.role'), audit_log.at
+FROM audit_log
+WHERE audit_log.action = 'operator.grant' AND audit_log.actor_kind = 'operator' AND audit_log.object_type = 'user'
+  AND audit_log.actor_id IS NOT NULL AND json_extract(audit_log.after, '$.role') IN ('support', 'finance', 'admin')
+  AND CASE json_extract(audit_log.after, '$.role') WHEN 'support' THEN 1 WHEN 'finance' THEN 2 ELSE 3 END
+      > CASE json_extract(audit_log.before, '$.role') WHEN 'support' THEN 1 WHEN 'finance' THEN 2 WHEN 'admin' THEN 3 ELSE 0 END
+  AND EXISTS (SELECT 1 FROM user WHERE user.id = audit_log.object_id)
+  AND EXISTS (SELECT 1 FROM user WHERE user.id = audit_log.actor_id)
+UNION
 SELECT operator_role.user_id, granter.id, operator_role.role, operator_role.granted_at
 FROM operator_role JOIN user AS granter ON granter.handle = operator_role.granted_by
 WHERE operator_role.granted_by <> 'cli';
@@ -51,33 +98,7 @@ BEGIN SELECT RAISE(ABORT, 'user: the handle cli is kept for the command line'); 
 CREATE TRIGGER user_handle_stays_not_cli BEFORE UPDATE OF handle ON user WHEN NEW.handle = 'cli'
 BEGIN SELECT RAISE(ABORT, 'user: the handle cli is kept for the command line'); END;
 
--- 2. The requests. Each is open for a day.
-CREATE TABLE role_request (
-  id TEXT PRIMARY KEY CHECK (length(id) BETWEEN 1 AND 64),
-  user_id TEXT NOT NULL REFERENCES user (id),
-  role TEXT NOT NULL CHECK (role IN ('support', 'finance', 'admin')),
-  -- The role held when it was asked for; the approval grants only over that same role.
-  role_before TEXT CHECK (role_before IS NULL OR role_before IN ('support', 'finance')),
-  reason TEXT NOT NULL CHECK (length(reason) BETWEEN 1 AND 500),
-  status TEXT NOT NULL CHECK (status IN ('awaiting_approval', 'approved', 'rejected')),
-  requested_by TEXT NOT NULL REFERENCES user (id),
-  requested_at INTEGER NOT NULL,
-  open_until INTEGER NOT NULL,
-  decided_by TEXT REFERENCES user (id),
-  decided_at INTEGER,
-  decision_note TEXT CHECK (decision_note IS NULL OR length(decision_note) BETWEEN 1 AND 500),
-  CHECK ((status = 'awaiting_approval') = (decided_by IS NULL)),
-  CHECK ((decided_by IS NULL) = (decided_at IS NULL)),
-  CHECK (status <> 'rejected' OR decision_note IS NOT NULL),
-  CHECK (open_until - requested_at BETWEEN 1 AND 86400000),
-  -- Only a raise is asked for: the role asked is above the one held.
-  CHECK (CASE role WHEN 'support' THEN 1 WHEN 'finance' THEN 2 ELSE 3 END
-         > CASE role_before WHEN 'support' THEN 1 WHEN 'finance' THEN 2 ELSE 0 END),
-  -- Nobody asks for their own raise, and nobody decides on what they asked for or on their own.
-  CHECK (requested_by <> user_id),
-  CHECK (decided_by IS NULL OR (decided_by <> requested_by AND decided_by <> user_id))
-) STRICT;
-CREATE INDEX role_request_requested ON role_request (requested_at, id);
+-- 3. The requests' rules.
 
 -- A request starts awaiting a decision, asked by an unlocked admin, over the role the person
 -- holds; it moves only forward, awaiting → approved or rejected, and what was asked and who
@@ -122,7 +143,7 @@ BEGIN SELECT RAISE(ABORT, 'role request: approved within the day, while the aske
 CREATE TRIGGER role_request_kept BEFORE DELETE ON role_request
 BEGIN SELECT RAISE(ABORT, 'role request: requests are kept'); END;
 
--- 3. A role that raises its holder's rights is granted only by the approval of a request for
+-- 4. A role that raises its holder's rights is granted only by the approval of a request for
 -- it, in the approval's batch, in the asker's name. The command line (`npm run operator`,
 -- granted_by 'cli') is the break-glass tool and stays outside this rule, as it is outside
 -- the rule that an admin remains (docs/decisions/012-operators-and-audit.md).
@@ -157,27 +178,26 @@ BEGIN SELECT RAISE(ABORT, 'role request: the command line grants without a reque
 CREATE TRIGGER operator_role_cli_unapproved BEFORE UPDATE ON operator_role
 WHEN NEW.granted_by = 'cli' AND NEW.request_id IS NOT NULL
 BEGIN SELECT RAISE(ABORT, 'role request: the command line grants without a request'); END;
--- Each grant by an admin's asking joins the history (a raise: a new role, or a higher one).
+-- Each approved raise joins the history, with whoever asked for it as its granter (read from
+-- the request, not from a handle). An approval used a second time is refused there.
 CREATE TRIGGER operator_role_new_recorded AFTER INSERT ON operator_role
-WHEN NEW.granted_by <> 'cli'
+WHEN NEW.request_id IS NOT NULL
 BEGIN
-  INSERT INTO operator_grant (user_id, granter_id, role, at)
-  SELECT NEW.user_id, id, NEW.role, NEW.granted_at FROM user WHERE handle = NEW.granted_by;
+  INSERT INTO operator_grant (user_id, granter_id, role, at, request_id)
+  SELECT NEW.user_id, requested_by, NEW.role, NEW.granted_at, id FROM role_request WHERE id = NEW.request_id;
 END;
 CREATE TRIGGER operator_role_raise_recorded AFTER UPDATE ON operator_role
-WHEN NEW.granted_by <> 'cli'
-  AND CASE NEW.role WHEN 'support' THEN 1 WHEN 'finance' THEN 2 ELSE 3 END
-      > CASE OLD.role WHEN 'support' THEN 1 WHEN 'finance' THEN 2 ELSE 3 END
+WHEN NEW.request_id IS NOT NULL AND NEW.request_id IS NOT OLD.request_id
 BEGIN
-  INSERT INTO operator_grant (user_id, granter_id, role, at)
-  SELECT NEW.user_id, id, NEW.role, NEW.granted_at FROM user WHERE handle = NEW.granted_by;
+  INSERT INTO operator_grant (user_id, granter_id, role, at, request_id)
+  SELECT NEW.user_id, requested_by, NEW.role, NEW.granted_at, id FROM role_request WHERE id = NEW.request_id;
 END;
 -- A role stays its holder's: it is not moved to another account.
 CREATE TRIGGER operator_role_holder_fixed BEFORE UPDATE OF user_id ON operator_role
 WHEN NEW.user_id <> OLD.user_id
 BEGIN SELECT RAISE(ABORT, 'role request: a role is not moved to another account'); END;
 
--- 4. Recovery links (migration 0040) take the same second admin: no chain of grants links the
+-- 5. Recovery links (migration 0040) take the same second admin: no chain of grants links the
 -- approver to the asker, either way.
 DROP TRIGGER recovery_link_request_second_admin;
 CREATE TRIGGER recovery_link_request_second_admin BEFORE UPDATE OF status ON recovery_link_request

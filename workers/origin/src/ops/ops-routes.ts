@@ -188,7 +188,11 @@ async function askForRaise(c: Context<OriginEnv>, target: GrantTarget, role: Ope
   // Not lasting: once it is decided or closed, another may be asked for.
   const alreadyOpen = () =>
     c.var.idempotency.refuse(
-      new ApiError("ROLE_REQUEST_OPEN", "A role for this person waits for another admin's decision already.", "handle"),
+      new ApiError(
+        "ROLE_REQUEST_OPEN",
+        "A role for this person was asked for already and waits for another admin to approve or reject it.",
+        "handle",
+      ),
       { lasting: false },
     );
   if (await openRoleRequestFor(db, target.id, now)) return alreadyOpen();

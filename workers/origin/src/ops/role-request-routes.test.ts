@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { beforeBatch, resetDatabase, seedOperator, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
 import type { RoleRequest } from "#contract/ops-role-requests";
+import { auditStatement } from "./audit";
 import { askedRoleRequestId, decideOnRole, grantRole, roleGrantedByTwoAdmins } from "../../test/role-requests";
 
 let origin: TestOrigin;
@@ -298,7 +299,7 @@ describe("the database holds the rule", () => {
     await expect(
       env.DB.prepare("UPDATE operator_role SET granted_by = 'op_approver' WHERE user_id = ?1").bind(agent.id).run(),
     ).rejects.toThrow(/a role kept is not granted again/);
-    // An approved request is spent on its own moment: it grants nothing later.
+    // An approval grants at its own moment only: it grants nothing later.
     const id = await askedRoleRequestId(await grantRole(origin, asker, "new_agent", "support"));
     expect((await decideOnRole(origin, approver, id, "approve")).status).toBe(200);
     await env.DB.prepare("DELETE FROM operator_role WHERE user_id = ?1").bind(person.id).run();
@@ -309,6 +310,28 @@ describe("the database holds the rule", () => {
         .bind(person.id, origin.now() + 1, id)
         .run(),
     ).rejects.toThrow(/granted by a second admin's approval/);
+    // Nor at its own moment again: the history holds each approval once.
+    const decidedAt = await env.DB.prepare("SELECT decided_at FROM role_request WHERE id = ?1").bind(id).first<number>("decided_at");
+    await expect(
+      env.DB.prepare(
+        "INSERT INTO operator_role (user_id, role, granted_by, granted_at, request_id) VALUES (?1, 'support', 'op_asker', ?2, ?3)",
+      )
+        .bind(person.id, decidedAt, id)
+        .run(),
+    ).rejects.toThrow(/append-only/);
+    // A row of the history is not replaced, and the command line names no request.
+    await expect(
+      env.DB.prepare(
+        "INSERT OR REPLACE INTO operator_grant (id, user_id, granter_id, role, at) SELECT id, user_id, ?1, role, at FROM operator_grant",
+      )
+        .bind(approver.id)
+        .run(),
+    ).rejects.toThrow(/append-only/);
+    await expect(
+      env.DB.prepare("INSERT INTO operator_role (user_id, role, granted_by, granted_at, request_id) VALUES (?1, 'support', 'cli', 0, ?2)")
+        .bind(person.id, id)
+        .run(),
+    ).rejects.toThrow(/the command line grants without a request/);
     // A role is not moved to another account, and the command line names no approver.
     await expect(
       env.DB.prepare("UPDATE operator_role SET user_id = ?1 WHERE user_id = ?2").bind(person.id, agent.id).run(),
@@ -328,6 +351,39 @@ describe("the database holds the rule", () => {
     // Lowering is one admin's act; the command line is the break-glass tool.
     await env.DB.prepare("UPDATE operator_role SET role = 'support', granted_by = 'op_asker' WHERE user_id = ?1").bind(asker.id).run();
     await env.DB.prepare("UPDATE operator_role SET role = 'admin', granted_by = 'cli' WHERE user_id = ?1").bind(asker.id).run();
+  });
+
+  it("fills the history, when migrated, with every raise the audit trail holds and no other change of role", async () => {
+    const [a, c] = [asker, approver];
+    const b = await seedUser("made_admin", origin.now());
+    const d = await seedUser("lowered", origin.now());
+    const row = (actor: Seeded, object: Seeded, before: string | null, after: string) =>
+      auditStatement(env.DB, {
+        actor: { kind: "operator", userId: actor.id, role: "admin" },
+        action: "operator.grant",
+        object: { type: "user", id: object.id },
+        before: { role: before },
+        after: { role: after },
+        reason: "Before decision 063",
+        at: origin.now(),
+      });
+    await env.DB.batch([
+      row(a, b, null, "admin"),
+      row(a, b, "admin", "admin"),
+      row(c, d, "admin", "support"),
+      row(c, d, "support", "finance"),
+    ]);
+    const migration = env.TEST_MIGRATIONS.find((each) => each.name.startsWith("0041_"));
+    const seed = migration?.queries.find((query) => query.includes("INSERT INTO operator_grant") && query.includes("FROM audit_log"));
+    expect(seed).toBeDefined();
+    await env.DB.prepare(seed ?? "").run();
+    const history = await env.DB.prepare("SELECT user_id, granter_id, role FROM operator_grant ORDER BY user_id, role").all();
+    expect(history.results).toEqual(
+      [
+        { user_id: b.id, granter_id: a.id, role: "admin" },
+        { user_id: d.id, granter_id: c.id, role: "finance" },
+      ].sort((x, y) => x.user_id.localeCompare(y.user_id)),
+    );
   });
 
   it("keeps the handle cli, which the command line's grants name, from every account", async () => {

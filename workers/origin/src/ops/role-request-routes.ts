@@ -109,7 +109,8 @@ async function awaitingDecision(c: OpsContext, id: string): Promise<RoleRequestR
 /**
  * The decision's batch; an approval grants the role in it, in the asker's name. The trigger
  * `role_request_forward` rolls it back when another admin decided first,
- * `role_request_second_admin` when the approval no longer stands.
+ * `role_request_second_admin` when this admin is no longer a second admin to the asker, and
+ * `role_request_approval_stands` when the approval no longer stands.
  */
 async function decide(c: OpsContext, row: RoleRequestRow, decided: Pick<RoleRequest, "status" | "decisionNote">) {
   const db = c.env.DB;

@@ -213,6 +213,34 @@ describe("maker-checker above the threshold", () => {
         .bind(puppet.id, origin.now(), asked.data.id)
         .run(),
     ).rejects.toThrow(/decided by a second operator/);
+    // Nor decided by nobody, or by support.
+    const support = await operator("op_support", "support");
+    for (const decider of [null, support.id]) {
+      await expect(
+        env.DB.prepare(
+          "UPDATE refund_request SET status = 'rejected', decided_by = ?1, decided_at = ?2, decision_note = 'no' WHERE id = ?3",
+        )
+          .bind(decider, origin.now(), asked.data.id)
+          .run(),
+      ).rejects.toThrow(/decided by a second operator/);
+    }
+    // A decider whose role changes between the route's check and the batch hears 403.
+    const raced = await answerOf(
+      await origin.call(`/api/ops/refunds/${asked.data.id}/approve`, {
+        body: {},
+        headers: keyed(checker.auth),
+        env: {
+          ...origin.env,
+          DB: beforeBatch(1, () =>
+            env.DB.prepare("UPDATE operator_role SET role = 'support', granted_by = 'cli' WHERE user_id = ?1").bind(checker.id).run(),
+          ),
+        },
+      }),
+    );
+    expect(raced).toMatchObject({ status: 403, code: "SECOND_OPERATOR_REQUIRED" });
+    await env.DB.prepare("UPDATE operator_role SET role = 'finance', granted_by = 'cli', granted_at = 0 WHERE user_id = ?1")
+      .bind(checker.id)
+      .run();
     expect(await balanceOf(alice.id)).toEqual({ available: 3_000, held: 0 });
     expect(await decide(asked.data.id, "approve", checker)).toMatchObject({ status: 200, data: { status: "approved" } });
     await expectLedgerWhole();
