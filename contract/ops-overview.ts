@@ -43,6 +43,14 @@ export const overviewSchema = z.strictObject({
      */
     wechatRefundsStuck: count,
     refundApprovals: count,
+    /**
+     * Requests waiting for a second operator that can still be approved
+     * (docs/decisions/064-second-operators-are-other-people.md): code batches whose expiry
+     * has not passed, recovery links and roles within their day.
+     */
+    codeBatchApprovals: count,
+    recoveryLinkApprovals: count,
+    roleApprovals: count,
   }),
 });
 export type Overview = z.infer<typeof overviewSchema>;

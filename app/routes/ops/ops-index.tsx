@@ -61,7 +61,15 @@ function OverviewView({
 }) {
   const text = useMessages(opsMessages);
   const moneyKeys = ["walletsAvailable", "walletsHeld", "taskEscrow", "wechatClearing", "world", "paydeskCovered"] as const;
-  const pendingKeys = ["wechatPayments", "wechatRefunds", "wechatRefundsStuck", "refundApprovals"] as const;
+  const pendingKeys = [
+    "wechatPayments",
+    "wechatRefunds",
+    "wechatRefundsStuck",
+    "refundApprovals",
+    "codeBatchApprovals",
+    "recoveryLinkApprovals",
+    "roleApprovals",
+  ] as const;
   const ticketKeys = ["underADay", "oneToThreeDays", "olderThanThreeDays"] as const;
   return (
     <div className="ops-grid">

@@ -2,6 +2,8 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Overview } from "#contract/ops-overview";
 import { fundWallet, openPaidTask, resetDatabase, seedOperator, seedUser, testOrigin, type TestOrigin } from "../../test/origin-client";
+import { askForRecoveryLink } from "../../test/recovery-links";
+import { grantRole } from "../../test/role-requests";
 import { ledgerViolations } from "../ledger/invariants";
 import { runTimeBasedRules } from "../scheduled";
 
@@ -74,7 +76,36 @@ describe("the back office's overview", () => {
     await openTicket(alice, "Newest");
     const { data } = await overviewAs(finance.auth);
     expect(data.openTickets).toEqual({ underADay: 1, oneToThreeDays: 1, olderThanThreeDays: 1 });
-    expect(data.pending).toEqual({ wechatPayments: 0, wechatRefunds: 0, wechatRefundsStuck: 0, refundApprovals: 0 });
+    expect(data.pending).toEqual({
+      wechatPayments: 0,
+      wechatRefunds: 0,
+      wechatRefundsStuck: 0,
+      refundApprovals: 0,
+      codeBatchApprovals: 0,
+      recoveryLinkApprovals: 0,
+      roleApprovals: 0,
+    });
+  });
+
+  it("counts the requests waiting for a second operator that can still be approved", async () => {
+    const admin = await seedOperator("op_admin", "admin", origin.now());
+    const alice = await seedUser("alice", origin.now());
+    await seedUser("bob", origin.now());
+    const expiresAt = (inMs: number) => new Date(origin.now() + inMs).toISOString();
+    const bigBatch = (expiry: number) =>
+      origin.call("/api/ops/code-batches", {
+        body: { value: 50_000, count: 10, expiresAt: expiresAt(expiry), note: "Partner launch" },
+        headers: { ...admin.auth, "Idempotency-Key": `batch-${crypto.randomUUID()}` },
+      });
+    expect((await bigBatch(2 * day)).status).toBe(201);
+    expect((await bigBatch(day / 2)).status).toBe(201);
+    expect((await askForRecoveryLink(origin, admin, alice.id)).status).toBe(201);
+    expect((await grantRole(origin, admin, "bob", "support")).status).toBe(202);
+    const pending = async () => (await overviewAs(admin.auth)).data.pending;
+    expect(await pending()).toMatchObject({ codeBatchApprovals: 2, recoveryLinkApprovals: 1, roleApprovals: 1 });
+    // Past their day, or their codes' expiry, they can no longer be approved: no longer counted.
+    origin.advance(day);
+    expect(await pending()).toMatchObject({ codeBatchApprovals: 1, recoveryLinkApprovals: 0, roleApprovals: 0 });
   });
 
   it("reads the volume kept as each transaction is sealed, which the ledger's check holds to the entries", async () => {

@@ -59,16 +59,22 @@ overviewRoutes.openapi(overview, async (c) => {
          FROM ticket WHERE status = 'open'`,
       )
       .bind(now, dayMs),
-    // payment_wechat_due, wechat_refund_due, wechat_refund_needs_a_hand and refund_request_waiting serve them.
-    db.prepare(
-      `SELECT
+    // payment_wechat_due, wechat_refund_due, wechat_refund_needs_a_hand and refund_request_waiting serve them;
+    // the requests' own tables are small (each holds what operators asked for by hand).
+    db
+      .prepare(
+        `SELECT
          (SELECT count(*) FROM payment WHERE method = 'wechat' AND status = 'pending') AS wechat_payments,
          (SELECT count(*) FROM wechat_refund WHERE status IN ('due', 'processing') AND parked_at IS NULL) AS wechat_refunds,
          (SELECT count(*) FROM wechat_refund AS refund
             LEFT JOIN wechat_refund_return AS returned ON returned.out_refund_no = refund.out_refund_no
             WHERE ${needsAHand}) AS wechat_refunds_stuck,
-         (SELECT count(*) FROM refund_request WHERE status = 'awaiting_approval') AS refund_approvals`,
-    ),
+         (SELECT count(*) FROM refund_request WHERE status = 'awaiting_approval') AS refund_approvals,
+         (SELECT count(*) FROM code_batch_request WHERE status = 'awaiting_approval' AND expires_at > ?1) AS code_batch_approvals,
+         (SELECT count(*) FROM recovery_link_request WHERE status = 'awaiting_approval' AND open_until > ?1) AS recovery_link_approvals,
+         (SELECT count(*) FROM role_request WHERE status = 'awaiting_approval' AND open_until > ?1) AS role_approvals`,
+      )
+      .bind(now),
     // The latest recorded check: the cron's, every ten minutes (ledger/recorded-check.ts).
     latestCheckStatement(db),
   ]);
@@ -105,6 +111,9 @@ overviewRoutes.openapi(overview, async (c) => {
           wechatRefunds: p.wechat_refunds ?? 0,
           wechatRefundsStuck: p.wechat_refunds_stuck ?? 0,
           refundApprovals: p.refund_approvals ?? 0,
+          codeBatchApprovals: p.code_batch_approvals ?? 0,
+          recoveryLinkApprovals: p.recovery_link_approvals ?? 0,
+          roleApprovals: p.role_approvals ?? 0,
         },
       },
     },
