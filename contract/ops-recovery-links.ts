@@ -3,6 +3,7 @@
  * one admin asks, another approves or rejects, and whoever asked issues the link, once.
  */
 import { z } from "zod";
+import { dayLongDecisionShape } from "./ops";
 import { personSchema } from "./people";
 import { hoursMs } from "./time-limits";
 
@@ -16,13 +17,8 @@ export const recoveryLinkRequestSchema = z.strictObject({
   /** How the asking admin checked who the person is. */
   reason: z.string(),
   status: z.enum(["awaiting_approval", "approved", "rejected", "issued"]),
-  requestedBy: personSchema,
-  requestedAt: z.iso.datetime(),
-  /** Past this, it is neither approved nor issued: ask again. */
-  openUntil: z.iso.datetime(),
-  decidedBy: personSchema.nullable(),
-  decidedAt: z.iso.datetime().nullable(),
-  decisionNote: z.string().nullable(),
+  /** Past `openUntil`, it is neither approved nor issued: ask again. */
+  ...dayLongDecisionShape,
   issuedAt: z.iso.datetime().nullable(),
 });
 export type RecoveryLinkRequest = z.infer<typeof recoveryLinkRequestSchema>;

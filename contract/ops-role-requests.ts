@@ -4,7 +4,7 @@
  * which grants it, or rejects it. Lowering a role, or taking it away, is done at once.
  */
 import { z } from "zod";
-import { operatorRoleSchema } from "./ops";
+import { dayLongDecisionShape, operatorRoleSchema } from "./ops";
 import { personSchema } from "./people";
 import { hoursMs } from "./time-limits";
 
@@ -21,13 +21,8 @@ export const roleRequestSchema = z.strictObject({
   /** Why they need it: kept in the audit trail. */
   reason: z.string(),
   status: z.enum(["awaiting_approval", "approved", "rejected"]),
-  requestedBy: personSchema,
-  requestedAt: z.iso.datetime(),
-  /** Past this, it is no longer approved: ask again. */
-  openUntil: z.iso.datetime(),
-  decidedBy: personSchema.nullable(),
-  decidedAt: z.iso.datetime().nullable(),
-  decisionNote: z.string().nullable(),
+  /** Past `openUntil`, it is no longer approved: ask again. */
+  ...dayLongDecisionShape,
   /**
    * Why a request still awaiting a decision can no longer be approved, only rejected: its day
    * has passed, the admin who asked is no longer an unlocked admin, or the person's role has

@@ -1,6 +1,7 @@
 /** The back office's API (docs/decisions/012-operators-and-audit.md). */
 import { z } from "zod";
 import { handleSchema } from "./account";
+import { personSchema } from "./people";
 import { userText } from "./text";
 
 export const operatorRoleSchema = z.enum(["support", "finance", "admin"]);
@@ -22,6 +23,19 @@ export const approvalBodySchema = z.strictObject({
   note: userText({ min: 0, max: 500, multiline: true, tooShort: "", tooLong: "A note has at most 500 characters." }).optional(),
 });
 export const rejectionBodySchema = z.strictObject({ reason: reasonSchema });
+
+/**
+ * Who asked for a request that waits a day for a second admin (a recovery link, a role), until
+ * when, and who decided, with their note.
+ */
+export const dayLongDecisionShape = {
+  requestedBy: personSchema,
+  requestedAt: z.iso.datetime(),
+  openUntil: z.iso.datetime(),
+  decidedBy: personSchema.nullable(),
+  decidedAt: z.iso.datetime().nullable(),
+  decisionNote: z.string().nullable(),
+};
 
 export const operatorSelfSchema = z.strictObject({
   handle: z.string(),

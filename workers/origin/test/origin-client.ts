@@ -75,50 +75,31 @@ const tables = [
  * A clean database for each test. Ledger rows cannot be deleted (that is the point of
  * the triggers), so the ledger is rebuilt from its migration instead.
  */
+/** Empties a table whose trigger `trigger` keeps its rows, and puts the trigger back, raising `message` as before. */
+function emptiedKeeping(table: string, trigger: string, message: string): D1PreparedStatement[] {
+  return [
+    env.DB.prepare(`DROP TRIGGER IF EXISTS ${trigger}`),
+    env.DB.prepare(`DELETE FROM ${table}`),
+    env.DB.prepare(`CREATE TRIGGER ${trigger} BEFORE DELETE ON ${table} BEGIN SELECT RAISE(ABORT, '${message}'); END`),
+  ];
+}
+
 export async function resetDatabase(): Promise<void> {
   await env.DB.batch([
     // Operators' refunds are kept too (no deletes); WeChat Pay's refunds refer to them.
-    env.DB.prepare("DROP TRIGGER IF EXISTS wechat_refund_settlement_kept"),
-    env.DB.prepare("DELETE FROM wechat_refund_settlement"),
-    env.DB.prepare(
-      "CREATE TRIGGER wechat_refund_settlement_kept BEFORE DELETE ON wechat_refund_settlement BEGIN SELECT RAISE(ABORT, 'refund_settlement: settlements are kept'); END",
-    ),
-    env.DB.prepare("DROP TRIGGER IF EXISTS wechat_refund_return_kept"),
-    env.DB.prepare("DELETE FROM wechat_refund_return"),
-    env.DB.prepare(
-      "CREATE TRIGGER wechat_refund_return_kept BEFORE DELETE ON wechat_refund_return BEGIN SELECT RAISE(ABORT, 'refund_return: returns are kept'); END",
-    ),
+    ...emptiedKeeping("wechat_refund_settlement", "wechat_refund_settlement_kept", "refund_settlement: settlements are kept"),
+    ...emptiedKeeping("wechat_refund_return", "wechat_refund_return_kept", "refund_return: returns are kept"),
     env.DB.prepare("DELETE FROM wechat_refund"),
-    env.DB.prepare("DROP TRIGGER IF EXISTS refund_request_kept"),
-    env.DB.prepare("DELETE FROM refund_request"),
-    env.DB.prepare(
-      "CREATE TRIGGER refund_request_kept BEFORE DELETE ON refund_request BEGIN SELECT RAISE(ABORT, 'refund: refunds are kept'); END",
-    ),
+    ...emptiedKeeping("refund_request", "refund_request_kept", "refund: refunds are kept"),
     ...tables.map((table) => env.DB.prepare(`DELETE FROM ${table}`)),
     // Recovery link requests are kept; their links (deleted above) refer to them.
-    env.DB.prepare("DROP TRIGGER IF EXISTS recovery_link_request_kept"),
-    env.DB.prepare("DELETE FROM recovery_link_request"),
-    env.DB.prepare(
-      "CREATE TRIGGER recovery_link_request_kept BEFORE DELETE ON recovery_link_request BEGIN SELECT RAISE(ABORT, 'recovery link request: requests are kept'); END",
-    ),
+    ...emptiedKeeping("recovery_link_request", "recovery_link_request_kept", "recovery link request: requests are kept"),
     // The history of grants is append-only; it refers to users.
-    env.DB.prepare("DROP TRIGGER IF EXISTS operator_grant_no_delete"),
-    env.DB.prepare("DELETE FROM operator_grant"),
-    env.DB.prepare(
-      "CREATE TRIGGER operator_grant_no_delete BEFORE DELETE ON operator_grant BEGIN SELECT RAISE(ABORT, 'operator grant: the history of grants is append-only'); END",
-    ),
+    ...emptiedKeeping("operator_grant", "operator_grant_no_delete", "operator grant: the history of grants is append-only"),
     // Role requests are kept; the roles (deleted above) refer to them.
-    env.DB.prepare("DROP TRIGGER IF EXISTS role_request_kept"),
-    env.DB.prepare("DELETE FROM role_request"),
-    env.DB.prepare(
-      "CREATE TRIGGER role_request_kept BEFORE DELETE ON role_request BEGIN SELECT RAISE(ABORT, 'role request: requests are kept'); END",
-    ),
+    ...emptiedKeeping("role_request", "role_request_kept", "role request: requests are kept"),
     // Code batch requests are kept too; their batches (deleted above) refer to them.
-    env.DB.prepare("DROP TRIGGER IF EXISTS code_batch_request_kept"),
-    env.DB.prepare("DELETE FROM code_batch_request"),
-    env.DB.prepare(
-      "CREATE TRIGGER code_batch_request_kept BEFORE DELETE ON code_batch_request BEGIN SELECT RAISE(ABORT, 'code request: requests are kept'); END",
-    ),
+    ...emptiedKeeping("code_batch_request", "code_batch_request_kept", "code request: requests are kept"),
     env.DB.prepare("DROP TRIGGER IF EXISTS entry_immutable_delete"),
     env.DB.prepare("DROP TRIGGER IF EXISTS tx_immutable_delete"),
     env.DB.prepare("DROP TRIGGER IF EXISTS seal_immutable_delete"),
@@ -136,11 +117,7 @@ export async function resetDatabase(): Promise<void> {
       "CREATE TRIGGER seal_immutable_delete BEFORE DELETE ON tx_seal BEGIN SELECT RAISE(ABORT, 'ledger: seals are immutable'); END",
     ),
     // The audit trail is append-only too: rebuilt the same way.
-    env.DB.prepare("DROP TRIGGER IF EXISTS audit_log_no_delete"),
-    env.DB.prepare("DELETE FROM audit_log"),
-    env.DB.prepare(
-      "CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log BEGIN SELECT RAISE(ABORT, 'audit: rows are append-only'); END",
-    ),
+    ...emptiedKeeping("audit_log", "audit_log_no_delete", "audit: rows are append-only"),
     env.DB.prepare("DELETE FROM account WHERE kind <> 'world'"),
     env.DB.prepare("UPDATE account SET available = 0, held = 0 WHERE kind = 'world'"),
     env.DB.prepare("DELETE FROM user"),
