@@ -185,6 +185,18 @@ describe("the second operator of a batch", () => {
     expect(await approve(byOther.id, spare)).toMatchObject({ status: 200 });
     expect(await approve(byLead.id, checker)).toMatchObject({ status: 200 });
   });
+
+  it("hears 403, not a 500, when their role changes between the route's check and the batch", async () => {
+    const request = await waiting();
+    const demoted = beforeBatch(1, () =>
+      env.DB.prepare("UPDATE operator_role SET role = 'support', granted_by = 'cli' WHERE user_id = ?1").bind(checker.id).run(),
+    );
+    const answer = await answerOf<CodeBatchRequest>(
+      await origin.call(`/api/ops/code-batch-requests/${request.id}/approve`, { body: {}, headers: keyed(checker.auth), db: demoted }),
+    );
+    expect(answer).toMatchObject({ status: 403, code: "SECOND_OPERATOR_REQUIRED" });
+    expect((await requests(finance)).data.find((each) => each.id === request.id)).toMatchObject({ status: "awaiting_approval" });
+  });
 });
 
 describe("a batch that waits", () => {

@@ -270,6 +270,24 @@ describe("a role that raises rights needs a second admin", () => {
     expect((await auditActions()).filter((row) => row.action === "operator.grant_approve")).toHaveLength(1);
   });
 
+  it("hears 403, not a 500, when a grant links the deciding admin to the asker between the route's check and the batch", async () => {
+    const person = await seedUser("new_agent", origin.now());
+    const id = await askedRoleRequestId(await grantRole(origin, asker, "new_agent", "finance"));
+    const linked = beforeBatch(1, () =>
+      env.DB.prepare("INSERT INTO operator_grant (user_id, granter_id, role, at) VALUES (?1, ?2, 'admin', ?3)")
+        .bind(approver.id, asker.id, origin.now())
+        .run(),
+    );
+    const answer = await origin.call(`/api/ops/role-requests/${id}/approve`, {
+      body: {},
+      headers: { ...approver.auth, "Idempotency-Key": "approve-linked" },
+      db: linked,
+    });
+    expect(answer.status).toBe(403);
+    expect(await json(answer)).toMatchObject({ code: "SECOND_OPERATOR_REQUIRED" });
+    expect(await roleOf(person)).toBeNull();
+  });
+
   it("lists the requests for admins, and answers an unknown or malformed id", async () => {
     await seedUser("new_agent", origin.now());
     const id = await askedRoleRequestId(await grantRole(origin, asker, "new_agent", "support"));
