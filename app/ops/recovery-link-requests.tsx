@@ -16,6 +16,7 @@ import { useFormInstance } from "../forms/use-form-instance";
 import { useMessages } from "../i18n/messages";
 import { opsMessages } from "../messages/ops";
 import { DecisionForm } from "./decision-form";
+import { DecisionTrail } from "./decision-trail";
 import { useOperator } from "./ops-context";
 
 type IssuingFetcher = FetcherWithComponents<ActionResult<RecoveryLink>>;
@@ -111,15 +112,7 @@ function RequestLine({ request, issuing, ownAccount }: { request: RecoveryLinkRe
         <strong>{closed ? text.recoveryLinkStatusClosed : text.recoveryLinkStatus[request.status]}</strong> · {request.reason}
       </p>
       <p className="item-meta">
-        <DateTime iso={request.requestedAt} /> · {text.requestedBy(request.requestedBy.displayName)}
-        {request.decidedBy ? ` · ${text.decidedBy(request.decidedBy.displayName)}` : null}
-        {request.decisionNote ? ` · ${request.decisionNote}` : null}
-        {open && !closed ? (
-          <>
-            {" "}
-            · {text.openUntil} <DateTime iso={request.openUntil} />
-          </>
-        ) : null}
+        <DecisionTrail request={request} openUntil={open && !closed ? request.openUntil : undefined} />
       </p>
       {closed ? <p>{text.recoveryLinkClosed}</p> : null}
       {mine && awaiting ? <p>{text.yourRecoveryLinkWaits}</p> : null}

@@ -4,10 +4,10 @@
  * page's action reads the intents `approve` and `reject` (DecisionForm).
  */
 import type { RoleRequest } from "#contract/ops-role-requests";
-import { DateTime } from "../components/money";
 import { useMessages } from "../i18n/messages";
 import { opsMessages } from "../messages/ops";
 import { DecisionForm } from "./decision-form";
+import { DecisionTrail } from "./decision-trail";
 import { useOperator } from "./ops-context";
 
 /** A request, and what this admin may do with it. */
@@ -26,16 +26,8 @@ function RequestLine({ request }: { request: RoleRequest }) {
         · {request.roleBefore ? text.role[request.roleBefore] : text.noRole} → {text.role[request.role]} · {request.reason}
       </p>
       <p className="item-meta">
-        {request.closed ? text.roleRequestStatusClosed : text.roleRequestStatus[request.status]} · <DateTime iso={request.requestedAt} /> ·{" "}
-        {text.requestedBy(request.requestedBy.displayName)}
-        {request.decidedBy ? ` · ${text.decidedBy(request.decidedBy.displayName)}` : null}
-        {request.decisionNote ? ` · ${request.decisionNote}` : null}
-        {awaiting && !request.closed ? (
-          <>
-            {" "}
-            · {text.openUntil} <DateTime iso={request.openUntil} />
-          </>
-        ) : null}
+        {request.closed ? text.roleRequestStatusClosed : text.roleRequestStatus[request.status]} ·{" "}
+        <DecisionTrail request={request} openUntil={awaiting && !request.closed ? request.openUntil : undefined} />
       </p>
       {request.closed ? <p>{text.roleRequestClosed[request.closed]}</p> : null}
       {mine && awaiting && !request.closed ? <p>{text.roleRequestWaits}</p> : null}

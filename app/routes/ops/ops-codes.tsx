@@ -24,6 +24,7 @@ import { opsMessages } from "../../messages/ops";
 import { saveFile } from "../../api/download";
 import { useOperator } from "../../ops/ops-context";
 import { DecisionForm } from "../../ops/decision-form";
+import { DecisionTrail } from "../../ops/decision-trail";
 import { OpsView } from "../../ops/ops-view";
 import { loadPersonal } from "../../personal/load-personal";
 
@@ -196,9 +197,7 @@ function BatchRequestLine({ request, issuing }: { request: CodeBatchRequest; iss
         <strong>{request.note}</strong> · <Money amount={request.value} /> × {request.count} · {text.batchRequestStatus[request.status]}
       </p>
       <p className="item-meta">
-        <DateTime iso={request.requestedAt} /> · {text.requestedBy(request.requestedBy.displayName)}
-        {request.decidedBy ? ` · ${text.decidedBy(request.decidedBy.displayName)}` : null}
-        {request.decisionNote ? ` · ${request.decisionNote}` : null}
+        <DecisionTrail request={request} />
       </p>
       {expired && (request.status === "awaiting_approval" || request.status === "approved") ? <p>{text.batchRequestExpired}</p> : null}
       {mine && awaiting ? <p>{text.yourBatchWaits}</p> : null}

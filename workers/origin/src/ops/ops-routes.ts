@@ -21,7 +21,7 @@ import { type AuditActor, auditStatement } from "./audit";
 import { operatorWith } from "./operator-access";
 import { notAnOperator } from "./route-answers";
 import { anUnlockedAdminRemains } from "./admin-remains";
-import { noOpenRoleRequest, openRoleRequestFor } from "./role-requests";
+import { noOpenRoleRequest } from "./role-requests";
 import { type OperatorRole, raises, rightsOf } from "./roles";
 
 const me = createRoute({
@@ -195,7 +195,6 @@ async function askForRaise(c: Context<OriginEnv>, target: GrantTarget, role: Ope
       ),
       { lasting: false },
     );
-  if (await openRoleRequestFor(db, target.id, now)) return alreadyOpen();
   const id = `rrq_${crypto.randomUUID()}`;
   const asked: RoleRequest = {
     id,
