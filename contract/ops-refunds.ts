@@ -37,6 +37,11 @@ export const refundRequestSchema = z.strictObject({
       status: z.enum(wechatRefundStatuses),
     })
     .nullable(),
+  /**
+   * Whether the operator reading it may approve or reject it: it awaits a decision, they did
+   * not ask for it, the order is not theirs, and they are a second operator to whoever asked.
+   */
+  yoursToDecide: z.boolean(),
 });
 export type RefundRequest = z.infer<typeof refundRequestSchema>;
 

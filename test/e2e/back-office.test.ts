@@ -482,6 +482,18 @@ for (const { viewport, language } of runs) {
       await shot(page, "ops-order", viewport, language);
       expect(await balances(person)).toEqual({ available: 100_000, held: 200_000 });
 
+      // Whoever asked reads that another operator decides, and has nothing to click (decision 065).
+      await open(page, "/ops/refunds");
+      const asked = page.getByTestId("ops-approvals").getByRole("listitem").filter({ hasText: "The rest of the task is cancelled." });
+      await expect(asked).toContainText(ops.refundAskedByYou);
+      await expect(asked.getByRole("button")).toHaveCount(0);
+      await shot(page, "ops-refunds-asked", viewport, language);
+      // The operator's own order: no refund form, and a note that says who refunds it.
+      const own = await api<{ id: string }>("POST", "/api/orders/recharge", { token: finance.token, body: { amount: 1_000 } });
+      await open(page, `/ops/orders/${own.id}`);
+      await expect(page.getByTestId("ops-own-order")).toHaveText(ops.ownOrder);
+      await expect(page.getByLabel(ops.refundAmount)).toHaveCount(0);
+
       // The second operator approves it on the refunds page.
       const second = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
       await contextFor(second, admin, language);

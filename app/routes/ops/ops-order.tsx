@@ -251,8 +251,10 @@ function OrderView({ story, refunds }: { story: OrderStory; refunds: OrderRefund
   const operator = useOperator();
   const orders = useMessages(orderMessages);
   const { order } = story;
-  // Another finance operator returns or settles a refund on one's own order (decision 060).
-  const mayMoveIt = mayDo(operator, "refund") && order.person.handle !== operator.handle;
+  // Another finance operator refunds one's own order, and returns or settles its refunds
+  // (docs/decisions/065-no-refund-of-ones-own-order.md).
+  const ownOrder = order.person.handle === operator.handle;
+  const mayMoveIt = mayDo(operator, "refund") && !ownOrder;
   return (
     <section aria-labelledby="ops-order-title">
       <h1 id="ops-order-title">
@@ -351,7 +353,12 @@ function OrderView({ story, refunds }: { story: OrderStory; refunds: OrderRefund
         </>
       ) : null}
       {story.payments.some((payment) => payment.method === "wechat") && mayDo(operator, "askWechatPay") ? <AskWechatPay /> : null}
-      {mayDo(operator, "refund") ? <RefundForm refunds={refunds} /> : null}
+      {mayMoveIt ? <RefundForm refunds={refunds} /> : null}
+      {mayDo(operator, "refund") && ownOrder ? (
+        <p className="notice" data-testid="ops-own-order">
+          {text.ownOrder}
+        </p>
+      ) : null}
     </section>
   );
 }

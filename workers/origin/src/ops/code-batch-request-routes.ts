@@ -102,7 +102,7 @@ async function awaitingDecision(c: OpsContext, id: string): Promise<CodeBatchReq
   const row = await findCodeBatchRequest(c.env.DB, id);
   if (!row) throw new ApiError("NOT_FOUND", "There is no such batch request.", "id");
   if (row.status !== "awaiting_approval") throw requestDecided();
-  if (!(await isSecondOperator(c.env.DB, c.var.operator.userId, row, "any"))) throw notSecondOperator();
+  if (!(await isSecondOperator(c.env.DB, c.var.operator.userId, row, "finance"))) throw notSecondOperator();
   return row;
 }
 

@@ -70,13 +70,15 @@ export function decisionFieldsOf(row: DecisionColumns) {
   };
 }
 
-/** What the second operator of a request must hold: any role (refunds, code batches) or admin (recovery links, roles). */
-type SecondRole = "any" | "admin";
+/**
+ * What the second operator of a request must hold: a role that moves money, finance or admin
+ * (refunds, code batches), or admin (recovery links, roles).
+ */
+type SecondRole = "finance" | "admin";
 
 /**
- * Whether `operatorId` may be the second operator of a request: holding the role since before
- * it was asked for (an admin's, where `role` says so), and linked to the asker by no chain of
- * grants, either way (the view `operators_linked`, migration 0041). An account the asker made
+ * Whether `operatorId` may be the second operator of a request: holding the role `role` names
+ * since before it was asked for, and linked to the asker by no chain of grants, either way (the view `operators_linked`, migration 0041). An account the asker made
  * an operator, or one that made the asker one, is not a second operator, however long the
  * chain; and since a raise takes two admins (docs/decisions/063-role-raises-need-a-second-admin.md),
  * no new chain is one admin's alone. The triggers of migrations 0041 and 0042 hold the same
@@ -98,6 +100,7 @@ export async function isSecondOperator(
 
 /** The same as an SQL expression (1 or 0) over the operator, the request's time and its asker, for a list to say it of each row. */
 export function secondOperatorSql(operator: string, requestedAt: string, requestedBy: string, role: SecondRole): string {
-  return `(EXISTS (SELECT 1 FROM operator_role WHERE user_id = ${operator}${role === "admin" ? " AND role = 'admin'" : ""} AND granted_at <= ${requestedAt})
+  const roles = role === "admin" ? "'admin'" : "'finance', 'admin'";
+  return `(EXISTS (SELECT 1 FROM operator_role WHERE user_id = ${operator} AND role IN (${roles}) AND granted_at <= ${requestedAt})
     AND NOT EXISTS (SELECT 1 FROM operators_linked WHERE operator_id = ${operator} AND other_id = ${requestedBy}))`;
 }

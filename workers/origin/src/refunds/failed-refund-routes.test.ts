@@ -299,9 +299,9 @@ describe("the database's own guards", () => {
     const { outRefundNo: underWay } = await lateRechargeRefund(300);
     await expect(
       env.DB.prepare(
-        "INSERT INTO wechat_refund_return (out_refund_no, tx_id, user_id, reason, returned_by, returned_at) VALUES (?1, 'tx_none', ?2, 'x', ?2, 1)",
+        "INSERT INTO wechat_refund_return (out_refund_no, tx_id, user_id, reason, returned_by, returned_at) VALUES (?1, 'tx_none', ?2, 'x', ?3, 1)",
       )
-        .bind(underWay, alice.id)
+        .bind(underWay, alice.id, finance.id)
         .run(),
     ).rejects.toThrow(/the refund has not failed/);
     await expectLedgerWhole();
@@ -473,6 +473,14 @@ describe("settling a refund paid twice", () => {
       .bind(alice.id, origin.now())
       .run();
     expect(await returnToWallet(outRefundNo, { by: alice })).toMatchObject({ status: 403, code: "NOT_FOR_YOURSELF" });
+    // The database refuses it too (migration 0043), whatever route would write it.
+    await expect(
+      env.DB.prepare(
+        "INSERT INTO wechat_refund_return (out_refund_no, tx_id, user_id, reason, returned_by, returned_at) VALUES (?1, 'tx_mine', ?2, 'Mine.', ?2, ?3)",
+      )
+        .bind(outRefundNo, alice.id, origin.now())
+        .run(),
+    ).rejects.toThrow(/not for the operator's own order/);
     expect((await returnToWallet(outRefundNo)).status).toBe(200);
     expect((await payOutAtMerchantPlatform(outRefundNo)).status).toBe(200);
     await deliverNotifications();
@@ -480,6 +488,13 @@ describe("settling a refund paid twice", () => {
     for (const how of ["bear", "take_back", "to_paydesk"]) {
       expect(await settle(outRefundNo, how, { by: alice })).toMatchObject({ status: 403, code: "NOT_FOR_YOURSELF" });
     }
+    await expect(
+      env.DB.prepare(
+        "INSERT INTO wechat_refund_settlement (out_refund_no, how, tx_id, reason, settled_by, settled_at) VALUES (?1, 'to_paydesk', NULL, 'Mine.', ?2, ?3)",
+      )
+        .bind(outRefundNo, alice.id, origin.now())
+        .run(),
+    ).rejects.toThrow(/not for the operator's own order/);
     expect(await coveredBalance()).toBe(0);
     expect((await settle(outRefundNo, "bear")).status).toBe(200);
   });
@@ -622,9 +637,9 @@ describe("settling a refund paid twice", () => {
     await expect(
       env.DB.prepare(
         `INSERT INTO wechat_refund_settlement (out_refund_no, how, tx_id, reason, settled_by, settled_at)
-         SELECT ?1, 'bear', tx_id, 'x', user_id, 1 FROM wechat_refund_return WHERE out_refund_no = ?1`,
+         SELECT ?1, 'bear', tx_id, 'x', ?2, 1 FROM wechat_refund_return WHERE out_refund_no = ?1`,
       )
-        .bind(onlyReturned)
+        .bind(onlyReturned, finance.id)
         .run(),
     ).rejects.toThrow(/was not paid twice/);
     // A settlement naming a transaction that booked nothing out (here, the refund's own return)
@@ -632,9 +647,9 @@ describe("settling a refund paid twice", () => {
     const { outRefundNo: misbooked } = await paidTwice(250);
     await env.DB.prepare(
       `INSERT INTO wechat_refund_settlement (out_refund_no, how, tx_id, reason, settled_by, settled_at)
-       SELECT ?1, 'bear', tx_id, 'x', user_id, 1 FROM wechat_refund_return WHERE out_refund_no = ?1`,
+       SELECT ?1, 'bear', tx_id, 'x', ?2, 1 FROM wechat_refund_return WHERE out_refund_no = ?1`,
     )
-      .bind(misbooked)
+      .bind(misbooked, finance.id)
       .run();
     expect((await ledgerViolations(env.DB)).map((violation) => violation.invariant)).toEqual([
       expect.stringMatching(/^each refund paid twice and settled booked exactly its amount out/),

@@ -29,6 +29,7 @@ import type { RefundStatus } from "../wechat-pay/payments/refund-states";
 import { wechatClearingAccount } from "../wechat-pay/payments/refunds";
 import { askWhetherStillFailed } from "./failed-refund-check";
 import { needsAHand, type WechatRefundRow, wechatRefundOf, wechatRefundSelect } from "./wechat-refund-rows";
+import { notForYourself } from "./not-for-yourself";
 
 const notAnOperator = "not signed in as an operator (the same answer as an unknown path)";
 
@@ -104,12 +105,6 @@ const settlePaidTwice = createRoute({
 
 /** Paydesk's own money covering refunds paid twice (migration 0038): outside the wallets, like the world. */
 const paydeskCoveredAccount = "acc_paydesk_covered";
-
-/**
- * Money an operator moves into a wallet, or out of Paydesk's own, is never for their own order:
- * another finance operator settles it, as recovery links are never one's own (decision 024).
- */
-const notForYourself = () => new ApiError("NOT_FOR_YOURSELF", "Another finance operator must do this for a refund on your own order.");
 
 export const failedRefundRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 failedRefundRoutes.use("/wechat-refunds", operatorWith("refund"));

@@ -347,6 +347,78 @@ describe("refunds under races", () => {
   });
 });
 
+describe("nobody refunds their own order", () => {
+  /** Alice made a finance operator: the order refunded is hers. */
+  const aliceInFinance = () =>
+    env.DB.prepare("INSERT INTO operator_role (user_id, role, granted_by, granted_at) VALUES (?1, 'finance', 'cli', ?2)")
+      .bind(alice.id, origin.now())
+      .run();
+  const queueAs = async (viewer: SceneUser) =>
+    ((await (await origin.call("/api/ops/refunds", { method: "GET", headers: viewer.auth })).json()) as { data: RefundRequest[] }).data;
+
+  it("neither asks for it nor decides on it: NOT_FOR_YOURSELF, nothing written; another finance operator may", async () => {
+    const { id: orderId } = await wechatRecharge(3_000);
+    await aliceInFinance();
+    expect(await refund(orderId, 500, { by: alice })).toMatchObject({ status: 403, code: "NOT_FOR_YOURSELF" });
+    expect(await refund(orderId, 2_000, { by: alice, threshold: 1_000 })).toMatchObject({ status: 403, code: "NOT_FOR_YOURSELF" });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM refund_request").first("n")).toBe(0);
+    expect(await auditActions()).toEqual([]);
+
+    const asked = await refund(orderId, 2_000, { threshold: 1_000 });
+    expect(asked).toMatchObject({ status: 201, data: { status: "awaiting_approval", yoursToDecide: false } });
+    // Who reads the list is told whether it is theirs to decide.
+    expect((await queueAs(finance)).map((r) => r.yoursToDecide)).toEqual([false]);
+    expect((await queueAs(alice)).map((r) => r.yoursToDecide)).toEqual([false]);
+    expect((await queueAs(checker)).map((r) => r.yoursToDecide)).toEqual([true]);
+    for (const decision of ["approve", "reject"] as const) {
+      expect(await decide(asked.data.id, decision, alice)).toMatchObject({ status: 403, code: "NOT_FOR_YOURSELF" });
+    }
+    expect(await balanceOf(alice.id)).toEqual({ available: 3_000, held: 0 });
+    const approved = await decide(asked.data.id, "approve", checker);
+    expect(approved).toMatchObject({ status: 200, data: { status: "approved", yoursToDecide: false } });
+    expect((await queueAs(checker)).length).toBe(0);
+    expect(await auditActions()).toEqual(["refund.request", "refund.approve"]);
+    await expectLedgerWhole();
+  });
+
+  it("the database refuses it too, and a refusal it makes after the route's check is a 403, not a 500", async () => {
+    const { id: orderId } = await wechatRecharge(3_000);
+    await aliceInFinance();
+    const payment = await env.DB.prepare("SELECT id FROM payment WHERE order_id = ?1").bind(orderId).first<{ id: string }>();
+    await expect(
+      env.DB.prepare(
+        `INSERT INTO refund_request (id, order_id, payment_id, method, amount, reason, status, source, requested_by, requested_at, tx_id)
+         VALUES ('rfd_00000000-0000-0000-0000-000000000000', ?1, ?2, 'wechat', 100, 'Mine.', 'awaiting_approval', NULL, ?3, ?4, NULL)`,
+      )
+        .bind(orderId, payment?.id, alice.id, origin.now())
+        .run(),
+    ).rejects.toThrow(/not for the operator's own order/);
+    const asked = await refund(orderId, 2_000, { threshold: 1_000 });
+    await expect(
+      env.DB.prepare("UPDATE refund_request SET status = 'rejected', decided_by = ?1, decided_at = ?2, decision_note = 'no' WHERE id = ?3")
+        .bind(alice.id, origin.now(), asked.data.id)
+        .run(),
+    ).rejects.toThrow(/not for the operator's own order/);
+    // The order made the checker's own between the route's check and the batch (a stand-in for
+    // any way the two could meet): the trigger's refusal is heard as the route's.
+    const raced = await answerOf(
+      await origin.call(`/api/ops/refunds/${asked.data.id}/approve`, {
+        body: {},
+        headers: keyed(checker.auth),
+        env: {
+          ...origin.env,
+          DB: beforeBatch(1, () => env.DB.prepare("UPDATE orders SET user_id = ?1 WHERE id = ?2").bind(checker.id, orderId).run()),
+        },
+      }),
+    );
+    expect(raced).toMatchObject({ status: 403, code: "NOT_FOR_YOURSELF" });
+    expect(await env.DB.prepare("SELECT status FROM refund_request WHERE id = ?1").bind(asked.data.id).first("status")).toBe(
+      "awaiting_approval",
+    );
+    expect(await balanceOf(alice.id)).toEqual({ available: 3_000, held: 0 });
+  });
+});
+
 describe("who may refund", () => {
   it("finance and admin refund; support reads an order's refunds; anyone else hears 404", async () => {
     const { id: orderId } = await wechatRecharge(3_000);

@@ -37,6 +37,7 @@ import {
   refundSourceOf,
   uncheckedRefundsOf,
 } from "./refund-money";
+import { notForYourself, isOwnOrderRefusal } from "./not-for-yourself";
 import { findRefundRequest, refundRequests } from "./refund-rows";
 
 /** ¥1,000.00 unless configured: what one payment may give back without a second operator. */
@@ -62,7 +63,7 @@ const makeRefund = createRoute({
   },
   responses: {
     201: jsonContent(successEnvelope(refundRequestSchema), "The refund: approved (the money moved) or awaiting approval"),
-    403: errorContent("FORBIDDEN: only finance and admin operators"),
+    403: errorContent("FORBIDDEN: only finance and admin operators; NOT_FOR_YOURSELF: the order is the operator's own"),
     404: errorContent(`NOT_FOUND: no such order, or ${notAnOperator}`),
     409: errorContent("NOT_REFUNDABLE: the order was not paid, or a wallet-paid task budget already went back to the wallet"),
     422: errorContent(
@@ -102,7 +103,7 @@ const { approve, reject } = decisionRoutes({
   answer: refundRequestSchema,
   errors: {
     403: errorContent(
-      "FORBIDDEN: only finance and admin operators; SECOND_OPERATOR_REQUIRED: the operator who asked, one linked to them by a chain of grants (either way), or one holding the role only since the request",
+      "FORBIDDEN: only finance and admin operators; SECOND_OPERATOR_REQUIRED: the operator who asked, one linked to them by a chain of grants (either way), or one holding the role only since the request; NOT_FOR_YOURSELF: the order is the deciding operator's own",
     ),
     404: errorContent(`NOT_FOUND: no such refund, or ${notAnOperator}`),
     409: errorContent("REFUND_DECIDED: approved or rejected already; NOT_REFUNDABLE"),
@@ -175,6 +176,8 @@ function refusalOf(error: unknown): ApiError | null {
   if (isFailedAssertion(error)) {
     return new ApiError("REFUND_NOT_WHOLE_SLOTS", "The task's unclaimed slots changed meanwhile. Look again.", "amount");
   }
+  // Migration 0043's triggers: the route refuses it first, as the order's owner never changes.
+  if (isOwnOrderRefusal(error)) return notForYourself();
   // The trigger `refund_request_second_operator`: this operator's role changed meanwhile.
   if (error instanceof Error && error.message.includes("refund: decided by a second operator")) return notSecondOperator();
   if (error instanceof Error && error.message.includes("refund: a decided refund does not change")) {
@@ -210,6 +213,7 @@ refundRoutes.openapi(makeRefund, async (c) => {
 async function makeRefundAsRead(c: OpsContext, { orderId, amount, reason }: { orderId: string; amount: number; reason: string }) {
   const db = c.env.DB;
   const payment = await paymentToRefund(c, orderId);
+  if (payment.user_id === c.var.operator.userId) return c.var.idempotency.refuse(notForYourself());
   const left = payment.paid - payment.refunded;
   if (amount > left) {
     return c.var.idempotency.refuse(
@@ -242,6 +246,7 @@ async function makeRefundAsRead(c: OpsContext, { orderId, amount, reason }: { or
     decidedAt: null,
     decisionNote: null,
     wechat: wechat ? { outRefundNo: wechat.outRefundNo, status: "due" } : null,
+    yoursToDecide: false,
   };
   const money = txId ? refundMoneyStatements(db, { payment, source, amount, txId, now }) : { opening: [], moving: [] };
   const response = await movedOrRefused(c, () =>
@@ -347,7 +352,7 @@ refundRoutes.openapi(orderRefunds, async (c) => {
     {
       code: "SUCCESS" as const,
       data: {
-        refunds: await refundRequests(db, "refund_request.order_id = ?1", id),
+        refunds: await refundRequests(db, c.var.operator.userId, "refund_request.order_id = ?2", id),
         payments: (payments?.results ?? []) as { id: string; method: "wallet" | "wechat"; paid: number; refundable: number }[],
         approvalThreshold: approvalThresholdOf(c.env),
       },
@@ -358,17 +363,25 @@ refundRoutes.openapi(orderRefunds, async (c) => {
 
 refundRoutes.openapi(refundQueue, async (c) => {
   const { status } = c.req.valid("query");
-  return c.json({ code: "SUCCESS" as const, data: await refundRequests(c.env.DB, "refund_request.status = ?1", status) }, 200);
+  return c.json(
+    { code: "SUCCESS" as const, data: await refundRequests(c.env.DB, c.var.operator.userId, "refund_request.status = ?2", status) },
+    200,
+  );
 });
 
-/** A refund awaiting a decision, which the deciding operator did not ask for. */
+/** A refund awaiting a decision, which the deciding operator did not ask for, on an order not theirs. */
 async function awaitingDecision(c: OpsContext, id: string) {
-  const row = await c.env.DB.prepare("SELECT order_id, amount, status, requested_by, requested_at FROM refund_request WHERE id = ?1")
+  const row = await c.env.DB.prepare(
+    `SELECT refund_request.order_id, refund_request.amount, refund_request.status, refund_request.requested_by,
+            refund_request.requested_at, orders.user_id AS owner_id
+     FROM refund_request JOIN orders ON orders.id = refund_request.order_id WHERE refund_request.id = ?1`,
+  )
     .bind(id)
-    .first<{ order_id: string; amount: number; status: string; requested_by: string; requested_at: number }>();
+    .first<{ order_id: string; amount: number; status: string; requested_by: string; requested_at: number; owner_id: string }>();
   if (!row) throw new ApiError("NOT_FOUND", "There is no such refund.", "id");
   if (row.status !== "awaiting_approval") throw new ApiError("REFUND_DECIDED", "This refund has been approved or rejected already.");
-  if (!(await isSecondOperator(c.env.DB, c.var.operator.userId, row, "any"))) throw notSecondOperator();
+  if (row.owner_id === c.var.operator.userId) throw notForYourself();
+  if (!(await isSecondOperator(c.env.DB, c.var.operator.userId, row, "finance"))) throw notSecondOperator();
   return row;
 }
 
@@ -405,7 +418,7 @@ refundRoutes.openapi(approve, async (c) => {
         at: now,
       }),
     ];
-    const decided = await decidedAnswer(db, id, {
+    const decided = await decidedAnswer(db, c.var.operator.userId, id, {
       status: "approved",
       source,
       decidedBy: me(c),
@@ -441,7 +454,7 @@ refundRoutes.openapi(reject, async (c) => {
         at: now,
       }),
     ];
-    const decided = await decidedAnswer(db, id, {
+    const decided = await decidedAnswer(db, c.var.operator.userId, id, {
       status: "rejected",
       decidedBy: me(c),
       decidedAt: new Date(now).toISOString(),
@@ -451,9 +464,9 @@ refundRoutes.openapi(reject, async (c) => {
   });
 });
 
-/** The refund as the decision leaves it: the answer recorded with the decision itself. */
-async function decidedAnswer(db: D1Database, id: string, change: Partial<RefundRequest>) {
-  const current = await findRefundRequest(db, id);
+/** The refund as the decision leaves it, decided by `deciderId`: the answer recorded with the decision itself. */
+async function decidedAnswer(db: D1Database, deciderId: string, id: string, change: Partial<RefundRequest>) {
+  const current = await findRefundRequest(db, deciderId, id);
   if (!current) throw new ApiError("NOT_FOUND", "There is no such refund.", "id");
-  return { code: "SUCCESS" as const, data: { ...current, ...change } };
+  return { code: "SUCCESS" as const, data: { ...current, ...change, yoursToDecide: false } };
 }
