@@ -22,7 +22,7 @@ export const errorStatus = {
   PASSWORD_UNCHANGED: 422,
   /** Recovery codes (or a recovery link) are shown once, in the first answer; a retry of that request, or issuing the link again, hears this instead. */
   ALREADY_SHOWN: 409,
-  /** An operator cannot ask for, approve or reject a recovery link for their own account, nor return or settle a refund on their own order: another must. */
+  /** An operator cannot ask for, approve or reject a recovery link for their own account, nor ask for, decide on, return or settle a refund of their own order: another must. */
   NOT_FOR_YOURSELF: 403,
   NOT_FOUND: 404,
   FORBIDDEN: 403,

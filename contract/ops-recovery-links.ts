@@ -20,6 +20,11 @@ export const recoveryLinkRequestSchema = z.strictObject({
   /** Past `openUntil`, it is neither approved nor issued: ask again. */
   ...dayLongDecisionShape,
   issuedAt: z.iso.datetime().nullable(),
+  /**
+   * Whether the admin reading it may approve or reject it: it waits, they did not ask for it,
+   * it would not recover their own account, and they are a second admin to whoever asked.
+   */
+  yoursToDecide: z.boolean(),
 });
 export type RecoveryLinkRequest = z.infer<typeof recoveryLinkRequestSchema>;
 

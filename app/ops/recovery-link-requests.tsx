@@ -116,12 +116,13 @@ function RequestLine({ request, issuing, ownAccount }: { request: RecoveryLinkRe
       </p>
       {closed ? <p>{text.recoveryLinkClosed}</p> : null}
       {mine && awaiting ? <p>{text.yourRecoveryLinkWaits}</p> : null}
+      {!mine && !ownAccount && awaiting && !request.yoursToDecide ? <p>{text.anotherAdminDecides}</p> : null}
       {!mine && !ownAccount ? (
         <DecisionForm
           subjectId={request.id}
           approvedText={text.recoveryLinkApproved}
           rejectedText={text.recoveryLinkRejected}
-          open={awaiting}
+          open={awaiting && request.yoursToDecide}
           describedBy={what}
         />
       ) : null}

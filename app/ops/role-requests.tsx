@@ -31,7 +31,7 @@ function RequestLine({ request }: { request: RoleRequest }) {
       </p>
       {request.closed ? <p>{text.roleRequestClosed[request.closed]}</p> : null}
       {mine && awaiting && !request.closed ? <p>{text.roleRequestWaits}</p> : null}
-      {!mine && awaiting && !request.yoursToDecide ? <p>{text.roleRequestNotYours}</p> : null}
+      {!mine && awaiting && !request.yoursToDecide ? <p>{text.anotherAdminDecides}</p> : null}
       {/* Once decided, a form that was used keeps saying what it did, or why it was refused, while the page is open. */}
       {!mine ? (
         <DecisionForm

@@ -487,12 +487,23 @@ for (const { viewport, language } of runs) {
       const asked = page.getByTestId("ops-approvals").getByRole("listitem").filter({ hasText: "The rest of the task is cancelled." });
       await expect(asked).toContainText(ops.refundAskedByYou);
       await expect(asked.getByRole("button")).toHaveCount(0);
+      await expectAccessible(page);
       await shot(page, "ops-refunds-asked", viewport, language);
-      // The operator's own order: no refund form, and a note that says who refunds it.
+      // The operator's own order, paid and refundable: no refund form, and a note that says who refunds it.
       const own = await api<{ id: string }>("POST", "/api/orders/recharge", { token: finance.token, body: { amount: 1_000 } });
+      await api("POST", `/api/orders/${own.id}/pay`, { token: finance.token, body: { method: "wechat", flow: "native" } });
+      await api("POST", "/api/payments/wechat/simulator/pay", { token: finance.token, body: { orderId: own.id } });
+      // WeChat Pay's notification marks it paid.
+      await expect
+        .poll(async () => (await api<{ status: string }>("GET", `/api/orders/${own.id}`, { token: finance.token })).status, {
+          timeout: 15_000,
+        })
+        .toBe("paid");
       await open(page, `/ops/orders/${own.id}`);
+      await expect(page.getByTestId("ops-refundable")).toContainText(money(1_000));
       await expect(page.getByTestId("ops-own-order")).toHaveText(ops.ownOrder);
       await expect(page.getByLabel(ops.refundAmount)).toHaveCount(0);
+      await expectAccessible(page);
 
       // The second operator approves it on the refunds page.
       const second = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });

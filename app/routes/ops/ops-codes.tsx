@@ -201,8 +201,15 @@ function BatchRequestLine({ request, issuing }: { request: CodeBatchRequest; iss
       </p>
       {expired && (request.status === "awaiting_approval" || request.status === "approved") ? <p>{text.batchRequestExpired}</p> : null}
       {mine && awaiting ? <p>{text.yourBatchWaits}</p> : null}
+      {!mine && awaiting && !request.yoursToDecide ? <p>{text.batchNotYours}</p> : null}
+      {/* Once decided, a form that was used keeps saying what it did, or why it was refused, while the page is open. */}
       {mine ? null : (
-        <DecisionForm subjectId={request.id} approvedText={text.batchApproved} rejectedText={text.batchRejected} open={awaiting} />
+        <DecisionForm
+          subjectId={request.id}
+          approvedText={text.batchApproved}
+          rejectedText={text.batchRejected}
+          open={awaiting && request.yoursToDecide}
+        />
       )}
       {mine && approved ? <IssueApproved request={request} issuing={issuing} /> : null}
       {!mine && approved ? <p>{text.waitsForIssuer(request.requestedBy.displayName)}</p> : null}

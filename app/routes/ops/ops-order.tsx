@@ -354,7 +354,7 @@ function OrderView({ story, refunds }: { story: OrderStory; refunds: OrderRefund
       ) : null}
       {story.payments.some((payment) => payment.method === "wechat") && mayDo(operator, "askWechatPay") ? <AskWechatPay /> : null}
       {mayMoveIt ? <RefundForm refunds={refunds} /> : null}
-      {mayDo(operator, "refund") && ownOrder ? (
+      {mayDo(operator, "refund") && ownOrder && refunds.payments.some((payment) => payment.refundable > 0) ? (
         <p className="notice" data-testid="ops-own-order">
           {text.ownOrder}
         </p>

@@ -17,10 +17,17 @@ WHEN OLD.status = 'awaiting_approval' AND NEW.status IN ('approved', 'rejected')
   AND NEW.decided_by = (SELECT user_id FROM orders WHERE id = OLD.order_id)
 BEGIN SELECT RAISE(ABORT, 'refund: not for the operator''s own order'); END;
 
+-- The order's owner, and the wallet the money goes back to, which the route takes from the order.
 CREATE TRIGGER wechat_refund_return_not_for_yourself BEFORE INSERT ON wechat_refund_return
-WHEN NEW.returned_by = NEW.user_id
+WHEN NEW.returned_by = NEW.user_id OR NEW.returned_by = (
+  SELECT orders.user_id FROM wechat_refund JOIN orders ON orders.id = wechat_refund.order_id
+  WHERE wechat_refund.out_refund_no = NEW.out_refund_no
+)
 BEGIN SELECT RAISE(ABORT, 'refund: not for the operator''s own order'); END;
 
 CREATE TRIGGER wechat_refund_settlement_not_for_yourself BEFORE INSERT ON wechat_refund_settlement
-WHEN NEW.settled_by = (SELECT user_id FROM wechat_refund_return WHERE out_refund_no = NEW.out_refund_no)
+WHEN NEW.settled_by = (SELECT user_id FROM wechat_refund_return WHERE out_refund_no = NEW.out_refund_no) OR NEW.settled_by = (
+  SELECT orders.user_id FROM wechat_refund JOIN orders ON orders.id = wechat_refund.order_id
+  WHERE wechat_refund.out_refund_no = NEW.out_refund_no
+)
 BEGIN SELECT RAISE(ABORT, 'refund: not for the operator''s own order'); END;

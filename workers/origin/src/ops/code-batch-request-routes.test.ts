@@ -148,8 +148,10 @@ describe("the second operator of a batch", () => {
     origin.advance(1_000);
     const late = await seedOperator("op_late", "finance", origin.now());
     for (const who of [puppet, late]) {
+      expect((await requests(who)).data.map((each) => each.yoursToDecide)).toEqual([false]);
       expect(await approve(request.id, who)).toMatchObject({ status: 403, code: "SECOND_OPERATOR_REQUIRED" });
     }
+    expect((await requests(checker)).data.map((each) => each.yoursToDecide)).toEqual([true]);
     await expect(
       env.DB.prepare("UPDATE code_batch_request SET status = 'approved', decided_by = ?1, decided_at = ?2 WHERE id = ?3")
         .bind(puppet.id, origin.now(), request.id)
@@ -202,7 +204,10 @@ describe("the second operator of a batch", () => {
 describe("a batch that waits", () => {
   it("is approved by another finance operator, then issued once by whoever asked, its codes shown to them then", async () => {
     const request = await waiting();
-    expect((await requests(checker)).data).toEqual([request]);
+    expect(request.yoursToDecide).toBe(false);
+    // The list says whose it is to decide: not the asker's, the second operator's.
+    expect((await requests(checker)).data).toEqual([{ ...request, yoursToDecide: true }]);
+    expect((await requests(finance)).data).toEqual([request]);
     // Not by whoever asked, not by support, not by anyone without a role.
     expect(await approve(request.id, finance)).toMatchObject({ status: 403, code: "SECOND_OPERATOR_REQUIRED" });
     const support = await seedOperator("op_support", "support", origin.now());

@@ -94,7 +94,7 @@ const notSecondOperator = () =>
 const requestDecided = () => new ApiError("CODE_REQUEST_DECIDED", "This batch request has been approved or rejected already.");
 
 codeBatchRequestRoutes.openapi(list, async (c) => {
-  return c.json({ code: "SUCCESS" as const, data: await listedCodeBatchRequests(c.env.DB, c.var.clock.now()) }, 200);
+  return c.json({ code: "SUCCESS" as const, data: await listedCodeBatchRequests(c.env.DB, c.var.operator.userId, c.var.clock.now()) }, 200);
 });
 
 /** A request awaiting a decision, which the deciding operator did not ask for. */

@@ -3,7 +3,7 @@
  * what one operator may issue alone in 24 hours, what they did, and the requests past it.
  */
 import type { CodeBatchRequest } from "#contract/ops-codes";
-import { type DecisionColumns, decisionFieldsOf } from "./maker-checker";
+import { type DecisionColumns, decisionFieldsOf, secondOperatorSql } from "./maker-checker";
 
 /** ¥1,000.00 unless configured: what one operator may issue alone in 24 hours, in fen (value × count). */
 const defaultCodeApprovalThreshold = 100_000;
@@ -39,19 +39,30 @@ export type CodeBatchRequestRow = DecisionColumns & {
   status: CodeBatchRequest["status"];
   requested_by: string;
   batch_id: string | null;
+  /** Whether the operator reading it may approve or reject it: 1 or 0. */
+  viewer_decides: number;
 };
 
-const requestSelect = `
+/**
+ * Every column a request is shown with; `viewerDecides` is the SQL that says whether the reader
+ * may decide on it (`viewerDecidesSql`, or 0 where the route answers for what it just did).
+ */
+const requestSelect = (viewerDecides: string) => `
 SELECT code_batch_request.id, code_batch_request.value, code_batch_request.count, code_batch_request.expires_at, code_batch_request.note,
        code_batch_request.status, code_batch_request.requested_by, code_batch_request.requested_at, code_batch_request.decided_at,
        code_batch_request.decision_note,
        requester.handle AS requester_handle, requester.display_name AS requester_name,
        decider.handle AS decider_handle, decider.display_name AS decider_name,
-       code_batch.id AS batch_id
+       code_batch.id AS batch_id, ${viewerDecides} AS viewer_decides
 FROM code_batch_request
 JOIN user AS requester ON requester.id = code_batch_request.requested_by
 LEFT JOIN user AS decider ON decider.id = code_batch_request.decided_by
 LEFT JOIN code_batch ON code_batch.request_id = code_batch_request.id`;
+
+/** Theirs to decide: it waits, they did not ask for it, and they are a second operator to whoever did. */
+const viewerDecidesSql = (viewer: string) =>
+  `(code_batch_request.status = 'awaiting_approval' AND code_batch_request.requested_by <> ${viewer}
+    AND ${secondOperatorSql(viewer, "code_batch_request.requested_at", "code_batch_request.requested_by", "finance")})`;
 
 export function codeBatchRequestOf(row: CodeBatchRequestRow): CodeBatchRequest {
   return {
@@ -63,11 +74,16 @@ export function codeBatchRequestOf(row: CodeBatchRequestRow): CodeBatchRequest {
     status: row.status,
     ...decisionFieldsOf(row),
     batch: row.batch_id,
+    yoursToDecide: row.viewer_decides === 1,
   };
 }
 
 export function findCodeBatchRequest(db: D1Database, id: string): Promise<CodeBatchRequestRow | null> {
-  return db.prepare(`${requestSelect} WHERE code_batch_request.id = ?1`).bind(id).first<CodeBatchRequestRow>();
+  // Read for what a route does with it: its answer then is nobody's to decide.
+  return db
+    .prepare(`${requestSelect("0")} WHERE code_batch_request.id = ?1`)
+    .bind(id)
+    .first<CodeBatchRequestRow>();
 }
 
 /** How long a request stays listed once decided, issued or past its expiry, so that whoever asked learns what became of it. */
@@ -77,15 +93,15 @@ const listedAfterMs = 7 * 24 * 60 * 60_000;
  * Requests still to decide or issue (until a week after their expiry), and those decided or
  * issued in the last 7 days: newest first, at most 100.
  */
-export async function listedCodeBatchRequests(db: D1Database, now: number): Promise<CodeBatchRequest[]> {
+export async function listedCodeBatchRequests(db: D1Database, viewerId: string, now: number): Promise<CodeBatchRequest[]> {
   const rows = await db
     .prepare(
-      `${requestSelect}
+      `${requestSelect(viewerDecidesSql("?2"))}
        WHERE (code_batch_request.status IN ('awaiting_approval', 'approved') AND code_batch_request.expires_at > ?1)
           OR code_batch_request.decided_at > ?1 OR code_batch.issued_at > ?1
        ORDER BY code_batch_request.requested_at DESC, code_batch_request.id DESC LIMIT 100`,
     )
-    .bind(now - listedAfterMs)
+    .bind(now - listedAfterMs, viewerId)
     .all<CodeBatchRequestRow>();
   return rows.results.map(codeBatchRequestOf);
 }

@@ -170,6 +170,7 @@ async function requestApproval(
     decidedAt: null,
     decisionNote: null,
     batch: null,
+    yoursToDecide: false,
   };
   return c.var.idempotency.commit(
     [

@@ -58,7 +58,7 @@ peopleRoutes.openapi(search, async (c) => {
   const last = people.at(-1);
   const nextCursor = results.length > peoplePageSize && last ? cursorOf(peopleList, [last.handle]) : null;
   const openRecoveryLinkRequests = may(c.var.operator.role, "recoveryLink")
-    ? await listedRecoveryLinkRequests(c.env.DB, c.var.clock.now(), { openOnly: true })
+    ? await listedRecoveryLinkRequests(c.env.DB, c.var.operator.userId, c.var.clock.now(), { openOnly: true })
     : [];
   return c.json({ code: "SUCCESS" as const, data: { people: people.map(opsPersonOf), nextCursor, openRecoveryLinkRequests } }, 200);
 });
@@ -70,7 +70,7 @@ peopleRoutes.openapi(page, async (c) => {
   if (!found) throw new ApiError("NOT_FOUND", "No person has that id.", "id");
   // How an admin checked someone's identity is for admins (docs/decisions/062-recovery-links-need-a-second-admin.md).
   const recoveryLinkRequests = may(c.var.operator.role, "recoveryLink")
-    ? await listedRecoveryLinkRequests(c.env.DB, now, { personId: id })
+    ? await listedRecoveryLinkRequests(c.env.DB, c.var.operator.userId, now, { personId: id })
     : [];
   return c.json({ code: "SUCCESS" as const, data: { ...found, recoveryLinkRequests } }, 200);
 });

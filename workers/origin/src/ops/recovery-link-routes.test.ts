@@ -11,8 +11,20 @@ let person: Seeded;
 let asker: Seeded;
 let approver: Seeded;
 
-type Request = { id: string; status: string; decidedBy: { handle: string } | null; issuedAt: string | null; person: { id: string } };
+type Request = {
+  id: string;
+  status: string;
+  decidedBy: { handle: string } | null;
+  issuedAt: string | null;
+  person: { id: string };
+  yoursToDecide: boolean;
+};
 const json = async <T>(response: Response) => (await response.json()) as { code: string; field?: string; data: T };
+/** Whether each listed request of the person is `by`'s to decide. */
+const yoursToDecide = async (by: Seeded) =>
+  (
+    await json<Request[]>(await origin.call(`/api/ops/recovery-link-requests?personId=${person.id}`, { method: "GET", headers: by.auth }))
+  ).data.map((request) => request.yoursToDecide);
 const links = () => env.DB.prepare("SELECT count(*) AS n FROM recovery_link").first<number>("n");
 
 async function asked(by = asker, personId = person.id): Promise<Request> {
@@ -34,6 +46,9 @@ describe("a recovery link needs a second admin", () => {
     const request = await asked();
     expect(request).toMatchObject({ status: "awaiting_approval", decidedBy: null, issuedAt: null, person: { id: person.id } });
     expect(await links()).toBe(0);
+    // The list says whose it is to decide: the other admin's, not the asker's.
+    expect(await yoursToDecide(asker)).toEqual([false]);
+    expect(await yoursToDecide(approver)).toEqual([true]);
 
     // Whoever asked neither decides nor issues before another admin approves.
     const selfApproved = await decideOnRecoveryLink(origin, asker, request.id, "approve");
@@ -45,7 +60,12 @@ describe("a recovery link needs a second admin", () => {
 
     const approved = await decideOnRecoveryLink(origin, approver, request.id, "approve", { note: "Ticket 42 has the call" });
     expect(approved.status).toBe(200);
-    expect((await json<Request>(approved)).data).toMatchObject({ status: "approved", decidedBy: { handle: "ops_admin_two" } });
+    expect((await json<Request>(approved)).data).toMatchObject({
+      status: "approved",
+      decidedBy: { handle: "ops_admin_two" },
+      yoursToDecide: false,
+    });
+    expect(await yoursToDecide(approver)).toEqual([false]);
     // The approver never holds the link.
     const byApprover = await issueRecoveryLink(origin, approver, request.id);
     expect(byApprover.status).toBe(403);
@@ -148,6 +168,9 @@ describe("a second admin is another person", () => {
     const late = await seedUser("late_admin", origin.now());
     await roleGrantedByTwoAdmins(origin, approver, asker, "late_admin", "admin");
     expect((await decideOnRecoveryLink(origin, late, request.id, "approve")).status).toBe(403);
+    expect(await yoursToDecide(second)).toEqual([false]);
+    expect(await yoursToDecide(late)).toEqual([false]);
+    expect(await yoursToDecide(approver)).toEqual([true]);
     // The database says the same, whatever the route.
     await expect(
       env.DB.prepare("UPDATE recovery_link_request SET status = 'approved', decided_by = ?1, decided_at = ?2 WHERE id = ?3")

@@ -148,7 +148,10 @@ const alreadyShown = () =>
 
 recoveryLinkRoutes.openapi(list, async (c) => {
   const { personId } = c.req.valid("query");
-  return c.json({ code: "SUCCESS" as const, data: await listedRecoveryLinkRequests(c.env.DB, c.var.clock.now(), { personId }) }, 200);
+  return c.json(
+    { code: "SUCCESS" as const, data: await listedRecoveryLinkRequests(c.env.DB, c.var.operator.userId, c.var.clock.now(), { personId }) },
+    200,
+  );
 });
 
 recoveryLinkRoutes.openapi(ask, async (c) => {
@@ -178,6 +181,7 @@ recoveryLinkRoutes.openapi(ask, async (c) => {
     decidedAt: null,
     decisionNote: null,
     issuedAt: null,
+    yoursToDecide: false,
   };
   return c.var.idempotency
     .commit(

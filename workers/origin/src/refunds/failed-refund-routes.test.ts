@@ -473,14 +473,17 @@ describe("settling a refund paid twice", () => {
       .bind(alice.id, origin.now())
       .run();
     expect(await returnToWallet(outRefundNo, { by: alice })).toMatchObject({ status: 403, code: "NOT_FOR_YOURSELF" });
-    // The database refuses it too (migration 0043), whatever route would write it.
-    await expect(
-      env.DB.prepare(
-        "INSERT INTO wechat_refund_return (out_refund_no, tx_id, user_id, reason, returned_by, returned_at) VALUES (?1, 'tx_mine', ?2, 'Mine.', ?2, ?3)",
-      )
-        .bind(outRefundNo, alice.id, origin.now())
-        .run(),
-    ).rejects.toThrow(/not for the operator's own order/);
+    // The database refuses it too (migration 0043), whatever route would write it, and whichever
+    // wallet it would name.
+    for (const wallet of [alice.id, finance.id]) {
+      await expect(
+        env.DB.prepare(
+          "INSERT INTO wechat_refund_return (out_refund_no, tx_id, user_id, reason, returned_by, returned_at) VALUES (?1, 'tx_mine', ?2, 'Mine.', ?3, ?4)",
+        )
+          .bind(outRefundNo, wallet, alice.id, origin.now())
+          .run(),
+      ).rejects.toThrow(/not for the operator's own order/);
+    }
     expect((await returnToWallet(outRefundNo)).status).toBe(200);
     expect((await payOutAtMerchantPlatform(outRefundNo)).status).toBe(200);
     await deliverNotifications();

@@ -370,6 +370,10 @@ describe("nobody refunds their own order", () => {
     expect((await queueAs(finance)).map((r) => r.yoursToDecide)).toEqual([false]);
     expect((await queueAs(alice)).map((r) => r.yoursToDecide)).toEqual([false]);
     expect((await queueAs(checker)).map((r) => r.yoursToDecide)).toEqual([true]);
+    // Support reads the order's refunds, and decides none of them.
+    const support = await operator("op_support", "support");
+    const read = await origin.call(`/api/ops/orders/${orderId}/refunds`, { method: "GET", headers: support.auth });
+    expect(((await read.json()) as { data: { refunds: RefundRequest[] } }).data.refunds.map((r) => r.yoursToDecide)).toEqual([false]);
     for (const decision of ["approve", "reject"] as const) {
       expect(await decide(asked.data.id, decision, alice)).toMatchObject({ status: 403, code: "NOT_FOR_YOURSELF" });
     }
