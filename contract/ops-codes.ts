@@ -77,7 +77,10 @@ export const codeBatchRequestSchema = z.strictObject({
   decidedAt: z.iso.datetime().nullable(),
   decisionNote: z.string().nullable(),
   batch: z.string().nullable(),
-  /** Whether the operator reading it may approve or reject it: it waits, they did not ask for it, and they are a second operator to whoever did. */
+  /**
+   * Whether the operator reading it may decide on it: it waits, they did not ask for it, and
+   * they are a second operator to whoever did. Past its expiry, that is only to reject it.
+   */
   yoursToDecide: z.boolean(),
 });
 export type CodeBatchRequest = z.infer<typeof codeBatchRequestSchema>;

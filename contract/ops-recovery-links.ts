@@ -21,8 +21,9 @@ export const recoveryLinkRequestSchema = z.strictObject({
   ...dayLongDecisionShape,
   issuedAt: z.iso.datetime().nullable(),
   /**
-   * Whether the admin reading it may approve or reject it: it waits, they did not ask for it,
-   * it would not recover their own account, and they are a second admin to whoever asked.
+   * Whether the admin reading it may decide on it: it waits, they did not ask for it, it would
+   * not recover their own account, and they are a second admin to whoever asked. Past
+   * `openUntil`, that is only to reject it.
    */
   yoursToDecide: z.boolean(),
 });

@@ -354,7 +354,10 @@ function OrderView({ story, refunds }: { story: OrderStory; refunds: OrderRefund
       ) : null}
       {story.payments.some((payment) => payment.method === "wechat") && mayDo(operator, "askWechatPay") ? <AskWechatPay /> : null}
       {mayMoveIt ? <RefundForm refunds={refunds} /> : null}
-      {mayDo(operator, "refund") && ownOrder && refunds.payments.some((payment) => payment.refundable > 0) ? (
+      {mayDo(operator, "refund") &&
+      ownOrder &&
+      (refunds.payments.some((payment) => payment.refundable > 0) ||
+        story.refunds.some((refund) => returnable(refund) || paidTwice(refund))) ? (
         <p className="notice" data-testid="ops-own-order">
           {text.ownOrder}
         </p>

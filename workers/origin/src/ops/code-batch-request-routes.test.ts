@@ -218,6 +218,7 @@ describe("a batch that waits", () => {
 
     origin.advance(60_000);
     const approved = await approve(request.id, checker, "approve-key-0001");
+    expect((await requests(checker)).data.map((each) => each.yoursToDecide)).toEqual([false]);
     expect(approved).toMatchObject({
       status: 200,
       data: { id: request.id, status: "approved", decidedBy: { handle: "op_checker" }, decidedAt: new Date(origin.now()).toISOString() },

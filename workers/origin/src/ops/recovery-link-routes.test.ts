@@ -258,11 +258,14 @@ describe("where the back office shows the requests", () => {
     const peopleDesk = async (operator: Seeded) =>
       (await json<{ openRecoveryLinkRequests: Request[] }>(await origin.call("/api/ops/people", { method: "GET", headers: operator.auth })))
         .data.openRecoveryLinkRequests;
-    expect((await personPage(approver)).map((request) => [request.id, request.status])).toEqual([
-      [rejected.id, "rejected"],
-      [open.id, "awaiting_approval"],
+    expect((await personPage(approver)).map((request) => [request.id, request.status, request.yoursToDecide])).toEqual([
+      [rejected.id, "rejected", false],
+      [open.id, "awaiting_approval", true],
     ]);
-    expect((await peopleDesk(approver)).map((request) => request.id)).toEqual([open.id]);
+    expect((await peopleDesk(approver)).map((request) => [request.id, request.yoursToDecide])).toEqual([[open.id, true]]);
+    // Each reads them as theirs: whoever asked the open one decides nothing on it.
+    expect((await personPage(asker)).map((request) => request.yoursToDecide)).toEqual([false, false]);
+    expect((await peopleDesk(asker)).map((request) => request.yoursToDecide)).toEqual([false]);
     expect(await personPage(support)).toEqual([]);
     expect(await peopleDesk(support)).toEqual([]);
   });
