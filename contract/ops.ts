@@ -37,11 +37,24 @@ export const dayLongDecisionShape = {
   decisionNote: z.string().nullable(),
 };
 
+/**
+ * How many requests wait for this operator's decision, still open, by kind: those the lists
+ * say are theirs to decide (`yoursToDecide`). Zero for a kind their role does not decide.
+ */
+const awaitingYouSchema = z.strictObject({
+  refunds: z.number().int().nonnegative(),
+  codeBatches: z.number().int().nonnegative(),
+  recoveryLinks: z.number().int().nonnegative(),
+  roles: z.number().int().nonnegative(),
+});
+export type AwaitingYou = z.infer<typeof awaitingYouSchema>;
+
 export const operatorSelfSchema = z.strictObject({
   handle: z.string(),
   displayName: z.string(),
   role: operatorRoleSchema,
   rights: z.array(z.string()),
+  awaitingYou: awaitingYouSchema,
 });
 
 export const operatorSchema = z.strictObject({

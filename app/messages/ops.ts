@@ -17,6 +17,8 @@ export const opsMessages = defineMessages({
       operators: "Operators",
       refunds: "Refunds",
     },
+    /** Beside a page's link in the navigation: how many requests there wait for this operator's decision. */
+    waitingForYou: (count: number) => (count === 1 ? "1 waits for your decision" : `${count} wait for your decision`),
     ordersTitle: "Orders",
     orderFilters: {
       q: "Order id, out_trade_no or WeChat Pay transaction id",
@@ -404,6 +406,7 @@ export const opsMessages = defineMessages({
       operators: "运营人员",
       refunds: "退款",
     },
+    waitingForYou: (count: number) => `${count} 项待你决定`,
     ordersTitle: "订单",
     orderFilters: {
       q: "订单号、商户订单号或微信支付交易号",

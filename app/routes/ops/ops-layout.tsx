@@ -41,10 +41,30 @@ export function HydrateFallback() {
   );
 }
 
+/**
+ * How many requests on a page wait for this operator's decision, beside its link
+ * (docs/decisions/066-what-waits-for-you.md); read with the layout, so again after every
+ * decision the pages send.
+ */
+function WaitingCount({ count }: { count: number }) {
+  const text = useMessages(opsMessages);
+  if (count === 0) return null;
+  return (
+    <>
+      {" "}
+      <span className="nav-count" data-testid="ops-nav-count">
+        <span aria-hidden="true">{count}</span>
+        <span className="visually-hidden">{text.waitingForYou(count)}</span>
+      </span>
+    </>
+  );
+}
+
 export default function OpsLayout({ loaderData }: Route.ComponentProps) {
   const text = useMessages(opsMessages);
   const layout = useLayoutMessages();
   const { operator } = loaderData;
+  const waiting = operator.awaitingYou;
   return (
     <div className="ops">
       <header className="ops-header">
@@ -68,7 +88,10 @@ export default function OpsLayout({ loaderData }: Route.ComponentProps) {
               </NavLink>
             </li>
             <li>
-              <NavLink to="/ops/people">{text.nav.people}</NavLink>
+              <NavLink to="/ops/people">
+                {text.nav.people}
+                <WaitingCount count={waiting.recoveryLinks} />
+              </NavLink>
             </li>
             <li>
               <NavLink to="/ops/orders">{text.nav.orders}</NavLink>
@@ -78,12 +101,18 @@ export default function OpsLayout({ loaderData }: Route.ComponentProps) {
             </li>
             {operator.rights.includes("refund") ? (
               <li>
-                <NavLink to="/ops/refunds">{text.nav.refunds}</NavLink>
+                <NavLink to="/ops/refunds">
+                  {text.nav.refunds}
+                  <WaitingCount count={waiting.refunds} />
+                </NavLink>
               </li>
             ) : null}
             {operator.rights.includes("codes") ? (
               <li>
-                <NavLink to="/ops/codes">{text.nav.codes}</NavLink>
+                <NavLink to="/ops/codes">
+                  {text.nav.codes}
+                  <WaitingCount count={waiting.codeBatches} />
+                </NavLink>
               </li>
             ) : null}
             {operator.rights.includes("ledger") ? (
@@ -93,7 +122,10 @@ export default function OpsLayout({ loaderData }: Route.ComponentProps) {
             ) : null}
             {operator.rights.includes("grantRoles") ? (
               <li>
-                <NavLink to="/ops/operators">{text.nav.operators}</NavLink>
+                <NavLink to="/ops/operators">
+                  {text.nav.operators}
+                  <WaitingCount count={waiting.roles} />
+                </NavLink>
               </li>
             ) : null}
             {operator.rights.includes("readAudit") ? (

@@ -45,7 +45,7 @@ export type CodeBatchRequestRow = DecisionColumns & {
 
 /**
  * Every column a request is shown with; `viewerDecides` is the SQL that says whether the reader
- * may decide on it (`viewerDecidesSql`, or 0 where the route answers for what it just did).
+ * may decide on it (`codeBatchViewerDecidesSql`, or 0 where the route answers for what it just did).
  */
 const requestSelect = (viewerDecides: string) => `
 SELECT code_batch_request.id, code_batch_request.value, code_batch_request.count, code_batch_request.expires_at, code_batch_request.note,
@@ -59,8 +59,11 @@ JOIN user AS requester ON requester.id = code_batch_request.requested_by
 LEFT JOIN user AS decider ON decider.id = code_batch_request.decided_by
 LEFT JOIN code_batch ON code_batch.request_id = code_batch_request.id`;
 
-/** Theirs to decide: it waits, they did not ask for it, and they are a second operator to whoever did. */
-const viewerDecidesSql = (viewer: string) =>
+/**
+ * Whether the operator `viewer` (an SQL parameter) may decide on a request of `code_batch_request`:
+ * it waits, they did not ask for it, and they are a second operator to whoever did.
+ */
+export const codeBatchViewerDecidesSql = (viewer: string) =>
   `(code_batch_request.status = 'awaiting_approval' AND code_batch_request.requested_by <> ${viewer}
     AND ${secondOperatorSql(viewer, "code_batch_request.requested_at", "code_batch_request.requested_by", "finance")})`;
 
@@ -96,7 +99,7 @@ const listedAfterMs = 7 * 24 * 60 * 60_000;
 export async function listedCodeBatchRequests(db: D1Database, viewerId: string, now: number): Promise<CodeBatchRequest[]> {
   const rows = await db
     .prepare(
-      `${requestSelect(viewerDecidesSql("?2"))}
+      `${requestSelect(codeBatchViewerDecidesSql("?2"))}
        WHERE (code_batch_request.status IN ('awaiting_approval', 'approved') AND code_batch_request.expires_at > ?1)
           OR code_batch_request.decided_at > ?1 OR code_batch.issued_at > ?1
        ORDER BY code_batch_request.requested_at DESC, code_batch_request.id DESC LIMIT 100`,

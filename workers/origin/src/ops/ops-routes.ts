@@ -21,13 +21,14 @@ import { type AuditActor, auditStatement } from "./audit";
 import { operatorWith } from "./operator-access";
 import { notAnOperator } from "./route-answers";
 import { anUnlockedAdminRemains } from "./admin-remains";
+import { awaitingYou } from "./awaiting-you";
 import { noOpenRoleRequest } from "./role-requests";
 import { type OperatorRole, raises, rightsOf } from "./roles";
 
 const me = createRoute({
   method: "get",
   path: "/me",
-  summary: "The signed-in operator, their role and what it allows",
+  summary: "The signed-in operator, their role, what it allows, and how many requests wait for their decision",
   security: operatorSession,
   responses: { 200: jsonContent(successEnvelope(operatorSelfSchema), "The operator"), 404: notAnOperator },
 });
@@ -120,9 +121,10 @@ const actorOf = (operator: OriginEnv["Variables"]["operator"]): AuditActor => ({
   role: operator.role,
 });
 
-opsRoutes.openapi(me, (c) => {
-  const { handle, displayName, role } = c.var.operator;
-  return c.json({ code: "SUCCESS" as const, data: { handle, displayName, role, rights: rightsOf(role) } }, 200);
+opsRoutes.openapi(me, async (c) => {
+  const { handle, displayName, role, userId } = c.var.operator;
+  const waiting = await awaitingYou(c.env.DB, userId, c.var.clock.now());
+  return c.json({ code: "SUCCESS" as const, data: { handle, displayName, role, rights: rightsOf(role), awaitingYou: waiting } }, 200);
 });
 
 opsRoutes.openapi(listOperators, async (c) => {

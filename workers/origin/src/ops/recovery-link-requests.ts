@@ -25,7 +25,7 @@ export type RecoveryLinkRequestRow = DecisionColumns & {
 
 /**
  * Every column a request is shown with; `viewerDecides` is the SQL that says whether the reader
- * may decide on it (`viewerDecidesSql`, or 0 where the route answers for what it just did).
+ * may decide on it (`recoveryLinkViewerDecidesSql`, or 0 where the route answers for what it just did).
  */
 const requestSelect = (viewerDecides: string) => `
 SELECT r.id, r.user_id, person.handle AS person_handle, person.display_name AS person_name, r.reason, r.status,
@@ -42,10 +42,11 @@ JOIN user AS requester ON requester.id = r.requested_by
 LEFT JOIN user AS decider ON decider.id = r.decided_by`;
 
 /**
- * Theirs to decide: it waits, they did not ask for it, it would not recover their own account,
- * and they are a second admin to whoever asked.
+ * Whether the admin `viewer` (an SQL parameter) may decide on a request (`recovery_link_request
+ * AS r`): it waits, they did not ask for it, it would not recover their own account, and they
+ * are a second admin to whoever asked.
  */
-const viewerDecidesSql = (viewer: string) =>
+export const recoveryLinkViewerDecidesSql = (viewer: string) =>
   `(r.status = 'awaiting_approval' AND r.requested_by <> ${viewer} AND r.user_id <> ${viewer}
     AND ${secondOperatorSql(viewer, "r.requested_at", "r.requested_by", "admin")})`;
 
@@ -85,7 +86,7 @@ export async function listedRecoveryLinkRequests(
 ): Promise<RecoveryLinkRequest[]> {
   const rows = await db
     .prepare(
-      `${requestSelect(viewerDecidesSql("?5"))}
+      `${requestSelect(recoveryLinkViewerDecidesSql("?5"))}
        WHERE ((r.status IN ('awaiting_approval', 'approved') AND r.open_until > ?1) OR (NOT ?4 AND r.requested_at > ?2))
          AND (?3 IS NULL OR r.user_id = ?3)
        ORDER BY r.requested_at DESC, r.id DESC LIMIT 100`,

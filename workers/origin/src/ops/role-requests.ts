@@ -26,6 +26,13 @@ export type RoleRequestRow = DecisionColumns & {
   viewer_decides: number;
 };
 
+/**
+ * Whether the admin `viewer` (an SQL parameter) may decide on a request (`role_request AS r`):
+ * it waits, they did not ask for it, and they are a second admin to whoever asked.
+ */
+export const roleViewerDecidesSql = (viewer: string) =>
+  `(r.status = 'awaiting_approval' AND r.requested_by <> ${viewer} AND ${secondOperatorSql(viewer, "r.requested_at", "r.requested_by", "admin")})`;
+
 /** The requests, as `viewer` (an SQL parameter: the reading admin's id) sees them. */
 const requestSelect = (viewer: string) => `
 SELECT r.id, r.user_id, person.handle AS person_handle, person.display_name AS person_name, r.role, r.role_before,
@@ -35,8 +42,7 @@ SELECT r.id, r.user_id, person.handle AS person_handle, person.display_name AS p
        (SELECT role FROM operator_role WHERE user_id = r.user_id) AS role_now,
        (SELECT count(*) FROM operator_role WHERE user_id = r.requested_by AND role = 'admin' AND requester.locked_at IS NULL)
          AS asker_still_admin,
-       (r.status = 'awaiting_approval' AND r.requested_by <> ${viewer} AND ${secondOperatorSql(viewer, "r.requested_at", "r.requested_by", "admin")})
-         AS viewer_decides
+       ${roleViewerDecidesSql(viewer)} AS viewer_decides
 FROM role_request AS r
 JOIN user AS person ON person.id = r.user_id
 JOIN user AS requester ON requester.id = r.requested_by

@@ -17,11 +17,16 @@ type RefundRequestRow = DecisionColumns & {
 };
 
 /**
- * Every column a refund is shown with, as the operator `?1` reads it; `WHERE` (from `?2`) and
- * `ORDER BY` follow. Theirs to decide: it awaits a decision, they did not ask for it, the order
- * is not theirs (docs/decisions/065-no-refund-of-ones-own-order.md), and they are a second
- * operator to whoever asked.
+ * Whether the operator `viewer` (an SQL parameter) may decide on a refund, over `refund_request`
+ * joined with its `orders`: it awaits a decision, they did not ask for it, the order is not
+ * theirs (docs/decisions/065-no-refund-of-ones-own-order.md), and they are a second operator to
+ * whoever asked.
  */
+export const refundViewerDecidesSql = (viewer: string) =>
+  `(refund_request.status = 'awaiting_approval' AND refund_request.requested_by <> ${viewer} AND orders.user_id <> ${viewer}
+    AND ${secondOperatorSql(viewer, "refund_request.requested_at", "refund_request.requested_by", "finance")})`;
+
+/** Every column a refund is shown with, as the operator `?1` reads it; `WHERE` (from `?2`) and `ORDER BY` follow. */
 const refundRequestSelect = `
 SELECT refund_request.id, refund_request.order_id, refund_request.payment_id, refund_request.method, refund_request.amount,
        refund_request.reason, refund_request.status, refund_request.source, refund_request.requested_at, refund_request.decided_at,
@@ -29,8 +34,7 @@ SELECT refund_request.id, refund_request.order_id, refund_request.payment_id, re
        requester.handle AS requester_handle, requester.display_name AS requester_name,
        decider.handle AS decider_handle, decider.display_name AS decider_name,
        wechat_refund.out_refund_no, wechat_refund.status AS wechat_status,
-       (refund_request.status = 'awaiting_approval' AND refund_request.requested_by <> ?1 AND orders.user_id <> ?1
-         AND ${secondOperatorSql("?1", "refund_request.requested_at", "refund_request.requested_by", "finance")}) AS viewer_decides
+       ${refundViewerDecidesSql("?1")} AS viewer_decides
 FROM refund_request
 JOIN orders ON orders.id = refund_request.order_id
 JOIN user AS requester ON requester.id = refund_request.requested_by

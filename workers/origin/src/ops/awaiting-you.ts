@@ -1,0 +1,32 @@
+/**
+ * What waits for an operator's decision, counted for the back office's navigation
+ * (docs/decisions/066-what-waits-for-you.md): the requests each list would offer them to
+ * decide on, by the same rules (`yoursToDecide`), that are still open — a code batch before
+ * its expiry, a recovery link or a role within its day, as the overview counts them.
+ */
+import type { AwaitingYou } from "#contract/ops";
+import { refundViewerDecidesSql } from "../refunds/refund-rows";
+import { codeBatchViewerDecidesSql } from "./code-batch-requests";
+import { recoveryLinkViewerDecidesSql } from "./recovery-link-requests";
+import { roleViewerDecidesSql } from "./role-requests";
+
+// The requests' tables are small: each holds what operators asked for by hand.
+const awaitingSql = `SELECT
+  (SELECT count(*) FROM refund_request JOIN orders ON orders.id = refund_request.order_id
+     WHERE ${refundViewerDecidesSql("?1")}) AS refunds,
+  (SELECT count(*) FROM code_batch_request
+     WHERE code_batch_request.expires_at > ?2 AND ${codeBatchViewerDecidesSql("?1")}) AS code_batches,
+  (SELECT count(*) FROM recovery_link_request AS r WHERE r.open_until > ?2 AND ${recoveryLinkViewerDecidesSql("?1")}) AS recovery_links,
+  (SELECT count(*) FROM role_request AS r WHERE r.open_until > ?2 AND ${roleViewerDecidesSql("?1")}) AS roles`;
+
+type AwaitingRow = { refunds: number; code_batches: number; recovery_links: number; roles: number };
+
+export async function awaitingYou(db: D1Database, operatorId: string, now: number): Promise<AwaitingYou> {
+  const row = await db.prepare(awaitingSql).bind(operatorId, now).first<AwaitingRow>();
+  return {
+    refunds: row?.refunds ?? 0,
+    codeBatches: row?.code_batches ?? 0,
+    recoveryLinks: row?.recovery_links ?? 0,
+    roles: row?.roles ?? 0,
+  };
+}
