@@ -47,6 +47,15 @@ const decide = async (id: string, decision: "approve" | "reject", by: SceneUser)
       headers: keyed(by.auth),
     }),
   );
+/** An approval during whose route `happen` runs, just before its batch. */
+const approveWhile = async (id: string, by: SceneUser, happen: () => unknown): Promise<Answer> =>
+  answerOf(
+    await origin.call(`/api/ops/refunds/${id}/approve`, {
+      body: {},
+      headers: keyed(by.auth),
+      env: { ...origin.env, DB: beforeBatch(1, happen) },
+    }),
+  );
 const auditActions = async () =>
   (await env.DB.prepare("SELECT action FROM audit_log ORDER BY id").all<{ action: string }>()).results.map((row) => row.action);
 
@@ -225,17 +234,8 @@ describe("maker-checker above the threshold", () => {
       ).rejects.toThrow(/decided by a second operator/);
     }
     // A decider whose role changes between the route's check and the batch hears 403.
-    const raced = await answerOf(
-      await origin.call(`/api/ops/refunds/${asked.data.id}/approve`, {
-        body: {},
-        headers: keyed(checker.auth),
-        env: {
-          ...origin.env,
-          DB: beforeBatch(1, () =>
-            env.DB.prepare("UPDATE operator_role SET role = 'support', granted_by = 'cli' WHERE user_id = ?1").bind(checker.id).run(),
-          ),
-        },
-      }),
+    const raced = await approveWhile(asked.data.id, checker, () =>
+      env.DB.prepare("UPDATE operator_role SET role = 'support', granted_by = 'cli' WHERE user_id = ?1").bind(checker.id).run(),
     );
     expect(raced).toMatchObject({ status: 403, code: "SECOND_OPERATOR_REQUIRED" });
     await env.DB.prepare("UPDATE operator_role SET role = 'finance', granted_by = 'cli', granted_at = 0 WHERE user_id = ?1")
@@ -405,15 +405,8 @@ describe("nobody refunds their own order", () => {
     ).rejects.toThrow(/not for the operator's own order/);
     // The order made the checker's own between the route's check and the batch (a stand-in for
     // any way the two could meet): the trigger's refusal is heard as the route's.
-    const raced = await answerOf(
-      await origin.call(`/api/ops/refunds/${asked.data.id}/approve`, {
-        body: {},
-        headers: keyed(checker.auth),
-        env: {
-          ...origin.env,
-          DB: beforeBatch(1, () => env.DB.prepare("UPDATE orders SET user_id = ?1 WHERE id = ?2").bind(checker.id, orderId).run()),
-        },
-      }),
+    const raced = await approveWhile(asked.data.id, checker, () =>
+      env.DB.prepare("UPDATE orders SET user_id = ?1 WHERE id = ?2").bind(checker.id, orderId).run(),
     );
     expect(raced).toMatchObject({ status: 403, code: "NOT_FOR_YOURSELF" });
     expect(await env.DB.prepare("SELECT status FROM refund_request WHERE id = ?1").bind(asked.data.id).first("status")).toBe(
