@@ -1,6 +1,7 @@
 import { data, Link, NavLink, Outlet } from "react-router";
 import type { Route } from "./+types/ops-layout";
 import { ApiFailure, signedInApi } from "../../api/client";
+import type { OperatorSelf } from "#contract/ops";
 import { getOperator } from "../../api/ops";
 import { Spinner } from "../../components/spinner";
 import { useLayoutMessages } from "../../i18n/layout-messages";
@@ -64,7 +65,8 @@ export default function OpsLayout({ loaderData }: Route.ComponentProps) {
   const text = useMessages(opsMessages);
   const layout = useLayoutMessages();
   const { operator } = loaderData;
-  const waiting = operator.awaitingYou;
+  // An origin from before decision 066 (one rolled back alone) does not count: nothing is shown.
+  const waiting: Partial<OperatorSelf["awaitingYou"]> = operator.awaitingYou ?? {};
   return (
     <div className="ops">
       <header className="ops-header">
@@ -90,7 +92,7 @@ export default function OpsLayout({ loaderData }: Route.ComponentProps) {
             <li>
               <NavLink to="/ops/people">
                 {text.nav.people}
-                <WaitingCount count={waiting.recoveryLinks} />
+                <WaitingCount count={waiting.recoveryLinks ?? 0} />
               </NavLink>
             </li>
             <li>
@@ -103,7 +105,7 @@ export default function OpsLayout({ loaderData }: Route.ComponentProps) {
               <li>
                 <NavLink to="/ops/refunds">
                   {text.nav.refunds}
-                  <WaitingCount count={waiting.refunds} />
+                  <WaitingCount count={waiting.refunds ?? 0} />
                 </NavLink>
               </li>
             ) : null}
@@ -111,7 +113,7 @@ export default function OpsLayout({ loaderData }: Route.ComponentProps) {
               <li>
                 <NavLink to="/ops/codes">
                   {text.nav.codes}
-                  <WaitingCount count={waiting.codeBatches} />
+                  <WaitingCount count={waiting.codeBatches ?? 0} />
                 </NavLink>
               </li>
             ) : null}
@@ -124,7 +126,7 @@ export default function OpsLayout({ loaderData }: Route.ComponentProps) {
               <li>
                 <NavLink to="/ops/operators">
                   {text.nav.operators}
-                  <WaitingCount count={waiting.roles} />
+                  <WaitingCount count={waiting.roles ?? 0} />
                 </NavLink>
               </li>
             ) : null}

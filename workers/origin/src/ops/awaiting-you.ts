@@ -1,14 +1,15 @@
 /**
  * What waits for an operator's decision, counted for the back office's navigation
- * (docs/decisions/066-what-waits-for-you.md): the requests each list would offer them to
- * decide on, by the same rules (`yoursToDecide`), that are still open — a code batch before
- * its expiry, a recovery link or a role within its day, as the overview counts them.
+ * (docs/decisions/066-what-waits-for-you.md): the requests that are theirs to decide by the
+ * lists' own rules (`yoursToDecide`) and can still be approved — a code batch before its
+ * expiry, a recovery link within its day, a role request that has not closed. One that can
+ * only be rejected lapses by itself, and is not counted.
  */
 import type { AwaitingYou } from "#contract/ops";
 import { refundViewerDecidesSql } from "../refunds/refund-rows";
 import { codeBatchViewerDecidesSql } from "./code-batch-requests";
 import { recoveryLinkViewerDecidesSql } from "./recovery-link-requests";
-import { roleViewerDecidesSql } from "./role-requests";
+import { roleRequestApprovableSql, roleViewerDecidesSql } from "./role-requests";
 
 // The requests' tables are small: each holds what operators asked for by hand.
 const awaitingSql = `SELECT
@@ -17,7 +18,7 @@ const awaitingSql = `SELECT
   (SELECT count(*) FROM code_batch_request
      WHERE code_batch_request.expires_at > ?2 AND ${codeBatchViewerDecidesSql("?1")}) AS code_batches,
   (SELECT count(*) FROM recovery_link_request AS r WHERE r.open_until > ?2 AND ${recoveryLinkViewerDecidesSql("?1")}) AS recovery_links,
-  (SELECT count(*) FROM role_request AS r WHERE r.open_until > ?2 AND ${roleViewerDecidesSql("?1")}) AS roles`;
+  (SELECT count(*) FROM role_request AS r WHERE ${roleRequestApprovableSql("?2")} AND ${roleViewerDecidesSql("?1")}) AS roles`;
 
 type AwaitingRow = { refunds: number; code_batches: number; recovery_links: number; roles: number };
 

@@ -50,6 +50,16 @@ LEFT JOIN user AS decider ON decider.id = r.decided_by`;
 
 export type ClosedReason = NonNullable<RoleRequest["closed"]>;
 
+/**
+ * Whether a request (`role_request AS r`) may still be approved at `now` (an SQL parameter):
+ * `closedReasonOf` as SQL, for a count of what waits for a decision.
+ */
+export const roleRequestApprovableSql = (now: string) =>
+  `(r.open_until > ${now}
+    AND EXISTS (SELECT 1 FROM operator_role JOIN user AS asker ON asker.id = operator_role.user_id
+                WHERE operator_role.user_id = r.requested_by AND operator_role.role = 'admin' AND asker.locked_at IS NULL)
+    AND (SELECT role FROM operator_role WHERE user_id = r.user_id) IS r.role_before)`;
+
 /** Why a request awaiting a decision can no longer be approved, read at `now`; null if it can. */
 export function closedReasonOf(row: RoleRequestRow, now: number): ClosedReason | null {
   if (row.status !== "awaiting_approval") return null;
