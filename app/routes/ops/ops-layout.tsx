@@ -61,12 +61,14 @@ function WaitingCount({ count }: { count: number }) {
   );
 }
 
+const nothingWaiting: OperatorSelf["awaitingYou"] = { refunds: 0, codeBatches: 0, recoveryLinks: 0, roles: 0 };
+
 export default function OpsLayout({ loaderData }: Route.ComponentProps) {
   const text = useMessages(opsMessages);
   const layout = useLayoutMessages();
   const { operator } = loaderData;
   // An origin from before decision 066 (one rolled back alone) does not count: nothing is shown.
-  const waiting: Partial<OperatorSelf["awaitingYou"]> = operator.awaitingYou ?? {};
+  const waiting = operator.awaitingYou ?? nothingWaiting;
   return (
     <div className="ops">
       <header className="ops-header">
@@ -92,7 +94,7 @@ export default function OpsLayout({ loaderData }: Route.ComponentProps) {
             <li>
               <NavLink to="/ops/people">
                 {text.nav.people}
-                <WaitingCount count={waiting.recoveryLinks ?? 0} />
+                <WaitingCount count={waiting.recoveryLinks} />
               </NavLink>
             </li>
             <li>
@@ -105,7 +107,7 @@ export default function OpsLayout({ loaderData }: Route.ComponentProps) {
               <li>
                 <NavLink to="/ops/refunds">
                   {text.nav.refunds}
-                  <WaitingCount count={waiting.refunds ?? 0} />
+                  <WaitingCount count={waiting.refunds} />
                 </NavLink>
               </li>
             ) : null}
@@ -113,7 +115,7 @@ export default function OpsLayout({ loaderData }: Route.ComponentProps) {
               <li>
                 <NavLink to="/ops/codes">
                   {text.nav.codes}
-                  <WaitingCount count={waiting.codeBatches ?? 0} />
+                  <WaitingCount count={waiting.codeBatches} />
                 </NavLink>
               </li>
             ) : null}
@@ -126,7 +128,7 @@ export default function OpsLayout({ loaderData }: Route.ComponentProps) {
               <li>
                 <NavLink to="/ops/operators">
                   {text.nav.operators}
-                  <WaitingCount count={waiting.roles ?? 0} />
+                  <WaitingCount count={waiting.roles} />
                 </NavLink>
               </li>
             ) : null}

@@ -19,7 +19,7 @@ import { commitIssue } from "./code-batch-issue";
 import { type CodeBatchRequestRow, codeBatchRequestOf, findCodeBatchRequest, listedCodeBatchRequests } from "./code-batch-requests";
 import { decisionRoutes, isSecondOperator } from "./maker-checker";
 import { operatorWith } from "./operator-access";
-import { operatorActor, requestIdOf } from "./operator-actor";
+import { operatorActor, operatorName, requestIdOf } from "./operator-actor";
 
 const forbidden = "FORBIDDEN: only finance operators and admins handle codes";
 const notFound = errorContent("NOT_FOUND: no such request, or not signed in as an operator (the same answer as an unknown path)");
@@ -85,7 +85,6 @@ codeBatchRequestRoutes.use(
 
 type OpsContext = Context<OriginEnv>;
 
-const me = (c: OpsContext) => ({ handle: c.var.operator.handle, displayName: c.var.operator.displayName });
 const notSecondOperator = () =>
   new ApiError(
     "SECOND_OPERATOR_REQUIRED",
@@ -116,7 +115,7 @@ async function decide(c: OpsContext, row: CodeBatchRequestRow, decided: Pick<Cod
   const answer: CodeBatchRequest = {
     ...codeBatchRequestOf(row),
     ...decided,
-    decidedBy: me(c),
+    decidedBy: operatorName(c),
     decidedAt: new Date(now).toISOString(),
   };
   try {

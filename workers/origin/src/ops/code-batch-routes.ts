@@ -30,7 +30,7 @@ import { auditStatement } from "./audit";
 import { commitIssue } from "./code-batch-issue";
 import { codeBatchFromRow, codeBatchPage, findCodeBatch, unredeemedCodesSql } from "./code-batch-list";
 import { codeApprovalThresholdOf, issuedAlone, issuedAloneSql } from "./code-batch-requests";
-import { operatorActor, requestIdOf } from "./operator-actor";
+import { operatorActor, operatorName, requestIdOf } from "./operator-actor";
 import { operatorWith } from "./operator-access";
 
 const forbidden = errorContent("FORBIDDEN: only finance operators and admins handle codes");
@@ -164,7 +164,7 @@ async function requestApproval(
     expiresAt: new Date(expires).toISOString(),
     note,
     status: "awaiting_approval",
-    requestedBy: { handle: operator.handle, displayName: operator.displayName },
+    requestedBy: operatorName(c),
     requestedAt: new Date(now).toISOString(),
     decidedBy: null,
     decidedAt: null,

@@ -17,7 +17,8 @@ import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion
 import { idempotentPosts } from "../idempotency/idempotency";
 import { ChangedMeanwhile, readingAgainIfChanged } from "../idempotency/read-again";
 import type { OriginEnv } from "../origin-env";
-import { type AuditActor, auditStatement } from "./audit";
+import { auditStatement } from "./audit";
+import { operatorActor, operatorName, requestIdOf } from "./operator-actor";
 import { operatorWith } from "./operator-access";
 import { notAnOperator } from "./route-answers";
 import { anUnlockedAdminRemains } from "./admin-remains";
@@ -115,12 +116,6 @@ opsRoutes.use(
   idempotentPosts((c) => `ops:${c.var.operator.userId}`),
 );
 
-const actorOf = (operator: OriginEnv["Variables"]["operator"]): AuditActor => ({
-  kind: "operator",
-  userId: operator.userId,
-  role: operator.role,
-});
-
 opsRoutes.openapi(me, async (c) => {
   const { handle, displayName, role, userId } = c.var.operator;
   const waiting = await awaitingYou(c.env.DB, userId, c.var.clock.now());
@@ -205,7 +200,7 @@ async function askForRaise(c: Context<OriginEnv>, target: GrantTarget, role: Ope
     roleBefore: target.role,
     reason,
     status: "awaiting_approval",
-    requestedBy: { handle: c.var.operator.handle, displayName: c.var.operator.displayName },
+    requestedBy: operatorName(c),
     requestedAt: new Date(now).toISOString(),
     openUntil: new Date(now + roleRequestOpenMs).toISOString(),
     decidedBy: null,
@@ -218,13 +213,13 @@ async function askForRaise(c: Context<OriginEnv>, target: GrantTarget, role: Ope
     return await c.var.idempotency.commit(
       [
         auditStatement(db, {
-          actor: actorOf(c.var.operator),
+          actor: operatorActor(c),
           action: "operator.grant_request",
           object: { type: "user", id: target.id },
           before: { role: target.role },
           after: { role, request: id },
           reason,
-          requestId: c.req.header("X-Request-Id") ?? null,
+          requestId: requestIdOf(c),
           at: now,
         }),
         // One open request a person: two admins asking at once would ask the others twice.
@@ -264,13 +259,13 @@ async function lower(c: Context<OriginEnv>, target: GrantTarget, role: OperatorR
       [
         // First, while the role it is done under still stands (migration 0036): the change may be the admin's own.
         auditStatement(db, {
-          actor: actorOf(c.var.operator),
+          actor: operatorActor(c),
           action: "operator.grant",
           object: { type: "user", id: target.id },
           before: { role: target.role },
           after: { role },
           reason,
-          requestId: c.req.header("X-Request-Id") ?? null,
+          requestId: requestIdOf(c),
           at: now,
         }),
         roleAsRead(db, target.id, target.role),
@@ -310,13 +305,13 @@ async function revokeAsRead(c: Context<OriginEnv>, { handle, reason }: { handle:
       [
         // First, while the role it is done under still stands (migration 0036): the change may be the admin's own.
         auditStatement(db, {
-          actor: actorOf(c.var.operator),
+          actor: operatorActor(c),
           action: "operator.revoke",
           object: { type: "user", id: target.id },
           before: { role: target.role },
           after: { role: null },
           reason,
-          requestId: c.req.header("X-Request-Id") ?? null,
+          requestId: requestIdOf(c),
           at: now,
         }),
         roleAsRead(db, target.id, target.role),

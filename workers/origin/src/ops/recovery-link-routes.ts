@@ -29,7 +29,7 @@ import type { OriginEnv } from "../origin-env";
 import { auditStatement } from "./audit";
 import { decisionRoutes, isSecondOperator } from "./maker-checker";
 import { operatorWith } from "./operator-access";
-import { operatorActor, requestIdOf } from "./operator-actor";
+import { operatorActor, operatorName, requestIdOf } from "./operator-actor";
 import {
   findRecoveryLinkRequest,
   listedRecoveryLinkRequests,
@@ -122,7 +122,6 @@ recoveryLinkRoutes.use(
 
 type OpsContext = Context<OriginEnv>;
 
-const me = (c: OpsContext) => ({ handle: c.var.operator.handle, displayName: c.var.operator.displayName });
 const iso = (at: number) => new Date(at).toISOString();
 const notYourOwn = () =>
   new ApiError("NOT_FOR_YOURSELF", "A recovery link for your own account is for other admins to ask for and decide on.");
@@ -174,7 +173,7 @@ recoveryLinkRoutes.openapi(ask, async (c) => {
     person: { id: person.id, handle: person.handle, displayName: person.display_name },
     reason,
     status: "awaiting_approval",
-    requestedBy: me(c),
+    requestedBy: operatorName(c),
     requestedAt: iso(now),
     openUntil: iso(now + recoveryLinkRequestOpenMs),
     decidedBy: null,
@@ -228,7 +227,7 @@ async function awaitingDecision(c: OpsContext, id: string): Promise<RecoveryLink
 async function decide(c: OpsContext, row: RecoveryLinkRequestRow, decided: Pick<RecoveryLinkRequest, "status" | "decisionNote">) {
   const db = c.env.DB;
   const now = c.var.clock.now();
-  const answer: RecoveryLinkRequest = { ...recoveryLinkRequestOf(row), ...decided, decidedBy: me(c), decidedAt: iso(now) };
+  const answer: RecoveryLinkRequest = { ...recoveryLinkRequestOf(row), ...decided, decidedBy: operatorName(c), decidedAt: iso(now) };
   try {
     return await c.var.idempotency.commit(
       [

@@ -17,7 +17,7 @@ import type { OriginEnv } from "../origin-env";
 import { auditStatement } from "./audit";
 import { decisionRoutes } from "./maker-checker";
 import { operatorWith } from "./operator-access";
-import { operatorActor, requestIdOf } from "./operator-actor";
+import { operatorActor, operatorName, requestIdOf } from "./operator-actor";
 import {
   type ClosedReason,
   closedReasonOf,
@@ -115,11 +115,10 @@ async function awaitingDecision(c: OpsContext, id: string): Promise<RoleRequestR
 async function decide(c: OpsContext, row: RoleRequestRow, decided: Pick<RoleRequest, "status" | "decisionNote">) {
   const db = c.env.DB;
   const now = c.var.clock.now();
-  const me = { handle: c.var.operator.handle, displayName: c.var.operator.displayName };
   const answer: RoleRequest = {
     ...roleRequestOf(row, now),
     ...decided,
-    decidedBy: me,
+    decidedBy: operatorName(c),
     decidedAt: new Date(now).toISOString(),
     closed: null,
     yoursToDecide: false,

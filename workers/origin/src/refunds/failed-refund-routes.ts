@@ -21,7 +21,7 @@ import { isOverdraft, journalParts, walletAccountOf, worldAccount } from "../led
 import { isLockRefusal } from "../auth/signed-in-user";
 import { auditStatement } from "../ops/audit";
 import { operatorWith } from "../ops/operator-access";
-import { operatorActor, requestIdOf } from "../ops/operator-actor";
+import { operatorActor, operatorName, requestIdOf } from "../ops/operator-actor";
 import { iso, personRefOf } from "../ops/ops-rows";
 import type { OriginEnv } from "../origin-env";
 import { failedWechatRefundStatuses } from "#contract/value-lists";
@@ -163,7 +163,7 @@ failedRefundRoutes.openapi(returnToWallet, async (c) => {
     ...item,
     returned: {
       to: item.person,
-      by: { handle: c.var.operator.handle, displayName: c.var.operator.displayName },
+      by: operatorName(c),
       at: iso(now),
       reason,
       lateSuccessAt: null,
@@ -241,7 +241,7 @@ failedRefundRoutes.openapi(settlePaidTwice, async (c) => {
     ...item,
     returned: item.returned && {
       ...item.returned,
-      settled: { how, by: { handle: c.var.operator.handle, displayName: c.var.operator.displayName }, at: iso(now), reason },
+      settled: { how, by: operatorName(c), at: iso(now), reason },
     },
   };
   // WeChat Pay's payout leaves the books as a refund does (to the world), from the wallet the

@@ -26,7 +26,7 @@ import { isOverdraft } from "../ledger/journal";
 import { auditStatement } from "../ops/audit";
 import { decisionRoutes, isSecondOperator } from "../ops/maker-checker";
 import { operatorWith } from "../ops/operator-access";
-import { operatorActor, requestIdOf } from "../ops/operator-actor";
+import { operatorActor, operatorName, requestIdOf } from "../ops/operator-actor";
 import type { OriginEnv } from "../origin-env";
 import { findRefund, requestRefund } from "../wechat-pay/payments/refunds";
 import {
@@ -129,8 +129,6 @@ for (const path of ["/orders/:id/refunds", "/refunds/*"]) {
 }
 
 type OpsContext = Context<OriginEnv>;
-
-const me = (c: OpsContext) => ({ handle: c.var.operator.handle, displayName: c.var.operator.displayName });
 
 /** The WeChat Pay refund an approved refund of a WeChat Pay payment starts, due at once. */
 function wechatRefundStatement(
@@ -240,7 +238,7 @@ async function makeRefundAsRead(c: OpsContext, { orderId, amount, reason }: { or
     reason,
     status: waits ? "awaiting_approval" : "approved",
     source: waits ? null : source,
-    requestedBy: me(c),
+    requestedBy: operatorName(c),
     requestedAt: new Date(now).toISOString(),
     decidedBy: null,
     decidedAt: null,
@@ -421,7 +419,7 @@ refundRoutes.openapi(approve, async (c) => {
     const decided = await decidedAnswer(db, c.var.operator.userId, id, {
       status: "approved",
       source,
-      decidedBy: me(c),
+      decidedBy: operatorName(c),
       decidedAt: new Date(now).toISOString(),
       decisionNote: note ?? null,
       wechat: wechat ? { outRefundNo: wechat.outRefundNo, status: "due" } : null,
@@ -456,7 +454,7 @@ refundRoutes.openapi(reject, async (c) => {
     ];
     const decided = await decidedAnswer(db, c.var.operator.userId, id, {
       status: "rejected",
-      decidedBy: me(c),
+      decidedBy: operatorName(c),
       decidedAt: new Date(now).toISOString(),
       decisionNote: reason,
     });
