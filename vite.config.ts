@@ -27,9 +27,9 @@ export default defineConfig(({ command, isPreview }) => {
         build: {
           rolldownOptions: {
             output: { codeSplitting: clientChunks() },
-            // A contract module only defines schemas: one the page does not use may be left out,
-            // so a route that takes a schema from app/contract.client.ts gets that schema's
-            // module, not every module the file re-exports (docs/decisions/034-lighter-edge.md).
+            // A contract module only defines schemas: one the code does not use may be left out,
+            // so the code that checks a form gets that form's schemas and no others
+            // (docs/decisions/067-form-rules-with-their-form.md).
             treeshake: { moduleSideEffects: [{ test: /[\\/]contract[\\/][^\\/]+\.ts$/, sideEffects: false }] },
           },
         },

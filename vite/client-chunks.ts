@@ -18,7 +18,10 @@
  *
  * What a screen shows once someone is signed in, and what runs on a submit, are parts fetched
  * on first use (docs/decisions/043-screens-after-start-up.md), with `form-actions` (the
- * dispatch, the action results, the form messages): none of it comes with a first visit.
+ * dispatch, the action results, the form messages) and `zod`, which the contract's schemas
+ * in those parts build on (docs/decisions/067-form-rules-with-their-form.md): none of it
+ * comes with a first visit. zod is one file that every part with a form shares, rather than
+ * a copy in each or pieces cut by which parts happen to share them.
  */
 import type { Rolldown } from "vite";
 
@@ -28,6 +31,7 @@ type ModuleGraph = Parameters<Extract<CodeSplittingGroup["name"], (...args: neve
 
 const framework = /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/;
 const dependency = /[\\/]node_modules[\\/]/;
+const zod = /[\\/]node_modules[\\/]zod[\\/]/;
 // React Router's client build names each route module with this query (@react-router/dev).
 const routeModule = /\?__react-router-build-client-route$/;
 const entry = /[\\/]app[\\/]entry\.client\.tsx$/;
@@ -64,6 +68,7 @@ export function clientChunks(): CodeSplittingOptions {
   return {
     groups: [
       { name: "framework", test: framework, priority: 2 },
+      { name: "zod", test: zod, priority: 2 },
       { name: (id, graph) => (inShell(id, graph) ? "shell" : null), debugName: "shell", priority: 1 },
       { name: "forms", test: formKit, priority: 0 },
       { name: "form-actions", test: formActions, priority: 0 },

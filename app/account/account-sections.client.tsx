@@ -2,7 +2,14 @@
  * The account page's sections for someone signed in, with their forms: a chunk fetched on
  * first use (app/routes/account.tsx, docs/decisions/043-screens-after-start-up.md).
  */
-import type { AccountSession, RecoveryCodesStatus } from "#contract/account-safety";
+import {
+  type AccountSession,
+  newRecoveryCodesBodySchema,
+  passwordChangeBodySchema,
+  profileBodySchema,
+  type RecoveryCodesStatus,
+  sessionIdParamSchema,
+} from "#contract/account-safety";
 import type { Passkey } from "#contract/passkeys";
 import type { UserInfo } from "#contract/user-info";
 import { changePassword, changeProfile, endOtherSessions, endSession, makeRecoveryCodes } from "../api/account-safety";
@@ -27,7 +34,7 @@ const accountIntents = {
     runAction("profile", async (api) => {
       const user = await changeProfile(
         api,
-        await checked((s) => s.profileBodySchema, { displayName: formText(form, "displayName").trim() }, fieldMessages()),
+        await checked(profileBodySchema, { displayName: formText(form, "displayName").trim() }, fieldMessages()),
       );
       // The header shows the name: read the user afresh.
       await refreshUser();
@@ -38,7 +45,7 @@ const accountIntents = {
       const changed = await changePassword(
         api,
         await checked(
-          (s) => s.passwordChangeBodySchema,
+          passwordChangeBodySchema,
           { currentPassword: formText(form, "currentPassword"), newPassword: formText(form, "newPassword") },
           fieldMessages(),
         ),
@@ -49,15 +56,13 @@ const accountIntents = {
       return changed;
     }),
   endSession: (form: FormData) =>
-    runAction("endSession", async (api) =>
-      endSession(api, (await checked((s) => s.sessionIdParamSchema, { id: formText(form, "id") }, {})).id),
-    ),
+    runAction("endSession", async (api) => endSession(api, (await checked(sessionIdParamSchema, { id: formText(form, "id") }, {})).id)),
   endOthers: () => runAction("endOthers", (api) => endOtherSessions(api)),
   recoveryCodes: (form: FormData) =>
     runAction("recoveryCodes", async (api) =>
       makeRecoveryCodes(
         api,
-        (await checked((s) => s.newRecoveryCodesBodySchema, { password: formText(form, "password") }, fieldMessages())).password,
+        (await checked(newRecoveryCodesBodySchema, { password: formText(form, "password") }, fieldMessages())).password,
       ),
     ),
 };

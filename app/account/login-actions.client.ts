@@ -11,6 +11,7 @@ import { dispatchIntent } from "../forms/intent-dispatch";
 import { currentLanguage } from "../i18n/messages";
 import { loginFieldMessages } from "../messages/login-fields";
 import { keepThisDeviceToken, thisDeviceTokenFor } from "../session/known-devices";
+import { registerBodySchema, signInBodySchema } from "#contract/account";
 
 const fieldMessages = () => loginFieldMessages[currentLanguage()];
 const credentialsOf = (form: FormData) => ({ handle: formText(form, "handle").trim(), password: formText(form, "password") });
@@ -18,11 +19,7 @@ const credentialsOf = (form: FormData) => ({ handle: formText(form, "handle").tr
 /** Signs in with the password from this browser's known device, if it is one, and keeps the token answered. */
 async function signInHere(form: FormData) {
   const credentials = credentialsOf(form);
-  const body = await checked(
-    (s) => s.signInBodySchema,
-    { ...credentials, deviceToken: thisDeviceTokenFor(credentials.handle) },
-    fieldMessages(),
-  );
+  const body = await checked(signInBodySchema, { ...credentials, deviceToken: thisDeviceTokenFor(credentials.handle) }, fieldMessages());
   const answer = await signIn(body);
   keepThisDeviceToken(answer.user.handle, answer.deviceToken);
   return answer;
@@ -33,7 +30,7 @@ const accountIntents = {
   register: (form: FormData) =>
     attempt("register", async () => {
       const body = await checked(
-        (s) => s.registerBodySchema,
+        registerBodySchema,
         { ...credentialsOf(form), displayName: formText(form, "displayName").trim() },
         fieldMessages(),
       );

@@ -4,6 +4,8 @@ import { currentLanguage } from "../i18n/messages";
 import { passkeyMessages } from "../messages/passkeys";
 import { createPasskey } from "./webauthn";
 import { PasskeyDeviceError } from "./webauthn-support";
+import { passkeyOptionsBodySchema } from "#contract/account-safety";
+import { renamePasskeyBodySchema } from "#contract/passkey-name";
 
 const fieldMessages = () => passkeyMessages[currentLanguage()].fields;
 
@@ -25,7 +27,7 @@ export const passkeyIntents = {
         // The name is checked before the device is asked: a passkey made and then refused would be an orphan.
         // Both fields in one check, so both are told at once when both are wrong.
         const { name, password } = await checked(
-          (s) => s.renamePasskeyBodySchema.extend(s.passkeyOptionsBodySchema.shape),
+          renamePasskeyBodySchema.extend(passkeyOptionsBodySchema.shape),
           { name: formText(form, "name"), password: formText(form, "password") },
           fieldMessages(),
         );
@@ -37,11 +39,7 @@ export const passkeyIntents = {
     ),
   renamePasskey: (form: FormData) =>
     runAction("renamePasskey", async (api) =>
-      renamePasskey(
-        api,
-        formText(form, "id"),
-        await checked((s) => s.renamePasskeyBodySchema, { name: formText(form, "name") }, fieldMessages()),
-      ),
+      renamePasskey(api, formText(form, "id"), await checked(renamePasskeyBodySchema, { name: formText(form, "name") }, fieldMessages())),
     ),
   removePasskey: (form: FormData) => runAction("removePasskey", (api) => removePasskey(api, formText(form, "id"))),
 };

@@ -10,6 +10,7 @@ import { currentLanguage } from "../i18n/messages";
 import { recoverMessages } from "../messages/recover";
 import { keepThisDeviceToken, thisDeviceTokenFor } from "../session/known-devices";
 import type { PasswordSignInAnswer } from "#contract/account";
+import { recoverWithCodeBodySchema, recoverWithLinkBodySchema } from "#contract/account-safety";
 
 const fieldMessages = () => recoverMessages[currentLanguage()].fields;
 
@@ -24,7 +25,7 @@ const recoverIntents = {
     attempt("code", async () => {
       const handle = typedHandle(formText(form, "handle"));
       const body = await checked(
-        (s) => s.recoverWithCodeBodySchema,
+        recoverWithCodeBodySchema,
         {
           handle,
           code: formText(form, "code").trim(),
@@ -40,7 +41,7 @@ const recoverIntents = {
       keptHere(
         await recoverWithLink(
           await checked(
-            (s) => s.recoverWithLinkBodySchema,
+            recoverWithLinkBodySchema,
             { link: formText(form, "link"), newPassword: formText(form, "newPassword") },
             fieldMessages(),
           ),

@@ -1,11 +1,11 @@
 import type { z } from "zod";
-import type { registerBodySchema, SignInAnswer, signInBodySchema } from "#contract/account";
-import { contractSchemas } from "../contract-schemas";
+import { passwordSignInAnswerSchema, type registerBodySchema, type SignInAnswer, type signInBodySchema } from "#contract/account";
 import type { UserInfo } from "#contract/user-info";
 import { postApi, unwrap } from "./client";
 
-// The sign-in page's calls. The session's own calls live apart in ./session, so the
-// start-up's chunk never asks for the schemas the parse below needs.
+// The sign-in page's calls, imported only by what its submit runs (a part fetched on first
+// use, app/account/login-actions.client.ts), which brings the schema the parse below needs.
+// The session's own calls live apart in ./session: the start-up's chunk loads no schema.
 
 export async function register(body: z.input<typeof registerBodySchema>, idempotencyKey: string): Promise<UserInfo> {
   return unwrap(await postApi<UserInfo>("/api/user/register", body, { idempotencyKey }));
@@ -18,8 +18,6 @@ export async function register(body: z.input<typeof registerBodySchema>, idempot
  * made: a page open while the origin and the edge deploy keeps signing in.
  */
 export async function signIn(body: z.input<typeof signInBodySchema>): Promise<SignInAnswer & { deviceToken?: string }> {
-  // Fetched before signing in: a session whose answer the page could not read would be one nobody holds.
-  const { passwordSignInAnswerSchema } = await contractSchemas();
   return passwordSignInAnswerSchema
     .partial({ deviceToken: true })
     .loose()

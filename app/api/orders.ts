@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { createRechargeOrderBodySchema, Order, OrderDetail, orderListQuerySchema, orderPageSchema } from "#contract/orders";
 import type { PaymentReceipt, payOrderBodySchema, walletPayBodySchema, wechatPayBodySchema, WechatPrepay } from "#contract/payments";
-import { contractSchemas } from "../contract-schemas";
+import { orderDetailSchemas } from "../contract-schemas";
 import { apiPath, withQuery } from "./api-path";
 import type { SignedInApi } from "./client";
 
@@ -10,7 +10,7 @@ type PayOrderBody = z.input<typeof payOrderBodySchema>;
 
 /** One of my orders; parsed, since the payment screens act on its status and history. */
 export async function getOrder(api: SignedInApi, id: string): Promise<OrderDetail> {
-  const [{ orderDetailSchema }, order] = await Promise.all([contractSchemas(), api.get<unknown>(apiPath`/api/orders/${id}`)]);
+  const [{ orderDetailSchema }, order] = await Promise.all([orderDetailSchemas.load(), api.get<unknown>(apiPath`/api/orders/${id}`)]);
   return orderDetailSchema.parse(order);
 }
 

@@ -13,7 +13,7 @@ vi.mock("../money-limits", async (actual) => ({
 const badRequest = async () => (await import("../messages/errors/en")).default.BAD_REQUEST;
 
 describe("a form's own check", () => {
-  const schema = () => z.strictObject({ title: z.string().min(1), reward: z.number().int() });
+  const schema = z.strictObject({ title: z.string().min(1), reward: z.number().int() });
   const screen = { title: "Give the task a title.", reward: "Enter a reward." };
 
   it("refuses every field in error at once, the first as the failure's own", async () => {
@@ -40,7 +40,7 @@ describe("the deploy's money limits in a form's refusals (decision 053)", () => 
   const tight = { ...defaultLimits, transfer: { min: 1, max: 2_000, perDay: 5_000 } };
 
   it("holds an amount to the deploy's range beside the schema's, naming the field", async () => {
-    const schema = () => z.strictObject({ amount: z.number().int().max(5_000_000) });
+    const schema = z.strictObject({ amount: z.number().int().max(5_000_000) });
     const screen = { amount: "Enter an amount from ¥0.01 to ¥20.00." };
     const range = { amount: tight.transfer };
     expect(await attempt("send", () => checked(schema, { amount: 2_001 }, screen, range))).toEqual({
@@ -56,7 +56,7 @@ describe("the deploy's money limits in a form's refusals (decision 053)", () => 
   });
 
   it("holds a text to the deploy's length, counted as the origin counts it (decision 059)", async () => {
-    const schema = () => z.strictObject({ note: z.string().max(140) });
+    const schema = z.strictObject({ note: z.string().max(140) });
     const screen = { note: "A note has at most 20 characters and no control characters." };
     const lengths = { note: 20 };
     expect(await attempt("send", () => checked(schema, { note: "👍".repeat(21) }, screen, {}, lengths))).toEqual({

@@ -1,6 +1,5 @@
 import type { z } from "zod";
 import { ApiFailure, signedInApi, type SignedInApi } from "../api/client";
-import { contractSchemas, type ContractSchemas } from "../contract-schemas";
 import type { ErrorCode } from "#contract/error-codes";
 import { type MoneyRange, outsideRange } from "#contract/money-limits";
 import { longerThan } from "#contract/text-limits";
@@ -29,21 +28,23 @@ class InvalidInput extends Error {
 /**
  * Checks a form's values with the same schema the origin validates with, before sending
  * anything. Every failing field gets the screen's own message for it, in the page's
- * language, so one try shows all that needs mending. The schemas are fetched on first use
- * (app/contract-schemas.ts); when they cannot be, nothing is sent and the form says Paydesk
- * cannot be reached, as for a failed call. An amount is held to `ranges` too, and a text to
- * `lengths`: the deploy's limits, which may be tighter than the schema's (app/money-limits.ts,
- * app/task-limits.ts, app/text-limits.ts). A text's length is counted as the origin counts it:
- * code points of the text as stored (`storedText`: normalised, trimmed, empty when blank).
+ * language, so one try shows all that needs mending. The schema comes with the code that
+ * sends the form, a part fetched on first use, or from a group of schemas fetched on first
+ * use (app/contract-schemas.ts): either way none of it is in a page's first load
+ * (docs/decisions/067-form-rules-with-their-form.md). An amount is held to `ranges` too, and
+ * a text to `lengths`: the deploy's limits, which may be tighter than the schema's
+ * (app/money-limits.ts, app/task-limits.ts, app/text-limits.ts). A text's length is counted
+ * as the origin counts it: code points of the text as stored (`storedText`: normalised,
+ * trimmed, empty when blank).
  */
 export async function checked<S extends z.ZodType, V extends Record<string, unknown>>(
-  schemaOf: (schemas: ContractSchemas) => S,
+  schema: S,
   values: V,
   fieldMessages: Record<string, string>,
   ranges: Partial<Record<keyof V & string, MoneyRange>> = {},
   lengths: Partial<Record<keyof V & string, number>> = {},
 ): Promise<z.output<S>> {
-  const result = schemaOf(await contractSchemas()).safeParse(values);
+  const result = schema.safeParse(values);
   const outsideRanges = Object.entries(ranges).flatMap(([field, range]) => {
     const amount = values[field];
     return range && typeof amount === "number" && outsideRange(amount, range) !== null ? [field] : [];

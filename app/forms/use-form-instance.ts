@@ -1,7 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { prefetchContractSchemas } from "../contract-schemas";
 import { isDefiniteRefusal } from "../messages/errors";
-import { whenIdle } from "../startup/when-idle";
 import { safeStorage } from "../storage/safe-storage";
 import type { ActionResult } from "./action-result";
 import { failedFields } from "./failure-fields";
@@ -29,8 +27,9 @@ export type FormInstanceOptions = {
  *   refusal, when the next submission is a new request.
  * - After a failure, focus moves to the first field in error, else to the form's alert.
  * - After a success the form is cleared, unless the screen moves on by itself.
- * - The contract's schemas, which check it before it is sent, are fetched once the page is
- *   idle: no part of the page's first load, and there before anyone submits.
+ *
+ * The schema that checks it before it is sent comes with the code that sends it
+ * (docs/decisions/067-form-rules-with-their-form.md).
  */
 export function useFormInstance(result: ActionResult | undefined, { resetOnSuccess = true, persistAs }: FormInstanceOptions = {}) {
   const formRef = useRef<HTMLFormElement>(null);
@@ -38,7 +37,6 @@ export function useFormInstance(result: ActionResult | undefined, { resetOnSucce
   // Read when an answer arrives: the answer settles the key of the submission it was for.
   const persisted = useRef(persistAs);
   persisted.current = persistAs;
-  useEffect(() => whenIdle(prefetchContractSchemas), []);
   useEffect(() => {
     if (!persistAs) {
       setIdempotencyKey((key) => key || newKey());

@@ -8,6 +8,7 @@ import { dispatchIntent } from "../forms/intent-dispatch";
 import { currentLanguage } from "../i18n/messages";
 import { ticketFields } from "../messages/ticket-fields";
 import { currentTextLimits, sayLength } from "../text-limits";
+import { contactBodySchema } from "#contract/support";
 
 // Works signed out (docs/screens.md): no token, an email address to answer instead.
 function sendContactForm(form: FormData) {
@@ -15,7 +16,7 @@ function sendContactForm(form: FormData) {
   const messageLength = currentTextLimits().support.message;
   return attempt("contact", async () => {
     const body = await checked(
-      (s) => s.contactBodySchema,
+      contactBodySchema,
       {
         email: formText(form, "email").trim(),
         category: formText(form, "category") || "other",

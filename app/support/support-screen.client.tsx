@@ -3,7 +3,7 @@
  * first use (app/routes/support.tsx, docs/decisions/043-screens-after-start-up.md).
  */
 import { Link, useFetcher } from "react-router";
-import type { Ticket, TicketThread } from "#contract/support";
+import { openTicketBodySchema, replyBodySchema, type Ticket, type TicketThread } from "#contract/support";
 import { ticketCategories } from "#contract/value-lists";
 import { closeTicket, openTicket, replyToTicket } from "../api/support";
 import { useAnnounceSuccess } from "../components/announcer";
@@ -31,7 +31,7 @@ const ticketIntents = {
     runAction("open", async (api) => {
       const orderId = formText(form, "orderId").trim();
       const body = await checked(
-        (s) => s.openTicketBodySchema,
+        openTicketBodySchema,
         {
           category: formText(form, "category"),
           subject: formText(form, "subject").trim(),
@@ -49,13 +49,7 @@ const ticketIntents = {
       replyToTicket(
         api,
         formText(form, "id"),
-        await checked(
-          (s) => s.replyBodySchema,
-          { message: formText(form, "message").trim() },
-          fieldMessages(),
-          {},
-          { message: messageLength() },
-        ),
+        await checked(replyBodySchema, { message: formText(form, "message").trim() }, fieldMessages(), {}, { message: messageLength() }),
         formText(form, "idempotencyKey"),
       ),
     ),

@@ -3,7 +3,7 @@
  * (app/routes/check.tsx, docs/decisions/043-screens-after-start-up.md).
  */
 import { useFetcher } from "react-router";
-import type { Claim } from "#contract/tasks";
+import { type Claim, rejectBodySchema } from "#contract/tasks";
 import { approveClaim, rejectClaim } from "../api/claims";
 import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime, Money } from "../components/money";
@@ -21,11 +21,7 @@ const decisions = {
     runAction("approve", (api) => approveClaim(api, formText(form, "id"), formText(form, "idempotencyKey")), { movesMoney: true }),
   reject: (form: FormData) =>
     runAction("reject", async (api) => {
-      const body = await checked(
-        (s) => s.rejectBodySchema,
-        { reason: formText(form, "reason").trim() },
-        taskMessages[currentLanguage()].fields,
-      );
+      const body = await checked(rejectBodySchema, { reason: formText(form, "reason").trim() }, taskMessages[currentLanguage()].fields);
       return rejectClaim(api, formText(form, "id"), body, formText(form, "idempotencyKey"));
     }),
 };

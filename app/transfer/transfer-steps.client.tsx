@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
-import type { Recipient, TransferReceipt } from "#contract/transfers";
+import { type Recipient, type TransferReceipt, transferBodySchema } from "#contract/transfers";
 import { sendTransfer } from "../api/transfers";
 import { lookUpRecipient } from "../api/users";
 import { DateTime } from "../components/money";
@@ -40,7 +40,7 @@ function draftOf(form: FormData): Promise<Draft> {
   const amountRange = currentMoneyLimits().transfer;
   const noteLength = currentTextLimits().transfer.note;
   return checked(
-    (s) => s.transferBodySchema,
+    transferBodySchema,
     {
       toHandle: typedHandle(formText(form, "toHandle")),
       amount: parseYuan(formText(form, "amount")),

@@ -1,7 +1,9 @@
 /**
  * The browser's build as `wrangler deploy` ships it (`npm test` builds first): what a page's
- * first visit can load. The contract's schemas, and zod with them, are a chunk of their own
- * that a page fetches on first use (docs/decisions/036-form-rules-on-demand.md). Every page
+ * first visit can load. zod is a chunk of its own, and it comes with the contract's schemas
+ * only in what a page fetches on first use: the parts that check a form, and the groups of
+ * schemas for the rest (docs/decisions/036-form-rules-on-demand.md,
+ * docs/decisions/067-form-rules-with-their-form.md). Every page
  * loads the shell (the entry chunk), so no screen's messages belong in it; a screen loads
  * the catalogues it shows and no other screen's; a page with a form gets the forms' kit as
  * one file (docs/decisions/040-lighter-first-visits.md). What a screen shows only to someone
@@ -72,9 +74,9 @@ describe("the browser's build", () => {
   const chunks = builtChunks();
   const withZod = chunks.filter((chunk) => source(chunk).includes(zodMarker));
 
-  it("has zod in one chunk, the contract's schemas (app/contract.client.ts)", () => {
+  it("has zod in one chunk of its own", () => {
     expect(withZod).toHaveLength(1);
-    expect(withZod[0]).toMatch(/^\/assets\/contract\.client-[\w-]+\.js$/);
+    expect(withZod[0]).toMatch(/^\/assets\/zod-[\w-]+\.js$/);
   });
 
   it("loads no zod with any page's first visit: the entry, every route and what they import statically", () => {
@@ -83,11 +85,23 @@ describe("the browser's build", () => {
     const firstLoads = staticallyLoaded([manifest.entry!.module, ...routes.map((route) => route.module)]);
     expect(routes.length).toBeGreaterThan(20);
     expect([...firstLoads].filter((chunk) => withZod.includes(chunk))).toEqual([]);
-    // Reached only by a dynamic import from what pages do load, so it is fetched on first use.
-    const schemasFile = path.basename(withZod[0]!);
-    const dynamicImport = new RegExp(`import\\(\\s*["'\`]\\./${schemasFile.replace(/[.-]/g, "\\$&")}["'\`]\\s*\\)`);
-    const importers = [...firstLoads].filter((chunk) => dynamicImport.test(source(chunk)));
-    expect(importers).toHaveLength(1);
+  });
+
+  it("brings zod with what checks a form, fetched on first use: the forms' parts and the groups of schemas", () => {
+    const zodChunk = withZod[0]!;
+    const needingZod = chunks.filter((chunk) => chunk !== zodChunk && staticallyLoaded([chunk]).has(zodChunk));
+    const named = (name: string) => needingZod.some((chunk) => new RegExp(`^/assets/${name}-[\\w-]+\\.js$`).test(chunk));
+    // What the sign-in form's submit runs, a screen's part with forms, and each group a route takes its schemas from.
+    for (const name of ["login-actions.client", "transfer-steps.client", "order-detail.client", "refunds.client", "code-batches.client"]) {
+      expect(named(name), name).toBe(true);
+    }
+    // The sign-in form's rules come without the other forms': the transfer's are in its own part only.
+    const rulesOf = (part: string) =>
+      [...staticallyLoaded([needingZod.find((chunk) => chunk.includes(`/${part}-`))!])].map(source).join("");
+    const transferRule = "A note has at most 140 characters.";
+    expect(rulesOf("transfer-steps.client")).toContain(transferRule);
+    expect(rulesOf("login-actions.client")).toContain("[a-z0-9_]{3,32}");
+    expect(rulesOf("login-actions.client")).not.toContain(transferRule);
   });
 });
 
@@ -238,7 +252,7 @@ describe("what each page's first visit carries", () => {
   });
 
   it("gives a page with a form the forms' kit to draw it as one file, and what a submit needs as another, with the parts", () => {
-    const schemasLoader = `import(\`./${path.basename(chunks.find((chunk) => /\/contract\.client-/.test(chunk))!)}\`)`;
+    const schemasLoader = `import(\`./${path.basename(chunks.find((chunk) => /\/order-detail\.client-/.test(chunk))!)}\`)`;
     const kit = new Set([`className:\`field-error\``, schemasLoader].map(onlyChunkWith));
     expect([...kit]).toEqual([expect.stringMatching(/^\/assets\/forms-[\w-]+\.js$/)]);
     const actions = onlyChunkWith(formMessages.en.unknownIntent);

@@ -13,6 +13,7 @@ import {
 } from "../../api/ops";
 import { useAnnounceSuccess } from "../../components/announcer";
 import { DateTime, Money } from "../../components/money";
+import { codeBatchSchemas } from "../../contract-schemas";
 import { checked, formText, runAction, type ActionResult } from "../../forms/action-result";
 import { Field, FormAlert, MoneyField, SubmitButton, TextAreaField } from "../../forms/fields";
 import { dispatchIntent } from "../../forms/intent-dispatch";
@@ -27,6 +28,7 @@ import { DecisionForm } from "../../ops/decision-form";
 import { DecisionTrail } from "../../ops/decision-trail";
 import { OpsView } from "../../ops/ops-view";
 import { loadPersonal } from "../../personal/load-personal";
+import { usePrefetchWhenIdle } from "../../startup/on-first-use";
 
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   const cursor = new URL(request.url).searchParams.get("cursor") ?? undefined;
@@ -52,7 +54,7 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
       runAction("issue", async (api) => {
         const text = opsMessages[currentLanguage()];
         const body = await checked(
-          (s) => s.issueCodeBatchBodySchema,
+          (await codeBatchSchemas.load()).issueCodeBatchBodySchema,
           {
             value: parseYuan(formText(form, "value")),
             count: Number(formText(form, "count")),
@@ -237,6 +239,7 @@ function VoidForm({ batch }: { batch: CodeBatch }) {
 }
 
 export default function OpsCodes({ loaderData }: Route.ComponentProps) {
+  usePrefetchWhenIdle(codeBatchSchemas.part);
   const text = useMessages(opsMessages);
   const issuing: IssuingFetcher = useFetcher<ActionResult<IssuedCodeBatch>>();
   return (

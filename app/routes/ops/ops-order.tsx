@@ -4,6 +4,7 @@ import type { RefundRequest } from "#contract/ops-refunds";
 import { askWechatPay, makeRefund, type OrderRefunds, returnRefundToWallet, settleRefundPaidTwice } from "../../api/ops";
 import { useAnnounceSuccess } from "../../components/announcer";
 import { DateTime, Money } from "../../components/money";
+import { refundSchemas } from "../../contract-schemas";
 import { checked, formText, runAction, type ActionResult } from "../../forms/action-result";
 import { FormAlert, MoneyField, SelectField, SubmitButton, TextAreaField } from "../../forms/fields";
 import { dispatchIntent } from "../../forms/intent-dispatch";
@@ -18,6 +19,7 @@ import { mayDo, useOperator } from "../../ops/ops-context";
 import { getOrder } from "../../ops/ops-loaders";
 import { OpsView } from "../../ops/ops-view";
 import { WechatRefundLine } from "../../ops/wechat-refund-line";
+import { usePrefetchWhenIdle } from "../../startup/on-first-use";
 import type { OpsWechatAsk, OrderStory, WechatRefund } from "#contract/ops-orders";
 import { failedWechatRefundStatuses } from "#contract/value-lists";
 
@@ -31,7 +33,7 @@ export async function clientAction({ request, params }: Route.ClientActionArgs):
       runAction("refund", async (api) => {
         const text = opsMessages[currentLanguage()];
         const body = await checked(
-          (s) => s.refundBodySchema,
+          (await refundSchemas.load()).refundBodySchema,
           { amount: parseYuan(formText(form, "amount")), reason: formText(form, "reason") },
           { amount: text.amountInvalid, reason: text.reasonMissing },
         );
@@ -41,14 +43,18 @@ export async function clientAction({ request, params }: Route.ClientActionArgs):
     return: (form) =>
       runAction("return", async (api) => {
         const text = opsMessages[currentLanguage()];
-        const body = await checked((s) => s.refundReturnBodySchema, { reason: formText(form, "reason") }, { reason: text.reasonMissing });
+        const body = await checked(
+          (await refundSchemas.load()).refundReturnBodySchema,
+          { reason: formText(form, "reason") },
+          { reason: text.reasonMissing },
+        );
         return returnRefundToWallet(api, formText(form, "outRefundNo"), body.reason, formText(form, "idempotencyKey"));
       }),
     settle: (form) =>
       runAction("settle", async (api) => {
         const text = opsMessages[currentLanguage()];
         const body = await checked(
-          (s) => s.paidTwiceSettleBodySchema,
+          (await refundSchemas.load()).paidTwiceSettleBodySchema,
           { how: formText(form, "how"), reason: formText(form, "reason") },
           { how: text.chooseHow, reason: text.reasonMissing },
         );
@@ -367,5 +373,6 @@ function OrderView({ story, refunds }: { story: OrderStory; refunds: OrderRefund
 }
 
 export default function OpsOrder({ loaderData }: Route.ComponentProps) {
+  usePrefetchWhenIdle(refundSchemas.part);
   return <OpsView result={loaderData}>{({ story, refunds }) => <OrderView story={story} refunds={refunds} />}</OpsView>;
 }
