@@ -1,12 +1,14 @@
 /**
- * The contract's schemas for code that a page's first visit loads: a route's own form, or an
- * API call a route makes. Such code cannot import a schema statically, or zod and the schema
- * would come with every first visit to the route (test/client-build holds this). It takes
- * them from a group fetched on first use instead: a `.client` module under app/schemas/,
- * which the edge's server build leaves out, so the edge bundles no zod
- * (docs/decisions/034-lighter-edge.md). Code that is itself fetched on first use — a screen's
- * part, what a submit runs — imports its schemas statically and brings them with it
- * (docs/decisions/067-form-rules-with-their-form.md).
+ * The groups of the contract's schemas, each fetched on first use: a `.client` module under
+ * app/schemas/, which the edge's server build leaves empty, so the edge bundles no zod
+ * (docs/decisions/034-lighter-edge.md). zod is a chunk of its own that the groups share.
+ * - A route's own form, or an API call a route makes, cannot import a schema statically:
+ *   zod would come with every first visit to the route (test/client-build holds this).
+ * - A signed-in screen's part takes its forms' schemas from a group too, fetched once the
+ *   browser is idle (usePrefetchWhenIdle), so the screen is drawn without waiting for zod.
+ * - What the signed-out forms' submit runs (`/login`, `/recover`, `/contact`) imports its
+ *   schemas statically instead: it is itself fetched once the browser is idle.
+ * Each group holds only the schemas its forms check (docs/decisions/067-form-rules-with-their-form.md).
  */
 import { ApiFailure } from "./api/client";
 import { type Part, partOnFirstUse } from "./startup/on-first-use";
@@ -19,8 +21,9 @@ export type SchemaGroup<M> = {
 };
 
 function schemasOnFirstUse<M>(name: string, importGroup: () => Promise<M>): SchemaGroup<M> {
-  // A fetch that failed is not remembered: the next use tries again. The page is not
-  // reloaded for it, as it would be for a screen's part: what was typed stays.
+  // A failed fetch of the group's own chunk is not remembered: the next use asks again. A
+  // chunk it imports (zod) that failed is, by the browser, for the life of the page: only a
+  // reload brings it (decision 067). The page is not reloaded here: what was typed stays.
   const part = partOnFirstUse(name, importGroup);
   return {
     part,
@@ -38,3 +41,13 @@ export const orderDetailSchemas = schemasOnFirstUse("order-detail-schemas", () =
 export const refundSchemas = schemasOnFirstUse("refund-schemas", () => import("./schemas/refunds.client"));
 /** The code batch request form of `/ops/codes`. */
 export const codeBatchSchemas = schemasOnFirstUse("code-batch-schemas", () => import("./schemas/code-batches.client"));
+/** The transfer's form (`/transfer`). */
+export const transferSchemas = schemasOnFirstUse("transfer-schemas", () => import("./schemas/transfer.client"));
+/** The task board's forms (`/task`) and the review queue's (`/check`). */
+export const taskSchemas = schemasOnFirstUse("task-schemas", () => import("./schemas/tasks.client"));
+/** The account's sections (`/account`): profile, password, sessions, recovery codes, passkeys. */
+export const accountSchemas = schemasOnFirstUse("account-schemas", () => import("./schemas/account.client"));
+/** The top-up forms (`/recharge`, `/code`). */
+export const rechargeSchemas = schemasOnFirstUse("recharge-schemas", () => import("./schemas/recharge.client"));
+/** The support desk's forms (`/support`). */
+export const supportSchemas = schemasOnFirstUse("support-schemas", () => import("./schemas/support.client"));

@@ -2,14 +2,8 @@
  * The account page's sections for someone signed in, with their forms: a chunk fetched on
  * first use (app/routes/account.tsx, docs/decisions/043-screens-after-start-up.md).
  */
-import {
-  type AccountSession,
-  newRecoveryCodesBodySchema,
-  passwordChangeBodySchema,
-  profileBodySchema,
-  type RecoveryCodesStatus,
-  sessionIdParamSchema,
-} from "#contract/account-safety";
+import type { AccountSession, RecoveryCodesStatus } from "#contract/account-safety";
+import { accountSchemas } from "../contract-schemas";
 import type { Passkey } from "#contract/passkeys";
 import type { UserInfo } from "#contract/user-info";
 import { changePassword, changeProfile, endOtherSessions, endSession, makeRecoveryCodes } from "../api/account-safety";
@@ -26,6 +20,7 @@ import { PasswordSection } from "./password-section";
 import { ProfileSection } from "./profile-section";
 import { RecoveryCodesSection } from "./recovery-codes-section";
 import { SessionsSection } from "./sessions-section";
+import { usePrefetchWhenIdle } from "../startup/on-first-use";
 
 const fieldMessages = () => accountMessages[currentLanguage()].fields;
 
@@ -34,7 +29,11 @@ const accountIntents = {
     runAction("profile", async (api) => {
       const user = await changeProfile(
         api,
-        await checked(profileBodySchema, { displayName: formText(form, "displayName").trim() }, fieldMessages()),
+        await checked(
+          (await accountSchemas.load()).profileBodySchema,
+          { displayName: formText(form, "displayName").trim() },
+          fieldMessages(),
+        ),
       );
       // The header shows the name: read the user afresh.
       await refreshUser();
@@ -45,7 +44,7 @@ const accountIntents = {
       const changed = await changePassword(
         api,
         await checked(
-          passwordChangeBodySchema,
+          (await accountSchemas.load()).passwordChangeBodySchema,
           { currentPassword: formText(form, "currentPassword"), newPassword: formText(form, "newPassword") },
           fieldMessages(),
         ),
@@ -56,13 +55,16 @@ const accountIntents = {
       return changed;
     }),
   endSession: (form: FormData) =>
-    runAction("endSession", async (api) => endSession(api, (await checked(sessionIdParamSchema, { id: formText(form, "id") }, {})).id)),
+    runAction("endSession", async (api) =>
+      endSession(api, (await checked((await accountSchemas.load()).sessionIdParamSchema, { id: formText(form, "id") }, {})).id),
+    ),
   endOthers: () => runAction("endOthers", (api) => endOtherSessions(api)),
   recoveryCodes: (form: FormData) =>
     runAction("recoveryCodes", async (api) =>
       makeRecoveryCodes(
         api,
-        (await checked(newRecoveryCodesBodySchema, { password: formText(form, "password") }, fieldMessages())).password,
+        (await checked((await accountSchemas.load()).newRecoveryCodesBodySchema, { password: formText(form, "password") }, fieldMessages()))
+          .password,
       ),
     ),
 };
@@ -76,6 +78,7 @@ type Sections = { user: UserInfo; sessions: AccountSession[]; passkeys: Passkey[
 
 /** A composition of sections, each with its own module: this hands each its data. */
 export function AccountSections({ user, sessions, passkeys, codes }: Sections) {
+  usePrefetchWhenIdle(accountSchemas.part);
   return (
     <>
       <ProfileSection user={user} />

@@ -4,8 +4,7 @@ import { currentLanguage } from "../i18n/messages";
 import { passkeyMessages } from "../messages/passkeys";
 import { createPasskey } from "./webauthn";
 import { PasskeyDeviceError } from "./webauthn-support";
-import { passkeyOptionsBodySchema } from "#contract/account-safety";
-import { renamePasskeyBodySchema } from "#contract/passkey-name";
+import { accountSchemas } from "../contract-schemas";
 
 const fieldMessages = () => passkeyMessages[currentLanguage()].fields;
 
@@ -26,8 +25,9 @@ export const passkeyIntents = {
       runAction("addPasskey", async (api) => {
         // The name is checked before the device is asked: a passkey made and then refused would be an orphan.
         // Both fields in one check, so both are told at once when both are wrong.
+        const schemas = await accountSchemas.load();
         const { name, password } = await checked(
-          renamePasskeyBodySchema.extend(passkeyOptionsBodySchema.shape),
+          schemas.renamePasskeyBodySchema.extend(schemas.passkeyOptionsBodySchema.shape),
           { name: formText(form, "name"), password: formText(form, "password") },
           fieldMessages(),
         );
@@ -39,7 +39,11 @@ export const passkeyIntents = {
     ),
   renamePasskey: (form: FormData) =>
     runAction("renamePasskey", async (api) =>
-      renamePasskey(api, formText(form, "id"), await checked(renamePasskeyBodySchema, { name: formText(form, "name") }, fieldMessages())),
+      renamePasskey(
+        api,
+        formText(form, "id"),
+        await checked((await accountSchemas.load()).renamePasskeyBodySchema, { name: formText(form, "name") }, fieldMessages()),
+      ),
     ),
   removePasskey: (form: FormData) => runAction("removePasskey", (api) => removePasskey(api, formText(form, "id"))),
 };

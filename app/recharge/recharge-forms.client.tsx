@@ -3,7 +3,8 @@
  * A chunk fetched on first use (app/routes/recharge.tsx, docs/decisions/043-screens-after-start-up.md).
  */
 import { redirect, useFetcher } from "react-router";
-import { type RedeemCodeAnswer, redeemCodeBodySchema } from "#contract/codes";
+import type { RedeemCodeAnswer } from "#contract/codes";
+import { rechargeSchemas } from "../contract-schemas";
 import { redeemCode } from "../api/codes";
 import { createRechargeOrder } from "../api/orders";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
@@ -18,7 +19,7 @@ import { orderReferrerOf } from "../forms/order-referrer";
 import { getStartupState } from "../startup/startup-state";
 import { formMessages } from "../messages/forms";
 import { currentMoneyLimits, sayRange, useMoneyLimits } from "../money-limits";
-import { createRechargeOrderBodySchema } from "#contract/orders";
+import { usePrefetchWhenIdle } from "../startup/on-first-use";
 
 const fieldMessages = () => rechargeMessages[currentLanguage()].fields;
 
@@ -29,7 +30,7 @@ const rechargeIntents = {
       async (api) =>
         redeemCode(
           api,
-          await checked(redeemCodeBodySchema, { code: formText(form, "code").trim() }, fieldMessages()),
+          await checked((await rechargeSchemas.load()).redeemCodeBodySchema, { code: formText(form, "code").trim() }, fieldMessages()),
           formText(form, "idempotencyKey"),
         ),
       { movesMoney: true },
@@ -40,7 +41,7 @@ const rechargeIntents = {
     const amountRange = currentMoneyLimits().recharge;
     const result = await runAction("recharge", async (api) => {
       const body = await checked(
-        createRechargeOrderBodySchema,
+        (await rechargeSchemas.load()).createRechargeOrderBodySchema,
         { amount: parseYuan(formText(form, "amount")), referrer: orderReferrerOf(getStartupState().referrers) },
         { ...fieldMessages(), amount: sayRange(amountRange, language, formMessages[language].amountOutside) },
         { amount: amountRange },
@@ -116,6 +117,7 @@ function OnlineTopUp() {
 }
 
 export function RechargeForms() {
+  usePrefetchWhenIdle(rechargeSchemas.part);
   return (
     <div className="cards">
       <RedeemForm />

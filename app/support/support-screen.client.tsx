@@ -3,7 +3,8 @@
  * first use (app/routes/support.tsx, docs/decisions/043-screens-after-start-up.md).
  */
 import { Link, useFetcher } from "react-router";
-import { openTicketBodySchema, replyBodySchema, type Ticket, type TicketThread } from "#contract/support";
+import type { Ticket, TicketThread } from "#contract/support";
+import { supportSchemas } from "../contract-schemas";
 import { ticketCategories } from "#contract/value-lists";
 import { closeTicket, openTicket, replyToTicket } from "../api/support";
 import { useAnnounceSuccess } from "../components/announcer";
@@ -18,6 +19,7 @@ import { supportMessages } from "../messages/support";
 import { ticketFields } from "../messages/ticket-fields";
 import { currentTextLimits, sayLength, useTextLimits } from "../text-limits";
 import { ticketMessages } from "../messages/ticket";
+import { usePrefetchWhenIdle } from "../startup/on-first-use";
 
 /** What the address asks for: the list of tickets with the form to open one, or one thread. */
 export type SupportView = { view: "list"; tickets: Ticket[] } | { view: "thread"; ticket: TicketThread };
@@ -31,7 +33,7 @@ const ticketIntents = {
     runAction("open", async (api) => {
       const orderId = formText(form, "orderId").trim();
       const body = await checked(
-        openTicketBodySchema,
+        (await supportSchemas.load()).openTicketBodySchema,
         {
           category: formText(form, "category"),
           subject: formText(form, "subject").trim(),
@@ -49,7 +51,13 @@ const ticketIntents = {
       replyToTicket(
         api,
         formText(form, "id"),
-        await checked(replyBodySchema, { message: formText(form, "message").trim() }, fieldMessages(), {}, { message: messageLength() }),
+        await checked(
+          (await supportSchemas.load()).replyBodySchema,
+          { message: formText(form, "message").trim() },
+          fieldMessages(),
+          {},
+          { message: messageLength() },
+        ),
         formText(form, "idempotencyKey"),
       ),
     ),
@@ -228,5 +236,6 @@ function Thread({ ticket }: { ticket: TicketThread }) {
 }
 
 export function SupportScreen({ screen }: { screen: SupportView }) {
+  usePrefetchWhenIdle(supportSchemas.part);
   return screen.view === "thread" ? <Thread ticket={screen.ticket} /> : <TicketList tickets={screen.tickets} />;
 }

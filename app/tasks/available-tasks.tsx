@@ -4,9 +4,12 @@ import { useMessages } from "../i18n/messages";
 import { taskMessages } from "../messages/tasks";
 import { ItemForm } from "./item-form";
 import { TaskFacts } from "./task-facts";
+import { usePrefetchWhenIdle } from "../startup/on-first-use";
+import { taskSchemas } from "../contract-schemas";
 
 /** The Available tab: open tasks of others, each to claim. */
 export function AvailableTasks({ tasks }: { tasks: Task[] }) {
+  usePrefetchWhenIdle(taskSchemas.part);
   const text = useMessages(taskMessages);
   if (tasks.length === 0) return <p className="empty">{text.noAvailable}</p>;
   return (

@@ -3,7 +3,8 @@
  * (app/routes/check.tsx, docs/decisions/043-screens-after-start-up.md).
  */
 import { useFetcher } from "react-router";
-import { type Claim, rejectBodySchema } from "#contract/tasks";
+import type { Claim } from "#contract/tasks";
+import { taskSchemas } from "../contract-schemas";
 import { approveClaim, rejectClaim } from "../api/claims";
 import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime, Money } from "../components/money";
@@ -15,13 +16,18 @@ import { fieldError } from "../forms/failure-fields";
 import { useFormInstance } from "../forms/use-form-instance";
 import { currentLanguage, useMessages } from "../i18n/messages";
 import { taskMessages } from "../messages/tasks";
+import { usePrefetchWhenIdle } from "../startup/on-first-use";
 
 const decisions = {
   approve: (form: FormData) =>
     runAction("approve", (api) => approveClaim(api, formText(form, "id"), formText(form, "idempotencyKey")), { movesMoney: true }),
   reject: (form: FormData) =>
     runAction("reject", async (api) => {
-      const body = await checked(rejectBodySchema, { reason: formText(form, "reason").trim() }, taskMessages[currentLanguage()].fields);
+      const body = await checked(
+        (await taskSchemas.load()).rejectBodySchema,
+        { reason: formText(form, "reason").trim() },
+        taskMessages[currentLanguage()].fields,
+      );
       return rejectClaim(api, formText(form, "id"), body, formText(form, "idempotencyKey"));
     }),
 };
@@ -84,6 +90,7 @@ function Decision({ claim }: { claim: Claim }) {
 
 /** The submissions waiting for the poster's check, each with its two decisions. */
 export function Queue({ claims }: { claims: Claim[] }) {
+  usePrefetchWhenIdle(taskSchemas.part);
   const text = useMessages(taskMessages);
   if (claims.length === 0) return <p className="empty">{text.checkEmpty}</p>;
   return (

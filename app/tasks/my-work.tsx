@@ -7,9 +7,12 @@ import { taskMessages } from "../messages/tasks";
 import { ItemForm } from "./item-form";
 import { ListPages } from "./list-pages";
 import { SubmitProofForm } from "./submit-proof-form";
+import { usePrefetchWhenIdle } from "../startup/on-first-use";
+import { taskSchemas } from "../contract-schemas";
 
 /** The My work tab: my claims, with the proof form of those still to do; 100 a page (`before`). */
 export function MyWork({ claims, before }: { claims: Claim[]; before?: string }) {
+  usePrefetchWhenIdle(taskSchemas.part);
   const text = useMessages(taskMessages);
   const layout = useLayoutMessages();
   const [params] = useSearchParams();

@@ -7,9 +7,12 @@ import { ItemForm } from "./item-form";
 import { ListPages } from "./list-pages";
 import { PostTaskForm } from "./post-task-form";
 import { TaskFacts } from "./task-facts";
+import { usePrefetchWhenIdle } from "../startup/on-first-use";
+import { taskSchemas } from "../contract-schemas";
 
 /** The Posted tab: my own tasks (100 a page, `before`), what they still hold, and the form for a new one. */
 export function PostedTasks({ tasks, before }: { tasks: Task[]; before?: string }) {
+  usePrefetchWhenIdle(taskSchemas.part);
   const text = useMessages(taskMessages);
   return (
     <>

@@ -11,7 +11,7 @@ import { getStartupState } from "../startup/startup-state";
 import { currentMoneyLimits, sayRange } from "../money-limits";
 import { currentTaskLimits, taskLimitWords } from "../task-limits";
 import { currentTextLimits, sayLength } from "../text-limits";
-import { postTaskBodySchema, submitProofBodySchema } from "#contract/tasks";
+import { taskSchemas } from "../contract-schemas";
 
 type TaskActionAnswer = ActionResult | Response;
 
@@ -31,7 +31,7 @@ function submit(form: FormData): Promise<TaskActionAnswer> {
   return runAction("submit", async (api) => {
     const url = formText(form, "url").trim();
     const body = await checked(
-      submitProofBodySchema,
+      (await taskSchemas.load()).submitProofBodySchema,
       { text: formText(form, "text"), ...(url ? { url } : {}) },
       words,
       {},
@@ -72,7 +72,7 @@ async function post(form: FormData): Promise<TaskActionAnswer> {
   const lengths = currentTextLimits().task;
   const result = await runAction("post", async (api) => {
     const body = await checked(
-      postTaskBodySchema,
+      (await taskSchemas.load()).postTaskBodySchema,
       {
         title: formText(form, "title").trim(),
         description: formText(form, "description").trim(),

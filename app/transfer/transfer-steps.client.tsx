@@ -5,7 +5,8 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
-import { type Recipient, type TransferReceipt, transferBodySchema } from "#contract/transfers";
+import type { Recipient, TransferReceipt } from "#contract/transfers";
+import { transferSchemas } from "../contract-schemas";
 import { sendTransfer } from "../api/transfers";
 import { lookUpRecipient } from "../api/users";
 import { DateTime } from "../components/money";
@@ -22,6 +23,7 @@ import { transferMessages } from "../messages/transfer";
 import { formMessages } from "../messages/forms";
 import { currentMoneyLimits, sayRange, useMoneyLimits } from "../money-limits";
 import { currentTextLimits, sayLength, useTextLimits } from "../text-limits";
+import { usePrefetchWhenIdle } from "../startup/on-first-use";
 
 type Draft = { toHandle: string; amount: number; note: string };
 type Reviewed = { draft: Draft; recipient: Recipient };
@@ -35,12 +37,12 @@ function onRecipient<T>(result: ActionResult<T>): ActionResult<T> {
 }
 
 /** The form's transfer, checked with the origin's own rules and the deploy's limits. */
-function draftOf(form: FormData): Promise<Draft> {
+async function draftOf(form: FormData): Promise<Draft> {
   const language = currentLanguage();
   const amountRange = currentMoneyLimits().transfer;
   const noteLength = currentTextLimits().transfer.note;
   return checked(
-    transferBodySchema,
+    (await transferSchemas.load()).transferBodySchema,
     {
       toHandle: typedHandle(formText(form, "toHandle")),
       amount: parseYuan(formText(form, "amount")),
@@ -232,6 +234,7 @@ type Step =
 
 /** The transfer's three steps, for someone signed in: the details, the check, the receipt. */
 export function TransferSteps() {
+  usePrefetchWhenIdle(transferSchemas.part);
   const [step, setStep] = useState<Step>({ name: "edit", draft: null, returning: false });
   if (step.name === "edit")
     return <DraftForm draft={step.draft} returning={step.returning} onReviewed={(reviewed) => setStep({ name: "confirm", reviewed })} />;

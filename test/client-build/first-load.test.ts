@@ -87,19 +87,39 @@ describe("the browser's build", () => {
     expect([...firstLoads].filter((chunk) => withZod.includes(chunk))).toEqual([]);
   });
 
-  it("brings zod with what checks a form, fetched on first use: the forms' parts and the groups of schemas", () => {
+  it("brings zod with what checks a form, fetched on first use: what a submit runs, and the groups of schemas", () => {
     const zodChunk = withZod[0]!;
     const needingZod = chunks.filter((chunk) => chunk !== zodChunk && staticallyLoaded([chunk]).has(zodChunk));
-    const named = (name: string) => needingZod.some((chunk) => new RegExp(`^/assets/${name}-[\\w-]+\\.js$`).test(chunk));
-    // What the sign-in form's submit runs, a screen's part with forms, and each group a route takes its schemas from.
-    for (const name of ["login-actions.client", "transfer-steps.client", "order-detail.client", "refunds.client", "code-batches.client"]) {
-      expect(named(name), name).toBe(true);
+    const named = (name: string) => chunks.find((chunk) => new RegExp(`^/assets/${name.replace(".", "\\.")}-[\\w-]+\\.js$`).test(chunk));
+    // What the signed-out forms' submit runs, and each group of schemas a route or a screen's part takes on first use.
+    for (const name of [
+      "login-actions.client",
+      "recover-actions.client",
+      "contact-actions.client",
+      "order-detail.client",
+      "refunds.client",
+    ]) {
+      expect(needingZod, name).toContain(named(name));
     }
-    // The sign-in form's rules come without the other forms': the transfer's are in its own part only.
-    const rulesOf = (part: string) =>
-      [...staticallyLoaded([needingZod.find((chunk) => chunk.includes(`/${part}-`))!])].map(source).join("");
+    for (const name of ["code-batches.client", "transfer.client", "tasks.client", "account.client", "recharge.client", "support.client"]) {
+      expect(needingZod, name).toContain(named(name));
+    }
+    // A signed-in screen is drawn without zod: its part takes its forms' rules from a group.
+    for (const name of [
+      "transfer-steps.client",
+      "task-lists.client",
+      "check-queue.client",
+      "account-sections.client",
+      "recharge-forms.client",
+      "support-screen.client",
+    ]) {
+      expect(named(name), name).toBeDefined();
+      expect(needingZod, name).not.toContain(named(name));
+    }
+    // The sign-in form's rules come without the other forms': the transfer's are in its group only.
+    const rulesOf = (name: string) => [...staticallyLoaded([named(name)!])].map(source).join("");
     const transferRule = "A note has at most 140 characters.";
-    expect(rulesOf("transfer-steps.client")).toContain(transferRule);
+    expect(rulesOf("transfer.client")).toContain(transferRule);
     expect(rulesOf("login-actions.client")).toContain("[a-z0-9_]{3,32}");
     expect(rulesOf("login-actions.client")).not.toContain(transferRule);
   });

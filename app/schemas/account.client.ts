@@ -1,0 +1,9 @@
+// A group of schemas fetched on first use (app/contract-schemas.ts): import it from there only.
+export {
+  newRecoveryCodesBodySchema,
+  passkeyOptionsBodySchema,
+  passwordChangeBodySchema,
+  profileBodySchema,
+  sessionIdParamSchema,
+} from "#contract/account-safety";
+export { renamePasskeyBodySchema } from "#contract/passkey-name";

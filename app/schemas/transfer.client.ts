@@ -1,0 +1,2 @@
+// A group of schemas fetched on first use (app/contract-schemas.ts): import it from there only.
+export { transferBodySchema } from "#contract/transfers";
