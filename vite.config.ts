@@ -28,7 +28,7 @@ export default defineConfig(({ command, isPreview }) => {
           rolldownOptions: {
             output: { codeSplitting: clientChunks() },
             // A contract module only defines schemas: one the code does not use may be left out,
-            // so the code that checks a form gets that form's schemas and no others
+            // so a group of schemas gets those its forms check and few others
             // (docs/decisions/067-form-rules-with-their-form.md).
             treeshake: { moduleSideEffects: [{ test: /[\\/]contract[\\/][^\\/]+\.ts$/, sideEffects: false }] },
           },

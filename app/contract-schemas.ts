@@ -8,7 +8,8 @@
  *   browser is idle (usePrefetchWhenIdle), so the screen is drawn without waiting for zod.
  * - What the signed-out forms' submit runs (`/login`, `/recover`, `/contact`) imports its
  *   schemas statically instead: it is itself fetched once the browser is idle.
- * Each group holds only the schemas its forms check (docs/decisions/067-form-rules-with-their-form.md).
+ * Each group holds the schemas its forms check, or the answer its call reads, and few others
+ * (docs/decisions/067-form-rules-with-their-form.md).
  */
 import { ApiFailure } from "./api/client";
 import { type Part, partOnFirstUse } from "./startup/on-first-use";

@@ -18,10 +18,11 @@
  *
  * What a screen shows once someone is signed in, and what runs on a submit, are parts fetched
  * on first use (docs/decisions/043-screens-after-start-up.md), with `form-actions` (the
- * dispatch, the action results, the form messages) and `zod`, which the contract's schemas
- * in those parts build on (docs/decisions/067-form-rules-with-their-form.md): none of it
- * comes with a first visit. zod is one file that every part with a form shares, rather than
- * a copy in each or pieces cut by which parts happen to share them.
+ * dispatch, the action results, the form messages). So are the groups of the contract's
+ * schemas, and `zod`, which they and the signed-out forms' submit build on
+ * (docs/decisions/067-form-rules-with-their-form.md): none of it comes with a first visit.
+ * zod is one file that all of them share, rather than a copy in each or pieces cut by which
+ * of them happen to share them.
  */
 import type { Rolldown } from "vite";
 

@@ -6,9 +6,11 @@ import type { ActionResult } from "./action-result";
 /**
  * A submit of a form drawn at once, whose code is a part fetched when the browser is idle
  * (usePrefetchWhenIdle, docs/decisions/043-screens-after-start-up.md). If the part cannot
- * be fetched now, nothing is sent and the form says Paydesk cannot be reached, as when the
- * contract's schemas cannot be (docs/decisions/036-form-rules-on-demand.md): what was typed
- * stays, and the next submit tries again. The page is not reloaded under the person.
+ * be fetched now, nothing is sent and the form says Paydesk cannot be reached, as when a
+ * group of schemas cannot be (app/contract-schemas.ts): what was typed stays, and the next
+ * submit asks for the part again; a chunk it imports that failed (zod) comes back only
+ * with a reload (docs/decisions/067-form-rules-with-their-form.md). The page is not
+ * reloaded under the person.
  */
 export async function submitWith<M, R>(
   part: Part<M>,

@@ -28,8 +28,9 @@ export type FormInstanceOptions = {
  * - After a failure, focus moves to the first field in error, else to the form's alert.
  * - After a success the form is cleared, unless the screen moves on by itself.
  *
- * The schema that checks it before it is sent is fetched by the code that sends it, once
- * the browser is idle (docs/decisions/067-form-rules-with-their-form.md).
+ * The schema that checks it before it is sent is fetched once the browser is idle, with
+ * what a signed-out form runs on a submit, or by the component that draws the form
+ * (docs/decisions/067-form-rules-with-their-form.md).
  */
 export function useFormInstance(result: ActionResult | undefined, { resetOnSuccess = true, persistAs }: FormInstanceOptions = {}) {
   const formRef = useRef<HTMLFormElement>(null);

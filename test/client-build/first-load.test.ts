@@ -1,8 +1,8 @@
 /**
  * The browser's build as `wrangler deploy` ships it (`npm test` builds first): what a page's
  * first visit can load. zod is a chunk of its own, and it comes with the contract's schemas
- * only in what a page fetches on first use: the parts that check a form, and the groups of
- * schemas for the rest (docs/decisions/036-form-rules-on-demand.md,
+ * only in what a page fetches on first use: the groups of schemas, and what the signed-out
+ * forms run on a submit (docs/decisions/036-form-rules-on-demand.md,
  * docs/decisions/067-form-rules-with-their-form.md). Every page
  * loads the shell (the entry chunk), so no screen's messages belong in it; a screen loads
  * the catalogues it shows and no other screen's; a page with a form gets the forms' kit as
@@ -87,37 +87,20 @@ describe("the browser's build", () => {
     expect([...firstLoads].filter((chunk) => withZod.includes(chunk))).toEqual([]);
   });
 
-  it("brings zod with what checks a form, fetched on first use: what a submit runs, and the groups of schemas", () => {
+  it("brings zod with what checks a form, fetched on first use: the signed-out forms' submit, and the groups of schemas", () => {
     const zodChunk = withZod[0]!;
-    const needingZod = chunks.filter((chunk) => chunk !== zodChunk && staticallyLoaded([chunk]).has(zodChunk));
-    const named = (name: string) => chunks.find((chunk) => new RegExp(`^/assets/${name.replace(".", "\\.")}-[\\w-]+\\.js$`).test(chunk));
-    // What the signed-out forms' submit runs, and each group of schemas a route or a screen's part takes on first use.
-    for (const name of [
-      "login-actions.client",
-      "recover-actions.client",
-      "contact-actions.client",
-      "order-detail.client",
-      "refunds.client",
-    ]) {
-      expect(needingZod, name).toContain(named(name));
-    }
-    for (const name of ["code-batches.client", "transfer.client", "tasks.client", "account.client", "recharge.client", "support.client"]) {
-      expect(needingZod, name).toContain(named(name));
-    }
-    // A signed-in screen is drawn without zod: its part takes its forms' rules from a group.
-    for (const name of [
-      "transfer-steps.client",
-      "task-lists.client",
-      "check-queue.client",
-      "account-sections.client",
-      "recharge-forms.client",
-      "support-screen.client",
-    ]) {
-      expect(named(name), name).toBeDefined();
-      expect(needingZod, name).not.toContain(named(name));
-    }
+    const nameOf = (chunk: string) => chunk.replace(/^\/assets\//, "").replace(/-[\w-]+\.js$/, "");
+    const loadingZod = chunks
+      .filter((chunk) => /\.client-[\w-]+\.js$/.test(chunk) && staticallyLoaded([chunk]).has(zodChunk))
+      .map(nameOf)
+      .sort();
+    // Every group of app/contract-schemas.ts, and what /login, /recover and /contact run on a
+    // submit; no signed-in screen's part, which is drawn without waiting for zod.
+    const groups = readdirSync(path.resolve(import.meta.dirname, "../../app/schemas")).map((file) => file.replace(/\.ts$/, ""));
+    expect(groups.length).toBeGreaterThan(5);
+    expect(loadingZod).toEqual([...groups, "contact-actions.client", "login-actions.client", "recover-actions.client"].sort());
     // The sign-in form's rules come without the other forms': the transfer's are in its group only.
-    const rulesOf = (name: string) => [...staticallyLoaded([named(name)!])].map(source).join("");
+    const rulesOf = (name: string) => [...staticallyLoaded([chunks.find((chunk) => nameOf(chunk) === name)!])].map(source).join("");
     const transferRule = "A note has at most 140 characters.";
     expect(rulesOf("transfer.client")).toContain(transferRule);
     expect(rulesOf("login-actions.client")).toContain("[a-z0-9_]{3,32}");

@@ -79,8 +79,8 @@ test("the styles stay when the root's error boundary draws the page anew", async
   expect(await page.locator("head style").count()).toBe(1);
 });
 
-// zod, which the forms' rules build on: it comes with the part that checks a form
-// (docs/decisions/067-form-rules-with-their-form.md). With or without the query of a retry
+// zod, which the forms' rules build on: it comes with a group of schemas, or with what a
+// signed-out form runs on a submit (docs/decisions/067-form-rules-with-their-form.md). With or without the query of a retry
 // (app/startup/on-first-use.ts): the network is down for all of them.
 const zodChunk = /\/assets\/zod-[^/]+\.js(\?.*)?$/;
 
@@ -136,4 +136,30 @@ test("a form whose rules cannot be fetched sends nothing, keeps what was typed a
   // The browser remembers the failed address of a chunk that the part imports for the life of
   // the page, so here only a reload brings the rules (docs/decisions/067-form-rules-with-their-form.md);
   // the part's own chunk failing is retried by the next submit (test/e2e/parts.test.ts).
+});
+
+test("a signed-in screen is drawn without its forms' rules; when they cannot come, its form sends nothing and says so", async ({
+  page,
+  problems,
+}) => {
+  problems.allow(/Failed to load resource|Failed to fetch dynamically imported module/);
+  const person = await newPerson("firstvisit_rules", "Zhou Li");
+  await contextFor(page.context(), person, "en");
+  let documentLoads = 0;
+  const lookups: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "document") documentLoads += 1;
+    if (new URL(request.url()).pathname === "/api/users/lookup") lookups.push(request.url());
+  });
+  await page.route(zodChunk, (route) => route.abort("failed"));
+  await open(page, "/transfer");
+  const text = transferMessages.en;
+  // The transfer's part has come and drawn its form: zod is no part of it (decision 067).
+  await page.getByLabel(text.recipient, { exact: true }).fill("someone_else");
+  await page.getByLabel(text.amount, { exact: true }).fill("1");
+  await page.getByRole("button", { name: text.review }).click();
+  await expect(page.getByText(errorMessages.en.ORIGIN_UNAVAILABLE).first()).toBeVisible();
+  expect(lookups).toEqual([]);
+  expect(documentLoads).toBe(1);
+  await expect(page.getByLabel(text.recipient, { exact: true })).toHaveValue("someone_else");
 });

@@ -29,7 +29,7 @@ function bundledSources(): string[] {
 const sentrySdk = /node_modules[\\/]@sentry[\\/]/;
 
 describe("the edge's server build", () => {
-  it("bundles no zod: the contract's schemas reach the browser only (app/contract-schemas.ts, and the parts that check a form)", () => {
+  it("bundles no zod: the contract's schemas reach the browser only (app/contract-schemas.ts, and what the signed-out forms run on a submit)", () => {
     const sources = bundledSources();
     // What the pages render from the contract (its plain lists) is there, and its pages are.
     expect(sources.some((source) => source.endsWith("contract/value-lists.ts"))).toBe(true);
