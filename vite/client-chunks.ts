@@ -11,9 +11,11 @@
  *   page shares with other pages (the personal-screen kit, money formatting). A message
  *   catalogue the landing page shared with one other screen would go there too, and every
  *   page would load it: each screen's catalogue is its own (test/client-build holds this);
- * - `forms`: what draws a form (its fields, the form instance, the loader of the contract's
- *   schemas, the submit of a form drawn at once), which every page with a form needs whole: one file instead of several of a few
- *   hundred bytes (docs/decisions/040-lighter-first-visits.md);
+ * - `forms`: what draws a form (its fields, the form instance, the submit of a form drawn at
+ *   once), which every page with a form needs whole: one file instead of several of a few
+ *   hundred bytes (docs/decisions/040-lighter-first-visits.md). The loader of the schema
+ *   groups is not in it: `/login` does not need it, and a route that does gets it as a
+ *   chunk of its own (docs/decisions/067-form-rules-with-their-form.md);
  * - the route's own chunk and the chunks it shares with other routes, as the bundler cuts them.
  *
  * What a screen shows once someone is signed in, and what runs on a submit, are parts fetched
@@ -40,7 +42,7 @@ const root = /[\\/]app[\\/]root\.tsx\?__react-router-build-client-route$/;
 // The forms' kit; a route imports it, never the entry or the root (they would pull it into the shell).
 // What a form needs to be drawn, and what it needs once it is sent: the second comes with the
 // parts a screen fetches on first use (docs/decisions/043-screens-after-start-up.md).
-const formKit = /[\\/]app[\\/](forms[\\/](fields|use-form-instance|submit-part)|contract-schemas)\.tsx?$/;
+const formKit = /[\\/]app[\\/]forms[\\/](fields|use-form-instance|submit-part)\.tsx?$/;
 const formActions = /[\\/]app[\\/](forms[\\/](action-result|intent-dispatch)|messages[\\/]forms)\.tsx?$/;
 const landing = /[\\/]app[\\/]routes[\\/]home\.tsx\?__react-router-build-client-route$/;
 
