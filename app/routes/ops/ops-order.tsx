@@ -63,6 +63,9 @@ export async function clientAction({ request, params }: Route.ClientActionArgs):
   });
 }
 
+/** Whether a payment of the order has money left to refund. */
+const refundLeft = (refunds: OrderRefunds) => refunds.payments.some((payment) => payment.refundable > 0);
+
 function RefundForm({ refunds }: { refunds: OrderRefunds }) {
   const text = useMessages(opsMessages);
   const language = useLanguage();
@@ -72,7 +75,7 @@ function RefundForm({ refunds }: { refunds: OrderRefunds }) {
   useAnnounceSuccess(fetcher.data, made);
   // An order has at most one payment that succeeded: the one refunded. Once nothing is left,
   // the form stays for its last answer, without fields.
-  const open = refunds.payments.some((payment) => payment.refundable > 0);
+  const open = refundLeft(refunds);
   if (!open && !made) return null;
   return (
     <fetcher.Form method="post" ref={formRef} className="ops-actions" aria-labelledby="ops-refund-title">
@@ -362,8 +365,7 @@ function OrderView({ story, refunds }: { story: OrderStory; refunds: OrderRefund
       {mayMoveIt ? <RefundForm refunds={refunds} /> : null}
       {mayDo(operator, "refund") &&
       ownOrder &&
-      (refunds.payments.some((payment) => payment.refundable > 0) ||
-        story.refunds.some((refund) => returnable(refund) || paidTwice(refund))) ? (
+      (refundLeft(refunds) || story.refunds.some((refund) => returnable(refund) || paidTwice(refund))) ? (
         <p className="notice" data-testid="ops-own-order">
           {text.ownOrder}
         </p>
