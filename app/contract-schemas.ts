@@ -12,7 +12,7 @@
  * (docs/decisions/067-form-rules-with-their-form.md).
  */
 import { ApiFailure } from "./api/client";
-import { type Part, partOnFirstUse } from "./startup/on-first-use";
+import { type Part, PartNeedsReload, partOnFirstUse } from "./startup/on-first-use";
 
 export type SchemaGroup<M> = {
   /** The group; when it cannot be fetched, the network is what failed, as for a call. */
@@ -24,13 +24,14 @@ export type SchemaGroup<M> = {
 function schemasOnFirstUse<M>(name: string, importGroup: () => Promise<M>): SchemaGroup<M> {
   // A failed fetch of the group's own chunk is not remembered: the next use asks again. A
   // chunk it imports (zod) that failed is, by the browser, for the life of the page: only a
-  // reload brings it (decision 067). The page is not reloaded here: what was typed stays.
+  // reload brings it (decision 067), and the form says so (decision 068). The page is not
+  // reloaded here: what was typed stays.
   const part = partOnFirstUse(name, importGroup);
   return {
     part,
     async load() {
       const loaded = await part.prefetch();
-      if (!loaded) throw new ApiFailure("ORIGIN_UNAVAILABLE");
+      if (!loaded) throw part.needsReload() ? new PartNeedsReload() : new ApiFailure("ORIGIN_UNAVAILABLE");
       return loaded;
     },
   };

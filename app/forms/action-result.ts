@@ -5,7 +5,8 @@ import { type MoneyRange, outsideRange } from "#contract/money-limits";
 import { longerThan } from "#contract/text-limits";
 import { storedText } from "#contract/stored-text";
 import { currentLanguage } from "../i18n/messages";
-import { messageFor } from "../messages/errors";
+import { messageFor, partNeedsReloadMessage } from "../messages/errors";
+import { PartNeedsReload } from "../startup/on-first-use";
 import { currentMoneyLimits } from "../money-limits";
 import { refreshUser, currentToken } from "../session/account-session";
 
@@ -101,6 +102,8 @@ export async function attempt<T>(intent: string, work: () => Promise<T>): Promis
     return { intent, ok: true, data: await work() };
   } catch (error) {
     if (error instanceof InvalidInput) return { intent, ok: false, failure: await invalidInputFailure(error) };
+    if (error instanceof PartNeedsReload)
+      return { intent, ok: false, failure: { code: error.code, message: await partNeedsReloadMessage(currentLanguage()) } };
     if (!(error instanceof ApiFailure)) throw error;
     // A transfer's daily refusal names the day's total this deploy allows (decision 053).
     const dailyLimit = currentMoneyLimits().transfer.perDay;

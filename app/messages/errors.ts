@@ -8,8 +8,9 @@ import type { Language } from "../i18n/languages";
  * message is only needed once something has been refused.
  */
 type ErrorCatalogue = Record<ErrorCode, string>;
+type CatalogueModule = { default: ErrorCatalogue; partNeedsReload: string };
 
-const catalogues: Record<Language, () => Promise<{ default: ErrorCatalogue }>> = {
+const catalogues: Record<Language, () => Promise<CatalogueModule>> = {
   en: () => import("./errors/en"),
   "zh-CN": () => import("./errors/zh-CN"),
 };
@@ -20,12 +21,12 @@ const unreachable: Record<Language, string> = {
   "zh-CN": "暂时无法连接 Paydesk。请检查网络后重试。",
 };
 
-const loaded = new Map<Language, Promise<ErrorCatalogue>>();
+const loaded = new Map<Language, Promise<CatalogueModule>>();
 
-function catalogue(language: Language): Promise<ErrorCatalogue> {
+function catalogue(language: Language): Promise<CatalogueModule> {
   let pending = loaded.get(language);
   if (!pending) {
-    pending = catalogues[language]().then((module) => module.default);
+    pending = catalogues[language]();
     // A failed fetch is not remembered: the next refusal tries again.
     pending.catch(() => loaded.delete(language));
     loaded.set(language, pending);
@@ -59,7 +60,7 @@ export async function messageFor(code: ErrorCode, language: Language, refusal: R
   const { originMessage, field, retryAfterSeconds, dailyLimit } = refusal;
   if (language === "en" && code === "BAD_REQUEST" && field && originMessage) return originMessage;
   try {
-    const message = (await catalogue(language))[code];
+    const message = (await catalogue(language)).default[code];
     if (message.includes("{dailyLimit}")) {
       // Fetched with the refusal that needs them, as the words for a wait are: not in the entry.
       const [{ formatMoney }, { defaultLimits }] = await Promise.all([import("../i18n/format"), import("#contract/money-limits")]);
@@ -68,6 +69,15 @@ export async function messageFor(code: ErrorCode, language: Language, refusal: R
     if (!message.includes("{wait}")) return message;
     const { waitText } = await import("./errors/wait");
     return message.replace("{wait}", waitText(retryAfterSeconds, language));
+  } catch {
+    return unreachable[language];
+  }
+}
+
+/** For a form whose code cannot come until the page is reloaded (PartNeedsReload, app/startup/on-first-use.ts). */
+export async function partNeedsReloadMessage(language: Language): Promise<string> {
+  try {
+    return (await catalogue(language)).partNeedsReload;
   } catch {
     return unreachable[language];
   }

@@ -3,9 +3,14 @@ import type { ErrorCode } from "#contract/error-codes";
 import { currentLanguage } from "../i18n/messages";
 import { messageFor } from "../messages/errors";
 import { currentToken } from "../session/account-session";
+import { PartNeedsReload } from "../startup/on-first-use";
 
 /** What a screen about the user's own money or work has to show. */
-export type Personal<T> = { state: "signed-out" } | { state: "failed"; code: ErrorCode; message: string } | { state: "ready"; data: T };
+export type Personal<T> =
+  | { state: "signed-out" }
+  /** `needsReload`: what reads the answer cannot come until the page is reloaded (PartNeedsReload). */
+  | { state: "failed"; code: ErrorCode; message: string; needsReload?: boolean }
+  | { state: "ready"; data: T };
 
 /**
  * Runs a client loader's calls as the signed-in user. Pages are the same HTML for
@@ -19,6 +24,8 @@ export async function loadPersonal<T>(load: (api: SignedInApi) => Promise<T>): P
   } catch (error) {
     if (!(error instanceof ApiFailure)) throw error;
     if (error.code === "UNAUTHENTICATED") return { state: "signed-out" };
+    // Trying again cannot help: the screen offers the reload instead (docs/decisions/068-a-part-that-needs-a-reload-says-so.md).
+    if (error instanceof PartNeedsReload) return { state: "failed", code: error.code, message: "", needsReload: true };
     return {
       state: "failed",
       code: error.code,

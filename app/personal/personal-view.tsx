@@ -28,17 +28,23 @@ function SignedOutPrompt({ purpose }: { purpose: string }) {
   );
 }
 
-function LoadFailed({ message }: { message: string }) {
+function LoadFailed({ message, needsReload = false }: { message: string; needsReload?: boolean }) {
   const text = useLayoutMessages();
   const revalidator = useRevalidator();
   return (
     <div className="notice notice-error" role="alert">
       <p>
-        {text.loadFailed} {message}
+        {text.loadFailed} {needsReload ? text.chunkBody : message}
       </p>
-      <button type="button" className="button button-secondary" onClick={() => void revalidator.revalidate()}>
-        {text.tryAgain}
-      </button>
+      {needsReload ? (
+        <button type="button" className="button button-secondary" onClick={() => window.location.reload()}>
+          {text.reload}
+        </button>
+      ) : (
+        <button type="button" className="button button-secondary" onClick={() => void revalidator.revalidate()}>
+          {text.tryAgain}
+        </button>
+      )}
     </div>
   );
 }
@@ -46,7 +52,7 @@ function LoadFailed({ message }: { message: string }) {
 /** The signed-out, failed and ready states of a personal screen, in one place. */
 export function PersonalView<T>({ result, purpose, children }: { result: Personal<T>; purpose: string; children: (data: T) => ReactNode }) {
   if (result.state === "signed-out") return <SignedOutPrompt purpose={purpose} />;
-  if (result.state === "failed") return <LoadFailed message={result.message} />;
+  if (result.state === "failed") return <LoadFailed message={result.message} needsReload={result.needsReload} />;
   return <>{children(result.data)}</>;
 }
 

@@ -36,7 +36,7 @@ describe("a part fetched on first use", () => {
     const importUrl = vi.fn().mockRejectedValueOnce(new TypeError(`Failed to fetch dynamically imported module: ${chunkUrl}?retry=1`));
     importUrl.mockResolvedValue(module);
     const policy = { session: memoryStore(), reload: vi.fn(), onFailure: vi.fn() };
-    const part = partOnFirstUse("transfer-steps", importPart, () => policy, importUrl);
+    const part = partOnFirstUse("transfer-steps", importPart, () => policy, { importUrl });
     expect(await part.prefetch()).toBeNull();
     expect(policy.reload).not.toHaveBeenCalled();
     expect(policy.onFailure).not.toHaveBeenCalled();
@@ -50,11 +50,66 @@ describe("a part fetched on first use", () => {
     const module = { Steps: "steps" };
     const importPart = vi.fn().mockRejectedValueOnce(new TypeError("Importing a module script failed.")).mockResolvedValue(module);
     const importUrl = vi.fn();
-    const part = partOnFirstUse("transfer-steps", importPart, () => ({ session: memoryStore(), reload: vi.fn() }), importUrl);
+    const part = partOnFirstUse("transfer-steps", importPart, () => ({ session: memoryStore(), reload: vi.fn() }), { importUrl });
     expect(await part.prefetch()).toBeNull();
     expect(await part.prefetch()).toBe(module);
     expect(importPart).toHaveBeenCalledTimes(2);
     expect(importUrl).not.toHaveBeenCalled();
+  });
+
+  it("says a reload is needed when its own file arrived but one it imports failed, and reports that once", async () => {
+    const importPart = vi.fn(failedFetch);
+    // Chromium names the address it was asked for, not the imported file that failed.
+    const importUrl = vi.fn((url: string) => Promise.reject(new TypeError(`Failed to fetch dynamically imported module: ${url}`)));
+    const arrived = vi.fn(() => true);
+    const report = vi.fn();
+    const part = partOnFirstUse("transfer-steps", importPart, () => ({ session: memoryStore(), reload: vi.fn() }), {
+      importUrl,
+      arrived,
+      report,
+    });
+    expect(part.needsReload()).toBe(false);
+    expect(await part.prefetch()).toBeNull();
+    expect(part.needsReload()).toBe(true);
+    expect(await part.prefetch()).toBeNull();
+    expect(part.needsReload()).toBe(true);
+    expect(arrived.mock.calls).toEqual([[chunkUrl], [`${chunkUrl}?retry=1`]]);
+    expect(report).toHaveBeenCalledTimes(1);
+    expect(report.mock.calls[0]![0]).toBeInstanceOf(ChunkLoadError);
+    expect((report.mock.calls[0]![0] as ChunkLoadError).url).toBe(chunkUrl);
+  });
+
+  it("judges a retry by the address it asked for, whose own fetch may have come where the first did not", async () => {
+    const importPart = vi.fn(failedFetch);
+    const importUrl = vi.fn((url: string) => Promise.reject(new TypeError(`Failed to fetch dynamically imported module: ${url}`)));
+    // The first fetch failed on the way; the retry's file came, and what it imports did not.
+    const arrived = vi.fn((url: string) => url.endsWith("?retry=1"));
+    const part = partOnFirstUse("transfer-steps", importPart, () => ({ session: memoryStore(), reload: vi.fn() }), {
+      importUrl,
+      arrived,
+      report: vi.fn(),
+    });
+    expect(await part.prefetch()).toBeNull();
+    expect(part.needsReload()).toBe(false);
+    expect(await part.prefetch()).toBeNull();
+    expect(part.needsReload()).toBe(true);
+  });
+
+  it("does not say a reload is needed when its own file did not arrive, nor once it has come", async () => {
+    const module = { Steps: "steps" };
+    const importPart = vi.fn(failedFetch);
+    const importUrl = vi.fn().mockResolvedValue(module);
+    const report = vi.fn();
+    const part = partOnFirstUse("transfer-steps", importPart, () => ({ session: memoryStore(), reload: vi.fn() }), {
+      importUrl,
+      arrived: () => false,
+      report,
+    });
+    expect(await part.prefetch()).toBeNull();
+    expect(part.needsReload()).toBe(false);
+    expect(await part.prefetch()).toBe(module);
+    expect(part.needsReload()).toBe(false);
+    expect(report).not.toHaveBeenCalled();
   });
 
   it("reloads the page once for a part that fails to load, then reports it and rejects, naming the browser's address", async () => {
@@ -84,7 +139,7 @@ describe("a part fetched on first use", () => {
     const module = { Steps: "steps" };
     const importPart = vi.fn(failedFetch);
     const importUrl = vi.fn().mockResolvedValue(module);
-    const part = partOnFirstUse("transfer-steps", importPart, () => ({ session, reload: vi.fn() }), importUrl);
+    const part = partOnFirstUse("transfer-steps", importPart, () => ({ session, reload: vi.fn() }), { importUrl });
     await expect(part.load()).rejects.toBeInstanceOf(ChunkLoadError);
     expect(await part.load()).toBe(module);
     expect(importUrl).toHaveBeenCalledWith(`${chunkUrl}?retry=1`);

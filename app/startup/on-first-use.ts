@@ -1,4 +1,6 @@
 import { use, useEffect } from "react";
+import { ApiFailure } from "../api/client";
+import { ChunkLoadError } from "./chunk-errors";
 import { failedModuleUrl, loadChunk, type ChunkPolicy } from "./chunk-loading";
 import { reportError } from "./error-reporting";
 import { getSessionState } from "../session/session-state";
@@ -25,9 +27,26 @@ export type Part<M> = {
   prefetch(): Promise<M | null>;
   /** In a component under <Suspense>: the module, at once when it has arrived. */
   use(): M;
+  /**
+   * Whether its last fetch failed although the part's own file arrived: what failed is a file
+   * it imports (zod), which the browser keeps failing until the page is reloaded, so trying
+   * again cannot help (docs/decisions/068-a-part-that-needs-a-reload-says-so.md).
+   */
+  needsReload(): boolean;
 };
 
 const never = new Promise<never>(() => {});
+
+/**
+ * A part the page cannot have until it is reloaded (`Part.needsReload`). Refused like a
+ * network failure, so a form keeps what was typed and its key, but said as what it is.
+ */
+export class PartNeedsReload extends ApiFailure {
+  constructor() {
+    super("ORIGIN_UNAVAILABLE");
+    this.name = "PartNeedsReload";
+  }
+}
 
 function pagePolicy(): ChunkPolicy {
   return {
@@ -44,11 +63,32 @@ function pagePolicy(): ChunkPolicy {
 /** A module fetched afresh at `url` (see `partOnFirstUse`): the bundler cannot know it, so it leaves it alone. */
 const importAfresh = (url: string) => import(/* @vite-ignore */ url);
 
+/**
+ * Whether the browser received the file at `url` with a 2xx status, by Resource Timing. A
+ * browser that does not give a response's status says no: the failure is then taken for the
+ * network's, which trying again may mend.
+ */
+function fileArrived(url: string): boolean {
+  if (typeof window === "undefined") return false;
+  const href = new URL(url, window.location.href).href;
+  return performance.getEntriesByName(href, "resource").some((entry) => {
+    const status = (entry as PerformanceResourceTiming).responseStatus ?? 0;
+    return status >= 200 && status < 300;
+  });
+}
+
+/** How a part reaches the browser's modules, and reports what lasts; tests give their own. */
+type PartFetching = {
+  importUrl?: (url: string) => Promise<unknown>;
+  arrived?: (url: string) => boolean;
+  report?: (error: Error) => void;
+};
+
 export function partOnFirstUse<M>(
   name: string,
   importPart: () => Promise<M>,
   policy: () => ChunkPolicy = pagePolicy,
-  importUrl: (url: string) => Promise<unknown> = importAfresh,
+  { importUrl = importAfresh, arrived = fileArrived, report = reportError }: PartFetching = {},
 ): Part<M> {
   let module: M | undefined;
   let fetching: Promise<M> | undefined;
@@ -57,6 +97,7 @@ export function partOnFirstUse<M>(
   // Where the first fetch failed, and how often it was tried since.
   let failedAt: string | null = null;
   let retries = 0;
+  let needsReload = false;
 
   // A fetch that failed is not remembered: the next one tries again. A browser may remember
   // the failure of a module's address for the life of the page, as the HTML standard said
@@ -67,15 +108,24 @@ export function partOnFirstUse<M>(
   // (docs/decisions/043-screens-after-start-up.md).
   function fetchPart(): Promise<M> {
     if (!fetching) {
-      const attempt = failedAt === null ? importPart() : (importUrl(`${failedAt}?retry=${++retries}`) as Promise<M>);
+      // The address asked for, where this knows it: a first fetch's comes from the browser's error.
+      const retryUrl = failedAt === null ? null : `${failedAt}?retry=${++retries}`;
+      const attempt = retryUrl === null ? importPart() : (importUrl(retryUrl) as Promise<M>);
       fetching = attempt;
       attempt.then(
-        (arrived) => {
-          module = arrived;
+        (imported) => {
+          module = imported;
+          needsReload = false;
         },
         (error: unknown) => {
           if (fetching === attempt) fetching = undefined;
-          failedAt ??= failedModuleUrl(error);
+          const named = failedModuleUrl(error);
+          failedAt ??= named;
+          const asked = retryUrl ?? named;
+          const stuck = asked !== null && arrived(asked);
+          // Unlike a failed fetch, this one lasts: the people it happens to are worth knowing of.
+          if (stuck && !needsReload) report(new ChunkLoadError(name, asked, "error"));
+          needsReload = stuck;
         },
       );
     }
@@ -105,6 +155,7 @@ export function partOnFirstUse<M>(
       // this render waits for nothing, as React Router does for a route whose chunk failed.
       return use(loadFailed ? never : (loading ?? load()));
     },
+    needsReload: () => needsReload,
   };
 }
 

@@ -3,10 +3,12 @@
  * the page paints from its HTML alone; the error messages come once the page is
  * interactive, in its language only; a refusal met before them still reads well.
  */
+import { layoutCatalogue as layoutMessages } from "#app/messages/layout.server";
+import { paymentMessages } from "#app/messages/payment";
 import { transferMessages } from "#app/messages/transfer";
-import { errorMessages } from "./error-messages.ts";
+import { errorMessages, partNeedsReloadMessages } from "./error-messages.ts";
 import { expect, test } from "./fixtures.ts";
-import { contextFor, newPerson, open } from "./journey-kit.ts";
+import { api, contextFor, newPerson, open } from "./journey-kit.ts";
 
 const errorCatalogue = /\/assets\/(en|zh-CN)-[^/]+\.js$/;
 
@@ -116,7 +118,7 @@ test("the forms' rules are no part of a first load: a page with a form fetches t
   expect(fetched).toHaveLength(1);
 });
 
-test("a form whose rules cannot be fetched sends nothing, keeps what was typed and says Paydesk cannot be reached", async ({
+test("a form whose rules cannot be fetched sends nothing, keeps what was typed and says only a reload brings them", async ({
   page,
   problems,
 }) => {
@@ -129,16 +131,29 @@ test("a form whose rules cannot be fetched sends nothing, keeps what was typed a
   await open(page, "/login");
   await page.getByLabel("Handle").fill("x");
   await page.getByLabel("Password").fill("a long enough password");
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await expect(page.getByText(errorMessages.en.ORIGIN_UNAVAILABLE).first()).toBeVisible();
+  const signIn = page.getByRole("button", { name: "Sign in", exact: true });
+  await signIn.click();
+  // The browser remembers the failed address of a chunk that the part imports for the life of
+  // the page, so trying again cannot help, and the form does not say it would
+  // (docs/decisions/068-a-part-that-needs-a-reload-says-so.md).
+  await expect(page.getByText(partNeedsReloadMessages.en)).toBeVisible();
+  await signIn.click();
+  await expect(page.getByText(partNeedsReloadMessages.en)).toBeVisible();
+  await expect(page.getByText(errorMessages.en.ORIGIN_UNAVAILABLE)).toHaveCount(0);
   expect(loginCalls).toEqual([]);
   await expect(page.getByLabel("Handle")).toHaveValue("x");
-  // The browser remembers the failed address of a chunk that the part imports for the life of
-  // the page, so here only a reload brings the rules (docs/decisions/067-form-rules-with-their-form.md);
-  // the part's own chunk failing is retried by the next submit (test/e2e/parts.test.ts).
+
+  // A reload does bring them: the form is checked before anything is sent.
+  await page.unroute(zodChunk);
+  await page.reload();
+  await page.getByLabel("Handle").fill("x");
+  await page.getByLabel("Password").fill("a long enough password");
+  await signIn.click();
+  await expect(page.getByText("A handle has 3 to 32 lower-case letters, digits or underscores.")).toBeVisible();
+  expect(loginCalls).toEqual([]);
 });
 
-test("a signed-in screen is drawn without its forms' rules; when they cannot come, its form sends nothing and says so", async ({
+test("a signed-in screen is drawn without its forms' rules; when they cannot come, its form sends nothing and says a reload is needed", async ({
   page,
   problems,
 }) => {
@@ -158,8 +173,29 @@ test("a signed-in screen is drawn without its forms' rules; when they cannot com
   await page.getByLabel(text.recipient, { exact: true }).fill("someone_else");
   await page.getByLabel(text.amount, { exact: true }).fill("1");
   await page.getByRole("button", { name: text.review }).click();
-  await expect(page.getByText(errorMessages.en.ORIGIN_UNAVAILABLE).first()).toBeVisible();
+  await expect(page.getByText(partNeedsReloadMessages.en)).toBeVisible();
   expect(lookups).toEqual([]);
   expect(documentLoads).toBe(1);
   await expect(page.getByLabel(text.recipient, { exact: true })).toHaveValue("someone_else");
+});
+
+test("a payment screen whose order cannot be read until a reload offers the reload, not a try again that cannot help", async ({
+  page,
+  problems,
+}) => {
+  problems.allow(/Failed to load resource|Failed to fetch dynamically imported module/);
+  const person = await newPerson("firstvisit_reload", "Qian Yu");
+  const order = await api<{ id: string }>("POST", "/api/orders/recharge", { token: person.token, body: { amount: 3_000 } });
+  await contextFor(page.context(), person, "en");
+  await page.route(zodChunk, (route) => route.abort("failed"));
+  await open(page, `/pay?order=${order.id}`);
+  // The order is read with its schema, which zod's failed address keeps from coming
+  // (docs/decisions/068-a-part-that-needs-a-reload-says-so.md).
+  const layout = layoutMessages.en;
+  await expect(page.getByText(layout.chunkBody)).toBeVisible();
+  await expect(page.getByRole("button", { name: layout.tryAgain })).toHaveCount(0);
+  await page.unroute(zodChunk);
+  await page.getByRole("button", { name: layout.reload }).click();
+  await expect(page.getByRole("heading", { name: paymentMessages.en.method })).toBeVisible();
+  await expect(page.getByText(layout.chunkBody)).toHaveCount(0);
 });

@@ -6,7 +6,7 @@
  */
 import { loginMessages } from "#app/messages/login";
 import { transferMessages } from "#app/messages/transfer";
-import { errorMessages } from "./error-messages.ts";
+import { errorMessages, partNeedsReloadMessages } from "./error-messages.ts";
 import { clearEnvelopes, envelopesMentioning, expect, test, waitForHydration } from "./fixtures.ts";
 import { contextFor, newPerson, open, password } from "./journey-kit.ts";
 
@@ -121,6 +121,8 @@ test("a sign-in whose code cannot be fetched sends nothing, keeps the form and s
   await page.getByLabel(text.password, { exact: true }).fill(password);
   await page.getByRole("button", { name: text.signInTitle, exact: true }).click();
   await expect(page.getByText(errorMessages.en.ORIGIN_UNAVAILABLE).first()).toBeVisible();
+  // Its own file did not come, so trying again may mend it: no word of a reload.
+  await expect(page.getByText(partNeedsReloadMessages.en)).toHaveCount(0);
   expect(documentLoads).toBe(1);
   expect(signIns).toBe(0);
   await expect(page.getByLabel(text.handle, { exact: true })).toHaveValue(person.handle);

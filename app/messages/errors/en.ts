@@ -97,3 +97,7 @@ export default {
   ORIGIN_UNAVAILABLE: "Paydesk cannot reach its service right now. Please try again in a moment.",
   ORIGIN_TIMEOUT: "The service took too long to answer. Please try again.",
 } satisfies Record<ErrorCode, string>;
+
+/** A form whose code cannot come until the page is reloaded (app/startup/on-first-use.ts). */
+export const partNeedsReload =
+  "Nothing was sent: part of Paydesk did not arrive, and only reloading the page brings it. Reloading clears this form, so copy anything you want to keep first.";

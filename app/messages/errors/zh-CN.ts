@@ -92,3 +92,7 @@ export default {
   ORIGIN_UNAVAILABLE: "Paydesk 暂时无法连接服务，请稍后再试。",
   ORIGIN_TIMEOUT: "服务响应超时，请重试。",
 } satisfies Record<ErrorCode, string>;
+
+/** A form whose code cannot come until the page is reloaded (app/startup/on-first-use.ts). */
+export const partNeedsReload =
+  "未发送任何内容：Paydesk 的一部分没有加载成功，只有刷新页面才能恢复。刷新会清空此表单，请先复制需要保留的内容。";
