@@ -50,6 +50,31 @@ export const sessionIdParamSchema = z.strictObject({
 
 export const sessionsEndedSchema = z.strictObject({ sessionsEnded: z.number().int().nonnegative() });
 
+/**
+ * One of a person's known devices: a browser that has proved the password, whose own failed
+ * sign-ins are counted apart from a stranger's (docs/decisions/061-known-devices.md).
+ */
+const accountDeviceSchema = z.strictObject({
+  /** `dev_` and the first 32 hexadecimal digits of its token's hash: never the token. */
+  id: z.string().regex(/^dev_[0-9a-f]{32}$/),
+  /** "Chrome on Android", from the user agent it last proved the password with; null when unknown. */
+  device: z.string().max(120).nullable(),
+  createdAt: z.iso.datetime(),
+  /** When it last signed in with the password, or used a session it opened. */
+  lastUsedAt: z.iso.datetime(),
+  /** The device this request's session was opened on. */
+  current: z.boolean(),
+});
+export type AccountDevice = z.infer<typeof accountDeviceSchema>;
+
+export const accountDevicesSchema = z.strictObject({ devices: z.array(accountDeviceSchema) });
+
+export const deviceIdParamSchema = z.strictObject({
+  id: z.string().regex(/^dev_[0-9a-f]{32}$/, "A device id is dev_ and 32 hexadecimal digits."),
+});
+
+export const devicesForgottenSchema = z.strictObject({ devicesForgotten: z.number().int().nonnegative() });
+
 /** Ten codes a set (docs/rules-and-limits.md, recovery codes). */
 export const recoveryCodeCount = 10;
 /** 12 Crockford base32 symbols (60 bits), shown as XXXX-XXXX-XXXX. */

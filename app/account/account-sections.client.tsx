@@ -2,15 +2,16 @@
  * The account page's sections for someone signed in, with their forms: a chunk fetched on
  * first use (app/routes/account.tsx, docs/decisions/043-screens-after-start-up.md).
  */
-import type { AccountSession, RecoveryCodesStatus } from "#contract/account-safety";
+import type { AccountDevice, AccountSession, RecoveryCodesStatus } from "#contract/account-safety";
 import { accountSchemas } from "../contract-schemas";
 import type { Passkey } from "#contract/passkeys";
 import type { UserInfo } from "#contract/user-info";
-import { changePassword, changeProfile, endOtherSessions, endSession, makeRecoveryCodes } from "../api/account-safety";
+import { changePassword, changeProfile, endOtherSessions, endSession, forgetDevice, makeRecoveryCodes } from "../api/account-safety";
 import { checked, formText, runAction, type ActionResult } from "../forms/action-result";
 import { dispatchIntent } from "../forms/intent-dispatch";
 import { currentLanguage } from "../i18n/messages";
 import { accountMessages } from "../messages/account";
+import { DevicesSection } from "./devices-section";
 import { refreshUser } from "../session/account-session";
 import { keepThisDeviceToken } from "../session/known-devices";
 import { getSessionState } from "../session/session-state";
@@ -59,6 +60,10 @@ const accountIntents = {
       endSession(api, (await checked((await accountSchemas.load()).sessionIdParamSchema, { id: formText(form, "id") }, {})).id),
     ),
   endOthers: () => runAction("endOthers", (api) => endOtherSessions(api)),
+  forgetDevice: (form: FormData) =>
+    runAction("forgetDevice", async (api) =>
+      forgetDevice(api, (await checked((await accountSchemas.load()).deviceIdParamSchema, { id: formText(form, "id") }, {})).id),
+    ),
   recoveryCodes: (form: FormData) =>
     runAction("recoveryCodes", async (api) =>
       makeRecoveryCodes(
@@ -74,16 +79,17 @@ export function actOnAccountForm(form: FormData): Promise<ActionResult> {
   return dispatchIntent(form, { ...accountIntents, ...passkeyIntents });
 }
 
-type Sections = { user: UserInfo; sessions: AccountSession[]; passkeys: Passkey[]; codes: RecoveryCodesStatus };
+type Sections = { user: UserInfo; sessions: AccountSession[]; devices: AccountDevice[]; passkeys: Passkey[]; codes: RecoveryCodesStatus };
 
 /** A composition of sections, each with its own module: this hands each its data. */
-export function AccountSections({ user, sessions, passkeys, codes }: Sections) {
+export function AccountSections({ user, sessions, devices, passkeys, codes }: Sections) {
   usePrefetchWhenIdle(accountSchemas.part);
   return (
     <>
       <ProfileSection user={user} />
       <PasswordSection handle={user.handle} passkeys={passkeys.length} />
       <SessionsSection sessions={sessions} />
+      <DevicesSection devices={devices} />
       <PasskeysSection passkeys={passkeys} handle={user.handle} />
       <RecoveryCodesSection status={codes} handle={user.handle} />
     </>

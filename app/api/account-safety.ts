@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { PasswordSignInAnswer } from "#contract/account";
 import type {
+  AccountDevice,
   AccountSession,
   passwordChangeBodySchema,
   PasswordChanged,
@@ -34,6 +35,15 @@ export function endSession(api: SignedInApi, id: string): Promise<{ sessionsEnde
 
 export function endOtherSessions(api: SignedInApi): Promise<{ sessionsEnded: number }> {
   return api.post<{ sessionsEnded: number }>("/api/account/sessions/end-others", {});
+}
+
+/** The browsers that have proved the password and are still known (docs/decisions/069-known-devices-listed.md). */
+export async function listDevices(api: SignedInApi): Promise<AccountDevice[]> {
+  return (await api.get<{ devices: AccountDevice[] }>("/api/account/devices")).devices;
+}
+
+export function forgetDevice(api: SignedInApi, id: string): Promise<{ devicesForgotten: number }> {
+  return api.post<{ devicesForgotten: number }>(apiPath`/api/account/devices/${id}/forget`, {});
 }
 
 export function recoveryCodesStatus(api: SignedInApi): Promise<RecoveryCodesStatus> {

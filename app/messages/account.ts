@@ -45,6 +45,15 @@ export const accountMessages = defineMessages({
     othersEnded: (ended: number) =>
       ended === 0 ? "There were no other sessions." : `${ended} other session${ended === 1 ? "" : "s"} signed out.`,
     noOtherSessions: "You are signed in on this device only.",
+    devicesTitle: "Remembered devices",
+    devicesLead:
+      "A device where you signed in with your password is remembered while you use it: if someone else keeps failing to sign in as you, it is not locked out. Forget one you no longer use, such as a shared computer.",
+    noDevices: "No device is remembered. Signing in with your password remembers this one.",
+    rememberedSince: "Remembered since",
+    forget: "Forget",
+    forgetLabel: (device: string) => `Forget ${device}`,
+    forgetting: "Forgetting…",
+    deviceForgotten: "That device is forgotten.",
     codesTitle: "Recovery codes",
     codesLead:
       "If you forget your password, your handle and one recovery code let you set a new one. Each code works once. Keep them somewhere safe, away from this device.",
@@ -98,6 +107,15 @@ export const accountMessages = defineMessages({
     endOthers: "退出其他所有设备",
     othersEnded: (ended: number) => (ended === 0 ? "没有其他登录会话。" : `已退出其他 ${ended} 个登录会话。`),
     noOtherSessions: "你只在本设备上登录。",
+    devicesTitle: "记住的设备",
+    devicesLead:
+      "用密码登录过的设备在你使用期间会被记住：即使有人不断以你的身份登录失败，它也不会被锁在外面。不再使用的设备（例如公用电脑）可以忘记。",
+    noDevices: "没有记住的设备。用密码登录后，本设备就会被记住。",
+    rememberedSince: "记住于",
+    forget: "忘记",
+    forgetLabel: (device: string) => `忘记 ${device}`,
+    forgetting: "正在忘记…",
+    deviceForgotten: "已忘记该设备。",
     codesTitle: "恢复码",
     codesLead: "如果忘记密码，可以用用户名和一个恢复码设置新密码。每个恢复码只能使用一次。请将它们保存在安全的地方，不要只存在本设备上。",
     codesRemaining: (remaining: number) => `10 个恢复码中还有 ${remaining} 个未使用。`,

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/account";
-import { listSessions, recoveryCodesStatus } from "../api/account-safety";
+import { listDevices, listSessions, recoveryCodesStatus } from "../api/account-safety";
 import { listPasskeys } from "../api/passkeys";
 import { PartView } from "../components/part-view";
 import { metaLanguage, useMessages } from "../i18n/messages";
@@ -21,8 +21,13 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function clientLoader() {
   const account = await loadPersonal(async (api) => {
-    const [sessions, passkeys, codes] = await Promise.all([listSessions(api), listPasskeys(api), recoveryCodesStatus(api)]);
-    return { sessions, passkeys, codes };
+    const [sessions, devices, passkeys, codes] = await Promise.all([
+      listSessions(api),
+      listDevices(api),
+      listPasskeys(api),
+      recoveryCodesStatus(api),
+    ]);
+    return { sessions, devices, passkeys, codes };
   });
   // The sections arrive with their data, not after it (if they cannot, the render asks again).
   if (account.state === "ready") await accountSections.prefetch();

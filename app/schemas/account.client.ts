@@ -1,5 +1,6 @@
 // A group of schemas fetched on first use (app/contract-schemas.ts): import it from there only.
 export {
+  deviceIdParamSchema,
   newRecoveryCodesBodySchema,
   passkeyOptionsBodySchema,
   passwordChangeBodySchema,

@@ -166,6 +166,33 @@ for (const { viewport, language } of runs) {
       await expect(signedInName(page)).toHaveText("Ma Lan");
     });
 
+    test("/account lists the remembered devices, this one marked, and forgets the phone", async ({ page, browser }) => {
+      const login = loginMessages[language];
+      const person = await newPerson("devices", "Gu Hua");
+      const phone = await secondDevice(browser, person, language);
+      await phone.context().close();
+      await contextFor(page.context(), null, language);
+      await open(page, "/login?next=%2Faccount");
+      await page.getByLabel(login.handle, { exact: true }).fill(person.handle);
+      await page.getByLabel(login.password, { exact: true }).fill(password);
+      await page.getByRole("main").getByRole("button", { name: login.signInTitle, exact: true }).click();
+      await expect(page).toHaveURL(/\/account$/);
+      await waitForHydration(page);
+
+      // Three proved the password: the API (newPerson), the phone, and this browser.
+      const devices = page.getByTestId("account-devices").getByRole("listitem");
+      await expect(devices).toHaveCount(3);
+      await expect(devices.first()).toContainText(text.thisDevice);
+      await expect(devices.filter({ hasText: "Chrome on Android" })).toHaveCount(1);
+      await expectAccessible(page);
+
+      await page.getByRole("button", { name: text.forgetLabel("Chrome on Android") }).click();
+      await expect(devices).toHaveCount(2);
+      await expect(devices.filter({ hasText: "Chrome on Android" })).toHaveCount(0);
+      await expect(devices.filter({ hasText: text.thisDevice })).toHaveCount(1);
+      await shot(page, "account-devices", viewport, language);
+    });
+
     test("a stranger's failed sign-ins lock the handle for new browsers only: this one, signed in before, still signs in", async ({
       page,
       browser,

@@ -44,6 +44,7 @@ export const routerMounts: RouterMount[] = [
   mount("/api/account", async () => (await import("./account/profile-routes")).profileRoutes),
   mount("/api/account", async () => (await import("./account/password-routes")).passwordRoutes),
   mount("/api/account", async () => (await import("./account/session-routes")).sessionRoutes),
+  mount("/api/account", async () => (await import("./account/device-routes")).deviceRoutes),
   mount("/api/account", async () => (await import("./account/recovery-code-routes")).recoveryCodeRoutes),
   // WebAuthn's schemas are evaluated only for a passkey's requests.
   mount("/api/user", async () => (await import("./passkeys/passkey-sign-in-routes")).passkeySignInRoutes, ["user/passkey"]),

@@ -8,6 +8,7 @@ import { passwordChangeBodySchema, passwordChangedSchema } from "#contract/accou
 import { bearerAuth, errorContent, jsonContent, successEnvelope } from "#contract/openapi";
 import { hashToken, requiredBearerToken } from "../auth/bearer-token";
 import { newKnownDevice } from "../auth/known-devices";
+import { sessionDeviceOf } from "../auth/session-tokens";
 import { hashPassword } from "../auth/passwords";
 import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
@@ -45,7 +46,7 @@ passwordRoutes.openapi(changePassword, async (c) => {
   }
   const now = c.var.clock.now();
   const currentHash = await hashToken(requiredBearerToken(c.req.header("Authorization")));
-  const device = await newKnownDevice(db, userId, now);
+  const device = await newKnownDevice(db, userId, now, sessionDeviceOf(c).userAgent);
   try {
     const results = await db.batch([
       // A session ended meanwhile (by a change made elsewhere) changes nothing.

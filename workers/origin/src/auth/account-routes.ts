@@ -159,8 +159,9 @@ accountRoutes
       return new ApiError("INVALID_CREDENTIALS", "That handle and password do not match an account.");
     };
     if (!row || !valid) throw await refuse();
-    const device = await knownDeviceAfterSignIn(db, row.id, guard, now);
-    const { token, insert } = await newSessionToken(db, row.id, now, sessionDeviceOf(c), device.tokenHash);
+    const browser = sessionDeviceOf(c);
+    const device = await knownDeviceAfterSignIn(db, row.id, guard, now, browser.userAgent);
+    const { token, insert } = await newSessionToken(db, row.id, now, browser, device.tokenHash);
     try {
       await db.batch([
         // A password changed while this one was checked opens nothing: a session or a known

@@ -52,24 +52,35 @@ export function forgottenWhenLocked(db: D1Database, guard: SignInGuard, now: num
 export type KnownDevice = { deviceToken: string; tokenHash: string; statements: D1PreparedStatement[] };
 
 /**
- * After a sign-in with the password: a known device keeps its token and is known afresh;
- * any other becomes one.
+ * After a sign-in with the password: a known device keeps its token and is known afresh, under
+ * the browser it signed in with now; any other becomes one.
  */
-export async function knownDeviceAfterSignIn(db: D1Database, userId: string, guard: SignInGuard, now: number): Promise<KnownDevice> {
-  if (!guard.device) return newKnownDevice(db, userId, now);
+export async function knownDeviceAfterSignIn(
+  db: D1Database,
+  userId: string,
+  guard: SignInGuard,
+  now: number,
+  userAgent: string | null,
+): Promise<KnownDevice> {
+  if (!guard.device) return newKnownDevice(db, userId, now, userAgent);
   const { token, tokenHash } = guard.device;
-  const renew = db.prepare("UPDATE known_device SET last_used_at = ?1 WHERE token_hash = ?2").bind(now, tokenHash);
+  const renew = db
+    .prepare("UPDATE known_device SET last_used_at = ?1, user_agent = ?3 WHERE token_hash = ?2")
+    .bind(now, tokenHash, userAgent);
   return { deviceToken: token, tokenHash, statements: [renew] };
 }
 
-/** A new known device of `userId`; the person's least recently used beyond the limit are forgotten. */
-export async function newKnownDevice(db: D1Database, userId: string, now: number): Promise<KnownDevice> {
+/**
+ * A new known device of `userId`, named by the browser's user agent (bounded as a session's,
+ * `sessionDeviceOf`); the person's least recently used beyond the limit are forgotten.
+ */
+export async function newKnownDevice(db: D1Database, userId: string, now: number, userAgent: string | null): Promise<KnownDevice> {
   const deviceToken = randomToken();
   const tokenHash = await hashToken(deviceToken);
   const statements = [
     db
-      .prepare("INSERT INTO known_device (token_hash, user_id, created_at, last_used_at) VALUES (?1, ?2, ?3, ?3)")
-      .bind(tokenHash, userId, now),
+      .prepare("INSERT INTO known_device (token_hash, user_id, created_at, last_used_at, user_agent) VALUES (?1, ?2, ?3, ?3, ?4)")
+      .bind(tokenHash, userId, now, userAgent),
     db
       .prepare(
         `DELETE FROM known_device WHERE user_id = ?1 AND token_hash NOT IN

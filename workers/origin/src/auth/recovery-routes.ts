@@ -63,8 +63,9 @@ const invalidRecovery = () =>
 async function resetAndSignIn(c: Context<OriginEnv>, userId: string, newPassword: string, spend: D1PreparedStatement) {
   const db = c.env.DB;
   const now = c.var.clock.now();
-  const device = await newKnownDevice(db, userId, now);
-  const { token, insert } = await newSessionToken(db, userId, now, sessionDeviceOf(c), device.tokenHash);
+  const browser = sessionDeviceOf(c);
+  const device = await newKnownDevice(db, userId, now, browser.userAgent);
+  const { token, insert } = await newSessionToken(db, userId, now, browser, device.tokenHash);
   try {
     await db.batch([
       spend,
