@@ -55,12 +55,12 @@ export const sessionsEndedSchema = z.strictObject({ sessionsEnded: z.number().in
  * sign-ins are counted apart from a stranger's (docs/decisions/061-known-devices.md).
  */
 const accountDeviceSchema = z.strictObject({
-  /** `dev_` and the first 32 hexadecimal digits of its token's hash: never the token. */
+  /** `dev_` and 32 random hexadecimal digits: nothing of its token. */
   id: z.string().regex(/^dev_[0-9a-f]{32}$/),
   /** "Chrome on Android", from the user agent it last proved the password with; null when unknown. */
   device: z.string().max(120).nullable(),
   createdAt: z.iso.datetime(),
-  /** When it last signed in with the password, or used a session it opened. */
+  /** When it last signed in with the password, or a live session it opened was last used. */
   lastUsedAt: z.iso.datetime(),
   /** The device this request's session was opened on. */
   current: z.boolean(),
@@ -72,6 +72,12 @@ export const accountDevicesSchema = z.strictObject({ devices: z.array(accountDev
 export const deviceIdParamSchema = z.strictObject({
   id: z.string().regex(/^dev_[0-9a-f]{32}$/, "A device id is dev_ and 32 hexadecimal digits."),
 });
+
+/**
+ * Forgetting a device asks for the password again: a stolen session alone must not take the
+ * person's devices out of the lock's way and then keep the handle locked against them.
+ */
+export const forgetDeviceBodySchema = z.strictObject({ password: passwordSchema });
 
 export const devicesForgottenSchema = z.strictObject({ devicesForgotten: z.number().int().nonnegative() });
 

@@ -60,10 +60,14 @@ const accountIntents = {
       endSession(api, (await checked((await accountSchemas.load()).sessionIdParamSchema, { id: formText(form, "id") }, {})).id),
     ),
   endOthers: () => runAction("endOthers", (api) => endOtherSessions(api)),
+  // Which device: the value of the button pressed (app/account/devices-section.tsx).
   forgetDevice: (form: FormData) =>
-    runAction("forgetDevice", async (api) =>
-      forgetDevice(api, (await checked((await accountSchemas.load()).deviceIdParamSchema, { id: formText(form, "id") }, {})).id),
-    ),
+    runAction("forgetDevice", async (api) => {
+      const schemas = await accountSchemas.load();
+      const body = await checked(schemas.forgetDeviceBodySchema, { password: formText(form, "password") }, fieldMessages());
+      const { id } = await checked(schemas.deviceIdParamSchema, { id: formText(form, "id") }, {});
+      return forgetDevice(api, id, body);
+    }),
   recoveryCodes: (form: FormData) =>
     runAction("recoveryCodes", async (api) =>
       makeRecoveryCodes(
@@ -89,7 +93,7 @@ export function AccountSections({ user, sessions, devices, passkeys, codes }: Se
       <ProfileSection user={user} />
       <PasswordSection handle={user.handle} passkeys={passkeys.length} />
       <SessionsSection sessions={sessions} />
-      <DevicesSection devices={devices} />
+      <DevicesSection devices={devices} handle={user.handle} />
       <PasskeysSection passkeys={passkeys} handle={user.handle} />
       <RecoveryCodesSection status={codes} handle={user.handle} />
     </>

@@ -3,61 +3,94 @@ import type { AccountDevice } from "#contract/account-safety";
 import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime } from "../components/money";
 import type { ActionResult } from "../forms/action-result";
-import { FormAlert, SubmitButton } from "../forms/fields";
+import { Field, FormAlert } from "../forms/fields";
+import { fieldError } from "../forms/failure-fields";
+import { useFormInstance } from "../forms/use-form-instance";
 import { useMessages } from "../i18n/messages";
 import { accountMessages } from "../messages/account";
 
-function DeviceItem({ device }: { device: AccountDevice }) {
+/** One device, and its button: which device the form forgets is the value of the button pressed. */
+function DeviceItem({ device, busy, forgetting }: { device: AccountDevice; busy: boolean; forgetting: boolean }) {
   const text = useMessages(accountMessages);
-  const fetcher = useFetcher<ActionResult>();
   const name = device.device ?? text.unknownDevice;
-  useAnnounceSuccess(fetcher.data, text.deviceForgotten);
+  const meta = `device-${device.id}-meta`;
   return (
     <li className="item">
       <div className="item-main">
         <span className="item-title">
           {name}
-          {device.current ? <span className="badge badge-open"> {text.thisDevice}</span> : null}
+          {device.current ? (
+            <>
+              {" "}
+              <span className="badge badge-open">{text.thisDevice}</span>
+            </>
+          ) : null}
         </span>
-        <span className="item-meta">
+        <span className="item-meta" id={meta}>
           {text.rememberedSince} <DateTime iso={device.createdAt} /> · {text.lastUsed} <DateTime iso={device.lastUsedAt} />
         </span>
       </div>
-      <fetcher.Form method="post">
-        <FormAlert result={fetcher.data} />
-        <input type="hidden" name="intent" value="forgetDevice" />
-        <input type="hidden" name="id" value={device.id} />
-        <SubmitButton
-          busy={fetcher.state !== "idle"}
-          busyLabel={text.forgetting}
-          className="button button-secondary"
-          label={text.forgetLabel(name)}
-        >
-          {text.forget}
-        </SubmitButton>
-      </fetcher.Form>
+      <button
+        type="submit"
+        name="id"
+        value={device.id}
+        className="button button-secondary"
+        disabled={busy}
+        aria-disabled={busy}
+        // Two devices may share a browser's name: the dates under it tell them apart.
+        aria-label={forgetting ? undefined : text.forgetLabel(device.current ? `${name} (${text.thisDevice})` : name)}
+        aria-describedby={meta}
+      >
+        {forgetting ? text.forgetting : text.forget}
+      </button>
     </li>
   );
 }
 
 /**
  * The browsers that have proved the password (docs/decisions/069-known-devices-listed.md):
- * this one too, since a person may forget the shared computer they are using now.
+ * this one too, since a person may forget the shared computer they are using now. The
+ * password is asked again, as for recovery codes: a stolen session alone forgets nothing.
  */
-export function DevicesSection({ devices }: { devices: AccountDevice[] }) {
+export function DevicesSection({ devices, handle }: { devices: AccountDevice[]; handle: string }) {
   const text = useMessages(accountMessages);
+  const fetcher = useFetcher<ActionResult<{ devicesForgotten: number }>>();
+  const result = fetcher.data;
+  const { formRef } = useFormInstance(result);
+  useAnnounceSuccess(result, text.deviceForgotten);
+  const busy = fetcher.state !== "idle";
+  const pressed = fetcher.formData?.get("id");
   return (
     <section className="card" aria-labelledby="devices-title">
       <h2 id="devices-title">{text.devicesTitle}</h2>
       <p>{text.devicesLead}</p>
-      {devices.length > 0 ? (
-        <ul className="item-list" aria-labelledby="devices-title" data-testid="account-devices">
-          {devices.map((device) => (
-            <DeviceItem key={device.id} device={device} />
-          ))}
-        </ul>
-      ) : (
+      {devices.length === 0 ? (
         <p data-testid="account-devices-none">{text.noDevices}</p>
+      ) : (
+        <fetcher.Form method="post" ref={formRef} noValidate>
+          {/* The password field is as narrow as any form's; the list below takes the card's width. */}
+          <div className="form">
+            <FormAlert result={result} fields={["password"]} />
+            <input type="hidden" name="intent" value="forgetDevice" />
+            <input type="text" name="username" value={handle} autoComplete="username" readOnly hidden />
+            <Field
+              id="account-devices-password"
+              name="password"
+              type="password"
+              label={text.password}
+              hint={text.forgetHint}
+              autoComplete="current-password"
+              required
+              maxLength={256}
+              error={fieldError(result, "password")}
+            />
+          </div>
+          <ul className="item-list" aria-labelledby="devices-title" data-testid="account-devices">
+            {devices.map((device) => (
+              <DeviceItem key={device.id} device={device} busy={busy} forgetting={busy && pressed === device.id} />
+            ))}
+          </ul>
+        </fetcher.Form>
       )}
     </section>
   );

@@ -3,6 +3,7 @@ import type { PasswordSignInAnswer } from "#contract/account";
 import type {
   AccountDevice,
   AccountSession,
+  forgetDeviceBodySchema,
   passwordChangeBodySchema,
   PasswordChanged,
   profileBodySchema,
@@ -42,8 +43,12 @@ export async function listDevices(api: SignedInApi): Promise<AccountDevice[]> {
   return (await api.get<{ devices: AccountDevice[] }>("/api/account/devices")).devices;
 }
 
-export function forgetDevice(api: SignedInApi, id: string): Promise<{ devicesForgotten: number }> {
-  return api.post<{ devicesForgotten: number }>(apiPath`/api/account/devices/${id}/forget`, {});
+export function forgetDevice(
+  api: SignedInApi,
+  id: string,
+  body: z.input<typeof forgetDeviceBodySchema>,
+): Promise<{ devicesForgotten: number }> {
+  return api.post<{ devicesForgotten: number }>(apiPath`/api/account/devices/${id}/forget`, body);
 }
 
 export function recoveryCodesStatus(api: SignedInApi): Promise<RecoveryCodesStatus> {

@@ -47,8 +47,9 @@ export const accountMessages = defineMessages({
     noOtherSessions: "You are signed in on this device only.",
     devicesTitle: "Remembered devices",
     devicesLead:
-      "A device where you signed in with your password is remembered while you use it: if someone else keeps failing to sign in as you, it is not locked out. Forget one you no longer use, such as a shared computer.",
+      "A device where you signed in with your password is remembered while you use it: if someone else keeps failing to sign in as you, it is not locked out. Forget one you no longer use, such as a shared computer. Forgetting it does not sign it out: end its session above.",
     noDevices: "No device is remembered. Signing in with your password remembers this one.",
+    forgetHint: "Asked again to forget a device, so that someone with this session alone cannot.",
     rememberedSince: "Remembered since",
     forget: "Forget",
     forgetLabel: (device: string) => `Forget ${device}`,
@@ -109,9 +110,10 @@ export const accountMessages = defineMessages({
     noOtherSessions: "你只在本设备上登录。",
     devicesTitle: "记住的设备",
     devicesLead:
-      "用密码登录过的设备在你使用期间会被记住：即使有人不断以你的身份登录失败，它也不会被锁在外面。不再使用的设备（例如公用电脑）可以忘记。",
+      "用密码登录过的设备在你使用期间会被记住：即使有人不断以你的身份登录失败，该设备也不会被锁定。不再使用的设备（例如公用电脑）可以忘记。忘记设备不会让它退出登录，请在上方结束它的会话。",
     noDevices: "没有记住的设备。用密码登录后，本设备就会被记住。",
-    rememberedSince: "记住于",
+    forgetHint: "忘记设备需要再次输入密码，这样仅持有此会话的人无法这样做。",
+    rememberedSince: "首次记住于",
     forget: "忘记",
     forgetLabel: (device: string) => `忘记 ${device}`,
     forgetting: "正在忘记…",

@@ -1,6 +1,7 @@
 // A group of schemas fetched on first use (app/contract-schemas.ts): import it from there only.
 export {
   deviceIdParamSchema,
+  forgetDeviceBodySchema,
   newRecoveryCodesBodySchema,
   passkeyOptionsBodySchema,
   passwordChangeBodySchema,

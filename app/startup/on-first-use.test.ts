@@ -95,6 +95,33 @@ describe("a part fetched on first use", () => {
     expect(part.needsReload()).toBe(true);
   });
 
+  it("stops saying a reload is needed once a later fetch brings the part", async () => {
+    const module = { Steps: "steps" };
+    const importPart = vi.fn(failedFetch);
+    const importUrl = vi.fn().mockResolvedValue(module);
+    const part = partOnFirstUse("transfer-steps", importPart, () => ({ session: memoryStore(), reload: vi.fn() }), {
+      importUrl,
+      arrived: () => true,
+      report: vi.fn(),
+    });
+    expect(await part.prefetch()).toBeNull();
+    expect(part.needsReload()).toBe(true);
+    expect(await part.prefetch()).toBe(module);
+    expect(part.needsReload()).toBe(false);
+  });
+
+  it("does not judge an error that names no address", async () => {
+    const importPart = vi.fn().mockRejectedValue(new TypeError("Importing a module script failed."));
+    const arrived = vi.fn(() => true);
+    const part = partOnFirstUse("transfer-steps", importPart, () => ({ session: memoryStore(), reload: vi.fn() }), {
+      arrived,
+      report: vi.fn(),
+    });
+    expect(await part.prefetch()).toBeNull();
+    expect(part.needsReload()).toBe(false);
+    expect(arrived).not.toHaveBeenCalled();
+  });
+
   it("does not say a reload is needed when its own file did not arrive, nor once it has come", async () => {
     const module = { Steps: "steps" };
     const importPart = vi.fn(failedFetch);

@@ -137,7 +137,12 @@ test("a form whose rules cannot be fetched sends nothing, keeps what was typed a
   // the page, so trying again cannot help, and the form does not say it would
   // (docs/decisions/068-a-part-that-needs-a-reload-says-so.md).
   await expect(page.getByText(partNeedsReloadMessages.en)).toBeVisible();
+  // The second try fetches the part's own file afresh (decision 043), which arrives, and
+  // judges that address: still only a reload helps.
+  const retried = page.waitForResponse((response) => /\/assets\/login-actions\.client-[^/]+\.js\?retry=\d+$/.test(response.url()));
   await signIn.click();
+  expect((await retried).status()).toBe(200);
+  await expect(signIn).toBeEnabled();
   await expect(page.getByText(partNeedsReloadMessages.en)).toBeVisible();
   await expect(page.getByText(errorMessages.en.ORIGIN_UNAVAILABLE)).toHaveCount(0);
   expect(loginCalls).toEqual([]);

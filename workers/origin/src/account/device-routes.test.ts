@@ -37,7 +37,12 @@ async function devices(token: string): Promise<Device[]> {
   return (await json<{ devices: Device[] }>(response)).data.devices;
 }
 
-const forget = (token: string, id: string) => origin.call(`/api/account/devices/${id}/forget`, { headers: bearer(token) });
+const forget = (token: string, id: string, password = alice.password) =>
+  origin.call(`/api/account/devices/${id}/forget`, { headers: bearer(token), body: { password } });
+const idOf = async (deviceToken: string) =>
+  (await env.DB.prepare("SELECT id FROM known_device WHERE token_hash = ?1")
+    .bind(await hashToken(deviceToken))
+    .first<string>("id")) ?? "";
 
 beforeEach(async () => {
   await resetDatabase();
@@ -68,7 +73,7 @@ describe("known devices on the account page", () => {
         current: false,
       },
     ]);
-    expect(listed[1]?.id).toBe(`dev_${(await hashToken(onPhone.deviceToken)).slice(0, 32)}`);
+    expect(listed[1]?.id).toBe(await idOf(onPhone.deviceToken));
     const text = JSON.stringify(listed);
     for (const secret of [onPhone.deviceToken, onMac.deviceToken, await hashToken(onMac.deviceToken)]) expect(text).not.toContain(secret);
     // From the phone, the phone is this one.
@@ -93,7 +98,7 @@ describe("known devices on the account page", () => {
     // A device stays known while a session it opened is used (decision 061); this one's was not.
     const later = await signIn(alice, mac);
     expect((await devices(later.token)).map((device) => device.device)).toEqual(["Safari on macOS"]);
-    expect((await forget(later.token, `dev_${(await hashToken(old.deviceToken)).slice(0, 32)}`)).status).toBe(404);
+    expect((await forget(later.token, await idOf(old.deviceToken))).status).toBe(404);
   });
 
   it("forgets one: it leaves the list, and its token counts as a stranger's from then on", async () => {
@@ -123,12 +128,49 @@ describe("known devices on the account page", () => {
     const onMac = await signIn(alice, mac);
     const own = (await devices(onMac.token))[0]?.id ?? "";
     const bobs = (await devices((await signIn(bob, phone)).token))[0]?.id ?? "";
+    expect(bobs).toMatch(/^dev_[0-9a-f]{32}$/);
     const foreign = await forget(onMac.token, bobs);
     expect(foreign.status).toBe(404);
     expect((await json(foreign)).code).toBe("NOT_FOUND");
     expect((await forget(onMac.token, `dev_${"0".repeat(32)}`)).status).toBe(404);
     expect((await forget(onMac.token, own)).status).toBe(200);
     expect(await devices(onMac.token)).toEqual([]);
+  });
+
+  it("asks for the password: a stolen session alone forgets nothing", async () => {
+    const onPhone = await signIn(alice, phone);
+    const onMac = await signIn(alice, mac);
+    const refused = await forget(onMac.token, await idOf(onPhone.deviceToken), "a thief's guess at it");
+    expect(refused.status).toBe(422);
+    expect(await json(refused)).toMatchObject({ code: "WRONG_PASSWORD", field: "password" });
+    expect(await devices(onMac.token)).toHaveLength(2);
+    // Nor does it say whether an id is a device, without the password.
+    expect((await forget(onMac.token, `dev_${"0".repeat(32)}`, "a thief's guess at it")).status).toBe(422);
+  });
+
+  it("shows a device's last use as its live sessions' latest, which its own time follows only once a day", async () => {
+    const onPhone = await signIn(alice, phone);
+    origin.advance(3 * 60 * 60_000);
+    // The phone's session is used three hours later: the trigger leaves the device's own time alone.
+    expect((await origin.call("/api/user/session", { headers: bearer(onPhone.token) })).status).toBe(200);
+    const [listed] = await devices(onPhone.token);
+    expect(listed?.lastUsedAt).toBe(new Date(origin.now()).toISOString());
+    expect(listed?.createdAt).toBe(new Date(origin.now() - 3 * 60 * 60_000).toISOString());
+  });
+
+  it("has an id the database gives it, random, even for a row written by code that names none", async () => {
+    const onMac = await signIn(alice, mac);
+    const own = await idOf(onMac.deviceToken);
+    expect(own).toMatch(/^dev_[0-9a-f]{32}$/);
+    expect(own.slice(4)).not.toBe((await hashToken(onMac.deviceToken)).slice(0, 32));
+    const userId = await env.DB.prepare("SELECT id FROM user WHERE handle = ?1").bind(alice.handle).first<string>("id");
+    await env.DB.prepare("INSERT INTO known_device (token_hash, user_id, created_at, last_used_at) VALUES (?1, ?2, ?3, ?3)")
+      .bind("a".repeat(64), userId, origin.now())
+      .run();
+    const ids = (await devices(onMac.token)).map((device) => device.id);
+    expect(ids).toHaveLength(2);
+    expect(new Set(ids).size).toBe(2);
+    for (const id of ids) expect(id).toMatch(/^dev_[0-9a-f]{32}$/);
   });
 
   it("refuses an id that is not one, naming it, and a request without a session", async () => {
@@ -139,6 +181,8 @@ describe("known devices on the account page", () => {
       expect((await json(refused)).field).toBe("id");
     }
     expect((await origin.call("/api/account/devices", { method: "GET" })).status).toBe(401);
-    expect((await origin.call(`/api/account/devices/dev_${"0".repeat(32)}/forget`, {})).status).toBe(401);
+    expect((await origin.call(`/api/account/devices/dev_${"0".repeat(32)}/forget`, { body: { password: alice.password } })).status).toBe(
+      401,
+    );
   });
 });
