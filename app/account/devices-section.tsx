@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { useFetcher } from "react-router";
 import type { AccountDevice } from "#contract/account-safety";
 import { useAnnounceSuccess } from "../components/announcer";
@@ -58,16 +59,26 @@ export function DevicesSection({ devices, handle }: { devices: AccountDevice[]; 
   const result = fetcher.data;
   const { formRef } = useFormInstance(result);
   useAnnounceSuccess(result, text.deviceForgotten);
+  // The button pressed leaves with its device: focus returns to the section's heading.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (result?.ok) heading.current?.focus();
+  }, [result]);
   const busy = fetcher.state !== "idle";
   const pressed = fetcher.formData?.get("id");
   return (
     <section className="card" aria-labelledby="devices-title">
-      <h2 id="devices-title">{text.devicesTitle}</h2>
+      <h2 id="devices-title" ref={heading} tabIndex={-1}>
+        {text.devicesTitle}
+      </h2>
       <p>{text.devicesLead}</p>
       {devices.length === 0 ? (
         <p data-testid="account-devices-none">{text.noDevices}</p>
       ) : (
         <fetcher.Form method="post" ref={formRef} noValidate>
+          {/* Enter in the password field presses a form's first submit button, which would forget
+              whichever device is listed first: a disabled first button makes Enter do nothing. */}
+          <button type="submit" disabled hidden aria-hidden="true" tabIndex={-1} />
           {/* The password field is as narrow as any form's; the list below takes the card's width. */}
           <div className="form">
             <FormAlert result={result} fields={["password"]} />

@@ -61,7 +61,8 @@ export function useFormInstance(result: ActionResult | undefined, { resetOnSucce
     }
     const form = formRef.current;
     const refused = new Set(failedFields(result));
-    const field = [...(form?.querySelectorAll<HTMLElement>("[name]:not([type=hidden])") ?? [])].find((element) =>
+    // A button's name (which of several things it acts on) is no field to mend.
+    const field = [...(form?.querySelectorAll<HTMLElement>("[name]:not([type=hidden]):not(button)") ?? [])].find((element) =>
       refused.has(element.getAttribute("name") ?? ""),
     );
     (field ?? form?.querySelector<HTMLElement>("[data-form-alert]"))?.focus();

@@ -110,16 +110,27 @@ describe("a part fetched on first use", () => {
     expect(part.needsReload()).toBe(false);
   });
 
-  it("does not judge an error that names no address", async () => {
-    const importPart = vi.fn().mockRejectedValue(new TypeError("Importing a module script failed."));
+  it("does not judge an error that names no address: the mark stays as it was", async () => {
+    const unnamed = () => Promise.reject(new TypeError("Importing a module script failed."));
     const arrived = vi.fn(() => true);
-    const part = partOnFirstUse("transfer-steps", importPart, () => ({ session: memoryStore(), reload: vi.fn() }), {
+    const fresh = partOnFirstUse("transfer-steps", vi.fn(unnamed), () => ({ session: memoryStore(), reload: vi.fn() }), {
       arrived,
       report: vi.fn(),
     });
-    expect(await part.prefetch()).toBeNull();
-    expect(part.needsReload()).toBe(false);
+    expect(await fresh.prefetch()).toBeNull();
+    expect(fresh.needsReload()).toBe(false);
     expect(arrived).not.toHaveBeenCalled();
+
+    // Stuck first; then a failure that names nothing leaves it stuck.
+    const stuck = partOnFirstUse("transfer-steps", vi.fn(failedFetch), () => ({ session: memoryStore(), reload: vi.fn() }), {
+      importUrl: vi.fn(unnamed),
+      arrived: () => true,
+      report: vi.fn(),
+    });
+    expect(await stuck.prefetch()).toBeNull();
+    expect(stuck.needsReload()).toBe(true);
+    expect(await stuck.prefetch()).toBeNull();
+    expect(stuck.needsReload()).toBe(true);
   });
 
   it("does not say a reload is needed when its own file did not arrive, nor once it has come", async () => {

@@ -121,9 +121,11 @@ export function partOnFirstUse<M>(
           if (fetching === attempt) fetching = undefined;
           const named = failedModuleUrl(error);
           failedAt ??= named;
-          // An error that names no address (a module that arrived and threw, say) says nothing of one.
-          const asked = named === null ? null : (retryUrl ?? named);
-          const stuck = asked !== null && arrived(asked);
+          // An error that names no address (a module that arrived and threw, say) says nothing
+          // of one: the mark stays as it was.
+          if (named === null) return;
+          const asked = retryUrl ?? named;
+          const stuck = arrived(asked);
           // Unlike a failed fetch, this one lasts: the people it happens to are worth knowing of.
           if (stuck && !needsReload) report(new ChunkLoadError(name, asked, "error"));
           needsReload = stuck;

@@ -199,9 +199,19 @@ for (const { viewport, language } of runs) {
       await expect(passwordField).toHaveAttribute("aria-invalid", "true");
       await expect(devices).toHaveCount(3);
 
+      // Enter in the field forgets nothing: there is no telling which device was meant.
       await passwordField.fill(password);
+      await passwordField.press("Enter");
+      await page.waitForTimeout(500);
+      await expect(devices).toHaveCount(3);
+      await expect(passwordField).toHaveValue(password);
+
       await forgetPhone.click();
       await expect(devices).toHaveCount(2);
+      // The button pressed left with its device: focus is on the section's heading, and the
+      // password is not kept in the field.
+      await expect(page.getByRole("heading", { name: text.devicesTitle })).toBeFocused();
+      await expect(passwordField).toHaveValue("");
       await expect(devices.filter({ hasText: "Chrome on Android" })).toHaveCount(0);
       await expect(devices.filter({ hasText: text.thisDevice })).toHaveCount(1);
       await shot(page, "account-devices", viewport, language);

@@ -18,5 +18,5 @@ CREATE UNIQUE INDEX known_device_id ON known_device (id);
 CREATE TRIGGER known_device_gets_id AFTER INSERT ON known_device
 WHEN NEW.id IS NULL
 BEGIN
-  UPDATE known_device SET id = 'dev_' || lower(hex(randomblob(16))) WHERE rowid = NEW.rowid;
+  UPDATE known_device SET id = 'dev_' || lower(hex(randomblob(16))) WHERE token_hash = NEW.token_hash;
 END;

@@ -173,6 +173,56 @@ describe("known devices on the account page", () => {
     for (const id of ids) expect(id).toMatch(/^dev_[0-9a-f]{32}$/);
   });
 
+  it("lists first the device whose sessions were used last, though its own time lags by up to a day", async () => {
+    const onPhone = await signIn(alice, phone);
+    origin.advance(60_000);
+    const onMac = await signIn(alice, mac);
+    origin.advance(60 * 60_000);
+    // The phone's session is used an hour later: the device's own time stays, its session's moves.
+    expect((await origin.call("/api/user/session", { headers: bearer(onPhone.token) })).status).toBe(200);
+    // Listing uses the Mac's session too: unlinked from its device, the Mac keeps its own time.
+    await env.DB.prepare("UPDATE session SET device_hash = NULL WHERE token_hash = ?1")
+      .bind(await hashToken(onMac.token))
+      .run();
+    expect((await devices(onMac.token)).map((device) => device.device)).toEqual(["Chrome on Android", "Safari on macOS"]);
+    // Signed out of, the phone was still used then.
+    expect((await origin.call("/api/user/logout", { headers: bearer(onPhone.token) })).status).toBe(200);
+    origin.advance(60_000);
+    const [first] = await devices(onMac.token);
+    expect(first).toMatchObject({ device: "Chrome on Android", lastUsedAt: new Date(origin.now() - 60_000).toISOString() });
+  });
+
+  it("marks no device as this one for a session that no password opened (a sign-in link, a passkey)", async () => {
+    const onMac = await signIn(alice, mac);
+    await env.DB.prepare("UPDATE session SET device_hash = NULL WHERE token_hash = ?1")
+      .bind(await hashToken(onMac.token))
+      .run();
+    expect((await devices(onMac.token)).map((device) => device.current)).toEqual([false]);
+  });
+
+  it("lets a locked account forget a device, as it may end sessions", async () => {
+    const onPhone = await signIn(alice, phone);
+    const onMac = await signIn(alice, mac);
+    await env.DB.prepare("UPDATE user SET locked_at = ?1 WHERE handle = ?2").bind(origin.now(), alice.handle).run();
+    expect((await forget(onMac.token, await idOf(onPhone.deviceToken))).status).toBe(200);
+  });
+
+  it("is held to the account security door: a session guessing the password gets few tries", async () => {
+    const onMac = await signIn(alice, mac);
+    const id = await idOf(onMac.deviceToken);
+    const tight = { LIMIT_ACCOUNT_SECURITY: env.LIMIT_TEST_TIGHT } as Partial<Env>;
+    const guess = () =>
+      origin.call(`/api/account/devices/${id}/forget`, {
+        headers: bearer(onMac.token),
+        body: { password: "a wrong passphrase" },
+        env: tight,
+      });
+    for (let attempt = 0; attempt < 3; attempt += 1) expect((await guess()).status).toBe(422);
+    const limited = await guess();
+    expect(limited.status).toBe(429);
+    expect((await json(limited)).code).toBe("RATE_LIMITED");
+  });
+
   it("refuses an id that is not one, naming it, and a request without a session", async () => {
     const onMac = await signIn(alice, mac);
     for (const id of ["dev_XYZ", `dev_${"a".repeat(31)}`, `ses_${"a".repeat(32)}`, `dev_${"A".repeat(32)}`]) {

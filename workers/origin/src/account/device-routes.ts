@@ -44,7 +44,7 @@ const forgetDevice = createRoute({
   },
 });
 
-type DeviceRow = { id: string; user_agent: string | null; created_at: number; last_used_at: number; current: 0 | 1 };
+type DeviceRow = { id: string; user_agent: string | null; created_at: number; last_use: number; current: 0 | 1 };
 
 export const deviceRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 deviceRoutes.use("/devices", signedInUser);
@@ -56,17 +56,18 @@ deviceRoutes
   .openapi(listDevices, async (c) => {
     const currentHash = await hashToken(requiredBearerToken(c.req.header("Authorization")));
     // The device's own time moves at most once a day while its sessions are used (decision
-    // 061): the last use shown is the later of it and its live sessions' own.
-    // known_device_user (user_id, last_used_at); session_user_live for the sessions.
+    // 061): the last use shown is the later of it and that of the sessions it opened, ended
+    // ones too (a device signed out of was used until then).
+    // known_device_user (user_id, last_used_at); the person's sessions by user_id.
     const { results } = await c.env.DB.prepare(
       `SELECT k.id, k.user_agent, k.created_at,
          max(k.last_used_at, coalesce(
-           (SELECT max(s.last_used_at) FROM session s WHERE s.user_id = ?1 AND s.ended_at IS NULL AND s.device_hash = k.token_hash),
-           0)) AS last_used_at,
+           (SELECT max(s.last_used_at) FROM session s WHERE s.user_id = ?1 AND s.device_hash = k.token_hash),
+           0)) AS last_use,
          k.token_hash IS (SELECT device_hash FROM session WHERE token_hash = ?4) AS current
        FROM known_device k
        WHERE k.user_id = ?1 AND k.last_used_at > ?2
-       ORDER BY last_used_at DESC, k.rowid DESC LIMIT ?3`,
+       ORDER BY last_use DESC, k.rowid DESC LIMIT ?3`,
     )
       .bind(c.var.user.id, c.var.clock.now() - knownDeviceLifetimeMs, knownDevicesPerPerson, currentHash)
       .all<DeviceRow>();
@@ -74,7 +75,7 @@ deviceRoutes
       id: row.id,
       device: deviceLabel(row.user_agent),
       createdAt: new Date(row.created_at).toISOString(),
-      lastUsedAt: new Date(row.last_used_at).toISOString(),
+      lastUsedAt: new Date(row.last_use).toISOString(),
       current: row.current === 1,
     }));
     return c.json({ code: "SUCCESS" as const, data: { devices } }, 200);

@@ -16,7 +16,7 @@ import { findSessionUser, sessionTime } from "./sessions";
  * other request it makes is refused before it begins; the ledger's triggers refuse the rest,
  * should a lock commit while a request is under way.
  */
-const lockedMaySafetyPaths = ["/api/account/password", "/api/account/sessions/", "/api/account/recovery-codes"];
+const lockedMaySafetyPaths = ["/api/account/password", "/api/account/sessions/", "/api/account/recovery-codes", "/api/account/devices/"];
 // `[^/]+` takes the published document's `{id}` as well as an id.
 const passkeyRemoval = /^\/api\/account\/passkeys\/[^/]+\/remove$/;
 export const lockedMay = (method: string, path: string) =>

@@ -74,7 +74,12 @@ export const doors = {
   accountSecurity: {
     burst: "LIMIT_ACCOUNT_SECURITY",
     burstBy: "user",
-    routes: ["POST /api/account/password", "POST /api/account/recovery-codes", "POST /api/account/passkeys/options"],
+    routes: [
+      "POST /api/account/password",
+      "POST /api/account/recovery-codes",
+      "POST /api/account/passkeys/options",
+      "POST /api/account/devices/{id}/forget",
+    ],
     perDay: { user: 30 },
   },
   // Besides the handle's sign-in lock, which recovery codes share with passwords.
