@@ -4,7 +4,7 @@ import type { AccountDevice } from "#contract/account-safety";
 import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime } from "../components/money";
 import type { ActionResult } from "../forms/action-result";
-import { Field, FormAlert } from "../forms/fields";
+import { Field, FormAlert, SubmitButton } from "../forms/fields";
 import { fieldError } from "../forms/failure-fields";
 import { useFormInstance } from "../forms/use-form-instance";
 import { useMessages } from "../i18n/messages";
@@ -31,19 +31,20 @@ function DeviceItem({ device, busy, forgetting }: { device: AccountDevice; busy:
           {text.rememberedSince} <DateTime iso={device.createdAt} /> · {text.lastUsed} <DateTime iso={device.lastUsedAt} />
         </span>
       </div>
-      <button
-        type="submit"
+      <SubmitButton
         name="id"
         value={device.id}
+        // Every button waits while one device is being forgotten; the one pressed says so.
+        busy={forgetting}
+        waiting={busy}
+        busyLabel={text.forgetting}
         className="button button-secondary"
-        disabled={busy}
-        aria-disabled={busy}
+        label={text.forgetLabel(device.current ? `${name} (${text.thisDevice})` : name)}
         // Two devices may share a browser's name: the dates under it tell them apart.
-        aria-label={forgetting ? undefined : text.forgetLabel(device.current ? `${name} (${text.thisDevice})` : name)}
-        aria-describedby={meta}
+        describedBy={meta}
       >
-        {forgetting ? text.forgetting : text.forget}
-      </button>
+        {text.forget}
+      </SubmitButton>
     </li>
   );
 }

@@ -97,6 +97,8 @@ export function SubmitButton({
   label,
   describedBy,
   waiting = false,
+  name,
+  value,
 }: {
   busy: boolean;
   busyLabel: string;
@@ -108,11 +110,16 @@ export function SubmitButton({
   describedBy?: string;
   /** Not yet usable (a form shown before the page can send it): disabled, its words unchanged. */
   waiting?: boolean;
+  /** Sent with the form when this button is pressed: which of several things it acts on. */
+  name?: string;
+  value?: string;
 }) {
   return (
     <button
       className={className}
       type="submit"
+      name={name}
+      value={value}
       disabled={busy || waiting}
       aria-disabled={busy || waiting}
       aria-label={busy ? undefined : label}
