@@ -107,6 +107,10 @@ export const errorStatus = {
   REFUND_NOT_PAID_TWICE: 409,
   /** The refund paid twice was settled already. */
   REFUND_SETTLED: 409,
+  /** Only a parked WeChat Pay refund is settled as parked; this one was settled, returned or done meanwhile, or WeChat Pay now reports it done as asked. */
+  REFUND_NOT_PARKED: 409,
+  /** WeChat Pay reports the parked refund still under way: it is settled once it has ended. */
+  REFUND_STILL_PROCESSING: 409,
   /** The wallet to take money back from belongs to a locked account, whose money stays where it is. */
   WALLET_LOCKED: 409,
   /** The wallet to take a refund paid twice back from holds less than the refund available. */

@@ -89,6 +89,19 @@ const refundReturnSchema = z.strictObject({
   settled: paidTwiceSettlementSchema.nullable(),
 });
 
+/**
+ * A parked refund WeChat Pay paid out for another amount than asked, settled by a finance
+ * operator (docs/decisions/070-parked-refunds-settled.md): `refunded` (fen) is what WeChat Pay
+ * reports it paid out and was booked as money out; the rest of the asked amount went to the
+ * wallet of the order's owner, and a payout above it was borne by Paydesk.
+ */
+const otherAmountSettlementSchema = z.strictObject({
+  refunded: z.number().int().positive(),
+  by: z.strictObject({ handle: z.string(), displayName: z.string() }),
+  at: z.iso.datetime(),
+  reason: z.string(),
+});
+
 /** A WeChat Pay refund: automatic (a payment no order could take) or an operator's. */
 export const wechatRefundSchema = z.strictObject({
   outRefundNo: outRefundNoSchema,
@@ -97,7 +110,11 @@ export const wechatRefundSchema = z.strictObject({
   /** Why: automatic (the order could not take the payment), or `operator` (docs/decisions/015-operator-refunds.md). */
   reason: z.enum(["order_closed", "order_already_paid", "operator"]),
   status: z.enum(wechatRefundStatuses),
-  /** WeChat Pay reported another amount than asked (`lastError`): not asked about again, never returned to a wallet; an operator looks. */
+  /**
+   * WeChat Pay reported another amount than asked (`lastError`): not asked about again, nor
+   * returned as a failed refund is; a finance operator settles it by what WeChat Pay, asked
+   * again, says it did (docs/decisions/070-parked-refunds-settled.md).
+   */
   parked: z.boolean(),
   refundId: z.string().nullable(),
   attempts: z.number().int(),
@@ -106,6 +123,8 @@ export const wechatRefundSchema = z.strictObject({
   updatedAt: z.iso.datetime(),
   /** Set once a finance operator returned a failed refund's money to the wallet. */
   returned: refundReturnSchema.nullable(),
+  /** Set once a finance operator settled a parked refund WeChat Pay paid out for another amount. */
+  otherAmount: otherAmountSettlementSchema.nullable(),
 });
 export type WechatRefund = z.infer<typeof wechatRefundSchema>;
 

@@ -72,6 +72,13 @@ export const outRefundNoParamSchema = z.strictObject({ outRefundNo: outRefundNoS
 export const refundReturnBodySchema = z.strictObject({ reason: reasonSchema });
 
 /**
+ * Why a parked refund is settled as WeChat Pay, asked again, says it ended
+ * (docs/decisions/070-parked-refunds-settled.md): what the operator saw at the merchant
+ * platform, what was agreed with the person.
+ */
+export const parkedRefundSettleBodySchema = z.strictObject({ reason: reasonSchema });
+
+/**
  * How a refund paid twice is settled, and why (docs/decisions/060-refunds-paid-twice.md):
  * `take_back` from the wallet the money was returned to, `bear`, Paydesk covering it, or
  * `to_paydesk`, WeChat Pay having paid it to Paydesk's own account.

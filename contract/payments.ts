@@ -99,6 +99,11 @@ export const simulatePaymentBodySchema = z.strictObject({
   orderId: orderIdSchema,
   /** Local emulation: how this payer's refunds end (ABNORMAL: their card was cancelled since). */
   refundOutcome: z.enum(["SUCCESS", "ABNORMAL", "CLOSED"]).optional(),
+  /**
+   * Local emulation: the amount (fen) this payer's refunds end with, when not the one asked
+   * for, an anomaly Paydesk parks (docs/decisions/070-parked-refunds-settled.md).
+   */
+  refundAmount: z.int().min(1).optional(),
 });
 
 export const simulatedPaymentSchema = z.strictObject({

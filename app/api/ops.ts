@@ -177,3 +177,7 @@ export const returnRefundToWallet = (api: SignedInApi, outRefundNo: string, reas
 /** A refund paid twice, settled (docs/decisions/060-refunds-paid-twice.md). */
 export const settleRefundPaidTwice = (api: SignedInApi, outRefundNo: string, body: PaidTwiceSettleBody, idempotencyKey: string) =>
   api.post<OpsWechatRefund>(apiPath`/api/ops/wechat-refunds/${outRefundNo}/settle-paid-twice`, body, idempotencyKey);
+
+/** A parked refund, settled as WeChat Pay, asked again, says it ended (docs/decisions/070-parked-refunds-settled.md). */
+export const settleParkedRefund = (api: SignedInApi, outRefundNo: string, reason: string, idempotencyKey: string) =>
+  api.post<OpsWechatRefund>(apiPath`/api/ops/wechat-refunds/${outRefundNo}/settle-parked`, { reason }, idempotencyKey);

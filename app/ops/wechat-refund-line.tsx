@@ -1,17 +1,20 @@
 import type { ReactNode } from "react";
 import type { WechatRefund } from "#contract/ops-orders";
 import { DateTime, Money } from "../components/money";
-import { useMessages } from "../i18n/messages";
+import { formatMoney } from "../i18n/format";
+import { useLanguage, useMessages } from "../i18n/messages";
 import { opsMessages } from "../messages/ops";
 
 /**
  * One WeChat Pay refund as the back office shows it: why, where it stands at WeChat Pay, what
  * went wrong, its return to a wallet (docs/decisions/048-failed-wechat-refunds.md), and the
- * settlement of one paid twice (docs/decisions/060-refunds-paid-twice.md).
+ * settlement of one paid twice (docs/decisions/060-refunds-paid-twice.md) or of a parked one
+ * WeChat Pay paid out for another amount (docs/decisions/070-parked-refunds-settled.md).
  * `children` goes below it: a link to its order, or the return form.
  */
 export function WechatRefundLine({ refund, children }: { refund: WechatRefund; children?: ReactNode }) {
   const text = useMessages(opsMessages);
+  const language = useLanguage();
   const state = refund.returned ? text.returnedTo(refund.returned.to.displayName) : text.wechatRefundState[refund.status];
   const settledWords = { take_back: text.settledTakeBack, bear: text.settledBear, to_paydesk: text.settledToPaydesk };
   return (
@@ -42,6 +45,16 @@ export function WechatRefundLine({ refund, children }: { refund: WechatRefund; c
         <p className="item-meta" data-testid="ops-paid-twice-settled">
           <DateTime iso={refund.returned.settled.at} /> ·{" "}
           {settledWords[refund.returned.settled.how](refund.returned.settled.by.displayName)} · {refund.returned.settled.reason}
+        </p>
+      ) : null}
+      {refund.otherAmount ? (
+        <p className="item-meta" data-testid="ops-other-amount-settled">
+          <DateTime iso={refund.otherAmount.at} /> ·{" "}
+          {text.otherAmountSettled(formatMoney(refund.otherAmount.refunded, language), refund.otherAmount.by.displayName)} ·{" "}
+          {refund.amount > refund.otherAmount.refunded
+            ? text.otherAmountRest(formatMoney(refund.amount - refund.otherAmount.refunded, language))
+            : text.otherAmountBorne(formatMoney(refund.otherAmount.refunded - refund.amount, language))}{" "}
+          · {refund.otherAmount.reason}
         </p>
       ) : null}
       {children}

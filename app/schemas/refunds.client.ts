@@ -1,2 +1,2 @@
 // A group of schemas fetched on first use (app/contract-schemas.ts): import it from there only.
-export { paidTwiceSettleBodySchema, refundBodySchema, refundReturnBodySchema } from "#contract/ops-refunds";
+export { paidTwiceSettleBodySchema, parkedRefundSettleBodySchema, refundBodySchema, refundReturnBodySchema } from "#contract/ops-refunds";

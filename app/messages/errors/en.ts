@@ -71,6 +71,9 @@ export default {
   REFUND_NOT_PAID_TWICE:
     "This refund was not paid twice: only one returned to a wallet and paid out by WeChat Pay as well is settled here.",
   REFUND_SETTLED: "This refund paid twice has been settled already.",
+  REFUND_NOT_PARKED:
+    "This refund is not parked any more: it was settled, returned or done meanwhile, or WeChat Pay now reports it done for the amount asked. Nothing else moved.",
+  REFUND_STILL_PROCESSING: "WeChat Pay reports this refund still under way. Nothing moved: settle it once it has ended.",
   TAKE_BACK_EXCEEDS_BALANCE:
     "This person's available balance is less than the refund: take it back once they have it, or let Paydesk bear it.",
   WALLET_LOCKED: "This person's account is locked, so their money stays where it is. Paydesk can bear it instead.",

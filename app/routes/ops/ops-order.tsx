@@ -1,12 +1,19 @@
 import { Link, useFetcher } from "react-router";
 import type { Route } from "./+types/ops-order";
 import type { RefundRequest } from "#contract/ops-refunds";
-import { askWechatPay, makeRefund, type OrderRefunds, returnRefundToWallet, settleRefundPaidTwice } from "../../api/ops";
+import {
+  askWechatPay,
+  makeRefund,
+  type OrderRefunds,
+  returnRefundToWallet,
+  settleParkedRefund,
+  settleRefundPaidTwice,
+} from "../../api/ops";
 import { useAnnounceSuccess } from "../../components/announcer";
 import { DateTime, Money } from "../../components/money";
 import { refundSchemas } from "../../contract-schemas";
 import { checked, formText, runAction, type ActionResult } from "../../forms/action-result";
-import { FormAlert, MoneyField, SelectField, SubmitButton, TextAreaField } from "../../forms/fields";
+import { FormAlert, MoneyField, SubmitButton, TextAreaField } from "../../forms/fields";
 import { dispatchIntent } from "../../forms/intent-dispatch";
 import { fieldError } from "../../forms/failure-fields";
 import { useFormInstance } from "../../forms/use-form-instance";
@@ -19,9 +26,9 @@ import { mayDo, useOperator } from "../../ops/ops-context";
 import { getOrder } from "../../ops/ops-loaders";
 import { OpsView } from "../../ops/ops-view";
 import { WechatRefundLine } from "../../ops/wechat-refund-line";
+import { parkedUnsettled, paidTwice, returnable, ReturnToWallet, SettlePaidTwice, SettleParked } from "../../ops/wechat-refund-actions";
 import { usePrefetchWhenIdle } from "../../startup/on-first-use";
-import type { OpsWechatAsk, OrderStory, WechatRefund } from "#contract/ops-orders";
-import { failedWechatRefundStatuses } from "#contract/value-lists";
+import type { OpsWechatAsk, OrderStory } from "#contract/ops-orders";
 
 export async function clientLoader({ params }: Route.ClientLoaderArgs) {
   return getOrder(params.id);
@@ -59,6 +66,16 @@ export async function clientAction({ request, params }: Route.ClientActionArgs):
           { how: text.chooseHow, reason: text.reasonMissing },
         );
         return settleRefundPaidTwice(api, formText(form, "outRefundNo"), body, formText(form, "idempotencyKey"));
+      }),
+    settleParked: (form) =>
+      runAction("settleParked", async (api) => {
+        const text = opsMessages[currentLanguage()];
+        const body = await checked(
+          (await refundSchemas.load()).parkedRefundSettleBodySchema,
+          { reason: formText(form, "reason") },
+          { reason: text.reasonMissing },
+        );
+        return settleParkedRefund(api, formText(form, "outRefundNo"), body.reason, formText(form, "idempotencyKey"));
       }),
   });
 }
@@ -108,96 +125,6 @@ function RefundForm({ refunds }: { refunds: OrderRefunds }) {
     </fetcher.Form>
   );
 }
-
-/** A failed WeChat Pay refund's money back to the wallet of the order's owner (docs/decisions/048-failed-wechat-refunds.md). */
-function ReturnToWallet({ refund, owner }: { refund: WechatRefund; owner: string }) {
-  const text = useMessages(opsMessages);
-  const fetcher = useFetcher<ActionResult>();
-  const { formRef, idempotencyKey } = useFormInstance(fetcher.data);
-  const done = fetcher.data?.ok ? text.returnedNow : "";
-  useAnnounceSuccess(fetcher.data, done);
-  const id = `ops-return-${refund.outRefundNo}`;
-  return (
-    <fetcher.Form method="post" ref={formRef} className="ops-actions" aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`}>
-        {text.returnToWallet} · <Money amount={refund.amount} />
-      </h3>
-      <p className="hint">{text.returnHint(owner)}</p>
-      <FormAlert result={fetcher.data} fields={["reason"]} />
-      <input type="hidden" name="intent" value="return" />
-      <input type="hidden" name="outRefundNo" value={refund.outRefundNo} />
-      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-      <TextAreaField
-        id={`${id}-reason`}
-        name="reason"
-        label={text.returnReason}
-        required
-        rows={2}
-        error={fieldError(fetcher.data, "reason")}
-      />
-      <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.returnToWallet}>
-        {text.returnToWallet}
-      </SubmitButton>
-    </fetcher.Form>
-  );
-}
-
-/**
- * A refund returned to the wallet and paid out by WeChat Pay as well: its payout booked, taken
- * back from the wallet or borne by Paydesk, or nothing booked when WeChat Pay paid it to
- * Paydesk's own account (docs/decisions/060-refunds-paid-twice.md).
- */
-function SettlePaidTwice({ refund, owner }: { refund: WechatRefund; owner: string }) {
-  const text = useMessages(opsMessages);
-  const fetcher = useFetcher<ActionResult>();
-  const { formRef, idempotencyKey } = useFormInstance(fetcher.data);
-  useAnnounceSuccess(fetcher.data, fetcher.data?.ok ? text.settledNow : "");
-  const id = `ops-settle-${refund.outRefundNo}`;
-  return (
-    // noValidate: the form's own check names what is missing, in the page's words.
-    <fetcher.Form method="post" ref={formRef} className="ops-actions" aria-labelledby={`${id}-title`} noValidate>
-      <h3 id={`${id}-title`}>
-        {text.settlePaidTwice} · <Money amount={refund.amount} />
-      </h3>
-      <p className="hint">{text.settleHint(owner)}</p>
-      <FormAlert result={fetcher.data} fields={["how", "reason"]} />
-      <input type="hidden" name="intent" value="settle" />
-      <input type="hidden" name="outRefundNo" value={refund.outRefundNo} />
-      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-      <SelectField
-        id={`${id}-how`}
-        name="how"
-        label={text.settleHow}
-        required
-        defaultValue=""
-        options={[
-          { value: "", label: text.settleHowPlaceholder },
-          { value: "take_back", label: text.takeBackFrom(owner) },
-          { value: "bear", label: text.bearIt },
-          { value: "to_paydesk", label: text.toPaydesk },
-        ]}
-        error={fieldError(fetcher.data, "how")}
-      />
-      <TextAreaField
-        id={`${id}-reason`}
-        name="reason"
-        label={text.settleReason}
-        required
-        rows={2}
-        error={fieldError(fetcher.data, "reason")}
-      />
-      <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.settlePaidTwice}>
-        {text.settlePaidTwice}
-      </SubmitButton>
-    </fetcher.Form>
-  );
-}
-
-const paidTwice = (refund: WechatRefund) => Boolean(refund.returned?.lateSuccessAt) && !refund.returned?.settled;
-
-/** A refund WeChat Pay failed for good, and not parked for another amount, may go back to the wallet. */
-const returnable = (refund: WechatRefund) =>
-  !refund.returned && !refund.parked && (failedWechatRefundStatuses as readonly string[]).includes(refund.status);
 
 /** "Ask WeChat Pay now": what the cron would ask, at once; the page reloads the story after it. */
 function AskWechatPay() {
@@ -356,6 +283,7 @@ function OrderView({ story, refunds }: { story: OrderStory; refunds: OrderRefund
               <WechatRefundLine key={refund.outRefundNo} refund={refund}>
                 {returnable(refund) && mayMoveIt ? <ReturnToWallet refund={refund} owner={order.person.displayName} /> : null}
                 {paidTwice(refund) && mayMoveIt ? <SettlePaidTwice refund={refund} owner={order.person.displayName} /> : null}
+                {parkedUnsettled(refund) && mayMoveIt ? <SettleParked refund={refund} owner={order.person.displayName} /> : null}
               </WechatRefundLine>
             ))}
           </ul>
@@ -365,7 +293,7 @@ function OrderView({ story, refunds }: { story: OrderStory; refunds: OrderRefund
       {mayMoveIt ? <RefundForm refunds={refunds} /> : null}
       {mayDo(operator, "refund") &&
       ownOrder &&
-      (refundLeft(refunds) || story.refunds.some((refund) => returnable(refund) || paidTwice(refund))) ? (
+      (refundLeft(refunds) || story.refunds.some((refund) => returnable(refund) || paidTwice(refund) || parkedUnsettled(refund))) ? (
         <p className="notice" data-testid="ops-own-order">
           {text.ownOrder}
         </p>

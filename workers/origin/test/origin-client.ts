@@ -88,6 +88,7 @@ export async function resetDatabase(): Promise<void> {
   await env.DB.batch([
     // Operators' refunds are kept too (no deletes); WeChat Pay's refunds refer to them.
     ...emptiedKeeping("wechat_refund_settlement", "wechat_refund_settlement_kept", "refund_settlement: settlements are kept"),
+    ...emptiedKeeping("wechat_refund_other_amount", "wechat_refund_other_amount_kept", "refund_other_amount: settlements are kept"),
     ...emptiedKeeping("wechat_refund_return", "wechat_refund_return_kept", "refund_return: returns are kept"),
     env.DB.prepare("DELETE FROM wechat_refund"),
     ...emptiedKeeping("refund_request", "refund_request_kept", "refund: refunds are kept"),

@@ -7,7 +7,17 @@ import { expect } from "vitest";
 import type { OrderDetail } from "#contract/orders";
 import type { WechatPrepay } from "#contract/payments";
 import { seedUser } from "./origin-client";
-import { deliverNotifications, notificationsFor, wechatOrigin, type Recorded, type WechatOrigin } from "./wechat-support";
+import {
+  clearingBalance,
+  control,
+  deliverNotifications,
+  notificationsFor,
+  payerPays,
+  replay,
+  wechatOrigin,
+  type Recorded,
+  type WechatOrigin,
+} from "./wechat-support";
 
 export type SceneUser = Awaited<ReturnType<typeof seedUser>>;
 
@@ -91,7 +101,21 @@ export function wechatRequests(current: () => { origin: WechatOrigin; alice: Sce
     expect(response.status).toBe(200);
   }
 
-  return { rechargeOrder, taskBudgetOrder, payRequest, startWechat, orderDetail, cancel };
+  /**
+   * A recharge of `amount` paid with WeChat Pay after it was cancelled (its close failed), so
+   * its money waits in the clearing account for the automatic refund, which WeChat Pay took.
+   */
+  async function lateRechargeRefund(amount: number): Promise<{ orderId: string; outTradeNo: string; outRefundNo: string }> {
+    const order = await rechargeOrder(amount);
+    const { outTradeNo } = await startWechat(order.id);
+    await control("/faults", { kind: "status", status: 503, path: "/v3/pay/transactions/out-trade-no/", method: "POST" });
+    await cancel(order.id);
+    expect((await replay(current().origin, await payerPays(outTradeNo))).status).toBe(204);
+    expect(await clearingBalance()).toBe(amount);
+    return { orderId: order.id, outTradeNo, outRefundNo: `RF${outTradeNo}` };
+  }
+
+  return { rechargeOrder, taskBudgetOrder, payRequest, startWechat, orderDetail, cancel, lateRechargeRefund };
 }
 
 /** The first notification of `eventType` about `outTradeNo` the sink recorded; none fails the test. */

@@ -111,8 +111,24 @@ export function settleDueRefunds(core: SimulatorCore): void {
   for (const refund of Object.values(core.state.refunds)) {
     if (refund.status !== "PROCESSING" || now < refund.settleAt) continue;
     const order = core.state.orders[`${refund.mchid}:${refund.outTradeNo}`];
-    finishRefund(core, refund, order?.refundOutcome ?? "SUCCESS");
+    endRefund(core, refund, order?.refundOutcome ?? "SUCCESS", order?.refundAmount);
   }
+}
+
+/**
+ * Ends a PROCESSING refund, for `amount` when given and not the one asked for: an anomaly
+ * WeChat Pay's documents do not describe, which Paydesk parks
+ * (docs/decisions/070-parked-refunds-settled.md). At most the order's total.
+ */
+export function endRefund(core: SimulatorCore, refund: SimRefund, status: RefundOutcome, amount?: number): void {
+  if (refund.status !== "PROCESSING") return;
+  if (amount !== undefined && amount !== refund.refund) {
+    const order = core.state.orders[`${refund.mchid}:${refund.outTradeNo}`];
+    const changed = Math.min(amount, refund.total);
+    if (order) order.refundedTotal += changed - refund.refund;
+    refund.refund = changed;
+  }
+  finishRefund(core, refund, status);
 }
 
 const receivedAccountOf = (refund: SimRefund) => refund.receivedAccount ?? "支付用户零钱";
@@ -141,7 +157,7 @@ export function payOutAbnormalRefund(core: SimulatorCore, refund: SimRefund): Si
 
 const refundSummaries: Record<RefundOutcome, string> = { SUCCESS: "退款成功", ABNORMAL: "退款异常", CLOSED: "退款关闭" };
 
-export function finishRefund(core: SimulatorCore, refund: SimRefund, status: RefundOutcome): void {
+function finishRefund(core: SimulatorCore, refund: SimRefund, status: RefundOutcome): void {
   if (refund.status !== "PROCESSING") return;
   refund.status = status;
   if (status === "SUCCESS") refund.successTime = core.now();

@@ -31,6 +31,8 @@ export type SimOrder = {
   refundCount: number;
   /** How this payer's refunds end by themselves (a cancelled card: ABNORMAL); SUCCESS unless the payer said so. */
   refundOutcome?: "SUCCESS" | "ABNORMAL" | "CLOSED";
+  /** The amount this payer's refunds end with, when not the one asked (an anomaly: refunds.ts `endRefund`). */
+  refundAmount?: number;
 };
 
 export type SimRefund = {

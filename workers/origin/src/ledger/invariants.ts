@@ -90,11 +90,26 @@ const checks: { invariant: string; sql: string }[] = [
           GROUP BY payment.id HAVING (payment.status = 'refunded') <> (refunds = 1)`,
   },
   {
-    invariant: "each WeChat Pay refund moved its amount in once, and out once when it succeeded",
+    invariant: "each WeChat Pay refund moved its amount in once, and out of the clearing account once when it succeeded",
     sql: `SELECT wechat_refund.out_refund_no FROM wechat_refund
           WHERE (SELECT coalesce(sum(amount), 0) FROM entry WHERE entry.tx_id = wechat_refund.in_tx_id AND amount > 0) <> wechat_refund.amount
              OR (wechat_refund.status = 'succeeded'
-                 AND (SELECT coalesce(sum(amount), 0) FROM entry WHERE entry.tx_id = wechat_refund.out_tx_id AND amount > 0) <> wechat_refund.amount)`,
+                 AND (SELECT coalesce(sum(amount), 0) FROM entry WHERE entry.tx_id = wechat_refund.out_tx_id
+                        AND entry.account_id = 'acc_wechat_clearing') <> -wechat_refund.amount)`,
+  },
+  {
+    invariant:
+      "each parked refund settled for another amount booked WeChat Pay's payout to the world, and the rest of the asked amount to the order's owner or, above it, from Paydesk's covered account, in its refund's own transaction",
+    sql: `SELECT other.out_refund_no FROM wechat_refund_other_amount AS other
+          JOIN wechat_refund USING (out_refund_no) JOIN orders ON orders.id = wechat_refund.order_id
+          WHERE wechat_refund.status <> 'succeeded' OR wechat_refund.out_tx_id IS NOT other.tx_id OR other.user_id <> orders.user_id
+             OR (SELECT kind FROM journal_tx WHERE journal_tx.id = other.tx_id) IS NOT 'refund'
+             OR (SELECT count(*) FROM entry INDEXED BY entry_tx WHERE entry.tx_id = other.tx_id) <> 3
+             OR (SELECT coalesce(sum(amount), 0) FROM entry INDEXED BY entry_tx WHERE entry.tx_id = other.tx_id
+                   AND entry.account_id = 'acc_world') <> other.refunded
+             OR (SELECT coalesce(sum(amount), 0) FROM entry INDEXED BY entry_tx WHERE entry.tx_id = other.tx_id
+                   AND entry.account_id = CASE WHEN other.refunded < wechat_refund.amount THEN 'acc_' || other.user_id ELSE 'acc_paydesk_covered' END
+                   AND entry.bucket = 'available') <> wechat_refund.amount - other.refunded`,
   },
   {
     invariant: "the WeChat Pay clearing account holds exactly the refunds not yet done nor returned to a wallet",

@@ -5,6 +5,11 @@
  * (trigger `entry_applies_to_balance`), and `account_not_negative` refuses an overdraft.
  */
 export const worldAccount = "acc_world";
+/**
+ * Paydesk's own money covering what WeChat Pay paid out beyond what Paydesk owed (migration
+ * 0038): outside the wallets, like the world (docs/decisions/060-refunds-paid-twice.md, 070).
+ */
+export const paydeskCoveredAccount = "acc_paydesk_covered";
 
 export type JournalKind =
   | "code_redemption"

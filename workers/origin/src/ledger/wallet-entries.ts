@@ -45,7 +45,8 @@ const kindSql = `CASE line.tx_kind
  * page's end, so an unfiltered page reads about two entries per line. A filter that few lines
  * match walks further (up to the wallet's first entry when the page does not fill). What a
  * line belongs to comes by unique keys on tx_id (transfer, claim_capture, refund_request,
- * wechat_refund_return, wechat_refund_settlement, escrow_release's primary key) and payment_tx
+ * wechat_refund_return, wechat_refund_settlement, wechat_refund_other_amount, escrow_release's
+ * primary key) and payment_tx
  * (migration 0022).
  *
  * The balance after a line is the wallet's available balance now less every available entry
@@ -82,10 +83,10 @@ newer AS MATERIALIZED (
 detail AS (
   SELECT page.*, transfer.id AS transfer_id, transfer.note, claim_capture.claim_id,
     coalesce(refund_request.id, returned_refund.request_id, returned_refund.out_refund_no,
-      settled_refund.request_id, settled_refund.out_refund_no) AS refund_id,
+      settled_refund.request_id, settled_refund.out_refund_no, other_amount_refund.request_id, other_amount_refund.out_refund_no) AS refund_id,
     (SELECT payment.id FROM payment WHERE payment.tx_id = page.tx_id LIMIT 1) AS payment_id,
     coalesce((SELECT order_id FROM payment WHERE payment.tx_id = page.tx_id LIMIT 1), refund_request.order_id, returned_refund.order_id,
-      settled_refund.order_id) AS order_id,
+      settled_refund.order_id, other_amount_refund.order_id) AS order_id,
     coalesce(claim.task_id, escrow_release.task_id,
       (SELECT task.id FROM payment JOIN task ON task.order_id = payment.order_id WHERE payment.tx_id = page.tx_id LIMIT 1)) AS task_id,
     CASE
@@ -106,6 +107,10 @@ detail AS (
   -- receipt, which then tells it reached the payer's card.
   LEFT JOIN wechat_refund_settlement ON wechat_refund_settlement.tx_id = page.tx_id
   LEFT JOIN wechat_refund AS settled_refund ON settled_refund.out_refund_no = wechat_refund_settlement.out_refund_no
+  -- A parked refund WeChat Pay paid out for less than asked (decision 070): the rest, with its
+  -- order and the refund's receipt.
+  LEFT JOIN wechat_refund_other_amount ON wechat_refund_other_amount.tx_id = page.tx_id
+  LEFT JOIN wechat_refund AS other_amount_refund ON other_amount_refund.out_refund_no = wechat_refund_other_amount.out_refund_no
 )
 SELECT detail.tx_id, detail.seq, detail.available, detail.held, detail.kind, detail.created_at, detail.note, detail.order_id,
   detail.task_id, task.title AS task_title, other.handle AS other_handle, other.display_name AS other_display_name,

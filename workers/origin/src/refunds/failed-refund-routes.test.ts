@@ -22,7 +22,7 @@ let origin: WechatOrigin;
 let alice: SceneUser;
 let finance: SceneUser;
 
-const { rechargeOrder, startWechat, orderDetail, cancel } = wechatRequests(() => ({ origin, alice }));
+const { rechargeOrder, startWechat, orderDetail, lateRechargeRefund } = wechatRequests(() => ({ origin, alice }));
 
 beforeEach(async () => {
   ({ origin, alice } = await wechatScene());
@@ -57,20 +57,6 @@ const story = async (orderId: string) =>
   (await answerOf<OrderStory>(await origin.call(`/api/ops/orders/${orderId}`, { method: "GET", headers: finance.auth }))).data;
 const audited = async () =>
   (await env.DB.prepare("SELECT action, reason FROM audit_log ORDER BY id").all<{ action: string; reason: string | null }>()).results;
-
-/**
- * A recharge of `amount` paid with WeChat Pay after it was cancelled (its close failed), so its
- * money waits in the clearing account for the automatic refund, which WeChat Pay took.
- */
-async function lateRechargeRefund(amount: number) {
-  const order = await rechargeOrder(amount);
-  const { outTradeNo } = await startWechat(order.id);
-  await control("/faults", { kind: "status", status: 503, path: "/v3/pay/transactions/out-trade-no/", method: "POST" });
-  await cancel(order.id);
-  expect((await replay(origin, await payerPays(outTradeNo))).status).toBe(204);
-  expect(await clearingBalance()).toBe(amount);
-  return { orderId: order.id, outTradeNo, outRefundNo: `RF${outTradeNo}` };
-}
 
 /** The same, with WeChat Pay ending the refund ABNORMAL or CLOSED and notifying it. */
 async function failedRefund(amount: number, status: "ABNORMAL" | "CLOSED" = "ABNORMAL") {

@@ -17,18 +17,18 @@ import { z } from "zod";
 import { ApiError } from "../http/answer";
 import { validationHook } from "../http/validation";
 import { idempotentPosts } from "../idempotency/idempotency";
-import { isOverdraft, journalParts, walletAccountOf, worldAccount } from "../ledger/journal";
+import { isOverdraft, journalParts, paydeskCoveredAccount, walletAccountOf, worldAccount } from "../ledger/journal";
 import { isLockRefusal } from "../auth/signed-in-user";
 import { auditStatement } from "../ops/audit";
 import { operatorWith } from "../ops/operator-access";
 import { operatorActor, operatorName, requestIdOf } from "../ops/operator-actor";
-import { iso, personRefOf } from "../ops/ops-rows";
+import { iso } from "../ops/ops-rows";
 import type { OriginEnv } from "../origin-env";
 import { failedWechatRefundStatuses } from "#contract/value-lists";
 import type { RefundStatus } from "../wechat-pay/payments/refund-states";
-import { wechatClearingAccount } from "../wechat-pay/payments/refunds";
 import { askWhetherStillFailed } from "./failed-refund-check";
-import { needsAHand, type WechatRefundRow, wechatRefundOf, wechatRefundSelect } from "./wechat-refund-rows";
+import { refundReturnBatch, returnRefusal } from "./refund-return-batch";
+import { listed, needsAHand, readRefund, returnedNow, type WechatRefundRow, wechatRefundSelect } from "./wechat-refund-rows";
 import { notForYourself } from "./not-for-yourself";
 
 const notAnOperator = "not signed in as an operator (the same answer as an unknown path)";
@@ -67,7 +67,7 @@ const returnToWallet = createRoute({
     403: errorContent("FORBIDDEN: only finance and admin operators; NOT_FOR_YOURSELF: the order is the operator's own"),
     404: errorContent(`NOT_FOUND: no such refund, or ${notAnOperator}`),
     409: errorContent(
-      "REFUND_NOT_FAILED: WeChat Pay has not failed it (due, processing, succeeded), or it is parked (WeChat Pay reported another amount); REFUND_RETURNED: returned already",
+      "REFUND_NOT_FAILED: WeChat Pay has not failed it (due, processing, succeeded), or it is parked (WeChat Pay reported another amount: settle-parked settles it); REFUND_RETURNED: returned already",
     ),
     422: errorContent(
       "WECHAT_PAY_NOT_CONFIGURED: WeChat Pay cannot be asked whether the refund failed; IDEMPOTENCY_KEY_REUSED: the key was used with another body",
@@ -103,9 +103,6 @@ const settlePaidTwice = createRoute({
   },
 });
 
-/** Paydesk's own money covering refunds paid twice (migration 0038): outside the wallets, like the world. */
-const paydeskCoveredAccount = "acc_paydesk_covered";
-
 export const failedRefundRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
 failedRefundRoutes.use("/wechat-refunds", operatorWith("refund"));
 failedRefundRoutes.use("/wechat-refunds/*", operatorWith("refund"));
@@ -114,12 +111,6 @@ failedRefundRoutes.use(
   idempotentPosts((c) => `ops:${c.var.operator.userId}`),
 );
 
-const listed = (row: WechatRefundRow): OpsWechatRefund => ({
-  ...wechatRefundOf(row),
-  orderId: row.order_id,
-  person: personRefOf(row.person_id, row.person_handle, row.person_display_name),
-});
-
 failedRefundRoutes.openapi(listNeedingAHand, async (c) => {
   // Index wechat_refund_needs_a_hand.
   const rows = await c.env.DB.prepare(`${wechatRefundSelect} WHERE ${needsAHand} ORDER BY refund.updated_at, refund.out_refund_no LIMIT ?1`)
@@ -127,9 +118,6 @@ failedRefundRoutes.openapi(listNeedingAHand, async (c) => {
     .all<WechatRefundRow>();
   return c.json({ code: "SUCCESS" as const, data: rows.results.map(listed) }, 200);
 });
-
-const readRefund = (db: D1Database, outRefundNo: string) =>
-  db.prepare(`${wechatRefundSelect} WHERE refund.out_refund_no = ?1`).bind(outRefundNo).first<WechatRefundRow>();
 
 const isFailed = (refund: WechatRefundRow) =>
   (failedWechatRefundStatuses as readonly RefundStatus[]).includes(refund.status) && refund.parked_at === null;
@@ -157,72 +145,23 @@ failedRefundRoutes.openapi(returnToWallet, async (c) => {
   if (asked === "not_failed") return c.var.idempotency.refuse(notFailed(), { lasting: false });
   // As WeChat Pay's answer left it (a refused refund may now be abnormal); the batch states it again.
   const refund = (await readRefund(db, outRefundNo)) ?? read;
-  const txId = `tx_${crypto.randomUUID()}`;
   const item = listed(refund);
-  const answer: OpsWechatRefund = {
-    ...item,
-    returned: {
-      to: item.person,
-      by: operatorName(c),
-      at: iso(now),
-      reason,
-      lateSuccessAt: null,
-      lateSuccessAccount: null,
-      settled: null,
-    },
-  };
-  const { opening: openTx, entries: entriesAndSeal } = journalParts(db, {
-    id: txId,
-    kind: "refund",
-    at: now,
-    postings: [
-      { account: wechatClearingAccount, amount: -refund.amount },
-      { account: walletAccountOf(refund.person_id), bucket: "available", amount: refund.amount },
-    ],
-  });
+  const answer: OpsWechatRefund = { ...item, returned: returnedNow(item, operatorName(c), now, reason) };
   try {
-    return await c.var.idempotency.commit(
-      [
-        // The row first: an operator demoted or locked meanwhile hears 403 (migration 0036),
-        // before the checks below could speak of the refund.
-        auditStatement(db, {
-          actor: operatorActor(c),
-          action: "refund.return_to_wallet",
-          object: { type: "order", id: refund.order_id },
-          before: { refund: refund.out_refund_no, status: refund.status },
-          after: { refund: refund.out_refund_no, wallet: refund.person_id, amount: refund.amount },
-          reason,
-          requestId: requestIdOf(c),
-          at: now,
-        }),
-        openTx,
-        // Before the entries: of two returns at once, the second is refused here (the primary
-        // key), not by the clearing account's overdraft; trigger wechat_refund_return_failed_only
-        // refuses a refund that stopped being failed meanwhile.
-        db
-          .prepare(
-            `INSERT INTO wechat_refund_return (out_refund_no, tx_id, user_id, reason, returned_by, returned_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)`,
-          )
-          .bind(refund.out_refund_no, txId, refund.person_id, reason, c.var.operator.userId, now),
-        ...entriesAndSeal,
-      ],
-      200,
-      { code: "SUCCESS" as const, data: answer },
-    );
+    return await c.var.idempotency.commit(refundReturnBatch(c, refund, { reason, now }), 200, { code: "SUCCESS" as const, data: answer });
   } catch (error) {
-    if (!(error instanceof Error)) throw error;
-    if (error.message.includes("refund_return: the refund has not failed"))
-      return c.var.idempotency.refuse(notFailed(), { lasting: false });
-    if (/UNIQUE constraint failed: wechat_refund_return/.test(error.message)) {
-      return c.var.idempotency.refuse(returnedAlready(), { lasting: false });
-    }
+    const refusal = returnRefusal(error);
+    if (refusal === "not_failed") return c.var.idempotency.refuse(notFailed(), { lasting: false });
+    if (refusal === "returned") return c.var.idempotency.refuse(returnedAlready(), { lasting: false });
     throw error;
   }
 });
 
 const notFailed = () =>
-  new ApiError("REFUND_NOT_FAILED", "WeChat Pay has not failed this refund: it is on its way or done, or reports another amount.");
+  new ApiError(
+    "REFUND_NOT_FAILED",
+    "WeChat Pay has not failed this refund: it is on its way or done, or reports another amount (then settle it as parked).",
+  );
 const returnedAlready = () => new ApiError("REFUND_RETURNED", "This refund's money has been returned to the wallet already.");
 
 failedRefundRoutes.openapi(settlePaidTwice, async (c) => {

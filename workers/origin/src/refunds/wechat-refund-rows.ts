@@ -1,9 +1,12 @@
 /**
  * WeChat Pay refunds as the back office reads them: the refund, whether it is parked, its
  * return to a wallet if a finance operator made one (docs/decisions/048-failed-wechat-refunds.md),
- * and, for one paid twice, its settlement (docs/decisions/060-refunds-paid-twice.md).
+ * for one paid twice, its settlement (docs/decisions/060-refunds-paid-twice.md), and for a
+ * parked one WeChat Pay paid out for another amount, that settlement
+ * (docs/decisions/070-parked-refunds-settled.md).
  */
 import type { WechatRefund } from "#contract/ops-orders";
+import type { OpsWechatRefund } from "#contract/ops-refunds";
 import { iso, isoOrNull, personRefOf } from "../ops/ops-rows";
 import { failedRefundStatusList } from "../wechat-pay/payments/refund-states";
 
@@ -18,6 +21,8 @@ SELECT refund.out_refund_no, refund.payment_id, refund.order_id, refund.amount, 
        returner.handle AS returner_handle, returner.display_name AS returner_display_name,
        settled.how AS settled_how, settled.reason AS settle_reason, settled.settled_at,
        settler.handle AS settler_handle, settler.display_name AS settler_display_name,
+       other.refunded AS other_refunded, other.reason AS other_reason, other.settled_at AS other_settled_at,
+       other_settler.handle AS other_settler_handle, other_settler.display_name AS other_settler_display_name,
        person.id AS person_id, person.handle AS person_handle, person.display_name AS person_display_name
 FROM wechat_refund AS refund
 JOIN orders ON orders.id = refund.order_id
@@ -25,7 +30,9 @@ JOIN user AS person ON person.id = orders.user_id
 LEFT JOIN wechat_refund_return AS returned ON returned.out_refund_no = refund.out_refund_no
 LEFT JOIN user AS returner ON returner.id = returned.returned_by
 LEFT JOIN wechat_refund_settlement AS settled ON settled.out_refund_no = refund.out_refund_no
-LEFT JOIN user AS settler ON settler.id = settled.settled_by`;
+LEFT JOIN user AS settler ON settler.id = settled.settled_by
+LEFT JOIN wechat_refund_other_amount AS other ON other.out_refund_no = refund.out_refund_no
+LEFT JOIN user AS other_settler ON other_settler.id = other.settled_by`;
 
 /**
  * The refunds that need a hand (docs/decisions/048-failed-wechat-refunds.md): failed or parked,
@@ -63,6 +70,11 @@ export type WechatRefundRow = {
   settled_at: number | null;
   settler_handle: string | null;
   settler_display_name: string | null;
+  other_refunded: number | null;
+  other_reason: string | null;
+  other_settled_at: number | null;
+  other_settler_handle: string | null;
+  other_settler_display_name: string | null;
   person_id: string;
   person_handle: string;
   person_display_name: string;
@@ -102,5 +114,34 @@ export function wechatRefundOf(row: WechatRefundRow): WechatRefund {
                     reason: row.settle_reason ?? "",
                   },
           },
+    otherAmount:
+      row.other_refunded === null || row.other_settled_at === null
+        ? null
+        : {
+            refunded: row.other_refunded,
+            by: { handle: row.other_settler_handle ?? "", displayName: row.other_settler_display_name ?? "" },
+            at: iso(row.other_settled_at),
+            reason: row.other_reason ?? "",
+          },
   };
+}
+
+/** A refund with its order and the order's owner, as the back office's refund desk lists it. */
+export const listed = (row: WechatRefundRow): OpsWechatRefund => ({
+  ...wechatRefundOf(row),
+  orderId: row.order_id,
+  person: personRefOf(row.person_id, row.person_handle, row.person_display_name),
+});
+
+export const readRefund = (db: D1Database, outRefundNo: string) =>
+  db.prepare(`${wechatRefundSelect} WHERE refund.out_refund_no = ?1`).bind(outRefundNo).first<WechatRefundRow>();
+
+/** What a return made now adds to the refund's answer (docs/decisions/048-failed-wechat-refunds.md). */
+export function returnedNow(
+  item: OpsWechatRefund,
+  by: { handle: string; displayName: string },
+  now: number,
+  reason: string,
+): NonNullable<OpsWechatRefund["returned"]> {
+  return { to: item.person, by, at: iso(now), reason, lateSuccessAt: null, lateSuccessAccount: null, settled: null };
 }

@@ -1,0 +1,146 @@
+/**
+ * What a finance operator does with a WeChat Pay refund that needs a hand, beside it on its
+ * order's page: return a failed one's money to the wallet (docs/decisions/048-failed-wechat-refunds.md),
+ * settle one paid twice (060), or settle a parked one as WeChat Pay says it ended (070).
+ * Each form sends its intent to the order route's action.
+ */
+import { useFetcher } from "react-router";
+import type { WechatRefund } from "#contract/ops-orders";
+import { failedWechatRefundStatuses } from "#contract/value-lists";
+import { useAnnounceSuccess } from "../components/announcer";
+import { Money } from "../components/money";
+import type { ActionResult } from "../forms/action-result";
+import { FormAlert, SelectField, SubmitButton, TextAreaField } from "../forms/fields";
+import { fieldError } from "../forms/failure-fields";
+import { useFormInstance } from "../forms/use-form-instance";
+import { useMessages } from "../i18n/messages";
+import { opsMessages } from "../messages/ops";
+
+/** A failed WeChat Pay refund's money back to the wallet of the order's owner (docs/decisions/048-failed-wechat-refunds.md). */
+export function ReturnToWallet({ refund, owner }: { refund: WechatRefund; owner: string }) {
+  const text = useMessages(opsMessages);
+  const fetcher = useFetcher<ActionResult>();
+  const { formRef, idempotencyKey } = useFormInstance(fetcher.data);
+  const done = fetcher.data?.ok ? text.returnedNow : "";
+  useAnnounceSuccess(fetcher.data, done);
+  const id = `ops-return-${refund.outRefundNo}`;
+  return (
+    <fetcher.Form method="post" ref={formRef} className="ops-actions" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}>
+        {text.returnToWallet} · <Money amount={refund.amount} />
+      </h3>
+      <p className="hint">{text.returnHint(owner)}</p>
+      <FormAlert result={fetcher.data} fields={["reason"]} />
+      <input type="hidden" name="intent" value="return" />
+      <input type="hidden" name="outRefundNo" value={refund.outRefundNo} />
+      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+      <TextAreaField
+        id={`${id}-reason`}
+        name="reason"
+        label={text.returnReason}
+        required
+        rows={2}
+        error={fieldError(fetcher.data, "reason")}
+      />
+      <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.returnToWallet}>
+        {text.returnToWallet}
+      </SubmitButton>
+    </fetcher.Form>
+  );
+}
+
+/**
+ * A refund returned to the wallet and paid out by WeChat Pay as well: its payout booked, taken
+ * back from the wallet or borne by Paydesk, or nothing booked when WeChat Pay paid it to
+ * Paydesk's own account (docs/decisions/060-refunds-paid-twice.md).
+ */
+export function SettlePaidTwice({ refund, owner }: { refund: WechatRefund; owner: string }) {
+  const text = useMessages(opsMessages);
+  const fetcher = useFetcher<ActionResult>();
+  const { formRef, idempotencyKey } = useFormInstance(fetcher.data);
+  useAnnounceSuccess(fetcher.data, fetcher.data?.ok ? text.settledNow : "");
+  const id = `ops-settle-${refund.outRefundNo}`;
+  return (
+    // noValidate: the form's own check names what is missing, in the page's words.
+    <fetcher.Form method="post" ref={formRef} className="ops-actions" aria-labelledby={`${id}-title`} noValidate>
+      <h3 id={`${id}-title`}>
+        {text.settlePaidTwice} · <Money amount={refund.amount} />
+      </h3>
+      <p className="hint">{text.settleHint(owner)}</p>
+      <FormAlert result={fetcher.data} fields={["how", "reason"]} />
+      <input type="hidden" name="intent" value="settle" />
+      <input type="hidden" name="outRefundNo" value={refund.outRefundNo} />
+      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+      <SelectField
+        id={`${id}-how`}
+        name="how"
+        label={text.settleHow}
+        required
+        defaultValue=""
+        options={[
+          { value: "", label: text.settleHowPlaceholder },
+          { value: "take_back", label: text.takeBackFrom(owner) },
+          { value: "bear", label: text.bearIt },
+          { value: "to_paydesk", label: text.toPaydesk },
+        ]}
+        error={fieldError(fetcher.data, "how")}
+      />
+      <TextAreaField
+        id={`${id}-reason`}
+        name="reason"
+        label={text.settleReason}
+        required
+        rows={2}
+        error={fieldError(fetcher.data, "reason")}
+      />
+      <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.settlePaidTwice}>
+        {text.settlePaidTwice}
+      </SubmitButton>
+    </fetcher.Form>
+  );
+}
+
+export const paidTwice = (refund: WechatRefund) => Boolean(refund.returned?.lateSuccessAt) && !refund.returned?.settled;
+
+/** A refund WeChat Pay failed for good, and not parked for another amount, may go back to the wallet. */
+export const returnable = (refund: WechatRefund) =>
+  !refund.returned && !refund.parked && (failedWechatRefundStatuses as readonly string[]).includes(refund.status);
+
+/** A parked refund: WeChat Pay reported another amount, and no operator has settled it yet. */
+export const parkedUnsettled = (refund: WechatRefund) =>
+  refund.parked && !refund.returned && !refund.otherAmount && refund.status !== "succeeded";
+
+/**
+ * A parked refund settled as WeChat Pay, asked again, says it ended: failed, returned to the
+ * wallet; paid out for another amount, booked so (docs/decisions/070-parked-refunds-settled.md).
+ */
+export function SettleParked({ refund, owner }: { refund: WechatRefund; owner: string }) {
+  const text = useMessages(opsMessages);
+  const fetcher = useFetcher<ActionResult>();
+  const { formRef, idempotencyKey } = useFormInstance(fetcher.data);
+  useAnnounceSuccess(fetcher.data, fetcher.data?.ok ? text.settledParkedNow : "");
+  const id = `ops-settle-parked-${refund.outRefundNo}`;
+  return (
+    <fetcher.Form method="post" ref={formRef} className="ops-actions" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}>
+        {text.settleParked} · <Money amount={refund.amount} />
+      </h3>
+      <p className="hint">{text.settleParkedHint(owner)}</p>
+      <FormAlert result={fetcher.data} fields={["reason"]} />
+      <input type="hidden" name="intent" value="settleParked" />
+      <input type="hidden" name="outRefundNo" value={refund.outRefundNo} />
+      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+      <TextAreaField
+        id={`${id}-reason`}
+        name="reason"
+        label={text.settleParkedReason}
+        required
+        rows={2}
+        error={fieldError(fetcher.data, "reason")}
+      />
+      <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.settleParked}>
+        {text.settleParked}
+      </SubmitButton>
+    </fetcher.Form>
+  );
+}

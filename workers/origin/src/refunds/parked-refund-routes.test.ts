@@ -1,0 +1,296 @@
+// docs/decisions/070-parked-refunds-settled.md
+import { env } from "cloudflare:workers";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { OpsWechatRefund } from "#contract/ops-refunds";
+import type { OrderStory } from "#contract/ops-orders";
+import { balanceOf, expectLedgerWhole, seedOperator, seedUser } from "../../test/origin-client";
+import { recordedNotification, wechatRequests, wechatScene, type SceneUser } from "../../test/wechat-scene";
+import {
+  clearingBalance,
+  control,
+  deliverNotifications,
+  payerPays,
+  refundRow,
+  replay,
+  type WechatOrigin,
+  wechatTestEnv,
+  worldBalance,
+} from "../../test/wechat-support";
+import { applyRefundResult } from "../wechat-pay/payments/refunds";
+
+let origin: WechatOrigin;
+let alice: SceneUser;
+let finance: SceneUser;
+
+const { rechargeOrder, startWechat, orderDetail, lateRechargeRefund } = wechatRequests(() => ({ origin, alice }));
+
+beforeEach(async () => {
+  ({ origin, alice } = await wechatScene());
+  finance = await seedOperator("op_finance", "finance", origin.now());
+});
+
+type Answer<T> = { status: number; code: string; data: T; field?: string };
+async function answerOf<T>(response: Response): Promise<Answer<T>> {
+  return { status: response.status, ...((await response.json()) as { code: string; data: T; field?: string }) };
+}
+
+const reason = "The merchant platform shows 5.00 refunded to her card; ticket 31.";
+const settleParked = async (
+  outRefundNo: string,
+  {
+    by = finance,
+    key = `sp-${crypto.randomUUID()}`,
+    env: callEnv,
+    body = { reason },
+  }: { by?: SceneUser; key?: string; env?: Env; body?: unknown } = {},
+) =>
+  answerOf<OpsWechatRefund>(
+    await origin.call(`/api/ops/wechat-refunds/${outRefundNo}/settle-parked`, {
+      body,
+      headers: { ...by.auth, "Idempotency-Key": key },
+      ...(callEnv ? { env: callEnv } : {}),
+    }),
+  );
+const needingAHand = async () =>
+  answerOf<OpsWechatRefund[]>(await origin.call("/api/ops/wechat-refunds", { method: "GET", headers: finance.auth }));
+const story = async (orderId: string) =>
+  (await answerOf<OrderStory>(await origin.call(`/api/ops/orders/${orderId}`, { method: "GET", headers: finance.auth }))).data;
+/** The audit rows of what moved refunds' money (asking WeChat Pay, which parks them, is audited too). */
+const audited = async () =>
+  (
+    await env.DB.prepare("SELECT action, before, after FROM audit_log WHERE action LIKE 'refund.%' ORDER BY id").all<{
+      action: string;
+      before: string;
+      after: string;
+    }>()
+  ).results;
+const coveredBalance = async () =>
+  (await env.DB.prepare("SELECT available FROM account WHERE id = 'acc_paydesk_covered'").first<number>("available")) ?? NaN;
+const statement = async () =>
+  (
+    await answerOf<{ entries: { kind: string; amount: number; orderId: string | null; receipt: { kind: string; id: string } | null }[] }>(
+      await origin.call("/api/wallet/entries", { method: "GET", headers: alice.auth }),
+    )
+  ).data.entries;
+
+/**
+ * WeChat Pay ends the refund `status` for `refunded` fen, not the amount asked. Its notification
+ * is refused; asked about (as the cron asks, here by an operator), the refund is parked.
+ */
+async function endsForAnotherAmount(
+  { orderId, outTradeNo, outRefundNo }: { orderId: string; outTradeNo: string; outRefundNo: string },
+  status: "SUCCESS" | "ABNORMAL",
+  refunded: number,
+) {
+  expect((await control(`/refunds/${outRefundNo}/complete`, { status, refund: refunded })).status).toBe(200);
+  await deliverNotifications();
+  expect((await replay(origin, await recordedNotification(outTradeNo, `REFUND.${status}`))).status).toBe(422);
+  const asked = await origin.call(`/api/ops/orders/${orderId}/ask-wechat-pay`, { body: {}, headers: finance.auth });
+  expect(asked.status).toBe(200);
+  expect(await needingAHand()).toMatchObject({ data: [{ outRefundNo, parked: true }] });
+}
+
+describe("a parked refund WeChat Pay paid out for less than asked", () => {
+  it("books the payout as money out and the rest to the owner's wallet, once, audited; the person sees it", async () => {
+    const late = await lateRechargeRefund(800);
+    const { orderId, outTradeNo, outRefundNo } = late;
+    await endsForAnotherAmount(late, "SUCCESS", 500);
+    expect(await refundRow(outTradeNo)).toMatchObject({ status: "processing" });
+    const world = await worldBalance();
+
+    const key = `sp-${crypto.randomUUID()}`;
+    const settled = await settleParked(outRefundNo, { key });
+    expect(settled).toMatchObject({
+      status: 200,
+      data: {
+        outRefundNo,
+        orderId,
+        amount: 800,
+        status: "succeeded",
+        parked: false,
+        returned: null,
+        otherAmount: { refunded: 500, reason },
+      },
+    });
+    expect(await clearingBalance()).toBe(0);
+    expect(await worldBalance()).toBe(world + 500);
+    expect(await balanceOf(alice.id)).toEqual({ available: 300, held: 0 });
+    expect(await refundRow(outTradeNo)).toMatchObject({ status: "succeeded" });
+    expect(await audited()).toEqual([
+      {
+        action: "refund.settle_other_amount",
+        before: JSON.stringify({ refund: outRefundNo, status: "processing", asked: 800 }),
+        after: JSON.stringify({ refund: outRefundNo, refunded: 500, toWallet: 300, borne: 0, wallet: alice.id }),
+      },
+    ]);
+    expect(await needingAHand()).toMatchObject({ data: [] });
+    expect((await story(orderId)).refunds[0]).toMatchObject({
+      status: "succeeded",
+      otherAmount: { refunded: 500, by: { handle: "op_finance" } },
+    });
+    // The rest is a refund line of the wallet, naming its order and the refund's receipt.
+    expect((await statement())[0]).toMatchObject({ kind: "refund", amount: 300, orderId, receipt: { kind: "refund", id: outRefundNo } });
+    expect((await orderDetail(orderId)).payments[0]).toMatchObject({ refund: { status: "succeeded" } });
+
+    // The same request replays its answer; another is refused: nothing moves twice.
+    expect(await settleParked(outRefundNo, { key })).toEqual(settled);
+    expect(await settleParked(outRefundNo)).toMatchObject({ status: 409, code: "REFUND_NOT_PARKED" });
+    // What WeChat Pay says of it later moves nothing: its state is final.
+    await applyRefundResult(env.DB, outRefundNo, { status: "SUCCESS", out_refund_no: outRefundNo, amount: { refund: 500 } }, origin.now());
+    expect(await balanceOf(alice.id)).toEqual({ available: 300, held: 0 });
+    expect(await worldBalance()).toBe(world + 500);
+    await expectLedgerWhole();
+  });
+});
+
+describe("a parked refund WeChat Pay paid out for more than asked", () => {
+  it("books the whole payout as money out, the difference borne by Paydesk; the wallet is not touched", async () => {
+    const order = await rechargeOrder(3_000);
+    const { outTradeNo } = await startWechat(order.id);
+    expect((await replay(origin, await payerPays(outTradeNo))).status).toBe(204);
+    const made = await answerOf<{ wechat: { outRefundNo: string } | null }>(
+      await origin.call(`/api/ops/orders/${order.id}/refunds`, {
+        body: { amount: 1_200, reason: "The customer asked, ticket 42." },
+        headers: { ...finance.auth, "Idempotency-Key": `rf-${crypto.randomUUID()}` },
+      }),
+    );
+    expect(made.status).toBe(201);
+    const outRefundNo = made.data.wechat?.outRefundNo ?? "";
+    expect(await balanceOf(alice.id)).toEqual({ available: 1_800, held: 0 });
+    await endsForAnotherAmount({ orderId: order.id, outTradeNo, outRefundNo }, "SUCCESS", 1_500);
+    const world = await worldBalance();
+
+    expect(await settleParked(outRefundNo)).toMatchObject({ status: 200, data: { amount: 1_200, otherAmount: { refunded: 1_500 } } });
+    expect(await worldBalance()).toBe(world + 1_500);
+    expect(await coveredBalance()).toBe(-300);
+    expect(await clearingBalance()).toBe(0);
+    expect(await balanceOf(alice.id)).toEqual({ available: 1_800, held: 0 });
+    expect((await audited()).at(-1)).toMatchObject({
+      action: "refund.settle_other_amount",
+      after: JSON.stringify({ refund: outRefundNo, refunded: 1_500, toWallet: 0, borne: 300, wallet: alice.id }),
+    });
+    await expectLedgerWhole();
+  });
+});
+
+describe("a parked refund WeChat Pay reports failed", () => {
+  it("returns the whole asked amount to the owner's wallet, as a failed refund's return, whatever amount it reported", async () => {
+    const late = await lateRechargeRefund(800);
+    const { orderId, outTradeNo, outRefundNo } = late;
+    await endsForAnotherAmount(late, "ABNORMAL", 700);
+
+    expect(await settleParked(outRefundNo)).toMatchObject({
+      status: 200,
+      data: { status: "abnormal", otherAmount: null, returned: { to: { id: alice.id }, by: { handle: "op_finance" }, reason } },
+    });
+    expect(await balanceOf(alice.id)).toEqual({ available: 800, held: 0 });
+    expect(await clearingBalance()).toBe(0);
+    expect(await refundRow(outTradeNo)).toMatchObject({ status: "abnormal" });
+    expect((await audited()).map((row) => row.action)).toEqual(["refund.return_to_wallet"]);
+    expect((await story(orderId)).refunds[0]).toMatchObject({ status: "abnormal", returned: { reason } });
+    expect((await statement())[0]).toMatchObject({ kind: "refund", amount: 800, orderId });
+    expect((await orderDetail(orderId)).payments[0]).toMatchObject({ refund: { status: "returned" } });
+    expect(await needingAHand()).toMatchObject({ data: [] });
+    expect(await settleParked(outRefundNo)).toMatchObject({ status: 409, code: "REFUND_NOT_PARKED" });
+    await expectLedgerWhole();
+  });
+});
+
+describe("what is not settled", () => {
+  it("a refund WeChat Pay still reports under way: REFUND_STILL_PROCESSING, nothing moves, and the same key settles it once it ends", async () => {
+    const { outTradeNo, outRefundNo } = await lateRechargeRefund(600);
+    // Reported for another amount (a notification, say) while WeChat Pay still holds it PROCESSING.
+    await applyRefundResult(env.DB, outRefundNo, { status: "PROCESSING", out_refund_no: outRefundNo, amount: { refund: 1 } }, origin.now());
+    const key = `sp-${crypto.randomUUID()}`;
+    expect(await settleParked(outRefundNo, { key })).toMatchObject({ status: 409, code: "REFUND_STILL_PROCESSING" });
+    expect(await clearingBalance()).toBe(600);
+    expect(await balanceOf(alice.id)).toEqual({ available: 0, held: 0 });
+    expect(await audited()).toEqual([]);
+    expect((await control(`/refunds/${outRefundNo}/complete`, { status: "SUCCESS", refund: 400 })).status).toBe(200);
+    expect(await settleParked(outRefundNo, { key })).toMatchObject({ status: 200, data: { otherAmount: { refunded: 400 } } });
+    expect(await balanceOf(alice.id)).toEqual({ available: 200, held: 0 });
+    expect(await refundRow(outTradeNo)).toMatchObject({ status: "succeeded" });
+    await expectLedgerWhole();
+  });
+
+  it("a refund WeChat Pay now reports done for the asked amount is booked as done: REFUND_NOT_PARKED, nothing else moves", async () => {
+    const { outTradeNo, outRefundNo } = await lateRechargeRefund(600);
+    await applyRefundResult(env.DB, outRefundNo, { status: "SUCCESS", out_refund_no: outRefundNo, amount: { refund: 1 } }, origin.now());
+    expect((await control(`/refunds/${outRefundNo}/complete`, { status: "SUCCESS" })).status).toBe(200);
+    const world = await worldBalance();
+    expect(await settleParked(outRefundNo)).toMatchObject({ status: 409, code: "REFUND_NOT_PARKED" });
+    expect(await refundRow(outTradeNo)).toMatchObject({ status: "succeeded" });
+    expect(await worldBalance()).toBe(world + 600);
+    expect(await clearingBalance()).toBe(0);
+    expect(await balanceOf(alice.id)).toEqual({ available: 0, held: 0 });
+    expect(await audited()).toEqual([]);
+    await expectLedgerWhole();
+  });
+
+  it("a refund that is not parked: REFUND_NOT_PARKED, and WeChat Pay is not asked", async () => {
+    const { outRefundNo } = await lateRechargeRefund(600);
+    await control("/faults", { kind: "status", status: 503, path: "/v3/refund/domestic/refunds/", method: "GET" });
+    expect(await settleParked(outRefundNo)).toMatchObject({ status: 409, code: "REFUND_NOT_PARKED" });
+    // The fault is still waiting: nothing asked.
+    expect((await control<{ faults: unknown[] }>("/faults", undefined, "GET")).data.faults).toHaveLength(1);
+    expect(await clearingBalance()).toBe(600);
+  });
+
+  it("no clear answer from WeChat Pay: WECHAT_PAY_UNAVAILABLE, nothing moves; not configured: WECHAT_PAY_NOT_CONFIGURED", async () => {
+    const late = await lateRechargeRefund(500);
+    const { outRefundNo } = late;
+    await endsForAnotherAmount(late, "SUCCESS", 200);
+    await control("/faults", { kind: "status", status: 503, path: "/v3/refund/domestic/refunds/", method: "GET" });
+    const key = `sp-${crypto.randomUUID()}`;
+    expect(await settleParked(outRefundNo, { key })).toMatchObject({ status: 503, code: "WECHAT_PAY_UNAVAILABLE" });
+    expect(await settleParked(outRefundNo, { env: wechatTestEnv({ WECHATPAY_MCHID: undefined }) })).toMatchObject({
+      status: 422,
+      code: "WECHAT_PAY_NOT_CONFIGURED",
+    });
+    expect(await clearingBalance()).toBe(500);
+    expect(await balanceOf(alice.id)).toEqual({ available: 0, held: 0 });
+    expect((await settleParked(outRefundNo, { key })).status).toBe(200);
+    expect(await balanceOf(alice.id)).toEqual({ available: 300, held: 0 });
+    await expectLedgerWhole();
+  });
+
+  it("two operators settling one refund at once settle it once", async () => {
+    const late = await lateRechargeRefund(900);
+    const { outRefundNo } = late;
+    await endsForAnotherAmount(late, "SUCCESS", 100);
+    const second = await seedOperator("op_finance_2", "finance", origin.now());
+    const answers = await Promise.all([settleParked(outRefundNo), settleParked(outRefundNo, { by: second })]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    expect(answers.find((answer) => answer.status === 409)).toMatchObject({ code: "REFUND_NOT_PARKED" });
+    expect(await balanceOf(alice.id)).toEqual({ available: 800, held: 0 });
+    expect((await audited()).length).toBe(1);
+    await expectLedgerWhole();
+  });
+
+  it("finance and admin only, never on one's own order; no reason or a malformed number is a 400 naming the field", async () => {
+    const late = await lateRechargeRefund(300);
+    const { outRefundNo } = late;
+    await endsForAnotherAmount(late, "SUCCESS", 100);
+    const support = await seedOperator("op_support", "support", origin.now());
+    const nobody = await seedUser("nobody", origin.now());
+    expect((await settleParked(outRefundNo, { by: support })).status).toBe(403);
+    expect((await settleParked(outRefundNo, { by: nobody })).status).toBe(404);
+    expect(await settleParked(`RF${"9".repeat(70)}`)).toMatchObject({ status: 400, field: "outRefundNo" });
+    expect(await settleParked("RF404404404")).toMatchObject({ status: 404, code: "NOT_FOUND" });
+    expect(await settleParked(outRefundNo, { body: { reason: " \u200b " } })).toMatchObject({ status: 400, field: "reason" });
+    await env.DB.prepare("INSERT INTO operator_role (user_id, role, granted_by, granted_at) VALUES (?1, 'finance', 'cli', ?2)")
+      .bind(alice.id, origin.now())
+      .run();
+    expect(await settleParked(outRefundNo, { by: alice })).toMatchObject({ status: 403, code: "NOT_FOR_YOURSELF" });
+    // The database refuses it as well (migration 0045).
+    await expect(
+      env.DB.prepare(
+        "INSERT INTO wechat_refund_other_amount (out_refund_no, refunded, tx_id, user_id, reason, settled_by, settled_at) VALUES (?1, 100, 'tx_mine', ?2, 'Mine.', ?2, ?3)",
+      )
+        .bind(outRefundNo, alice.id, origin.now())
+        .run(),
+    ).rejects.toThrow(/not for the operator's own order/);
+    expect(await balanceOf(alice.id)).toEqual({ available: 0, held: 0 });
+    expect(await audited()).toEqual([]);
+  });
+});
