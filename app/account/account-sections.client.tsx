@@ -13,7 +13,7 @@ import { currentLanguage } from "../i18n/messages";
 import { accountMessages } from "../messages/account";
 import { DevicesSection } from "./devices-section";
 import { refreshUser } from "../session/account-session";
-import { keepThisDeviceToken } from "../session/known-devices";
+import { dropThisDeviceToken, keepThisDeviceToken } from "../session/known-devices";
 import { getSessionState } from "../session/session-state";
 import { passkeyIntents } from "./passkey-actions";
 import { PasskeysSection } from "./passkeys-section";
@@ -66,7 +66,11 @@ const accountIntents = {
       const schemas = await accountSchemas.load();
       const body = await checked(schemas.forgetDeviceBodySchema, { password: formText(form, "password") }, fieldMessages());
       const { id } = await checked(schemas.deviceIdParamSchema, { id: formText(form, "id") }, {});
-      return forgetDevice(api, id, body);
+      const forgotten = await forgetDevice(api, id, body);
+      // This browser forgotten: the token it keeps now proves nothing, and would only be sent in vain.
+      const handle = getSessionState().user?.handle;
+      if (id === formText(form, "thisDevice") && handle) dropThisDeviceToken(handle);
+      return forgotten;
     }),
   recoveryCodes: (form: FormData) =>
     runAction("recoveryCodes", async (api) =>

@@ -84,6 +84,8 @@ export function DevicesSection({ devices, handle }: { devices: AccountDevice[]; 
           <div className="form">
             <FormAlert result={result} fields={["password"]} />
             <input type="hidden" name="intent" value="forgetDevice" />
+            {/* Which device is this browser: forgetting it drops its token here too. */}
+            <input type="hidden" name="thisDevice" value={devices.find((device) => device.current)?.id ?? ""} />
             <input type="text" name="username" value={handle} autoComplete="username" readOnly hidden />
             <Field
               id="account-devices-password"

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { memoryStore } from "../storage/memory-store-for-tests";
-import { deviceTokenFor, keepDeviceToken } from "./known-devices";
+import { deviceTokenFor, dropDeviceToken, keepDeviceToken } from "./known-devices";
 
 const token = (n: number) => `${"t".repeat(41)}${String(n).padStart(2, "0")}`;
 
@@ -20,6 +20,17 @@ describe("the device tokens a browser keeps", () => {
     keepDeviceToken(store, "alice_01", token(3));
     expect(deviceTokenFor(store, "alice_01")).toBe(token(3));
     expect(JSON.parse(store.data["paydesk:known-devices"] ?? "")).toEqual([["alice_01", token(3)]]);
+  });
+
+  it("drops a handle's token, and only that one, once its device is forgotten", () => {
+    const store = memoryStore();
+    keepDeviceToken(store, "alice_01", token(1));
+    keepDeviceToken(store, "bob_0001", token(2));
+    dropDeviceToken(store, "alice_01");
+    expect(deviceTokenFor(store, "alice_01")).toBeUndefined();
+    expect(deviceTokenFor(store, "bob_0001")).toBe(token(2));
+    dropDeviceToken(store, "carol_01");
+    expect(JSON.parse(store.data["paydesk:known-devices"] ?? "")).toEqual([["bob_0001", token(2)]]);
   });
 
   it("keeps the five handles signed in with most recently", () => {

@@ -3,7 +3,8 @@
  * (docs/decisions/061-known-devices.md). Sent with the next sign-in or recovery at that
  * handle, it has the origin count the attempt against this browser alone, so a stranger's
  * failures at the handle do not lock the person out here. Signing out keeps them: that is
- * when they are needed.
+ * when they are needed. Forgetting this device on /account drops its token here too
+ * (docs/decisions/069-known-devices-listed.md).
  */
 import { type KeyValueStore, safeStorage } from "../storage/safe-storage";
 
@@ -40,6 +41,13 @@ export function keepDeviceToken(store: KeyValueStore, handle: string, deviceToke
   store.set(storageKey, JSON.stringify([...others, [handle, deviceToken]].slice(-handlesKept)));
 }
 
+/** Drops the token kept for `handle`: the origin forgot that device, so it proves nothing now. */
+export function dropDeviceToken(store: KeyValueStore, handle: string): void {
+  const all = kept(store);
+  const others = all.filter(([kept]) => kept !== handle);
+  if (others.length !== all.length) store.set(storageKey, JSON.stringify(others));
+}
+
 const browserStore = safeStorage(() => window.localStorage);
 
 /** This browser's device token for `handle`, to send with a sign-in or a recovery. */
@@ -47,3 +55,6 @@ export const thisDeviceTokenFor = (handle: string) => deviceTokenFor(browserStor
 
 /** Keeps what a proof of the password answered for `handle` in this browser. */
 export const keepThisDeviceToken = (handle: string, deviceToken: string | undefined) => keepDeviceToken(browserStore, handle, deviceToken);
+
+/** Drops this browser's token for `handle`, once the person forgot this device. */
+export const dropThisDeviceToken = (handle: string) => dropDeviceToken(browserStore, handle);

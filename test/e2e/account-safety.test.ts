@@ -166,7 +166,7 @@ for (const { viewport, language } of runs) {
       await expect(signedInName(page)).toHaveText("Ma Lan");
     });
 
-    test("/account lists the remembered devices, this one marked, and forgets the phone with the password", async ({
+    test("/account lists the remembered devices, this one marked, forgets the phone with the password, then this browser, dropping its token", async ({
       page,
       browser,
       problems,
@@ -215,6 +215,20 @@ for (const { viewport, language } of runs) {
       await expect(devices.filter({ hasText: "Chrome on Android" })).toHaveCount(0);
       await expect(devices.filter({ hasText: text.thisDevice })).toHaveCount(1);
       await shot(page, "account-devices", viewport, language);
+
+      // Forgetting this browser drops the token it keeps, and no other handle's.
+      const keptHandles = () =>
+        page.evaluate(() => (JSON.parse(localStorage.getItem("paydesk:known-devices") ?? "[]") as [string, string][]).map(([h]) => h));
+      expect(await keptHandles()).toContain(person.handle);
+      await page.evaluate(() => {
+        const kept = JSON.parse(localStorage.getItem("paydesk:known-devices") ?? "[]") as [string, string][];
+        localStorage.setItem("paydesk:known-devices", JSON.stringify([["someone_else", "s".repeat(43)], ...kept]));
+      });
+      await passwordField.fill(password);
+      await page.getByRole("button", { name: new RegExp(text.thisDevice) }).click();
+      await expect(devices).toHaveCount(1);
+      await expect(devices.filter({ hasText: text.thisDevice })).toHaveCount(0);
+      expect(await keptHandles()).toEqual(["someone_else"]);
     });
 
     test("a stranger's failed sign-ins lock the handle for new browsers only: this one, signed in before, still signs in", async ({
