@@ -82,6 +82,7 @@ export default defineConfig({
             "test/server-build/**/*.test.ts",
             "test/client-build/**/*.test.ts",
             "test/contract/published-document.test.ts",
+            "test/migrations/**/*.test.ts",
           ],
         },
       },
