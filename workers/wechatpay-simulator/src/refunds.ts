@@ -118,13 +118,15 @@ export function settleDueRefunds(core: SimulatorCore): void {
 /**
  * Ends a PROCESSING refund, for `amount` when given and not the one asked for: an anomaly
  * WeChat Pay's documents do not describe, which Paydesk parks
- * (docs/decisions/070-parked-refunds-settled.md). At most the order's total.
+ * (docs/decisions/070-parked-refunds-settled.md). At most what the order has left to refund.
  */
 export function endRefund(core: SimulatorCore, refund: SimRefund, status: RefundOutcome, amount?: number): void {
   if (refund.status !== "PROCESSING") return;
   if (amount !== undefined && amount !== refund.refund) {
     const order = core.state.orders[`${refund.mchid}:${refund.outTradeNo}`];
-    const changed = Math.min(amount, refund.total);
+    // At most what the order has left, counting this refund's own amount as left.
+    const left = order ? order.total - order.refundedTotal + refund.refund : refund.total;
+    const changed = Math.min(amount, left);
     if (order) order.refundedTotal += changed - refund.refund;
     refund.refund = changed;
   }

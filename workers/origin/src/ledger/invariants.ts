@@ -90,12 +90,16 @@ const checks: { invariant: string; sql: string }[] = [
           GROUP BY payment.id HAVING (payment.status = 'refunded') <> (refunds = 1)`,
   },
   {
-    invariant: "each WeChat Pay refund moved its amount in once, and out of the clearing account once when it succeeded",
+    invariant:
+      "each WeChat Pay refund moved its amount in once, and when it succeeded, out of the clearing account once, to the world unless WeChat Pay paid out another amount (checked below)",
     sql: `SELECT wechat_refund.out_refund_no FROM wechat_refund
           WHERE (SELECT coalesce(sum(amount), 0) FROM entry WHERE entry.tx_id = wechat_refund.in_tx_id AND amount > 0) <> wechat_refund.amount
              OR (wechat_refund.status = 'succeeded'
-                 AND (SELECT coalesce(sum(amount), 0) FROM entry WHERE entry.tx_id = wechat_refund.out_tx_id
-                        AND entry.account_id = 'acc_wechat_clearing') <> -wechat_refund.amount)`,
+                 AND ((SELECT coalesce(sum(amount), 0) FROM entry WHERE entry.tx_id = wechat_refund.out_tx_id
+                         AND entry.account_id = 'acc_wechat_clearing') <> -wechat_refund.amount
+                   OR (NOT EXISTS (SELECT 1 FROM wechat_refund_other_amount WHERE wechat_refund_other_amount.out_refund_no = wechat_refund.out_refund_no)
+                       AND (SELECT coalesce(sum(amount), 0) FROM entry WHERE entry.tx_id = wechat_refund.out_tx_id
+                              AND entry.account_id = 'acc_world') <> wechat_refund.amount)))`,
   },
   {
     invariant:

@@ -114,7 +114,8 @@ type TxRow = {
  * in_tx_id and out_tx_id, wechat_refund_return, wechat_refund_settlement, escrow_release's
  * primary key) or by payment_tx (migration 0022); the rest by primary keys. A failed refund's
  * return to a wallet names its refund through wechat_refund_return (decision 048), and the
- * settlement of one paid twice through wechat_refund_settlement (decision 060). At most one
+ * settlement of one paid twice through wechat_refund_settlement (decision 060); a parked
+ * refund settled for another amount is its refund's own out_tx_id (decision 070). At most one
  * row of each table names a transaction.
  */
 export const transactionSql = `SELECT journal_tx.id, journal_tx.kind, journal_tx.created_at, tx_seal.tx_id IS NOT NULL AS sealed,

@@ -253,6 +253,18 @@ describe("the database's own guards", () => {
     await expectLedgerWhole();
   });
 
+  it("a refund parked for another amount while an operator returns it is not returned: REFUND_NOT_FAILED, nothing moves", async () => {
+    const { outRefundNo } = await failedRefund(900);
+    const other = { status: "ABNORMAL" as const, out_refund_no: outRefundNo, amount: { refund: 899 } };
+    // Parked between the return's ask and its batch: the batch states that it is not (decision 070).
+    const db = beforeBatch(1, () => applyRefundResult(env.DB, outRefundNo, other, origin.now()));
+    expect(await returnToWallet(outRefundNo, { env: { ...origin.env, DB: db } })).toMatchObject({ status: 409, code: "REFUND_NOT_FAILED" });
+    expect(await needingAHand()).toMatchObject({ data: [{ outRefundNo, status: "abnormal", parked: true }] });
+    expect(await balanceOf(alice.id)).toEqual({ available: 0, held: 0 });
+    expect(await clearingBalance()).toBe(900);
+    await expectLedgerWhole();
+  });
+
   it("a success that lands while an operator returns the refund books nothing: the return is kept, the success recorded", async () => {
     const { orderId, outRefundNo } = await failedRefund(900);
     const world = await worldBalance();

@@ -1,8 +1,9 @@
 /**
  * WeChat Pay refunds that need a hand (docs/decisions/048-failed-wechat-refunds.md): the list
  * of those that failed or were parked, a finance operator's return of a failed refund's
- * money to the wallet of the order's owner, and the settlement of one WeChat Pay paid out as
- * well (docs/decisions/060-refunds-paid-twice.md), each in one batch with its audit row.
+ * money to the wallet of the order's owner, the settlement of one WeChat Pay paid out as
+ * well (docs/decisions/060-refunds-paid-twice.md), and of one parked for another amount
+ * (parked-refund-routes.ts, decision 070), each in one batch with its audit row.
  */
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { errorContent, idempotencyKeyHeader, jsonContent, operatorSession, successEnvelope } from "#contract/openapi";
@@ -30,6 +31,7 @@ import { askWhetherStillFailed } from "./failed-refund-check";
 import { refundReturnBatch, returnRefusal } from "./refund-return-batch";
 import { listed, needsAHand, readRefund, returnedNow, type WechatRefundRow, wechatRefundSelect } from "./wechat-refund-rows";
 import { notForYourself } from "./not-for-yourself";
+import { settleParked, settleParkedRefund } from "./parked-refund-routes";
 
 const notAnOperator = "not signed in as an operator (the same answer as an unknown path)";
 
@@ -267,3 +269,5 @@ const notPaidTwice = () =>
     "This refund was not paid twice: only one whose money was returned to a wallet and which WeChat Pay paid out as well is settled.",
   );
 const settledAlready = () => new ApiError("REFUND_SETTLED", "This refund paid twice has been settled already.");
+
+failedRefundRoutes.openapi(settleParked, settleParkedRefund);

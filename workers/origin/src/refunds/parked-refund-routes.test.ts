@@ -135,8 +135,10 @@ describe("a parked refund WeChat Pay paid out for less than asked", () => {
     // The same request replays its answer; another is refused: nothing moves twice.
     expect(await settleParked(outRefundNo, { key })).toEqual(settled);
     expect(await settleParked(outRefundNo)).toMatchObject({ status: 409, code: "REFUND_NOT_PARKED" });
-    // What WeChat Pay says of it later moves nothing: its state is final.
+    // What WeChat Pay says of it later moves nothing: its state is final. Its notification of
+    // the payout, refused while parked, is now received: WeChat Pay stops sending it.
     await applyRefundResult(env.DB, outRefundNo, { status: "SUCCESS", out_refund_no: outRefundNo, amount: { refund: 500 } }, origin.now());
+    expect((await replay(origin, await recordedNotification(outTradeNo, "REFUND.SUCCESS"))).status).toBe(204);
     expect(await balanceOf(alice.id)).toEqual({ available: 300, held: 0 });
     expect(await worldBalance()).toBe(world + 500);
     await expectLedgerWhole();
@@ -181,13 +183,25 @@ describe("a parked refund WeChat Pay reports failed", () => {
 
     expect(await settleParked(outRefundNo)).toMatchObject({
       status: 200,
-      data: { status: "abnormal", otherAmount: null, returned: { to: { id: alice.id }, by: { handle: "op_finance" }, reason } },
+      data: {
+        status: "abnormal",
+        parked: false,
+        otherAmount: null,
+        returned: { to: { id: alice.id }, by: { handle: "op_finance" }, reason },
+      },
     });
     expect(await balanceOf(alice.id)).toEqual({ available: 800, held: 0 });
     expect(await clearingBalance()).toBe(0);
     expect(await refundRow(outTradeNo)).toMatchObject({ status: "abnormal" });
-    expect((await audited()).map((row) => row.action)).toEqual(["refund.return_to_wallet"]);
-    expect((await story(orderId)).refunds[0]).toMatchObject({ status: "abnormal", returned: { reason } });
+    expect(await audited()).toEqual([
+      {
+        action: "refund.return_to_wallet",
+        // As it stood before: parked while WeChat Pay still had it under way.
+        before: JSON.stringify({ refund: outRefundNo, status: "processing", parked: true, reported: 700 }),
+        after: JSON.stringify({ refund: outRefundNo, wallet: alice.id, amount: 800 }),
+      },
+    ]);
+    expect((await story(orderId)).refunds[0]).toMatchObject({ status: "abnormal", parked: false, returned: { reason } });
     expect((await statement())[0]).toMatchObject({ kind: "refund", amount: 800, orderId });
     expect((await orderDetail(orderId)).payments[0]).toMatchObject({ refund: { status: "returned" } });
     expect(await needingAHand()).toMatchObject({ data: [] });
@@ -197,19 +211,21 @@ describe("a parked refund WeChat Pay reports failed", () => {
 });
 
 describe("what is not settled", () => {
-  it("a refund WeChat Pay still reports under way: REFUND_STILL_PROCESSING, nothing moves, and the same key settles it once it ends", async () => {
-    const { outTradeNo, outRefundNo } = await lateRechargeRefund(600);
-    // Reported for another amount (a notification, say) while WeChat Pay still holds it PROCESSING.
+  it("a refund WeChat Pay still reports under way: REFUND_STILL_PROCESSING, nothing moves; for the asked amount, it is no longer parked and the cron follows it again", async () => {
+    const { outRefundNo } = await lateRechargeRefund(600);
+    // Reported for another amount (a notification, say) while WeChat Pay still holds it PROCESSING for 600.
     await applyRefundResult(env.DB, outRefundNo, { status: "PROCESSING", out_refund_no: outRefundNo, amount: { refund: 1 } }, origin.now());
-    const key = `sp-${crypto.randomUUID()}`;
-    expect(await settleParked(outRefundNo, { key })).toMatchObject({ status: 409, code: "REFUND_STILL_PROCESSING" });
+    const schedule = () =>
+      env.DB.prepare("SELECT status, parked_at IS NOT NULL AS parked, next_attempt_at FROM wechat_refund WHERE out_refund_no = ?1")
+        .bind(outRefundNo)
+        .first();
+    expect(await schedule()).toEqual({ status: "processing", parked: 1, next_attempt_at: null });
+    expect(await settleParked(outRefundNo)).toMatchObject({ status: 409, code: "REFUND_STILL_PROCESSING" });
+    expect(await schedule()).toEqual({ status: "processing", parked: 0, next_attempt_at: origin.now() });
+    expect(await needingAHand()).toMatchObject({ data: [] });
     expect(await clearingBalance()).toBe(600);
     expect(await balanceOf(alice.id)).toEqual({ available: 0, held: 0 });
     expect(await audited()).toEqual([]);
-    expect((await control(`/refunds/${outRefundNo}/complete`, { status: "SUCCESS", refund: 400 })).status).toBe(200);
-    expect(await settleParked(outRefundNo, { key })).toMatchObject({ status: 200, data: { otherAmount: { refunded: 400 } } });
-    expect(await balanceOf(alice.id)).toEqual({ available: 200, held: 0 });
-    expect(await refundRow(outTradeNo)).toMatchObject({ status: "succeeded" });
     await expectLedgerWhole();
   });
 

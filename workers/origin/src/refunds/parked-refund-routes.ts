@@ -3,30 +3,28 @@
  * WeChat Pay, asked again, says it did (docs/decisions/070-parked-refunds-settled.md): failed,
  * its money goes back to the wallet of the order's owner; paid out for another amount, that
  * payout is booked as money out and the rest goes to the wallet (a payout above the asked
- * amount is borne by Paydesk). One batch each, with its audit row.
+ * amount is borne by Paydesk). One batch each, with its audit row. The route is served by the
+ * refunds desk's router (failed-refund-routes.ts), behind its operator door and idempotency.
  */
-import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { errorContent, idempotencyKeyHeader, jsonContent, operatorSession, successEnvelope } from "#contract/openapi";
 import { type OpsWechatRefund, opsWechatRefundSchema, outRefundNoParamSchema, parkedRefundSettleBodySchema } from "#contract/ops-refunds";
 import { ApiError } from "../http/answer";
-import { validationHook } from "../http/validation";
-import { idempotentPosts } from "../idempotency/idempotency";
 import { journalParts, paydeskCoveredAccount, type Posting, walletAccountOf, worldAccount } from "../ledger/journal";
 import { auditStatement } from "../ops/audit";
-import { operatorWith } from "../ops/operator-access";
 import { operatorActor, operatorName, requestIdOf } from "../ops/operator-actor";
 import { iso } from "../ops/ops-rows";
 import type { OriginEnv } from "../origin-env";
 import { applyRefundResult, wechatClearingAccount } from "../wechat-pay/payments/refunds";
 import { wechatCall } from "../wechat-pay/payments/wechat-call";
-import { notForYourself } from "./not-for-yourself";
+import { isOwnOrderRefusal, notForYourself } from "./not-for-yourself";
 import { refundReturnBatch, returnRefusal } from "./refund-return-batch";
 import { listed, readRefund, returnedNow, type WechatRefundRow } from "./wechat-refund-rows";
 
 const notAnOperator = "not signed in as an operator (the same answer as an unknown path)";
 
-const settleParked = createRoute({
+export const settleParked = createRoute({
   method: "post",
   path: "/wechat-refunds/{outRefundNo}/settle-parked",
   summary:
@@ -57,13 +55,6 @@ const settleParked = createRoute({
   },
 });
 
-export const parkedRefundRoutes = new OpenAPIHono<OriginEnv>({ defaultHook: validationHook });
-parkedRefundRoutes.use("/wechat-refunds/*", operatorWith("refund"));
-parkedRefundRoutes.use(
-  "/wechat-refunds/*",
-  idempotentPosts((c) => `ops:${c.var.operator.userId}`),
-);
-
 const isParked = (refund: WechatRefundRow) =>
   refund.parked_at !== null && refund.status !== "succeeded" && refund.returned_at === null && refund.other_refunded === null;
 
@@ -73,7 +64,7 @@ const notParked = () =>
     "This refund is not parked: it was settled, returned or done meanwhile, or WeChat Pay now reports it done for the amount asked.",
   );
 
-parkedRefundRoutes.openapi(settleParked, async (c) => {
+export const settleParkedRefund: RouteHandler<typeof settleParked, OriginEnv> = async (c) => {
   const db = c.env.DB;
   const { outRefundNo } = c.req.valid("param");
   const { reason } = c.req.valid("json");
@@ -95,6 +86,16 @@ parkedRefundRoutes.openapi(settleParked, async (c) => {
   }
   const reported = query.data;
   if (reported.status === "PROCESSING") {
+    if (reported.amount.refund === refund.amount) {
+      // Under way for the asked amount after all: no longer parked, and the cron follows it again.
+      await db
+        .prepare(
+          `UPDATE wechat_refund SET parked_at = NULL, next_attempt_at = ?1, updated_at = ?1
+           WHERE out_refund_no = ?2 AND parked_at IS NOT NULL AND status IN ('due', 'processing')`,
+        )
+        .bind(now, outRefundNo)
+        .run();
+    }
     return c.var.idempotency.refuse(
       new ApiError(
         "REFUND_STILL_PROCESSING",
@@ -103,7 +104,18 @@ parkedRefundRoutes.openapi(settleParked, async (c) => {
       { lasting: false },
     );
   }
-  if (reported.status === "SUCCESS" && reported.amount.refund === refund.amount) {
+  const paidOut = reported.amount.refund;
+  if (reported.status === "SUCCESS" && (paidOut < 1 || paidOut > refund.payment_amount)) {
+    // No refund of this payment pays out that: not an answer to book by.
+    return c.var.idempotency.refuse(
+      new ApiError(
+        "WECHAT_PAY_UNAVAILABLE",
+        "WeChat Pay's answer does not add up for this payment. Nothing moved; look at the merchant platform.",
+      ),
+      { lasting: false },
+    );
+  }
+  if (reported.status === "SUCCESS" && paidOut === refund.amount) {
     // Done as asked after all: booked as the cron books any refund done.
     await applyRefundResult(db, outRefundNo, reported, now);
     return c.var.idempotency.refuse(notParked(), { lasting: false });
@@ -116,7 +128,7 @@ parkedRefundRoutes.openapi(settleParked, async (c) => {
         status: "succeeded",
         parked: false,
         refundId: reported.refund_id ?? item.refundId,
-        otherAmount: { refunded: reported.amount.refund, by: operatorName(c), at: iso(now), reason },
+        otherAmount: { refunded: paidOut, by: operatorName(c), at: iso(now), reason },
       };
       return await c.var.idempotency.commit(
         otherAmountBatch(c, refund, { refunded: reported.amount.refund, refundId: reported.refund_id, reason, now }),
@@ -130,7 +142,7 @@ parkedRefundRoutes.openapi(settleParked, async (c) => {
     // ABNORMAL or CLOSED, for whatever amount: nothing reached the payer. Recorded as WeChat
     // Pay says (still parked), then returned as any failed refund is, in one batch.
     const failed = reported.status === "ABNORMAL" ? "abnormal" : "closed";
-    const answer: OpsWechatRefund = { ...item, status: failed, returned: returnedNow(item, operatorName(c), now, reason) };
+    const answer: OpsWechatRefund = { ...item, status: failed, parked: false, returned: returnedNow(item, operatorName(c), now, reason) };
     return await c.var.idempotency.commit(
       [
         db
@@ -139,7 +151,7 @@ parkedRefundRoutes.openapi(settleParked, async (c) => {
              WHERE out_refund_no = ?4 AND parked_at IS NOT NULL AND status <> 'succeeded'`,
           )
           .bind(failed, reported.refund_id ?? null, now, outRefundNo),
-        ...refundReturnBatch(c, { ...refund, status: failed }, { reason, now, before: { parked: true, reported: reported.amount.refund } }),
+        ...refundReturnBatch(c, refund, { reason, now, parked: true, before: { parked: true, reported: reported.amount.refund } }),
       ],
       200,
       { code: "SUCCESS" as const, data: answer },
@@ -147,9 +159,10 @@ parkedRefundRoutes.openapi(settleParked, async (c) => {
   } catch (error) {
     // Another operator, the cron or a notification got there first.
     if (returnRefusal(error) !== null || isSettledMeanwhile(error)) return c.var.idempotency.refuse(notParked(), { lasting: false });
+    if (isOwnOrderRefusal(error)) return c.var.idempotency.refuse(notForYourself());
     throw error;
   }
-});
+};
 
 /** Migration 0045's triggers and keys, and 0013's, refusing a refund no longer parked. */
 const isSettledMeanwhile = (error: unknown) =>

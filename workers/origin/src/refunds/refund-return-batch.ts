@@ -5,6 +5,7 @@
  * failed (docs/decisions/070-parked-refunds-settled.md).
  */
 import type { Context } from "hono";
+import { assertInBatch, isFailedAssertion } from "../idempotency/batch-assertion";
 import { journalParts, walletAccountOf } from "../ledger/journal";
 import { auditStatement } from "../ops/audit";
 import { operatorActor, requestIdOf } from "../ops/operator-actor";
@@ -12,10 +13,15 @@ import type { OriginEnv } from "../origin-env";
 import { wechatClearingAccount } from "../wechat-pay/payments/refunds";
 import type { WechatRefundRow } from "./wechat-refund-rows";
 
+/**
+ * `parked`: whether the refund is returned as parked (settled by WeChat Pay's word, decision
+ * 070) or as failed, which it must still not be parked for when the batch runs: a refund
+ * WeChat Pay reports for another amount meanwhile is settled as parked, after asking again.
+ */
 export function refundReturnBatch(
   c: Context<OriginEnv>,
   refund: WechatRefundRow,
-  { reason, now, before = {} }: { reason: string; now: number; before?: Record<string, unknown> },
+  { reason, now, parked = false, before = {} }: { reason: string; now: number; parked?: boolean; before?: Record<string, unknown> },
 ): D1PreparedStatement[] {
   const db = c.env.DB;
   const txId = `tx_${crypto.randomUUID()}`;
@@ -41,6 +47,16 @@ export function refundReturnBatch(
       requestId: requestIdOf(c),
       at: now,
     }),
+    ...(parked
+      ? []
+      : [
+          assertInBatch(
+            db,
+            "refund_return: the refund is not parked",
+            "SELECT parked_at IS NULL FROM wechat_refund WHERE out_refund_no = ?",
+            refund.out_refund_no,
+          ),
+        ]),
     openTx,
     // Before the entries: of two returns at once, the second is refused here (the primary
     // key), not by the clearing account's overdraft; trigger wechat_refund_return_failed_only
@@ -58,7 +74,7 @@ export function refundReturnBatch(
 /** Why a return's batch was refused, if it is one a route answers: the refund stopped being failed, or was returned meanwhile. */
 export function returnRefusal(error: unknown): "not_failed" | "returned" | null {
   if (!(error instanceof Error)) return null;
-  if (error.message.includes("refund_return: the refund has not failed")) return "not_failed";
+  if (error.message.includes("refund_return: the refund has not failed") || isFailedAssertion(error)) return "not_failed";
   if (/UNIQUE constraint failed: wechat_refund_return/.test(error.message)) return "returned";
   return null;
 }

@@ -16,6 +16,7 @@ import { failedRefundStatusList } from "../wechat-pay/payments/refund-states";
  */
 export const wechatRefundSelect = `
 SELECT refund.out_refund_no, refund.payment_id, refund.order_id, refund.amount, refund.reason, refund.status,
+       (SELECT payment.amount FROM payment WHERE payment.id = refund.payment_id) AS payment_amount,
        refund.parked_at, refund.refund_id, refund.attempts, refund.last_error, refund.created_at, refund.updated_at,
        returned.returned_at, returned.reason AS return_reason, returned.late_success_at, returned.late_success_account,
        returner.handle AS returner_handle, returner.display_name AS returner_display_name,
@@ -51,6 +52,8 @@ export type WechatRefundRow = {
   payment_id: string;
   order_id: string;
   amount: number;
+  /** The whole payment the refund is of: WeChat Pay never refunds more of it. */
+  payment_amount: number;
   reason: WechatRefund["reason"];
   status: WechatRefund["status"];
   parked_at: number | null;
@@ -87,7 +90,8 @@ export function wechatRefundOf(row: WechatRefundRow): WechatRefund {
     amount: row.amount,
     reason: row.reason,
     status: row.status,
-    parked: row.parked_at !== null && row.status !== "succeeded",
+    // Settled once returned (docs/decisions/070-parked-refunds-settled.md): nothing is left to look at.
+    parked: row.parked_at !== null && row.status !== "succeeded" && row.returned_at === null,
     refundId: row.refund_id,
     attempts: row.attempts,
     lastError: row.last_error,

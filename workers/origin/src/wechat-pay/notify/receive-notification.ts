@@ -111,6 +111,12 @@ export async function receiveNotification(c: Context<OriginEnv>): Promise<Respon
     return notReceived(404, "退款单不存在");
   }
   if (notice.amount.refund !== refund.amount) {
+    // Settled by a finance operator for the amount WeChat Pay paid out
+    // (docs/decisions/070-parked-refunds-settled.md): this is that payout, booked.
+    if (refund.status === "succeeded" && (await settledForAnotherAmount(db, notice.out_refund_no)) === notice.amount.refund) {
+      await recordOutcome(db, notification.id, "already_settled");
+      return new Response(null, { status: 204 });
+    }
     await recordOutcome(db, notification.id, "amount_mismatch");
     Sentry.captureMessage(`WeChat Pay notified another amount for refund ${notice.out_refund_no}`, "error");
     return notReceived(422, "金额不一致");
@@ -128,4 +134,9 @@ export async function receiveNotification(c: Context<OriginEnv>): Promise<Respon
   );
   await recordOutcome(db, notification.id, "refund_recorded");
   return new Response(null, { status: 204 });
+}
+
+/** What a parked refund was settled for, when a finance operator settled it for another amount than asked. */
+async function settledForAnotherAmount(db: D1Database, outRefundNo: string): Promise<number | null> {
+  return db.prepare("SELECT refunded FROM wechat_refund_other_amount WHERE out_refund_no = ?1").bind(outRefundNo).first<number>("refunded");
 }
