@@ -86,6 +86,11 @@ const refundReturnSchema = z.strictObject({
   lateSuccessAt: z.iso.datetime().nullable(),
   /** Where WeChat Pay says the late payout went (its user_received_account), when it said. */
   lateSuccessAccount: z.string().nullable(),
+  /**
+   * What WeChat Pay paid out late (fen): the refund's amount, or for a parked refund the amount
+   * WeChat Pay reports (docs/decisions/070-parked-refunds-settled.md); what a settlement books.
+   */
+  lateSuccessAmount: z.number().int().positive().nullable(),
   settled: paidTwiceSettlementSchema.nullable(),
 });
 

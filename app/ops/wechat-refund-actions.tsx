@@ -64,7 +64,7 @@ export function SettlePaidTwice({ refund, owner }: { refund: WechatRefund; owner
     // noValidate: the form's own check names what is missing, in the page's words.
     <fetcher.Form method="post" ref={formRef} className="ops-actions" aria-labelledby={`${id}-title`} noValidate>
       <h3 id={`${id}-title`}>
-        {text.settlePaidTwice} · <Money amount={refund.amount} />
+        {text.settlePaidTwice} · <Money amount={refund.returned?.lateSuccessAmount ?? refund.amount} />
       </h3>
       <p className="hint">{text.settleHint(owner)}</p>
       <FormAlert result={fetcher.data} fields={["how", "reason"]} />

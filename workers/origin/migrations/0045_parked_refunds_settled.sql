@@ -11,6 +11,7 @@
 --     rest of the asked amount goes to that wallet; a payout above the asked amount is borne
 --     by Paydesk (acc_paydesk_covered). One row of the table below, in the batch that books it
 --     and marks the refund succeeded.
+-- And a returned parked refund paid out later keeps the amount paid out (at the end).
 
 -- A parked refund that WeChat Pay, asked again, reports failed may be returned too: the route
 -- asks first, as it does for every return. A parked refund that is not failed still is not.
@@ -59,3 +60,12 @@ CREATE TRIGGER wechat_refund_other_amount_fixed BEFORE UPDATE ON wechat_refund_o
 BEGIN SELECT RAISE(ABORT, 'refund_other_amount: a settlement does not change'); END;
 CREATE TRIGGER wechat_refund_other_amount_kept BEFORE DELETE ON wechat_refund_other_amount
 BEGIN SELECT RAISE(ABORT, 'refund_other_amount: settlements are kept'); END;
+
+-- A parked refund returned to the wallet, then paid out at WeChat Pay's merchant platform, is
+-- paid out for the amount WeChat Pay reports, which for a parked refund is likely not the one
+-- asked. The late success keeps that amount (NULL: the asked amount, as before this), and the
+-- settlement of the double payment (decision 060) books it.
+ALTER TABLE wechat_refund_return ADD COLUMN late_success_amount INTEGER CHECK (late_success_amount IS NULL OR late_success_amount > 0);
+CREATE TRIGGER wechat_refund_return_amount_fixed BEFORE UPDATE OF late_success_amount ON wechat_refund_return
+WHEN OLD.late_success_at IS NOT NULL AND NEW.late_success_amount IS NOT OLD.late_success_amount
+BEGIN SELECT RAISE(ABORT, 'refund_return: a return does not change'); END;

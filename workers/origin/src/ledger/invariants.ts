@@ -136,7 +136,7 @@ const checks: { invariant: string; sql: string }[] = [
   },
   {
     invariant:
-      "each refund paid twice and settled booked exactly its amount out to the world, from the wallet it was returned to (take back) or from Paydesk's covered account (bear), in one refund transaction of two entries; one paid to Paydesk's own account, nothing",
+      "each refund paid twice and settled booked exactly what WeChat Pay paid out late (its amount, or a parked refund's reported one) out to the world, from the wallet it was returned to (take back) or from Paydesk's covered account (bear), in one refund transaction of two entries; one paid to Paydesk's own account, nothing",
     sql: `SELECT settled.out_refund_no FROM wechat_refund_settlement AS settled
           JOIN wechat_refund_return AS returned USING (out_refund_no) JOIN wechat_refund USING (out_refund_no)
           WHERE returned.late_success_at IS NULL
@@ -144,10 +144,10 @@ const checks: { invariant: string; sql: string }[] = [
                 (SELECT kind FROM journal_tx WHERE journal_tx.id = settled.tx_id) IS NOT 'refund'
              OR (SELECT count(*) FROM entry INDEXED BY entry_tx WHERE entry.tx_id = settled.tx_id) <> 2
              OR (SELECT coalesce(sum(amount), 0) FROM entry INDEXED BY entry_tx WHERE entry.tx_id = settled.tx_id
-                   AND entry.account_id = 'acc_world') <> wechat_refund.amount
+                   AND entry.account_id = 'acc_world') <> coalesce(returned.late_success_amount, wechat_refund.amount)
              OR (SELECT coalesce(sum(amount), 0) FROM entry INDEXED BY entry_tx WHERE entry.tx_id = settled.tx_id
                    AND entry.account_id = CASE settled.how WHEN 'take_back' THEN 'acc_' || returned.user_id ELSE 'acc_paydesk_covered' END
-                   AND entry.bucket = 'available') <> -wechat_refund.amount))`,
+                   AND entry.bucket = 'available') <> -coalesce(returned.late_success_amount, wechat_refund.amount)))`,
   },
   {
     invariant: "refunds of a payment never add up to more than it",

@@ -653,7 +653,7 @@ describe("settling a refund paid twice", () => {
       .bind(misbooked, finance.id)
       .run();
     expect((await ledgerViolations(env.DB)).map((violation) => violation.invariant)).toEqual([
-      expect.stringMatching(/^each refund paid twice and settled booked exactly its amount out/),
+      expect.stringMatching(/^each refund paid twice and settled booked exactly what WeChat Pay paid out late/),
     ]);
   });
 

@@ -187,7 +187,9 @@ failedRefundRoutes.openapi(settlePaidTwice, async (c) => {
   };
   // WeChat Pay's payout leaves the books as a refund does (to the world), from the wallet the
   // money was returned to, or from Paydesk's own money; paid to Paydesk's own account, it
-  // never left, and nothing is booked.
+  // never left, and nothing is booked. Its amount is what WeChat Pay paid out: for a parked
+  // refund, maybe not the one asked (decision 070).
+  const paidOut = refund.late_success_amount ?? refund.amount;
   const txId = how === "to_paydesk" ? null : `tx_${crypto.randomUUID()}`;
   const booking =
     txId === null
@@ -197,8 +199,8 @@ failedRefundRoutes.openapi(settlePaidTwice, async (c) => {
           kind: "refund",
           at: now,
           postings: [
-            { account: how === "take_back" ? walletAccountOf(refund.person_id) : paydeskCoveredAccount, amount: -refund.amount },
-            { account: worldAccount, amount: refund.amount },
+            { account: how === "take_back" ? walletAccountOf(refund.person_id) : paydeskCoveredAccount, amount: -paidOut },
+            { account: worldAccount, amount: paidOut },
           ],
         });
   try {
@@ -215,7 +217,7 @@ failedRefundRoutes.openapi(settlePaidTwice, async (c) => {
             lateSuccessAt: refund.late_success_at,
             paidTo: refund.late_success_account,
           },
-          after: { refund: refund.out_refund_no, how, amount: refund.amount },
+          after: { refund: refund.out_refund_no, how, amount: paidOut },
           reason,
           requestId: requestIdOf(c),
           at: now,

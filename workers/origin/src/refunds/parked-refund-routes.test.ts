@@ -16,6 +16,7 @@ import {
   wechatTestEnv,
   worldBalance,
 } from "../../test/wechat-support";
+import { ledgerViolations } from "../ledger/invariants";
 import { applyRefundResult } from "../wechat-pay/payments/refunds";
 
 let origin: WechatOrigin;
@@ -207,6 +208,23 @@ describe("a parked refund WeChat Pay reports failed", () => {
     expect(await needingAHand()).toMatchObject({ data: [] });
     expect(await settleParked(outRefundNo)).toMatchObject({ status: 409, code: "REFUND_NOT_PARKED" });
     await expectLedgerWhole();
+
+    // Paid out at the merchant platform afterwards, for the amount WeChat Pay reports (7.00):
+    // recorded with it, and the double payment is settled for it (decision 060).
+    expect((await control(`/refunds/${outRefundNo}/pay-out-abnormal`, {})).status).toBe(200);
+    await deliverNotifications();
+    expect((await replay(origin, await recordedNotification(outTradeNo, "REFUND.SUCCESS"))).status).toBe(204);
+    expect(await needingAHand()).toMatchObject({ data: [{ outRefundNo, returned: { lateSuccessAmount: 700, settled: null } }] });
+    const world = await worldBalance();
+    const settled = await origin.call(`/api/ops/wechat-refunds/${outRefundNo}/settle-paid-twice`, {
+      body: { how: "take_back", reason: "She was paid 7.00 to her card as well; agreed on ticket 12." },
+      headers: { ...finance.auth, "Idempotency-Key": `st-${crypto.randomUUID()}` },
+    });
+    expect(settled.status).toBe(200);
+    expect(await balanceOf(alice.id)).toEqual({ available: 100, held: 0 });
+    expect(await worldBalance()).toBe(world + 700);
+    expect(await needingAHand()).toMatchObject({ data: [] });
+    await expectLedgerWhole();
   });
 });
 
@@ -308,5 +326,34 @@ describe("what is not settled", () => {
     ).rejects.toThrow(/not for the operator's own order/);
     expect(await balanceOf(alice.id)).toEqual({ available: 0, held: 0 });
     expect(await audited()).toEqual([]);
+  });
+});
+
+describe("the database and the ledger's checks", () => {
+  it("write no settlement for a refund not parked, nor for the asked amount; and find one whose booking is wrong", async () => {
+    const late = await lateRechargeRefund(500);
+    const { outRefundNo } = late;
+    const inTx =
+      (await env.DB.prepare("SELECT in_tx_id FROM wechat_refund WHERE out_refund_no = ?1").bind(outRefundNo).first<string>("in_tx_id")) ??
+      "";
+    const insert = (refunded: number) =>
+      env.DB.prepare(
+        `INSERT INTO wechat_refund_other_amount (out_refund_no, refunded, tx_id, user_id, reason, settled_by, settled_at)
+         VALUES (?1, ?2, ?3, ?4, 'x', ?5, 1)`,
+      )
+        .bind(outRefundNo, refunded, inTx, alice.id, finance.id)
+        .run();
+    await expect(insert(200)).rejects.toThrow(/the refund is not parked/);
+    await endsForAnotherAmount(late, "SUCCESS", 200);
+    await expect(insert(500)).rejects.toThrow(/the refund is not parked/);
+    // A settlement whose transaction booked nothing of the kind (here, the refund's own way in),
+    // with the refund marked done: what the ledger's checks find.
+    await insert(200);
+    await env.DB.prepare("UPDATE wechat_refund SET status = 'succeeded', out_tx_id = ?1 WHERE out_refund_no = ?2")
+      .bind(inTx, outRefundNo)
+      .run();
+    expect((await ledgerViolations(env.DB)).map((violation) => violation.invariant)).toContainEqual(
+      expect.stringMatching(/^each parked refund settled for another amount booked/),
+    );
   });
 });

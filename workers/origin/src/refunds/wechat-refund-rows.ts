@@ -19,6 +19,7 @@ SELECT refund.out_refund_no, refund.payment_id, refund.order_id, refund.amount, 
        (SELECT payment.amount FROM payment WHERE payment.id = refund.payment_id) AS payment_amount,
        refund.parked_at, refund.refund_id, refund.attempts, refund.last_error, refund.created_at, refund.updated_at,
        returned.returned_at, returned.reason AS return_reason, returned.late_success_at, returned.late_success_account,
+       returned.late_success_amount,
        returner.handle AS returner_handle, returner.display_name AS returner_display_name,
        settled.how AS settled_how, settled.reason AS settle_reason, settled.settled_at,
        settler.handle AS settler_handle, settler.display_name AS settler_display_name,
@@ -66,6 +67,8 @@ export type WechatRefundRow = {
   return_reason: string | null;
   late_success_at: number | null;
   late_success_account: string | null;
+  /** What WeChat Pay paid out late, when not the asked amount (a parked refund's, decision 070). */
+  late_success_amount: number | null;
   returner_handle: string | null;
   returner_display_name: string | null;
   settled_how: "take_back" | "bear" | "to_paydesk" | null;
@@ -108,6 +111,7 @@ export function wechatRefundOf(row: WechatRefundRow): WechatRefund {
             reason: row.return_reason ?? "",
             lateSuccessAt: isoOrNull(row.late_success_at),
             lateSuccessAccount: row.late_success_account,
+            lateSuccessAmount: row.late_success_at === null ? null : (row.late_success_amount ?? row.amount),
             settled:
               row.settled_how === null || row.settled_at === null
                 ? null
@@ -147,5 +151,14 @@ export function returnedNow(
   now: number,
   reason: string,
 ): NonNullable<OpsWechatRefund["returned"]> {
-  return { to: item.person, by, at: iso(now), reason, lateSuccessAt: null, lateSuccessAccount: null, settled: null };
+  return {
+    to: item.person,
+    by,
+    at: iso(now),
+    reason,
+    lateSuccessAt: null,
+    lateSuccessAccount: null,
+    lateSuccessAmount: null,
+    settled: null,
+  };
 }

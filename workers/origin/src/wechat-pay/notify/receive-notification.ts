@@ -110,7 +110,9 @@ export async function receiveNotification(c: Context<OriginEnv>): Promise<Respon
     Sentry.captureMessage(`WeChat Pay notified an unknown refund ${notice.out_refund_no}`, "error");
     return notReceived(404, "退款单不存在");
   }
-  if (notice.amount.refund !== refund.amount) {
+  // A parked refund returned to the wallet, paid out later: recorded with WeChat Pay's amount.
+  const returnedParked = refund.returned === 1 && refund.parked === 1;
+  if (notice.amount.refund !== refund.amount && !returnedParked) {
     // Settled by a finance operator for the amount WeChat Pay paid out
     // (docs/decisions/070-parked-refunds-settled.md): this is that payout, booked.
     if (refund.status === "succeeded" && (await settledForAnotherAmount(db, notice.out_refund_no)) === notice.amount.refund) {
@@ -128,6 +130,7 @@ export async function receiveNotification(c: Context<OriginEnv>): Promise<Respon
       status: notice.refund_status,
       out_refund_no: notice.out_refund_no,
       refund_id: notice.refund_id,
+      amount: { refund: notice.amount.refund },
       ...(notice.user_received_account === undefined ? {} : { user_received_account: notice.user_received_account }),
     },
     now,

@@ -35,6 +35,8 @@ export type RefundRow = {
   in_tx_id: string;
   /** 1 once a finance operator returned its money to a wallet (docs/decisions/048-failed-wechat-refunds.md). */
   returned: 0 | 1;
+  /** 1 once WeChat Pay reported it for another amount than asked (docs/decisions/070-parked-refunds-settled.md). */
+  parked: 0 | 1;
 };
 
 /** One automatic refund per payment: its number follows from the payment's, so every retry refunds once. */
@@ -45,7 +47,7 @@ export function outRefundNoOf(outTradeNo: string): string {
 const refundSelect = `
 SELECT wechat_refund.out_refund_no, wechat_refund.payment_id, wechat_refund.order_id, payment.out_trade_no, payment.transaction_id,
        wechat_refund.amount, payment.amount AS total, wechat_refund.reason, wechat_refund.status, wechat_refund.attempts, wechat_refund.in_tx_id,
-       ${refundReturnedSql("wechat_refund.out_refund_no")} AS returned
+       ${refundReturnedSql("wechat_refund.out_refund_no")} AS returned, wechat_refund.parked_at IS NOT NULL AS parked
 FROM wechat_refund JOIN payment ON payment.id = wechat_refund.payment_id`;
 
 export function findRefund(db: D1Database, outRefundNo: string): Promise<RefundRow | null> {
@@ -221,22 +223,29 @@ function isReturnedMeanwhile(error: unknown): boolean {
  * because the payer now has the money twice: it is recorded on the return with where WeChat
  * Pay says it went, and reported once, for an operator to settle
  * (docs/decisions/048-failed-wechat-refunds.md, 060-refunds-paid-twice.md). A success for
- * another amount is no refund Paydesk asked for: reported, and left to the merchant platform.
+ * another amount is no refund Paydesk asked for: reported, and left to the merchant platform;
+ * unless the refund was parked, whose payout WeChat Pay reports for its own amount: recorded
+ * with that amount, which the settlement books (docs/decisions/070-parked-refunds-settled.md).
  */
 async function returnedRefundReported(db: D1Database, refund: RefundRow, result: RefundResult, now: number): Promise<RefundStatus> {
   if (result.status !== "SUCCESS") return refund.status;
-  if (result.amount !== undefined && result.amount.refund !== refund.amount) {
+  const paidOut = result.amount?.refund ?? refund.amount;
+  // A refund that was parked is paid out for the amount WeChat Pay reports, which is likely not
+  // the one asked (docs/decisions/070-parked-refunds-settled.md); never more than the payment.
+  const otherAmountExpected = refund.parked === 1 && paidOut >= 1 && paidOut <= refund.total;
+  if (paidOut !== refund.amount && !otherAmountExpected) {
     Sentry.captureMessage(
-      `WeChat Pay reports refund ${refund.out_refund_no} done for ${result.amount.refund} fen, not ${refund.amount}, after its money was returned to a wallet: not recorded, an operator must look`,
+      `WeChat Pay reports refund ${refund.out_refund_no} done for ${paidOut} fen, not ${refund.amount}, after its money was returned to a wallet: not recorded, an operator must look`,
       "error",
     );
     return refund.status;
   }
   const recorded = await db
     .prepare(
-      "UPDATE wechat_refund_return SET late_success_at = ?1, late_success_account = ?2 WHERE out_refund_no = ?3 AND late_success_at IS NULL",
+      `UPDATE wechat_refund_return SET late_success_at = ?1, late_success_account = ?2, late_success_amount = ?3
+       WHERE out_refund_no = ?4 AND late_success_at IS NULL`,
     )
-    .bind(now, result.user_received_account?.slice(0, 200) ?? null, refund.out_refund_no)
+    .bind(now, result.user_received_account?.slice(0, 200) ?? null, paidOut === refund.amount ? null : paidOut, refund.out_refund_no)
     .run();
   // Once: WeChat Pay notifies again until answered. (Nothing asks about a returned refund:
   // its status is final, so this success is learned from WeChat Pay's notification alone.)

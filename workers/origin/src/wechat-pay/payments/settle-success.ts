@@ -121,6 +121,7 @@ function newRefund(payment: WechatPaymentRow, transaction: Transaction, now: num
     attempts: 0,
     in_tx_id: `tx_${crypto.randomUUID()}`,
     returned: 0,
+    parked: 0,
     now,
   };
 }
