@@ -25,6 +25,7 @@ import {
   fund,
   newPerson,
   open,
+  openAs,
   type Person,
   shot,
   viewports,
@@ -182,16 +183,13 @@ for (const { viewport, language } of runs) {
       await shot(page, "ops-order-wechat-refund", viewport, language);
 
       // The person sees the refund on the order page and the balance.
-      const personContext = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
-      await contextFor(personContext, person, language);
-      const personPage = await personContext.newPage();
-      await open(personPage, `/order?id=${order.id}`);
+      const personPage = await openAs(browser, person, language, viewport, `/order?id=${order.id}`);
       const refunds = personPage.getByTestId("order-refunds");
       await expect(refunds.getByRole("listitem")).toHaveCount(1);
       await expect(refunds).toContainText(money(1_200));
       await expect(refunds).toContainText(orderMessages[language].refundStatus.succeeded);
       await expect(headerBalance(personPage)).toHaveText(money(1_800));
-      await personContext.close();
+      await personPage.context().close();
     });
 
     test("a WeChat Pay refund that fails (the payer's card was cancelled) is returned to the wallet from the console; the person sees it; paid out later as well, it is settled", async ({
@@ -239,13 +237,10 @@ for (const { viewport, language } of runs) {
       await shot(page, "ops-order-refund-returned", viewport, language);
 
       // The person reads that WeChat Pay could not refund it and the money is in the wallet.
-      const personContext = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
-      await contextFor(personContext, person, language);
-      const personPage = await personContext.newPage();
-      await open(personPage, `/order?id=${order.id}`);
+      const personPage = await openAs(browser, person, language, viewport, `/order?id=${order.id}`);
       await expect(personPage.getByTestId("order-refunds")).toContainText(orderMessages[language].refundStatus.returned);
       await expect(headerBalance(personPage)).toHaveText(money(2_000));
-      await personContext.close();
+      await personPage.context().close();
 
       // Someone at WeChat Pay's merchant platform pays the abnormal refund out to her new card as
       // well (the simulator's stand-in); WeChat Pay notifies it, and she has the money twice.
@@ -341,13 +336,10 @@ for (const { viewport, language } of runs) {
       await shot(page, "ops-order-refund-parked-settled", viewport, language);
 
       // The person: the refund reached them (15.00 through WeChat Pay, 5.00 in the wallet).
-      const personContext = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
-      await contextFor(personContext, person, language);
-      const personPage = await personContext.newPage();
-      await open(personPage, `/order?id=${order.id}`);
+      const personPage = await openAs(browser, person, language, viewport, `/order?id=${order.id}`);
       await expect(personPage.getByTestId("order-refunds")).toContainText(orderMessages[language].refundStatus.succeeded);
       await expect(headerBalance(personPage)).toHaveText(money(500));
-      await personContext.close();
+      await personPage.context().close();
       await open(page, "/ops/refunds");
       await expect(page.getByTestId("ops-refunds-needing-a-hand").getByRole("listitem").filter({ hasText: person.handle })).toHaveCount(0);
     });

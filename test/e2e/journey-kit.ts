@@ -4,7 +4,7 @@
  * and screenshots under test-results/journeys/.
  */
 import AxeBuilder from "@axe-core/playwright";
-import type { BrowserContext, Download, Page } from "@playwright/test";
+import type { Browser, BrowserContext, Download, Page } from "@playwright/test";
 import type { Language } from "#app/i18n/languages";
 import { e2eAdminToken, e2eBaseUrl } from "./e2e-env.ts";
 import { expect, waitForHydration } from "./fixtures.ts";
@@ -84,6 +84,15 @@ export async function contextFor(context: BrowserContext, person: Person | null,
 export async function open(page: Page, path: string): Promise<void> {
   await page.goto(path);
   await waitForHydration(page);
+}
+
+/** `path` opened in a browser context of its own, as `person`, at `viewport`; close it with `page.context().close()`. */
+export async function openAs(browser: Browser, person: Person | null, language: Language, viewport: Viewport, path: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
+  await contextFor(context, person, language);
+  const page = await context.newPage();
+  await open(page, path);
+  return page;
 }
 
 /** No serious or critical axe-core violation on the page as it is now. */

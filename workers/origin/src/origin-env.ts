@@ -13,6 +13,8 @@ export type OriginEnv = {
     clock: Clock;
     idempotency: Idempotency;
     user: UserInfo;
+    /** Behind `signedInUser`: the hash of this request's session token, as the session table keys it. */
+    sessionHash: string;
     wechatPay: () => Promise<WechatPay | null>;
     /** The client's address as far as it can be believed (http/edge-trust.ts), or null. */
     clientIp: string | null;

@@ -6,7 +6,6 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { accountDevicesSchema, deviceIdParamSchema, devicesForgottenSchema, forgetDeviceBodySchema } from "#contract/account-safety";
 import { bearerAuth, errorContent, jsonContent, successEnvelope } from "#contract/openapi";
-import { hashToken, requiredBearerToken } from "../auth/bearer-token";
 import { knownDeviceLifetimeMs, knownDevicesPerPerson } from "../auth/known-devices";
 import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
@@ -54,7 +53,7 @@ deviceRoutes.use("/devices/:id/forget", signedInUser, doorLimit("accountSecurity
 
 deviceRoutes
   .openapi(listDevices, async (c) => {
-    const currentHash = await hashToken(requiredBearerToken(c.req.header("Authorization")));
+    const currentHash = c.var.sessionHash;
     // The device's own time moves at most once a day while its sessions are used (decision
     // 061): the last use shown is the later of it and that of the sessions it opened, ended
     // ones too (a device signed out of was used until then).

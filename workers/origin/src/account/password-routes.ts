@@ -6,7 +6,6 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { passwordChangeBodySchema, passwordChangedSchema } from "#contract/account-safety";
 import { bearerAuth, errorContent, jsonContent, successEnvelope } from "#contract/openapi";
-import { hashToken, requiredBearerToken } from "../auth/bearer-token";
 import { newKnownDevice } from "../auth/known-devices";
 import { sessionDeviceOf } from "../auth/session-tokens";
 import { hashPassword } from "../auth/passwords";
@@ -45,7 +44,7 @@ passwordRoutes.openapi(changePassword, async (c) => {
     throw new ApiError("PASSWORD_UNCHANGED", "That is your password now. Choose a different one.", "newPassword");
   }
   const now = c.var.clock.now();
-  const currentHash = await hashToken(requiredBearerToken(c.req.header("Authorization")));
+  const currentHash = c.var.sessionHash;
   const device = await newKnownDevice(db, userId, now, sessionDeviceOf(c).userAgent);
   try {
     const results = await db.batch([

@@ -5,7 +5,6 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { accountSessionsSchema, sessionIdParamSchema, sessionsEndedSchema } from "#contract/account-safety";
 import { bearerAuth, errorContent, jsonContent, successEnvelope } from "#contract/openapi";
-import { hashToken, requiredBearerToken } from "../auth/bearer-token";
 import { sessionTime } from "../auth/sessions";
 import { signedInUser } from "../auth/signed-in-user";
 import { ApiError } from "../http/answer";
@@ -70,7 +69,7 @@ sessionRoutes.use("/sessions/end-others", signedInUser, doorLimit("account"));
 sessionRoutes
   .openapi(listSessions, async (c) => {
     const now = c.var.clock.now();
-    const currentHash = await hashToken(requiredBearerToken(c.req.header("Authorization")));
+    const currentHash = c.var.sessionHash;
     // session_user_live (user_id, last_used_at DESC) WHERE ended_at IS NULL.
     const { results } = await c.env.DB.prepare(
       `SELECT id, token_hash, user_agent, place, created_at, last_used_at FROM session
@@ -110,7 +109,7 @@ sessionRoutes
     return c.json({ code: "SUCCESS" as const, data: { sessionsEnded: 1 } }, 200);
   })
   .openapi(endOthers, async (c) => {
-    const currentHash = await hashToken(requiredBearerToken(c.req.header("Authorization")));
+    const currentHash = c.var.sessionHash;
     const [sessions] = await c.env.DB.batch(
       endSessionsStatements(c.env.DB, c.var.user.id, sessionTime(c.env, c.var.clock.now()), { keepTokenHash: currentHash }),
     );

@@ -32,7 +32,8 @@ export const sessionOwnPaths = new Set(["/api/user/session", "/api/user/logout"]
 export const signedInUser = createMiddleware<OriginEnv>(async (c, next) => {
   const token = bearerToken(c.req.header("Authorization"));
   if (!token) throw new ApiError("UNAUTHENTICATED", "Sign in to continue.");
-  const user = await findSessionUser(c.env.DB, await hashToken(token), sessionTime(c.env, c.var.clock.now()));
+  const sessionHash = await hashToken(token);
+  const user = await findSessionUser(c.env.DB, sessionHash, sessionTime(c.env, c.var.clock.now()));
   if (!user) throw new ApiError("UNAUTHENTICATED", "Your session has ended. Sign in again.");
   if (user.locked && !lockedMay(c.req.method, c.req.path)) {
     const earlier = await answeredBeforeTheLock(c, user.id);
@@ -40,6 +41,7 @@ export const signedInUser = createMiddleware<OriginEnv>(async (c, next) => {
     throw accountLocked();
   }
   c.set("user", user);
+  c.set("sessionHash", sessionHash);
   await next();
 });
 

@@ -7,6 +7,7 @@
  */
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { errorContent, idempotencyKeyHeader, jsonContent, operatorSession, successEnvelope } from "#contract/openapi";
+import { noSuchOrNotAnOperator, notAnOperator } from "../ops/route-answers";
 import {
   type OpsWechatRefund,
   opsWechatRefundSchema,
@@ -33,8 +34,6 @@ import { listed, needsAHand, readRefund, returnedNow, type WechatRefundRow, wech
 import { notForYourself } from "./not-for-yourself";
 import { settleParked, settleParkedRefund } from "./parked-refund-routes";
 
-const notAnOperator = "not signed in as an operator (the same answer as an unknown path)";
-
 /** At most this many are listed: more than an operator works through in a day. */
 const listLimit = 100;
 
@@ -46,7 +45,7 @@ const listNeedingAHand = createRoute({
   responses: {
     200: jsonContent(successEnvelope(z.array(opsWechatRefundSchema).max(listLimit)), "The refunds"),
     403: errorContent("FORBIDDEN: only finance and admin operators"),
-    404: errorContent(`NOT_FOUND: ${notAnOperator}`),
+    404: notAnOperator,
   },
 });
 
@@ -67,7 +66,7 @@ const returnToWallet = createRoute({
       "BAD_REQUEST: not a refund number (field outRefundNo), no reason (field reason), or no Idempotency-Key (field Idempotency-Key)",
     ),
     403: errorContent("FORBIDDEN: only finance and admin operators; NOT_FOR_YOURSELF: the order is the operator's own"),
-    404: errorContent(`NOT_FOUND: no such refund, or ${notAnOperator}`),
+    404: noSuchOrNotAnOperator("refund"),
     409: errorContent(
       "REFUND_NOT_FAILED: WeChat Pay has not failed it (due, processing, succeeded), or it is parked (WeChat Pay reported another amount: settle-parked settles it); REFUND_RETURNED: returned already",
     ),
@@ -95,7 +94,7 @@ const settlePaidTwice = createRoute({
       "BAD_REQUEST: not a refund number (field outRefundNo), not take_back, bear or to_paydesk (field how), no reason (field reason), or no Idempotency-Key (field Idempotency-Key)",
     ),
     403: errorContent("FORBIDDEN: only finance and admin operators; NOT_FOR_YOURSELF: the order is the operator's own"),
-    404: errorContent(`NOT_FOUND: no such refund, or ${notAnOperator}`),
+    404: noSuchOrNotAnOperator("refund"),
     409: errorContent(
       "REFUND_NOT_PAID_TWICE: not returned to a wallet, or not paid out by WeChat Pay as well; REFUND_SETTLED: settled already; WALLET_LOCKED: take_back from a locked account, whose money stays",
     ),

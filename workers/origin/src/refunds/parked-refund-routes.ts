@@ -9,6 +9,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { errorContent, idempotencyKeyHeader, jsonContent, operatorSession, successEnvelope } from "#contract/openapi";
+import { noSuchOrNotAnOperator } from "../ops/route-answers";
 import { type OpsWechatRefund, opsWechatRefundSchema, outRefundNoParamSchema, parkedRefundSettleBodySchema } from "#contract/ops-refunds";
 import { ApiError } from "../http/answer";
 import { journalParts, paydeskCoveredAccount, type Posting, walletAccountOf, worldAccount } from "../ledger/journal";
@@ -21,8 +22,6 @@ import { wechatCall } from "../wechat-pay/payments/wechat-call";
 import { isOwnOrderRefusal, notForYourself } from "./not-for-yourself";
 import { refundReturnBatch, returnRefusal } from "./refund-return-batch";
 import { listed, readRefund, returnedNow, type WechatRefundRow } from "./wechat-refund-rows";
-
-const notAnOperator = "not signed in as an operator (the same answer as an unknown path)";
 
 export const settleParked = createRoute({
   method: "post",
@@ -44,7 +43,7 @@ export const settleParked = createRoute({
       "BAD_REQUEST: not a refund number (field outRefundNo), no reason (field reason), or no Idempotency-Key (field Idempotency-Key)",
     ),
     403: errorContent("FORBIDDEN: only finance and admin operators; NOT_FOR_YOURSELF: the order is the operator's own"),
-    404: errorContent(`NOT_FOUND: no such refund, or ${notAnOperator}`),
+    404: noSuchOrNotAnOperator("refund"),
     409: errorContent(
       "REFUND_NOT_PARKED: not parked, or settled, returned or done meanwhile (WeChat Pay, asked again, may report it done for the amount asked: then it is booked as done); REFUND_STILL_PROCESSING: WeChat Pay reports it still under way, nothing moved",
     ),
@@ -131,7 +130,7 @@ export const settleParkedRefund: RouteHandler<typeof settleParked, OriginEnv> = 
         otherAmount: { refunded: paidOut, by: operatorName(c), at: iso(now), reason },
       };
       return await c.var.idempotency.commit(
-        otherAmountBatch(c, refund, { refunded: reported.amount.refund, refundId: reported.refund_id, reason, now }),
+        otherAmountBatch(c, refund, { refunded: paidOut, refundId: reported.refund_id, reason, now }),
         200,
         {
           code: "SUCCESS" as const,

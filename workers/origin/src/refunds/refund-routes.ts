@@ -6,6 +6,7 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { errorContent, idempotencyKeyHeader, jsonContent, operatorSession, successEnvelope } from "#contract/openapi";
+import { noSuchOrNotAnOperator, notAnOperator } from "../ops/route-answers";
 import {
   orderRefundsSchema,
   type RefundRequest,
@@ -48,8 +49,6 @@ function approvalThresholdOf(env: Pick<Env, "REFUND_APPROVAL_THRESHOLD">): numbe
   return env.REFUND_APPROVAL_THRESHOLD && Number.isSafeInteger(configured) && configured >= 0 ? configured : defaultApprovalThreshold;
 }
 
-const notAnOperator = "not signed in as an operator (the same answer as an unknown path)";
-
 const makeRefund = createRoute({
   method: "post",
   path: "/orders/{id}/refunds",
@@ -64,7 +63,7 @@ const makeRefund = createRoute({
   responses: {
     201: jsonContent(successEnvelope(refundRequestSchema), "The refund: approved (the money moved) or awaiting approval"),
     403: errorContent("FORBIDDEN: only finance and admin operators; NOT_FOR_YOURSELF: the order is the operator's own"),
-    404: errorContent(`NOT_FOUND: no such order, or ${notAnOperator}`),
+    404: noSuchOrNotAnOperator("order"),
     409: errorContent("NOT_REFUNDABLE: the order was not paid, or a wallet-paid task budget already went back to the wallet"),
     422: errorContent(
       "REFUND_EXCEEDS_PAYMENT: more than is left to refund; REFUND_NOT_WHOLE_SLOTS: an open task refunds whole unclaimed slots; INSUFFICIENT_FUNDS: the wallet no longer holds it",
@@ -80,7 +79,7 @@ const orderRefunds = createRoute({
   request: { params: orderIdParamSchema },
   responses: {
     200: jsonContent(successEnvelope(orderRefundsSchema), "The order's refunds"),
-    404: errorContent(`NOT_FOUND: no such order, or ${notAnOperator}`),
+    404: noSuchOrNotAnOperator("order"),
   },
 });
 
@@ -93,7 +92,7 @@ const refundQueue = createRoute({
   responses: {
     200: jsonContent(successEnvelope(z.array(refundRequestSchema)), "The refunds"),
     403: errorContent("FORBIDDEN: only finance and admin operators"),
-    404: errorContent(`NOT_FOUND: ${notAnOperator}`),
+    404: notAnOperator,
   },
 });
 
@@ -105,7 +104,7 @@ const { approve, reject } = decisionRoutes({
     403: errorContent(
       "FORBIDDEN: only finance and admin operators; SECOND_OPERATOR_REQUIRED: the operator who asked, one linked to them by a chain of grants (either way), or one holding the role only since the request; NOT_FOR_YOURSELF: the order is the deciding operator's own",
     ),
-    404: errorContent(`NOT_FOUND: no such refund, or ${notAnOperator}`),
+    404: noSuchOrNotAnOperator("refund"),
     409: errorContent("REFUND_DECIDED: approved or rejected already; NOT_REFUNDABLE"),
     422: errorContent("REFUND_NOT_WHOLE_SLOTS or INSUFFICIENT_FUNDS: the money is no longer where it was"),
   },
