@@ -53,7 +53,15 @@ export const refundQueueQuerySchema = z.strictObject({
 export const orderRefundsSchema = z.strictObject({
   refunds: z.array(refundRequestSchema),
   payments: z.array(
-    z.strictObject({ id: z.string(), method: z.enum(["wallet", "wechat"]), paid: z.number().int(), refundable: z.number().int() }),
+    z.strictObject({
+      id: z.string(),
+      method: z.enum(["wallet", "wechat"]),
+      paid: z.number().int(),
+      refundable: z.number().int().min(0).meta({
+        description:
+          "What is left to refund (fen): paid, less the refunds not rejected and what WeChat Pay paid out beyond a refund's asked amount (a parked refund settled for more)",
+      }),
+    }),
   ),
   /** What one payment's refunds made without a second operator may total (fen); a refund that would pass it waits for one. */
   approvalThreshold: z.number().int(),

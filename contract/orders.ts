@@ -38,6 +38,13 @@ export type Order = z.infer<typeof orderSchema>;
 /** A refund as the person sees it (docs/decisions/048-failed-wechat-refunds.md for `returned`). */
 const refundToPayerStatus = z.enum(["pending", "succeeded", "failed", "returned"]);
 
+/**
+ * What WeChat Pay paid back (fen) when it paid another amount than the refund's, or null
+ * (docs/decisions/070-parked-refunds-settled.md): less, and the rest went to the wallet; more,
+ * and Paydesk covered the difference.
+ */
+export const wechatPaidOutSchema = z.number().int().positive().nullable();
+
 export const orderDetailSchema = orderSchema.extend({
   history: z.array(z.strictObject({ status: z.string(), reason: z.string().nullable(), at: z.iso.datetime() })),
   payments: z.array(
@@ -56,7 +63,9 @@ export const orderDetailSchema = orderSchema.extend({
        * means an operator follows up; `returned`: WeChat Pay could not pay it back, so an operator
        * put it into the wallet. `id` names its receipt (`GET /api/receipts/refund/{id}`).
        */
-      refund: z.strictObject({ id: z.string(), status: refundToPayerStatus, amount: z.number().int() }).optional(),
+      refund: z
+        .strictObject({ id: z.string(), status: refundToPayerStatus, amount: z.number().int(), wechatPaidOut: wechatPaidOutSchema })
+        .optional(),
     }),
   ),
   /**
@@ -70,6 +79,7 @@ export const orderDetailSchema = orderSchema.extend({
       method: z.enum(["wallet", "wechat"]),
       amount: z.number().int().positive(),
       status: refundToPayerStatus,
+      wechatPaidOut: wechatPaidOutSchema,
       createdAt: z.iso.datetime(),
     }),
   ),

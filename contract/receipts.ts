@@ -1,5 +1,6 @@
 /** Receipts (docs/decisions/026-statement-and-receipts.md): one page per transfer, order payment, refund and task reward. */
 import { z } from "zod";
+import { wechatPaidOutSchema } from "./orders";
 import { personSchema } from "./people";
 import { receiptKinds } from "./wallet";
 
@@ -31,6 +32,8 @@ export const receiptSchema = z.strictObject({
   method: z.enum(["wallet", "wechat"]).nullable(),
   /** A transfer's note ("" when none was written). */
   note: z.string().nullable(),
+  /** A refund's: what WeChat Pay paid back when it paid another amount than this one (orders.ts). */
+  wechatPaidOut: wechatPaidOutSchema,
   /** The order paid or refunded. */
   order: z.strictObject({ id: z.string(), kind: z.enum(["recharge", "task_budget"]), description: z.string() }).nullable(),
   /** The task a reward or a task budget belongs to. */

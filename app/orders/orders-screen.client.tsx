@@ -9,6 +9,7 @@ import { cancelOrder, type OrderPage } from "../api/orders";
 import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime, Money } from "../components/money";
 import { useOrderTitle } from "../components/order-summary";
+import { WechatPaidOut } from "../components/wechat-paid-out";
 import { formText, runAction, type ActionResult } from "../forms/action-result";
 import { FormAlert, SubmitButton } from "../forms/fields";
 import { dispatchIntent } from "../forms/intent-dispatch";
@@ -172,6 +173,12 @@ function OrderDetailView({ order }: { order: OrderDetail }) {
                     <Link to={`/wallet/receipts/refund/${payment.refund.id}`} aria-label={text.refundReceipt(text.refundTo.wechat)}>
                       {text.receipt}
                     </Link>
+                    {payment.refund.wechatPaidOut !== null ? (
+                      <>
+                        {" "}
+                        <WechatPaidOut amount={payment.refund.amount} paidOut={payment.refund.wechatPaidOut} />
+                      </>
+                    ) : null}
                   </span>
                 ) : null}
               </span>
@@ -190,6 +197,11 @@ function OrderDetailView({ order }: { order: OrderDetail }) {
                   <span className="item-meta">
                     <DateTime iso={refund.createdAt} />
                   </span>
+                  {refund.wechatPaidOut !== null ? (
+                    <span className="item-meta">
+                      <WechatPaidOut amount={refund.amount} paidOut={refund.wechatPaidOut} />
+                    </span>
+                  ) : null}
                 </span>
                 <span className="item-side">
                   <Money amount={refund.amount} /> <span className="badge">{text.refundStatus[refund.status]}</span>

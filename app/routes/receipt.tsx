@@ -5,9 +5,11 @@ import type { ReceiptKind } from "#contract/wallet";
 import { getReceipt } from "../api/receipts";
 import { DateTime, Money } from "../components/money";
 import { PersonName } from "../components/person-name";
+import { WechatPaidOut } from "../components/wechat-paid-out";
 import { metaLanguage, useLanguage, useMessages } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
 import { receiptMessages } from "../messages/receipt";
+import { wechatPaidOutMessages } from "../messages/wechat-paid-out";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalFallback, PersonalView } from "../personal/personal-view";
 import "../styles/receipt.css";
@@ -44,6 +46,7 @@ function Party({ person }: { person: Receipt["payer"] }) {
 
 function ReceiptSheet({ receipt }: { receipt: Receipt }) {
   const text = useMessages(receiptMessages);
+  const paidOutText = useMessages(wechatPaidOutMessages);
   const language = useLanguage();
   return (
     <article className="card receipt-sheet" aria-labelledby="receipt-heading" data-testid="receipt">
@@ -75,6 +78,14 @@ function ReceiptSheet({ receipt }: { receipt: Receipt }) {
           <>
             <dt>{text.method}</dt>
             <dd>{text.methodValue[receipt.method]}</dd>
+          </>
+        ) : null}
+        {receipt.wechatPaidOut !== null ? (
+          <>
+            <dt>{paidOutText.label}</dt>
+            <dd>
+              <WechatPaidOut amount={receipt.amount} paidOut={receipt.wechatPaidOut} />
+            </dd>
           </>
         ) : null}
         {receipt.note !== null ? (

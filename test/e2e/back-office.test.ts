@@ -14,6 +14,7 @@ import { layoutCatalogue as layoutMessages } from "#app/messages/layout.server";
 import { opsMessages } from "#app/messages/ops";
 import { orderMessages } from "#app/messages/orders";
 import { transferMessages } from "#app/messages/transfer";
+import { wechatPaidOutMessages } from "#app/messages/wechat-paid-out";
 import { seededOperators, seededUser } from "./e2e-env.ts";
 import { expect, test } from "./fixtures.ts";
 import {
@@ -337,8 +338,19 @@ for (const { viewport, language } of runs) {
 
       // The person: the refund reached them (15.00 through WeChat Pay, 5.00 in the wallet).
       const personPage = await openAs(browser, person, language, viewport, `/order?id=${order.id}`);
-      await expect(personPage.getByTestId("order-refunds")).toContainText(orderMessages[language].refundStatus.succeeded);
+      const personRefunds = personPage.getByTestId("order-refunds");
+      await expect(personRefunds).toContainText(orderMessages[language].refundStatus.succeeded);
+      const split = wechatPaidOutMessages[language].less(money(1_500), money(500));
+      await expect(personRefunds).toContainText(split);
       await expect(headerBalance(personPage)).toHaveText(money(500));
+      await expectAccessible(personPage);
+      await shot(personPage, "order-refund-paid-out-otherwise", viewport, language);
+      await personRefunds
+        .getByRole("link", { name: orderMessages[language].refundReceipt(orderMessages[language].refundTo.wechat) })
+        .click();
+      await expect(personPage.getByTestId("receipt")).toContainText(wechatPaidOutMessages[language].label);
+      await expect(personPage.getByTestId("receipt")).toContainText(split);
+      await shot(personPage, "receipt-refund-paid-out-otherwise", viewport, language);
       await personPage.context().close();
       await open(page, "/ops/refunds");
       await expect(page.getByTestId("ops-refunds-needing-a-hand").getByRole("listitem").filter({ hasText: person.handle })).toHaveCount(0);

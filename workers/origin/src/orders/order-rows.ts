@@ -1,6 +1,6 @@
 import { minutesMs } from "#contract/time-limits";
 import type { Order, OrderDetail } from "#contract/orders";
-import { payerRefundStatusSql } from "../wechat-pay/payments/refund-states";
+import { payerRefundStatusSql, wechatPaidOutSql } from "../wechat-pay/payments/refund-states";
 
 export type OrderRow = {
   id: string;
@@ -47,6 +47,7 @@ type PaymentRow = {
   refund_status: PayerRefundStatus | null;
   refund_amount: number | null;
   refund_id: string | null;
+  refund_paid_out: number | null;
 };
 
 type RefundRow = {
@@ -56,6 +57,7 @@ type RefundRow = {
   decided_at: number | null;
   requested_at: number;
   wechat_status: PayerRefundStatus | null;
+  wechat_paid_out: number | null;
 };
 
 /** One of the user's orders with its history and payments, or null (another's is not found either). */
@@ -67,7 +69,7 @@ export async function findOrderDetail(db: D1Database, userId: string, orderId: s
       .prepare(
         `SELECT payment.id, payment.method, payment.status, payment.amount, payment.created_at,
                 ${payerRefundStatusSql("wechat_refund")} AS refund_status, wechat_refund.amount AS refund_amount,
-                wechat_refund.out_refund_no AS refund_id
+                wechat_refund.out_refund_no AS refund_id, ${wechatPaidOutSql("wechat_refund")} AS refund_paid_out
          FROM payment LEFT JOIN wechat_refund ON wechat_refund.payment_id = payment.id AND wechat_refund.reason <> 'operator'
          WHERE payment.order_id = ?1 ORDER BY payment.created_at, payment.id`,
       )
@@ -76,7 +78,7 @@ export async function findOrderDetail(db: D1Database, userId: string, orderId: s
     db
       .prepare(
         `SELECT refund_request.id, refund_request.method, refund_request.amount, refund_request.decided_at, refund_request.requested_at,
-                ${payerRefundStatusSql("wechat_refund")} AS wechat_status
+                ${payerRefundStatusSql("wechat_refund")} AS wechat_status, ${wechatPaidOutSql("wechat_refund")} AS wechat_paid_out
          FROM refund_request LEFT JOIN wechat_refund ON wechat_refund.request_id = refund_request.id
          WHERE refund_request.order_id = ?1 AND refund_request.status = 'approved' ORDER BY refund_request.requested_at, refund_request.id`,
       )
@@ -99,13 +101,21 @@ export async function findOrderDetail(db: D1Database, userId: string, orderId: s
       createdAt: iso(payment.created_at),
       ...(payment.refund_status === null || payment.refund_amount === null || payment.refund_id === null
         ? {}
-        : { refund: { id: payment.refund_id, status: payment.refund_status, amount: payment.refund_amount } }),
+        : {
+            refund: {
+              id: payment.refund_id,
+              status: payment.refund_status,
+              amount: payment.refund_amount,
+              wechatPaidOut: payment.refund_paid_out,
+            },
+          }),
     })),
     refunds: ((refunds?.results ?? []) as RefundRow[]).map((refund) => ({
       id: refund.id,
       method: refund.method,
       amount: refund.amount,
       status: refund.wechat_status ?? "succeeded",
+      wechatPaidOut: refund.wechat_paid_out,
       createdAt: iso(refund.decided_at ?? refund.requested_at),
     })),
   };

@@ -65,6 +65,7 @@ describe("a transfer's receipt", () => {
       payee: { handle: "bob", displayName: "Name of bob" },
       method: null,
       note: "Rent 房租",
+      wechatPaidOut: null,
       order: null,
       task: null,
       transactionId: line?.id,

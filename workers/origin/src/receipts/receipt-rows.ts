@@ -7,7 +7,7 @@
  * refund number, `RF…`): one id never names both.
  */
 import type { Receipt } from "#contract/receipts";
-import { payerRefundStatusSql } from "../wechat-pay/payments/refund-states";
+import { payerRefundStatusSql, wechatPaidOutSql } from "../wechat-pay/payments/refund-states";
 import type { ReceiptKind } from "#contract/wallet";
 
 type Row = {
@@ -18,6 +18,7 @@ type Row = {
   method: Receipt["method"];
   note: string | null;
   tx_id: string | null;
+  wechat_paid_out: number | null;
   payer_handle: string | null;
   payer_name: string | null;
   payee_handle: string | null;
@@ -39,7 +40,7 @@ const wechatRefundStatus = `coalesce(${payerRefundStatusSql("wechat_refund")}, '
 
 const sqlOf: Record<ReceiptKind, string> = {
   transfer: `SELECT transfer.id, transfer.amount, transfer.created_at AS at, 'succeeded' AS status, NULL AS method, transfer.note,
-      transfer.tx_id, payer.handle AS payer_handle, payer.display_name AS payer_name,
+      transfer.tx_id, NULL AS wechat_paid_out, payer.handle AS payer_handle, payer.display_name AS payer_name,
       payee.handle AS payee_handle, payee.display_name AS payee_name,
       NULL AS order_id, NULL AS order_kind, NULL AS order_description, NULL AS task_id, NULL AS task_title
     FROM transfer
@@ -47,7 +48,7 @@ const sqlOf: Record<ReceiptKind, string> = {
     JOIN user AS payee ON payee.id = transfer.to_user
     WHERE transfer.id = ?1 AND ?2 IN (transfer.from_user, transfer.to_user)`,
   payment: `SELECT payment.id, payment.amount, coalesce(journal_tx.created_at, payment.created_at) AS at, payment.status, payment.method,
-      NULL AS note, payment.tx_id, owner.handle AS payer_handle, owner.display_name AS payer_name, NULL AS payee_handle, NULL AS payee_name,
+      NULL AS note, payment.tx_id, NULL AS wechat_paid_out, owner.handle AS payer_handle, owner.display_name AS payer_name, NULL AS payee_handle, NULL AS payee_name,
       orders.id AS order_id, orders.kind AS order_kind, orders.description AS order_description, task.id AS task_id, task.title AS task_title
     FROM payment
     ${orderJoins.replace("%", "payment")}
@@ -55,6 +56,7 @@ const sqlOf: Record<ReceiptKind, string> = {
     WHERE payment.id = ?1 AND orders.user_id = ?2`,
   refund: `SELECT refund_request.id, refund_request.amount, coalesce(refund_request.decided_at, refund_request.requested_at) AS at,
       ${wechatRefundStatus} AS status, refund_request.method, NULL AS note, refund_request.tx_id,
+      ${wechatPaidOutSql("wechat_refund")} AS wechat_paid_out,
       NULL AS payer_handle, NULL AS payer_name, owner.handle AS payee_handle, owner.display_name AS payee_name,
       orders.id AS order_id, orders.kind AS order_kind, orders.description AS order_description, task.id AS task_id, task.title AS task_title
     FROM refund_request
@@ -65,13 +67,14 @@ const sqlOf: Record<ReceiptKind, string> = {
     -- A WeChat Pay payment refunded automatically (its order closed, or was paid another way):
     -- its refund's own number is its id, and the booking that set it going its transaction.
     SELECT wechat_refund.out_refund_no, wechat_refund.amount, wechat_refund.created_at,
-      ${wechatRefundStatus}, 'wechat', NULL, wechat_refund.in_tx_id,
+      ${wechatRefundStatus}, 'wechat', NULL, wechat_refund.in_tx_id, ${wechatPaidOutSql("wechat_refund")},
       NULL, NULL, owner.handle, owner.display_name,
       orders.id, orders.kind, orders.description, task.id, task.title
     FROM wechat_refund
     ${orderJoins.replace("%", "wechat_refund")}
     WHERE wechat_refund.out_refund_no = ?1 AND orders.user_id = ?2 AND wechat_refund.request_id IS NULL`,
   reward: `SELECT claim.id, claim_capture.amount, claim_capture.at, 'succeeded' AS status, NULL AS method, NULL AS note, claim_capture.tx_id,
+      NULL AS wechat_paid_out,
       poster.handle AS payer_handle, poster.display_name AS payer_name, worker.handle AS payee_handle, worker.display_name AS payee_name,
       NULL AS order_id, NULL AS order_kind, NULL AS order_description, task.id AS task_id, task.title AS task_title
     FROM claim
@@ -99,6 +102,7 @@ export async function findReceipt(db: D1Database, viewerId: string, kind: Receip
     payee: personOf(row.payee_handle, row.payee_name),
     method: row.method,
     note: row.note,
+    wechatPaidOut: row.wechat_paid_out,
     order:
       row.order_id !== null && row.order_kind !== null && row.order_description !== null
         ? { id: row.order_id, kind: row.order_kind, description: row.order_description }

@@ -309,7 +309,12 @@ describe("the database's own guards", () => {
     const receipt = async (id: string, by: SceneUser = alice) =>
       answerOf<Record<string, unknown>>(await origin.call(`/api/receipts/refund/${id}`, { method: "GET", headers: by.auth }));
     const late = await lateRechargeRefund(700);
-    expect((await orderDetail(late.orderId)).payments[0]?.refund).toEqual({ id: late.outRefundNo, status: "pending", amount: 700 });
+    expect((await orderDetail(late.orderId)).payments[0]?.refund).toEqual({
+      id: late.outRefundNo,
+      status: "pending",
+      amount: 700,
+      wechatPaidOut: null,
+    });
     expect(await receipt(late.outRefundNo)).toMatchObject({
       status: 200,
       data: {

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { OpsWechatRefund } from "#contract/ops-refunds";
 import type { OrderStory } from "#contract/ops-orders";
+import type { Receipt } from "#contract/receipts";
 import { balanceOf, expectLedgerWhole, seedOperator, seedUser } from "../../test/origin-client";
 import { recordedNotification, wechatRequests, wechatScene, type SceneUser } from "../../test/wechat-scene";
 import {
@@ -74,6 +75,10 @@ const statement = async () =>
     )
   ).data.entries;
 
+/** The refund's receipt as the person reads it. */
+const receipt = async (id: string) =>
+  (await answerOf<Receipt>(await origin.call(`/api/receipts/refund/${id}`, { method: "GET", headers: alice.auth }))).data;
+
 /**
  * WeChat Pay ends the refund `status` for `refunded` fen, not the amount asked. Its notification
  * is refused; asked about (as the cron asks, here by an operator), the refund is parked.
@@ -131,7 +136,9 @@ describe("a parked refund WeChat Pay paid out for less than asked", () => {
     });
     // The rest is a refund line of the wallet, naming its order and the refund's receipt.
     expect((await statement())[0]).toMatchObject({ kind: "refund", amount: 300, orderId, receipt: { kind: "refund", id: outRefundNo } });
-    expect((await orderDetail(orderId)).payments[0]).toMatchObject({ refund: { status: "succeeded" } });
+    // The order and the receipt say where it went: 5.00 through WeChat Pay, 3.00 to the wallet.
+    expect((await orderDetail(orderId)).payments[0]).toMatchObject({ refund: { status: "succeeded", amount: 800, wechatPaidOut: 500 } });
+    expect(await receipt(outRefundNo)).toMatchObject({ status: "succeeded", amount: 800, wechatPaidOut: 500 });
 
     // The same request replays its answer; another is refused: nothing moves twice.
     expect(await settleParked(outRefundNo, { key })).toEqual(settled);
@@ -151,7 +158,7 @@ describe("a parked refund WeChat Pay paid out for more than asked", () => {
     const order = await rechargeOrder(3_000);
     const { outTradeNo } = await startWechat(order.id);
     expect((await replay(origin, await payerPays(outTradeNo))).status).toBe(204);
-    const made = await answerOf<{ wechat: { outRefundNo: string } | null }>(
+    const made = await answerOf<{ id: string; wechat: { outRefundNo: string } | null }>(
       await origin.call(`/api/ops/orders/${order.id}/refunds`, {
         body: { amount: 1_200, reason: "The customer asked, ticket 42." },
         headers: { ...finance.auth, "Idempotency-Key": `rf-${crypto.randomUUID()}` },
@@ -163,7 +170,12 @@ describe("a parked refund WeChat Pay paid out for more than asked", () => {
     await endsForAnotherAmount({ orderId: order.id, outTradeNo, outRefundNo }, "SUCCESS", 1_500);
     const world = await worldBalance();
 
+    expect(await receipt(made.data.id)).toMatchObject({ status: "pending", wechatPaidOut: null });
     expect(await settleParked(outRefundNo)).toMatchObject({ status: 200, data: { amount: 1_200, otherAmount: { refunded: 1_500 } } });
+    expect((await orderDetail(order.id)).refunds).toEqual([
+      expect.objectContaining({ amount: 1_200, status: "succeeded", wechatPaidOut: 1_500 }),
+    ]);
+    expect(await receipt(made.data.id)).toMatchObject({ status: "succeeded", amount: 1_200, wechatPaidOut: 1_500 });
     expect(await worldBalance()).toBe(world + 1_500);
     expect(await coveredBalance()).toBe(-300);
     expect(await clearingBalance()).toBe(0);
@@ -172,6 +184,31 @@ describe("a parked refund WeChat Pay paid out for more than asked", () => {
       action: "refund.settle_other_amount",
       after: JSON.stringify({ refund: outRefundNo, refunded: 1_500, toWallet: 0, borne: 300, wallet: alice.id }),
     });
+
+    // What is left to refund counts the whole payout, as WeChat Pay does: 15.00, not 18.00.
+    const refunds = await answerOf<{ payments: { paid: number; refundable: number }[] }>(
+      await origin.call(`/api/ops/orders/${order.id}/refunds`, { method: "GET", headers: finance.auth }),
+    );
+    expect(refunds.data.payments).toEqual([expect.objectContaining({ paid: 3_000, refundable: 1_500 })]);
+    const refund = (amount: number) =>
+      origin.call(`/api/ops/orders/${order.id}/refunds`, {
+        body: { amount, reason: "The rest, ticket 43." },
+        headers: { ...finance.auth, "Idempotency-Key": `rf-${crypto.randomUUID()}` },
+      });
+    expect(await answerOf(await refund(1_501))).toMatchObject({ status: 422, code: "REFUND_EXCEEDS_PAYMENT", field: "amount" });
+    // The database's own check counts it too, for a writer that skipped the route's.
+    const payment = await env.DB.prepare("SELECT id FROM payment WHERE order_id = ?1 AND status = 'succeeded'")
+      .bind(order.id)
+      .first<string>("id");
+    const insert = (amount: number) =>
+      env.DB.prepare(
+        `INSERT INTO refund_request (id, order_id, payment_id, method, amount, reason, status, requested_by, requested_at)
+         VALUES (?1, ?2, ?3, 'wechat', ?4, 'direct', 'awaiting_approval', ?5, ?6)`,
+      )
+        .bind(`rfd_${crypto.randomUUID()}`, order.id, payment, amount, finance.id, origin.now())
+        .run();
+    await expect(insert(1_501)).rejects.toThrow(/refund_exceeds_payment/);
+    expect((await refund(1_500)).status).toBe(201);
     await expectLedgerWhole();
   });
 });

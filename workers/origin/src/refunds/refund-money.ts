@@ -30,13 +30,20 @@ export type RefundablePayment = {
 export const uncheckedRefundsOf = (paymentId: string) =>
   `SELECT coalesce(sum(amount), 0) FROM refund_request WHERE payment_id = ${paymentId} AND status = 'approved' AND decided_by IS NULL`;
 
-/** The order's succeeded payment and what is left of it to refund (refund_request_payment serves the sum). */
+/**
+ * What payment `paymentId` (an SQL expression) gave back: its refunds not rejected, plus what
+ * WeChat Pay paid out beyond a refund's asked amount (view `payment_refunded`, migration 0046,
+ * which the database's own check reads too).
+ */
+export const refundedOf = (paymentId: string) => `(SELECT refunded FROM payment_refunded WHERE payment_id = ${paymentId})`;
+
+/** The order's succeeded payment and what is left of it to refund. */
 export function refundablePayment(db: D1Database, orderId: string): Promise<RefundablePayment | null> {
   return db
     .prepare(
       `SELECT orders.id AS order_id, orders.kind AS order_kind, orders.status AS order_status, orders.user_id,
               payment.id AS payment_id, payment.method, payment.amount AS paid,
-              (SELECT coalesce(sum(amount), 0) FROM refund_request WHERE payment_id = payment.id AND status <> 'rejected') AS refunded,
+              ${refundedOf("payment.id")} AS refunded,
               (${uncheckedRefundsOf("payment.id")}) AS refunded_unchecked,
               task.id AS task_id, task.status AS task_status, task.reward AS task_reward,
               task.slots - task.slots_taken AS unclaimed_slots, task.slots AS task_slots

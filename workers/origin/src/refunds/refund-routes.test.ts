@@ -104,7 +104,7 @@ describe("refunding a wallet payment", () => {
 
     // The person sees it on the order and in the wallet's history.
     expect((await orderDetail(orderId)).refunds).toEqual([
-      { id: first.data.id, method: "wallet", amount: 500, status: "succeeded", createdAt: expect.any(String) },
+      { id: first.data.id, method: "wallet", amount: 500, status: "succeeded", wechatPaidOut: null, createdAt: expect.any(String) },
     ]);
     const history = await origin.call("/api/wallet/entries", { method: "GET", headers: alice.auth });
     const entries = (
@@ -154,7 +154,7 @@ describe("refunding a WeChat Pay payment", () => {
     );
     expect(Object.values(simulated.refunds).find((r) => r.outRefundNo === outRefundNo)).toMatchObject({ refund: 1_200, total: 3_000 });
     expect((await orderDetail(orderId)).refunds).toEqual([
-      { id: made.data.id, method: "wechat", amount: 1_200, status: "pending", createdAt: expect.any(String) },
+      { id: made.data.id, method: "wechat", amount: 1_200, status: "pending", wechatPaidOut: null, createdAt: expect.any(String) },
     ]);
 
     expect((await control(`/refunds/${outRefundNo}/complete`, { status: "SUCCESS" })).status).toBe(200);

@@ -34,6 +34,7 @@ import {
   type RefundablePayment,
   type RefundSource,
   refundablePayment,
+  refundedOf,
   refundMoneyStatements,
   refundSourceOf,
   uncheckedRefundsOf,
@@ -66,7 +67,7 @@ const makeRefund = createRoute({
     404: noSuchOrNotAnOperator("order"),
     409: errorContent("NOT_REFUNDABLE: the order was not paid, or a wallet-paid task budget already went back to the wallet"),
     422: errorContent(
-      "REFUND_EXCEEDS_PAYMENT: more than is left to refund; REFUND_NOT_WHOLE_SLOTS: an open task refunds whole unclaimed slots; INSUFFICIENT_FUNDS: the wallet no longer holds it",
+      "REFUND_EXCEEDS_PAYMENT: more than is left to refund (the payment, less its refunds not rejected and what WeChat Pay paid out beyond a refund's asked amount); REFUND_NOT_WHOLE_SLOTS: an open task refunds whole unclaimed slots; INSUFFICIENT_FUNDS: the wallet no longer holds it",
     ),
   },
 });
@@ -211,7 +212,8 @@ async function makeRefundAsRead(c: OpsContext, { orderId, amount, reason }: { or
   const db = c.env.DB;
   const payment = await paymentToRefund(c, orderId);
   if (payment.user_id === c.var.operator.userId) return c.var.idempotency.refuse(notForYourself());
-  const left = payment.paid - payment.refunded;
+  // Below zero when WeChat Pay paid out more than was asked while other refunds were asked.
+  const left = Math.max(payment.paid - payment.refunded, 0);
   if (amount > left) {
     return c.var.idempotency.refuse(
       new ApiError("REFUND_EXCEEDS_PAYMENT", `At most ${(left / 100).toFixed(2)} is left to refund of this payment.`, "amount"),
@@ -339,7 +341,7 @@ refundRoutes.openapi(orderRefunds, async (c) => {
     db
       .prepare(
         `SELECT payment.id, payment.method, payment.amount AS paid,
-                payment.amount - (SELECT coalesce(sum(amount), 0) FROM refund_request WHERE payment_id = payment.id AND status <> 'rejected') AS refundable
+                max(payment.amount - ${refundedOf("payment.id")}, 0) AS refundable
          FROM payment WHERE payment.order_id = ?1 AND payment.status = 'succeeded'`,
       )
       .bind(id),

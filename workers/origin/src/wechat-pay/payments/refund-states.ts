@@ -31,3 +31,11 @@ export const payerRefundStatusSql = (refund: string) => `CASE
                WHERE wechat_refund_settlement.out_refund_no = ${refund}.out_refund_no AND wechat_refund_settlement.how = 'take_back') THEN 'succeeded'
   WHEN ${refundReturnedSql(`${refund}.out_refund_no`)} THEN 'returned'
   ELSE 'failed' END`;
+
+/**
+ * SQL: what WeChat Pay paid out for the refund `refund` (a table alias) when a parked refund
+ * was settled for another amount than asked, or NULL (docs/decisions/070-parked-refunds-settled.md):
+ * the payer sees where the rest went, or what Paydesk covered beyond it.
+ */
+export const wechatPaidOutSql = (refund: string) =>
+  `(SELECT refunded FROM wechat_refund_other_amount WHERE wechat_refund_other_amount.out_refund_no = ${refund}.out_refund_no)`;

@@ -77,7 +77,12 @@ describe("late and lost events", () => {
     expect(await refundRow(outTradeNo)).toMatchObject({ status: "succeeded", out_tx_id: expect.any(String) });
     expect(await clearingBalance()).toBe(0);
     expect(await worldBalance()).toBe(0);
-    expect((await orderDetail(order.id)).payments[0]?.refund).toEqual({ id: `RF${outTradeNo}`, status: "succeeded", amount: 3_000 });
+    expect((await orderDetail(order.id)).payments[0]?.refund).toEqual({
+      id: `RF${outTradeNo}`,
+      status: "succeeded",
+      amount: 3_000,
+      wechatPaidOut: null,
+    });
     await expectLedgerWhole();
   });
 
