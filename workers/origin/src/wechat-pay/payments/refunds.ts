@@ -242,13 +242,13 @@ async function returnedRefundReported(db: D1Database, refund: RefundRow, result:
   }
   const recorded = await db
     .prepare(
-      `UPDATE wechat_refund_return SET late_success_at = ?1, late_success_account = ?2, late_success_amount = ?3
+      `UPDATE wechat_refund_return SET late_success_at = ?1, late_success_account = ?2, late_success_amount = ?3, next_ask_at = NULL
        WHERE out_refund_no = ?4 AND late_success_at IS NULL`,
     )
     .bind(now, result.user_received_account?.slice(0, 200) ?? null, paidOut === refund.amount ? null : paidOut, refund.out_refund_no)
     .run();
-  // Once: WeChat Pay notifies again until answered. (Nothing asks about a returned refund:
-  // its status is final, so this success is learned from WeChat Pay's notification alone.)
+  // Once: WeChat Pay notifies again until answered, and the cron asks about a returned refund
+  // until it is paid out (docs/decisions/071-returned-refunds-asked-again.md).
   if (recorded.meta.changes > 0) {
     Sentry.captureMessage(
       `WeChat Pay reports refund ${refund.out_refund_no} done after its money was returned to a wallet: the payer may have been paid twice`,
