@@ -47,7 +47,17 @@ export async function dispatchApi(core: SimulatorCore, routes: readonly ApiRoute
     await core.sleep(fault.delayMs ?? defaultTimeoutDelayMs);
   }
   log(answer.status, fault?.kind);
-  return respond(core, answer, request, fault);
+  return respond(core, fault?.kind === "misreport_refund" ? misreported(answer, fault.refundAmount) : answer, request, fault);
+}
+
+/**
+ * A refund's answer stating another refund amount than the refund's, signed like any answer:
+ * what the merchant sees if WeChat Pay's figures ever do not add up. Its state is unchanged.
+ */
+function misreported(answer: Answer, refundAmount: number | undefined): Answer {
+  const body = answer.body as { amount?: { refund?: number } } | null;
+  if (refundAmount === undefined || !body?.amount || body.amount.refund === undefined) return answer;
+  return { ...answer, body: { ...body, amount: { ...body.amount, refund: refundAmount } } };
 }
 
 function logRequest(core: SimulatorCore, entry: { method: string; path: string; status: number; fault?: FaultKind }): void {

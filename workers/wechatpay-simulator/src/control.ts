@@ -34,7 +34,17 @@ const notifyOptions = z.strictObject({
 });
 
 const fault = z.strictObject({
-  kind: z.enum(["status", "timeout", "probe_signature", "unsigned", "tamper_body", "skew", "unknown_serial", "wrong_key"]),
+  kind: z.enum([
+    "status",
+    "timeout",
+    "probe_signature",
+    "unsigned",
+    "tamper_body",
+    "skew",
+    "unknown_serial",
+    "wrong_key",
+    "misreport_refund",
+  ]),
   method: z.enum(["GET", "POST"]).optional(),
   path: z.string().startsWith("/v3/").optional(),
   status: z.int().min(400).max(599).optional(),
@@ -42,6 +52,7 @@ const fault = z.strictObject({
   message: z.string().optional(),
   delayMs: z.int().min(0).max(120_000).optional(),
   skewSeconds: z.int().optional(),
+  refundAmount: z.int().optional(),
   afterCommit: z.boolean().optional(),
   times: z.int().min(1).max(1000).default(1),
 });

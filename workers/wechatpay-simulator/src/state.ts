@@ -99,7 +99,16 @@ export type SimDelivery = {
   attempts: DeliveryAttempt[];
 };
 
-export type FaultKind = "status" | "timeout" | "probe_signature" | "unsigned" | "tamper_body" | "skew" | "unknown_serial" | "wrong_key";
+export type FaultKind =
+  | "status"
+  | "timeout"
+  | "probe_signature"
+  | "unsigned"
+  | "tamper_body"
+  | "skew"
+  | "unknown_serial"
+  | "wrong_key"
+  | "misreport_refund";
 
 export type SimFault = {
   id: string;
@@ -112,6 +121,8 @@ export type SimFault = {
   message?: string;
   delayMs?: number;
   skewSeconds?: number;
+  /** `misreport_refund`: the refund amount (fen) a refund's answer states, signed as WeChat Pay signs it. */
+  refundAmount?: number;
   /** Whether the operation takes effect before the fault (default: yes for timeouts, no for statuses). */
   afterCommit?: boolean;
   remaining: number;

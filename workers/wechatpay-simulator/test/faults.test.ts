@@ -83,6 +83,18 @@ describe("fault injection surfaces as the right outcome", () => {
     expect(await client.queryRefund(`R${input.outTradeNo}`)).toMatchObject({ outcome: "ok", data: { status: "PROCESSING" } });
   });
 
+  it("a misreported refund amount: a signed answer stating it, once; the refund itself is unchanged", async () => {
+    const { client } = testClient();
+    const input = order();
+    await client.createNativeOrder(input);
+    await control(`/orders/${input.outTradeNo}/pay`, {});
+    const outRefundNo = `R${input.outTradeNo}`;
+    expect(await client.refund({ outRefundNo, outTradeNo: input.outTradeNo, refund: 60, total: 100 })).toMatchObject({ outcome: "ok" });
+    await fault({ kind: "misreport_refund", method: "GET", path: "/v3/refund/domestic/refunds/", refundAmount: 101 });
+    expect(await client.queryRefund(outRefundNo)).toMatchObject({ outcome: "ok", data: { amount: { refund: 101, total: 100 } } });
+    expect(await client.queryRefund(outRefundNo)).toMatchObject({ outcome: "ok", data: { amount: { refund: 60, total: 100 } } });
+  });
+
   it("probe, missing, tampered, skewed and wrong-key signatures on a 2xx: unknown, never ok", async () => {
     const { client } = testClient();
     const input = order();

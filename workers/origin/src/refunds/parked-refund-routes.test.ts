@@ -298,6 +298,26 @@ describe("what is not settled", () => {
     await expectLedgerWhole();
   });
 
+  it("a payout that does not add up (more than the whole payment, or nothing): WECHAT_PAY_UNAVAILABLE, nothing moves", async () => {
+    const late = await lateRechargeRefund(800);
+    await endsForAnotherAmount(late, "SUCCESS", 500);
+    const world = await worldBalance();
+    // WeChat Pay's signed answer states a payout its payment of 8.00 could never make, then none at all.
+    for (const refundAmount of [801, 0]) {
+      await control("/faults", { kind: "misreport_refund", method: "GET", path: "/v3/refund/domestic/refunds/", refundAmount });
+      expect(await settleParked(late.outRefundNo), `${refundAmount}`).toMatchObject({ status: 503, code: "WECHAT_PAY_UNAVAILABLE" });
+      expect(await clearingBalance()).toBe(800);
+      expect(await worldBalance()).toBe(world);
+      expect(await coveredBalance()).toBe(0);
+      expect(await balanceOf(alice.id)).toEqual({ available: 0, held: 0 });
+      expect(await needingAHand()).toMatchObject({ data: [{ outRefundNo: late.outRefundNo, parked: true }] });
+    }
+    expect(await audited()).toEqual([]);
+    // Asked again with an answer that adds up, it is settled.
+    expect(await settleParked(late.outRefundNo)).toMatchObject({ status: 200, data: { otherAmount: { refunded: 500 } } });
+    await expectLedgerWhole();
+  });
+
   it("a refund that is not parked: REFUND_NOT_PARKED, and WeChat Pay is not asked", async () => {
     const { outRefundNo } = await lateRechargeRefund(600);
     await control("/faults", { kind: "status", status: 503, path: "/v3/refund/domestic/refunds/", method: "GET" });
