@@ -97,6 +97,40 @@ describe("a refund returned to the wallet", () => {
   });
 });
 
+describe("a parked refund returned to the wallet", () => {
+  it("is recorded paid out for the amount WeChat Pay reports, between one fen and the whole payment; an answer beyond it is not", async () => {
+    // WeChat Pay ends the refund of 8.00 ABNORMAL, reporting 7.00: parked, then settled by finance, returned whole.
+    const { orderId, outTradeNo, outRefundNo } = await lateRechargeRefund(800);
+    expect((await control(`/refunds/${outRefundNo}/complete`, { status: "ABNORMAL", refund: 700 })).status).toBe(200);
+    await deliverNotifications();
+    expect((await replay(origin, await recordedNotification(outTradeNo, "REFUND.ABNORMAL"))).status).toBe(422);
+    expect((await origin.call(`/api/ops/orders/${orderId}/ask-wechat-pay`, { body: {}, headers: finance.auth })).status).toBe(200);
+    const settled = await origin.call(`/api/ops/wechat-refunds/${outRefundNo}/settle-parked`, {
+      body: { reason: "The merchant platform shows it failed; ticket 9." },
+      headers: { ...finance.auth, "Idempotency-Key": `sp-${crypto.randomUUID()}` },
+    });
+    expect(settled.status).toBe(200);
+    expect(await returnRow(outRefundNo)).toMatchObject({ late_success_at: null });
+
+    // Paid out at the merchant platform; its notification lost. The first ask hears 8.01, more
+    // than the payment: not recorded, asked again a day later, when 7.00 is.
+    expect((await control(`/refunds/${outRefundNo}/pay-out-abnormal`, {})).status).toBe(200);
+    await origin.advance(hourMs);
+    await control("/faults", {
+      kind: "misreport_refund",
+      method: "GET",
+      path: `/v3/refund/domestic/refunds/${outRefundNo}`,
+      refundAmount: 801,
+    });
+    expect(await returnedAsked()).toBe(1);
+    expect(await returnRow(outRefundNo)).toMatchObject({ late_success_at: null, next_ask_at: origin.now() + dayMs });
+    await origin.advance(dayMs);
+    expect(await returnedAsked()).toBe(1);
+    expect(await returnRow(outRefundNo)).toMatchObject({ late_success_at: origin.now(), late_success_amount: 700, next_ask_at: null });
+    await expectLedgerWhole();
+  });
+});
+
 describe("when a returned refund is asked about", () => {
   const returnedAt = Date.parse("2026-01-01T00:00:00Z");
   it("daily for 30 days after the return, weekly after, never past a year", () => {
