@@ -39,9 +39,10 @@ export type Order = z.infer<typeof orderSchema>;
 const refundToPayerStatus = z.enum(["pending", "succeeded", "failed", "returned"]);
 
 /**
- * What WeChat Pay paid back (fen) when it paid another amount than the refund's, or null
- * (docs/decisions/070-parked-refunds-settled.md): less, and the rest went to the wallet; more,
- * and Paydesk covered the difference.
+ * What WeChat Pay paid back (fen) for a parked refund settled for another amount than asked,
+ * or null (docs/decisions/070-parked-refunds-settled.md): less, and the rest went to the
+ * wallet; more, and Paydesk covered the difference. Null too for a refund returned to the
+ * wallet and paid out later (decision 060), whose statement shows both movements.
  */
 export const wechatPaidOutSchema = z.number().int().positive().nullable();
 

@@ -213,6 +213,46 @@ describe("a parked refund WeChat Pay paid out for more than asked", () => {
   });
 });
 
+describe("a refund waiting for a second operator while a parked one is settled for more", () => {
+  it("is not approved past what is left (REFUND_EXCEEDS_PAYMENT, nothing moves); rejected, what is left is refunded", async () => {
+    const checker = await seedOperator("op_checker", "finance", origin.now());
+    const order = await rechargeOrder(3_000);
+    const { outTradeNo } = await startWechat(order.id);
+    expect((await replay(origin, await payerPays(outTradeNo))).status).toBe(204);
+    const refund = async (amount: number, threshold?: number) =>
+      answerOf<{ id: string; status: string; wechat: { outRefundNo: string } | null }>(
+        await origin.call(`/api/ops/orders/${order.id}/refunds`, {
+          body: { amount, reason: "The customer asked, ticket 44." },
+          headers: { ...finance.auth, "Idempotency-Key": `rf-${crypto.randomUUID()}` },
+          ...(threshold === undefined ? {} : { env: { ...origin.env, REFUND_APPROVAL_THRESHOLD: String(threshold) } }),
+        }),
+      );
+    const decide = async (id: string, decision: "approve" | "reject") =>
+      answerOf(
+        await origin.call(`/api/ops/refunds/${id}/${decision}`, {
+          body: decision === "approve" ? {} : { reason: "WeChat Pay paid out more on the other refund." },
+          headers: { ...checker.auth, "Idempotency-Key": `dc-${crypto.randomUUID()}` },
+        }),
+      );
+    const made = await refund(1_200);
+    expect(made).toMatchObject({ status: 201, data: { status: "approved" } });
+    const outRefundNo = made.data.wechat?.outRefundNo ?? "";
+    // The rest of the payment, asked past the threshold: it waits for a second operator.
+    const waiting = await refund(1_800, 1_000);
+    expect(waiting).toMatchObject({ status: 201, data: { status: "awaiting_approval" } });
+    await endsForAnotherAmount({ orderId: order.id, outTradeNo, outRefundNo }, "SUCCESS", 1_500);
+    expect(await settleParked(outRefundNo)).toMatchObject({ status: 200, data: { otherAmount: { refunded: 1_500 } } });
+
+    // WeChat Pay has paid out 15.00 of the 30.00: 18.00 more would be refused by it.
+    expect(await decide(waiting.data.id, "approve")).toMatchObject({ status: 422, code: "REFUND_EXCEEDS_PAYMENT", field: "amount" });
+    expect(await balanceOf(alice.id)).toEqual({ available: 1_800, held: 0 });
+    expect(await clearingBalance()).toBe(0);
+    expect(await decide(waiting.data.id, "reject")).toMatchObject({ status: 200, data: { status: "rejected" } });
+    expect(await refund(1_500)).toMatchObject({ status: 201, data: { status: "approved" } });
+    await expectLedgerWhole();
+  });
+});
+
 describe("a parked refund WeChat Pay reports failed", () => {
   it("returns the whole asked amount to the owner's wallet, as a failed refund's return, whatever amount it reported", async () => {
     const late = await lateRechargeRefund(800);

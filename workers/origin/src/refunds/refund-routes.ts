@@ -107,7 +107,9 @@ const { approve, reject } = decisionRoutes({
     ),
     404: noSuchOrNotAnOperator("refund"),
     409: errorContent("REFUND_DECIDED: approved or rejected already; NOT_REFUNDABLE"),
-    422: errorContent("REFUND_NOT_WHOLE_SLOTS or INSUFFICIENT_FUNDS: the money is no longer where it was"),
+    422: errorContent(
+      "REFUND_NOT_WHOLE_SLOTS or INSUFFICIENT_FUNDS: the money is no longer where it was; REFUND_EXCEEDS_PAYMENT (approving): more than is left to refund, since WeChat Pay paid out more than asked on another refund of the payment while this one waited",
+    ),
   },
   approve: {
     summary: "Approve a refund another operator asked for: its money moves now (finance; audited)",
@@ -390,6 +392,20 @@ refundRoutes.openapi(approve, async (c) => {
   const { note } = c.req.valid("json");
   const request = await awaitingDecision(c, id);
   const payment = await paymentToRefund(c, request.order_id);
+  // Its amount was reserved when asked, but a payout beyond its ask on another refund of the
+  // payment, settled while this one waited (decision 070), can leave less than that: the
+  // money would reach WeChat Pay only to be refused. The second operator rejects it instead.
+  if (payment.refunded > payment.paid) {
+    const left = Math.max(payment.paid - (payment.refunded - request.amount), 0);
+    return c.var.idempotency.refuse(
+      new ApiError(
+        "REFUND_EXCEEDS_PAYMENT",
+        `Only ${(left / 100).toFixed(2)} is left to refund of this payment: WeChat Pay paid out more than asked on another refund of it. Reject this refund and ask for what is left.`,
+        "amount",
+      ),
+      { lasting: false },
+    );
+  }
   const source = refundSourceOf(payment, request.amount);
   const now = c.var.clock.now();
   const txId = `tx_${crypto.randomUUID()}`;

@@ -5,7 +5,7 @@ import type { OpsWechatRefund } from "#contract/ops-refunds";
 import { expectLedgerWhole, seedOperator } from "../../../test/origin-client";
 import { recordedNotification, wechatRequests, wechatScene, type SceneUser } from "../../../test/wechat-scene";
 import { control, deliverNotifications, replay, type WechatOrigin } from "../../../test/wechat-support";
-import { nextReturnedRefundAsk, returnedRefundAsks } from "./ask-returned-refunds";
+import { askReturnedRefunds, nextReturnedRefundAsk, returnedRefundAsks } from "./ask-returned-refunds";
 
 let origin: WechatOrigin;
 let alice: SceneUser;
@@ -94,6 +94,27 @@ describe("a refund returned to the wallet", () => {
     await origin.advance(hourMs);
     expect(await returnedAsked()).toBe(0);
     await expectLedgerWhole();
+  });
+  it("whose ask fails has its turn moved on an hour, so it does not hold up the others", async () => {
+    const stuck = await returnedRefund(600);
+    await origin.advance(60_000);
+    const other = await returnedRefund(700);
+    await origin.advance(hourMs);
+    // The database refuses to read the first refund, as a fault would: the ask throws.
+    const failing = new Proxy(env.DB, {
+      get: (db, property) =>
+        property === "prepare"
+          ? (sql: string) => {
+              if (sql.includes("WHERE wechat_refund.out_refund_no = ?1")) throw new Error("D1_ERROR: injected by the test");
+              return db.prepare(sql);
+            }
+          : Reflect.get(db, property, db),
+    });
+    expect(await askReturnedRefunds(failing, await origin.wechatPay(), origin.now(), 1)).toBe(0);
+    expect(await returnRow(stuck.outRefundNo)).toMatchObject({ next_ask_at: origin.now() + hourMs });
+    // The next run, one refund at a time, reaches the other.
+    expect(await askReturnedRefunds(env.DB, await origin.wechatPay(), origin.now(), 1)).toBe(1);
+    expect(await returnRow(other.outRefundNo)).toMatchObject({ next_ask_at: origin.now() + dayMs });
   });
 });
 

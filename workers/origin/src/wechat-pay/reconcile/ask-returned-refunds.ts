@@ -52,6 +52,11 @@ export async function askReturnedRefunds(db: D1Database, wechat: WechatPay, now:
     } catch (error) {
       console.error(`Asking WeChat Pay about returned refund ${returned.out_refund_no} failed`, error);
       Sentry.captureException(error, { tags: { outRefundNo: returned.out_refund_no } });
+      // Its turn moves on as after an unclear answer: a refund whose ask keeps failing must not
+      // stay the most overdue and take the place of every other in each run.
+      await scheduleNextAsk(db, returned, nextReturnedRefundAsk(returned.returned_at, now, { unclear: true })).catch((unscheduled) =>
+        console.error(`Its next ask could not be set either`, unscheduled),
+      );
     }
   }
   return asked;
@@ -63,7 +68,11 @@ async function askReturnedRefund(db: D1Database, wechat: WechatPay, returned: Du
   if (query.outcome === "ok") await applyRefundResult(db, returned.out_refund_no, query.data, now);
   // A refusal that will not change (no such refund, say) waits its turn like an answer.
   const unclear = query.outcome === "unknown" || (query.outcome === "failed" && query.retryable);
-  const next = nextReturnedRefundAsk(returned.returned_at, now, { unclear });
+  await scheduleNextAsk(db, returned, nextReturnedRefundAsk(returned.returned_at, now, { unclear }));
+}
+
+/** The next ask (none once its payout is recorded, or the year is over). */
+async function scheduleNextAsk(db: D1Database, returned: DueReturn, next: number | null): Promise<void> {
   await db
     .prepare(
       `UPDATE wechat_refund_return SET next_ask_at = CASE WHEN late_success_at IS NULL THEN ?1 END
