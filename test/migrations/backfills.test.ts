@@ -84,3 +84,61 @@ describe("migration 0044: remembered devices get a public id", () => {
     );
   });
 });
+
+// docs/decisions/071-returned-refunds-asked-again.md
+describe("migration 0047: refunds returned to a wallet are asked about again", () => {
+  it("gives every return made before it its first ask an hour after the return, unless already paid out; and one written later too", {
+    timeout: 60_000,
+  }, async () => {
+    await migrate({ before: "0047" });
+    const hour = 3_600_000;
+    await db.batch([
+      db.prepare("INSERT INTO user (id, handle, display_name, created_at) VALUES ('usr_a', 'alice', 'Alice', 1)"),
+      db.prepare("INSERT INTO user (id, handle, display_name, created_at) VALUES ('usr_f', 'finance', 'Finance', 1)"),
+      // Three orders paid too late, each refunded automatically, WeChat Pay failed each refund.
+      ...[1, 2, 3].flatMap((n) => [
+        db
+          .prepare(
+            "INSERT INTO orders (id, user_id, kind, amount, description, created_at, expires_at) VALUES (?1, 'usr_a', 'recharge', 300, 'Recharge', 1, 2)",
+          )
+          .bind(`ord_${n}`),
+        db
+          .prepare(
+            "INSERT INTO payment (id, order_id, method, status, amount, created_at, updated_at) VALUES (?1, ?2, 'wechat', 'refunded', 300, 1, 1)",
+          )
+          .bind(`pay_${n}`, `ord_${n}`),
+      ]),
+      ...["tx_in_1", "tx_in_2", "tx_in_3", "tx_ret_1", "tx_ret_2", "tx_ret_3"].map((id) =>
+        db.prepare("INSERT INTO journal_tx (id, kind, created_at) VALUES (?1, 'refund', 1)").bind(id),
+      ),
+      ...[1, 2, 3].map((n) =>
+        db
+          .prepare(
+            `INSERT INTO wechat_refund (out_refund_no, payment_id, order_id, amount, reason, status, in_tx_id, attempts, created_at, updated_at)
+             VALUES (?1, ?2, ?3, 300, 'order_closed', 'abnormal', ?4, 1, 1, 1)`,
+          )
+          .bind(`RF${n}`, `pay_${n}`, `ord_${n}`, `tx_in_${n}`),
+      ),
+    ]);
+    const returned = (n: number, at: number, lateSuccessAt: number | null = null) =>
+      db
+        .prepare(
+          `INSERT INTO wechat_refund_return (out_refund_no, tx_id, user_id, returned_by, returned_at, reason, late_success_at)
+           VALUES (?1, ?2, 'usr_a', 'usr_f', ?3, 'Her card was cancelled.', ?4)`,
+        )
+        .bind(`RF${n}`, `tx_ret_${n}`, at, lateSuccessAt)
+        .run();
+    await returned(1, 10 * hour);
+    await returned(2, 20 * hour, 21 * hour);
+    await migrateFrom("0047");
+
+    const nextAsk = (n: number) =>
+      db.prepare("SELECT next_ask_at FROM wechat_refund_return WHERE out_refund_no = ?1").bind(`RF${n}`).first("next_ask_at");
+    expect(await nextAsk(1)).toBe(11 * hour);
+    // Paid out already: nothing to ask.
+    expect(await nextAsk(2)).toBeNull();
+    // A return the code before this migration writes (between the migration and the deploy) gets one too.
+    await returned(3, 30 * hour);
+    expect(await nextAsk(3)).toBe(31 * hour);
+  });
+});
