@@ -95,6 +95,23 @@ describe("a refund returned to the wallet", () => {
     expect(await returnedAsked()).toBe(0);
     await expectLedgerWhole();
   });
+  it("paid out for another amount than asked is reported, not recorded, and not asked about again: WeChat Pay's success is final", async () => {
+    const { outRefundNo } = await returnedRefund(600);
+    expect((await control(`/refunds/${outRefundNo}/pay-out-abnormal`, {})).status).toBe(200);
+    await origin.advance(hourMs);
+    await control("/faults", {
+      kind: "misreport_refund",
+      method: "GET",
+      path: `/v3/refund/domestic/refunds/${outRefundNo}`,
+      refundAmount: 500,
+    });
+    expect(await returnedAsked()).toBe(1);
+    expect(await returnRow(outRefundNo)).toMatchObject({ late_success_at: null, next_ask_at: null });
+    await origin.advance(dayMs);
+    expect(await returnedAsked()).toBe(0);
+    await expectLedgerWhole();
+  });
+
   it("whose ask fails has its turn moved on an hour, so it does not hold up the others", async () => {
     const stuck = await returnedRefund(600);
     await origin.advance(60_000);

@@ -33,14 +33,18 @@ export function nextReturnedRefundAsk(returnedAt: number, now: number, { unclear
   return Math.min(now + step, end);
 }
 
-type DueReturn = { out_refund_no: string; returned_at: number };
+/** A return whose ask is due, with its payment's whole amount (`total`), which no payout exceeds. */
+type DueReturn = { out_refund_no: string; returned_at: number; total: number };
 
 /** Asks WeChat Pay about at most `limit` returned refunds whose ask is due; how many it asked about. */
 export async function askReturnedRefunds(db: D1Database, wechat: WechatPay, now: number, limit = 10): Promise<number> {
   const due = await db
     .prepare(
-      `SELECT out_refund_no, returned_at FROM wechat_refund_return
-       WHERE next_ask_at <= ?1 AND late_success_at IS NULL ORDER BY next_ask_at LIMIT ?2`,
+      `SELECT returned.out_refund_no, returned.returned_at, payment.amount AS total
+       FROM wechat_refund_return AS returned
+       JOIN wechat_refund USING (out_refund_no)
+       JOIN payment ON payment.id = wechat_refund.payment_id
+       WHERE returned.next_ask_at <= ?1 AND returned.late_success_at IS NULL ORDER BY returned.next_ask_at LIMIT ?2`,
     )
     .bind(now, limit)
     .all<DueReturn>();
@@ -68,10 +72,17 @@ async function askReturnedRefund(db: D1Database, wechat: WechatPay, returned: Du
   if (query.outcome === "ok") await applyRefundResult(db, returned.out_refund_no, query.data, now);
   // A refusal that will not change (no such refund, say) waits its turn like an answer.
   const unclear = query.outcome === "unknown" || (query.outcome === "failed" && query.retryable);
-  await scheduleNextAsk(db, returned, nextReturnedRefundAsk(returned.returned_at, now, { unclear }));
+  // WeChat Pay's SUCCESS is final: a payout it reports is not asked about again, recorded or
+  // not (one for another amount than asked is only reported, decision 060). One that does not
+  // add up for the payment is no answer to stop by.
+  const paidOut = query.outcome === "ok" && query.data.status === "SUCCESS" && addsUp(query.data.amount?.refund ?? null, returned.total);
+  await scheduleNextAsk(db, returned, paidOut ? null : nextReturnedRefundAsk(returned.returned_at, now, { unclear }));
 }
 
-/** The next ask (none once its payout is recorded, or the year is over). */
+/** Whether a reported payout (null: the amount asked) is one some refund of a payment of `total` could make. */
+const addsUp = (refunded: number | null, total: number) => refunded === null || (refunded >= 1 && refunded <= total);
+
+/** The next ask (none once its payout is recorded, or `next` is null). */
 async function scheduleNextAsk(db: D1Database, returned: DueReturn, next: number | null): Promise<void> {
   await db
     .prepare(
