@@ -92,6 +92,12 @@ const refundReturnSchema = z.strictObject({
    */
   lateSuccessAmount: z.number().int().positive().nullable(),
   settled: paidTwiceSettlementSchema.nullable(),
+  /**
+   * When the cron next asks WeChat Pay about the refund, in case the merchant platform pays it
+   * out after all (docs/decisions/071-returned-refunds-asked-again.md); null once WeChat Pay
+   * reported it paid out, or a year after the return.
+   */
+  nextAskAt: z.iso.datetime().nullable(),
 });
 
 /**

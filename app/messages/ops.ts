@@ -367,6 +367,7 @@ export const opsMessages = defineMessages({
     returnedTo: (name: string) => `Returned to ${name}'s wallet`,
     returnedBy: (name: string) => `returned by ${name}`,
     lateSuccess: "WeChat Pay later reported it paid out as well: the person may have been paid twice.",
+    nextAsk: (when: string) => `WeChat Pay is asked about it again on ${when}, in case it is paid out after all.`,
     lateSuccessTo: (account: string) =>
       `WeChat Pay later reported it paid out as well, to ${account}: the person may have been paid twice.`,
     returnToWallet: "Return to the wallet",
@@ -742,6 +743,7 @@ export const opsMessages = defineMessages({
     returnedTo: (name: string) => `已退回 ${name} 的钱包`,
     returnedBy: (name: string) => `由 ${name} 退回`,
     lateSuccess: "微信支付之后又报告此退款已成功：此人可能收到了两次款项。",
+    nextAsk: (when: string) => `将于 ${when} 再次向微信支付查询此退款，以防之后仍被付出。`,
     lateSuccessTo: (account: string) => `微信支付之后又报告此退款已成功，入账方：${account}。此人可能收到了两次款项。`,
     returnToWallet: "退回钱包",
     returnHint: (name: string) =>

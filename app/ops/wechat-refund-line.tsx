@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import type { WechatRefund } from "#contract/ops-orders";
 import { DateTime, Money } from "../components/money";
-import { formatMoney } from "../i18n/format";
+import { formatDateTime, formatMoney } from "../i18n/format";
 import { useLanguage, useMessages } from "../i18n/messages";
 import { opsMessages } from "../messages/ops";
 
@@ -9,7 +9,8 @@ import { opsMessages } from "../messages/ops";
  * One WeChat Pay refund as the back office shows it: why, where it stands at WeChat Pay, what
  * went wrong, its return to a wallet (docs/decisions/048-failed-wechat-refunds.md), and the
  * settlement of one paid twice (docs/decisions/060-refunds-paid-twice.md) or of a parked one
- * WeChat Pay paid out for another amount (docs/decisions/070-parked-refunds-settled.md).
+ * WeChat Pay paid out for another amount (docs/decisions/070-parked-refunds-settled.md), and
+ * when WeChat Pay is next asked about a returned one (docs/decisions/071-returned-refunds-asked-again.md).
  * `children` goes below it: a link to its order, or the return form.
  */
 export function WechatRefundLine({ refund, children }: { refund: WechatRefund; children?: ReactNode }) {
@@ -34,6 +35,11 @@ export function WechatRefundLine({ refund, children }: { refund: WechatRefund; c
       {refund.returned ? (
         <p className="item-meta">
           <DateTime iso={refund.returned.at} /> · {text.returnedBy(refund.returned.by.displayName)} · {refund.returned.reason}
+        </p>
+      ) : null}
+      {refund.returned?.nextAskAt ? (
+        <p className="item-meta" data-testid="ops-refund-next-ask">
+          {text.nextAsk(formatDateTime(refund.returned.nextAskAt, language))}
         </p>
       ) : null}
       {refund.returned?.lateSuccessAt && !refund.returned.settled ? (

@@ -7,7 +7,7 @@
  */
 import type { Page } from "@playwright/test";
 import type { Language } from "#app/i18n/languages";
-import { chinaDayOf, formatMoney, formatSignedMoney } from "#app/i18n/format";
+import { chinaDayOf, formatDateTime, formatMoney, formatSignedMoney } from "#app/i18n/format";
 import { errorMessages } from "./error-messages.ts";
 import { walletMessages } from "#app/messages/wallet";
 import { layoutCatalogue as layoutMessages } from "#app/messages/layout.server";
@@ -234,6 +234,15 @@ for (const { viewport, language } of runs) {
       await expect(page.getByTestId("ops-order-refunds")).toContainText(ops.atWechatPay(ops.returnedTo(person.displayName)));
       await expect(page.getByRole("button", { name: ops.returnToWallet })).toHaveCount(0);
       expect(await balances(person)).toEqual({ available: 2_000, held: 0 });
+      // The cron asks WeChat Pay about it again, from an hour after the return (decision 071).
+      const [asked] = (
+        await api<{ refunds: { returned: { nextAskAt: string | null } | null }[] }>("GET", `/api/ops/orders/${order.id}`, {
+          token: finance.token,
+        })
+      ).refunds;
+      await expect(page.getByTestId("ops-refund-next-ask")).toHaveText(
+        ops.nextAsk(formatDateTime(asked?.returned?.nextAskAt ?? "not asked", language)),
+      );
       await expectAccessible(page);
       await shot(page, "ops-order-refund-returned", viewport, language);
 

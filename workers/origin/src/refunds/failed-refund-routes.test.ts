@@ -81,7 +81,14 @@ describe("returning a failed WeChat Pay refund to the wallet", () => {
     const returned = await returnToWallet(outRefundNo, { key });
     expect(returned).toMatchObject({
       status: 200,
-      data: { outRefundNo, orderId, amount: 900, status: "abnormal", returned: { to: { id: alice.id }, by: { handle: "op_finance" } } },
+      data: {
+        outRefundNo,
+        orderId,
+        amount: 900,
+        status: "abnormal",
+        // Asked about again from an hour on (docs/decisions/071-returned-refunds-asked-again.md).
+        returned: { to: { id: alice.id }, by: { handle: "op_finance" }, nextAskAt: new Date(origin.now() + 3_600_000).toISOString() },
+      },
     });
     expect(await balanceOf(alice.id)).toEqual({ available: 900, held: 0 });
     expect(await clearingBalance()).toBe(0);

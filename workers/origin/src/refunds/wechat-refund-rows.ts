@@ -8,7 +8,7 @@
 import type { WechatRefund } from "#contract/ops-orders";
 import type { OpsWechatRefund } from "#contract/ops-refunds";
 import { iso, isoOrNull, personRefOf } from "../ops/ops-rows";
-import { failedRefundStatusList } from "../wechat-pay/payments/refund-states";
+import { failedRefundStatusList, returnedRefundFirstAskMs } from "../wechat-pay/payments/refund-states";
 
 /**
  * Selects a refund with its return and the order's owner (`person_*`); `wechat_refund` is
@@ -19,7 +19,7 @@ SELECT refund.out_refund_no, refund.payment_id, refund.order_id, refund.amount, 
        (SELECT payment.amount FROM payment WHERE payment.id = refund.payment_id) AS payment_amount,
        refund.parked_at, refund.refund_id, refund.attempts, refund.last_error, refund.created_at, refund.updated_at,
        returned.returned_at, returned.reason AS return_reason, returned.late_success_at, returned.late_success_account,
-       returned.late_success_amount,
+       returned.late_success_amount, returned.next_ask_at,
        returner.handle AS returner_handle, returner.display_name AS returner_display_name,
        settled.how AS settled_how, settled.reason AS settle_reason, settled.settled_at,
        settler.handle AS settler_handle, settler.display_name AS settler_display_name,
@@ -69,6 +69,8 @@ export type WechatRefundRow = {
   late_success_account: string | null;
   /** What WeChat Pay paid out late, when not the asked amount (a parked refund's, decision 070). */
   late_success_amount: number | null;
+  /** The cron's next ask of WeChat Pay about a returned refund (decision 071). */
+  next_ask_at: number | null;
   returner_handle: string | null;
   returner_display_name: string | null;
   settled_how: "take_back" | "bear" | "to_paydesk" | null;
@@ -121,6 +123,7 @@ export function wechatRefundOf(row: WechatRefundRow): WechatRefund {
                     at: iso(row.settled_at),
                     reason: row.settle_reason ?? "",
                   },
+            nextAskAt: isoOrNull(row.next_ask_at),
           },
     otherAmount:
       row.other_refunded === null || row.other_settled_at === null
@@ -160,5 +163,7 @@ export function returnedNow(
     lateSuccessAccount: null,
     lateSuccessAmount: null,
     settled: null,
+    // As migration 0047's trigger sets it for the return being written.
+    nextAskAt: iso(now + returnedRefundFirstAskMs),
   };
 }

@@ -13,6 +13,13 @@ export type RefundStatus = (typeof wechatRefundStatuses)[number];
  */
 export const failedRefundStatusList = `(${failedWechatRefundStatuses.map((status) => `'${status}'`).join(", ")})`;
 
+/**
+ * How long after its return a refund returned to a wallet is first asked about again
+ * (docs/decisions/071-returned-refunds-asked-again.md). Migration 0047's trigger sets that
+ * first ask, with this same figure, for every return written.
+ */
+export const returnedRefundFirstAskMs = 3_600_000;
+
 /** SQL: whether the refund numbered by `outRefundNo` (an SQL expression) was returned to a wallet. */
 export const refundReturnedSql = (outRefundNo: string) =>
   `EXISTS (SELECT 1 FROM wechat_refund_return WHERE wechat_refund_return.out_refund_no = ${outRefundNo})`;

@@ -1,6 +1,7 @@
 // docs/decisions/071-returned-refunds-asked-again.md
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
+import type { OrderStory } from "#contract/ops-orders";
 import type { OpsWechatRefund } from "#contract/ops-refunds";
 import { expectLedgerWhole, seedOperator } from "../../../test/origin-client";
 import { recordedNotification, wechatRequests, wechatScene, type SceneUser } from "../../../test/wechat-scene";
@@ -39,6 +40,8 @@ const returnRow = (outRefundNo: string) =>
   env.DB.prepare("SELECT returned_at, next_ask_at, late_success_at, late_success_amount FROM wechat_refund_return WHERE out_refund_no = ?1")
     .bind(outRefundNo)
     .first<{ returned_at: number; next_ask_at: number | null; late_success_at: number | null; late_success_amount: number | null }>();
+const story = async (orderId: string) =>
+  ((await (await origin.call(`/api/ops/orders/${orderId}`, { method: "GET", headers: finance.auth })).json()) as { data: OrderStory }).data;
 const returnedAsked = async () => (await origin.cron()).wechat?.returnedRefundsAsked;
 const refundQueries = async (outRefundNo: string) =>
   (await control<{ requests: { method: string; path: string }[] }>("/state")).data.requests.filter(
@@ -47,9 +50,12 @@ const refundQueries = async (outRefundNo: string) =>
 
 describe("a refund returned to the wallet", () => {
   it("paid out at the merchant platform with its notification lost, is found by the cron's ask and listed for finance", async () => {
-    const { outRefundNo } = await returnedRefund(900);
+    const { orderId, outRefundNo } = await returnedRefund(900);
     const returned = await returnRow(outRefundNo);
     expect(returned?.next_ask_at).toBe((returned?.returned_at ?? NaN) + hourMs);
+    // The order's page tells finance when WeChat Pay is asked again.
+    const nextAskShown = async () => (await story(orderId)).refunds[0]?.returned?.nextAskAt;
+    expect(await nextAskShown()).toBe(new Date(origin.now() + hourMs).toISOString());
 
     // Someone at the merchant platform pays it out. WeChat Pay's notification never arrives.
     expect((await control(`/refunds/${outRefundNo}/pay-out-abnormal`, {})).status).toBe(200);
@@ -61,6 +67,7 @@ describe("a refund returned to the wallet", () => {
     expect(await returnedAsked()).toBe(1);
     expect(await refundQueries(outRefundNo)).toBe(queriesBefore + 1);
     expect(await returnRow(outRefundNo)).toMatchObject({ late_success_at: origin.now(), late_success_amount: null, next_ask_at: null });
+    expect(await nextAskShown()).toBeNull();
     const listed = await origin.call("/api/ops/wechat-refunds", { method: "GET", headers: finance.auth });
     expect(((await listed.json()) as { data: OpsWechatRefund[] }).data).toMatchObject([
       { outRefundNo, returned: { lateSuccessAmount: 900, settled: null } },
