@@ -63,6 +63,14 @@ export async function control<T = unknown>(
 }
 
 /**
+ * WeChat Pay's next answer about refund `outRefundNo` (any refund without it) states
+ * `refundAmount` as paid out, signed as ever, while the refund itself is unchanged (the
+ * simulator's `misreport_refund` fault).
+ */
+export const misreportNextRefundQuery = (refundAmount: number, outRefundNo = "") =>
+  control("/faults", { kind: "misreport_refund", method: "GET", path: `/v3/refund/domestic/refunds/${outRefundNo}`, refundAmount });
+
+/**
  * A clean database and simulator, and an origin whose clock (and the simulator's) the test
  * moves. `wechatPayTimeoutMs` is short so that time-outs are seen without waiting long.
  */

@@ -10,6 +10,7 @@ import {
   clearingBalance,
   control,
   deliverNotifications,
+  misreportNextRefundQuery,
   payerPays,
   refundRow,
   replay,
@@ -74,6 +75,16 @@ const statement = async () =>
       await origin.call("/api/wallet/entries", { method: "GET", headers: alice.auth }),
     )
   ).data.entries;
+
+/** Finance asks to refund `amount` of the order (`threshold`: the deploy's REFUND_APPROVAL_THRESHOLD for this request). */
+const askRefund = async (orderId: string, amount: number, { threshold }: { threshold?: number } = {}) =>
+  answerOf<{ id: string; status: string; wechat: { outRefundNo: string } | null }>(
+    await origin.call(`/api/ops/orders/${orderId}/refunds`, {
+      body: { amount, reason: "The customer asked, ticket 42." },
+      headers: { ...finance.auth, "Idempotency-Key": `rf-${crypto.randomUUID()}` },
+      ...(threshold === undefined ? {} : { env: { ...origin.env, REFUND_APPROVAL_THRESHOLD: String(threshold) } }),
+    }),
+  );
 
 /** The refund's receipt as the person reads it. */
 const receipt = async (id: string) =>
@@ -158,12 +169,7 @@ describe("a parked refund WeChat Pay paid out for more than asked", () => {
     const order = await rechargeOrder(3_000);
     const { outTradeNo } = await startWechat(order.id);
     expect((await replay(origin, await payerPays(outTradeNo))).status).toBe(204);
-    const made = await answerOf<{ id: string; wechat: { outRefundNo: string } | null }>(
-      await origin.call(`/api/ops/orders/${order.id}/refunds`, {
-        body: { amount: 1_200, reason: "The customer asked, ticket 42." },
-        headers: { ...finance.auth, "Idempotency-Key": `rf-${crypto.randomUUID()}` },
-      }),
-    );
+    const made = await askRefund(order.id, 1_200);
     expect(made.status).toBe(201);
     const outRefundNo = made.data.wechat?.outRefundNo ?? "";
     expect(await balanceOf(alice.id)).toEqual({ available: 1_800, held: 0 });
@@ -190,12 +196,7 @@ describe("a parked refund WeChat Pay paid out for more than asked", () => {
       await origin.call(`/api/ops/orders/${order.id}/refunds`, { method: "GET", headers: finance.auth }),
     );
     expect(refunds.data.payments).toEqual([expect.objectContaining({ paid: 3_000, refundable: 1_500 })]);
-    const refund = (amount: number) =>
-      origin.call(`/api/ops/orders/${order.id}/refunds`, {
-        body: { amount, reason: "The rest, ticket 43." },
-        headers: { ...finance.auth, "Idempotency-Key": `rf-${crypto.randomUUID()}` },
-      });
-    expect(await answerOf(await refund(1_501))).toMatchObject({ status: 422, code: "REFUND_EXCEEDS_PAYMENT", field: "amount" });
+    expect(await askRefund(order.id, 1_501)).toMatchObject({ status: 422, code: "REFUND_EXCEEDS_PAYMENT", field: "amount" });
     // The database's own check counts it too, for a writer that skipped the route's.
     const payment = await env.DB.prepare("SELECT id FROM payment WHERE order_id = ?1 AND status = 'succeeded'")
       .bind(order.id)
@@ -208,7 +209,7 @@ describe("a parked refund WeChat Pay paid out for more than asked", () => {
         .bind(`rfd_${crypto.randomUUID()}`, order.id, payment, amount, finance.id, origin.now())
         .run();
     await expect(insert(1_501)).rejects.toThrow(/refund_exceeds_payment/);
-    expect((await refund(1_500)).status).toBe(201);
+    expect((await askRefund(order.id, 1_500)).status).toBe(201);
     await expectLedgerWhole();
   });
 });
@@ -219,14 +220,6 @@ describe("a refund waiting for a second operator while a parked one is settled f
     const order = await rechargeOrder(3_000);
     const { outTradeNo } = await startWechat(order.id);
     expect((await replay(origin, await payerPays(outTradeNo))).status).toBe(204);
-    const refund = async (amount: number, threshold?: number) =>
-      answerOf<{ id: string; status: string; wechat: { outRefundNo: string } | null }>(
-        await origin.call(`/api/ops/orders/${order.id}/refunds`, {
-          body: { amount, reason: "The customer asked, ticket 44." },
-          headers: { ...finance.auth, "Idempotency-Key": `rf-${crypto.randomUUID()}` },
-          ...(threshold === undefined ? {} : { env: { ...origin.env, REFUND_APPROVAL_THRESHOLD: String(threshold) } }),
-        }),
-      );
     const decide = async (id: string, decision: "approve" | "reject") =>
       answerOf(
         await origin.call(`/api/ops/refunds/${id}/${decision}`, {
@@ -234,11 +227,11 @@ describe("a refund waiting for a second operator while a parked one is settled f
           headers: { ...checker.auth, "Idempotency-Key": `dc-${crypto.randomUUID()}` },
         }),
       );
-    const made = await refund(1_200);
+    const made = await askRefund(order.id, 1_200);
     expect(made).toMatchObject({ status: 201, data: { status: "approved" } });
     const outRefundNo = made.data.wechat?.outRefundNo ?? "";
     // The rest of the payment, asked past the threshold: it waits for a second operator.
-    const waiting = await refund(1_800, 1_000);
+    const waiting = await askRefund(order.id, 1_800, { threshold: 1_000 });
     expect(waiting).toMatchObject({ status: 201, data: { status: "awaiting_approval" } });
     await endsForAnotherAmount({ orderId: order.id, outTradeNo, outRefundNo }, "SUCCESS", 1_500);
     expect(await settleParked(outRefundNo)).toMatchObject({ status: 200, data: { otherAmount: { refunded: 1_500 } } });
@@ -248,7 +241,7 @@ describe("a refund waiting for a second operator while a parked one is settled f
     expect(await balanceOf(alice.id)).toEqual({ available: 1_800, held: 0 });
     expect(await clearingBalance()).toBe(0);
     expect(await decide(waiting.data.id, "reject")).toMatchObject({ status: 200, data: { status: "rejected" } });
-    expect(await refund(1_500)).toMatchObject({ status: 201, data: { status: "approved" } });
+    expect(await askRefund(order.id, 1_500)).toMatchObject({ status: 201, data: { status: "approved" } });
     await expectLedgerWhole();
   });
 });
@@ -344,7 +337,7 @@ describe("what is not settled", () => {
     const world = await worldBalance();
     // WeChat Pay's signed answer states a payout its payment of 8.00 could never make, then none at all.
     for (const refundAmount of [801, 0]) {
-      await control("/faults", { kind: "misreport_refund", method: "GET", path: "/v3/refund/domestic/refunds/", refundAmount });
+      await misreportNextRefundQuery(refundAmount);
       expect(await settleParked(late.outRefundNo), `${refundAmount}`).toMatchObject({ status: 503, code: "WECHAT_PAY_UNAVAILABLE" });
       expect(await clearingBalance()).toBe(800);
       expect(await worldBalance()).toBe(world);

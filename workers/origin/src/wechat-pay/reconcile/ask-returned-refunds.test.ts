@@ -5,7 +5,7 @@ import type { OrderStory } from "#contract/ops-orders";
 import type { OpsWechatRefund } from "#contract/ops-refunds";
 import { expectLedgerWhole, seedOperator } from "../../../test/origin-client";
 import { recordedNotification, wechatRequests, wechatScene, type SceneUser } from "../../../test/wechat-scene";
-import { control, deliverNotifications, replay, type WechatOrigin } from "../../../test/wechat-support";
+import { control, deliverNotifications, misreportNextRefundQuery, replay, type WechatOrigin } from "../../../test/wechat-support";
 import { askReturnedRefunds, nextReturnedRefundAsk, returnedRefundAsks } from "./ask-returned-refunds";
 
 let origin: WechatOrigin;
@@ -106,12 +106,7 @@ describe("a refund returned to the wallet", () => {
     const { outRefundNo } = await returnedRefund(600);
     expect((await control(`/refunds/${outRefundNo}/pay-out-abnormal`, {})).status).toBe(200);
     await origin.advance(hourMs);
-    await control("/faults", {
-      kind: "misreport_refund",
-      method: "GET",
-      path: `/v3/refund/domestic/refunds/${outRefundNo}`,
-      refundAmount: 500,
-    });
+    await misreportNextRefundQuery(500, outRefundNo);
     expect(await returnedAsked()).toBe(1);
     expect(await returnRow(outRefundNo)).toMatchObject({ late_success_at: null, next_ask_at: null });
     await origin.advance(dayMs);
@@ -161,12 +156,7 @@ describe("a parked refund returned to the wallet", () => {
     // than the payment: not recorded, asked again a day later, when 7.00 is.
     expect((await control(`/refunds/${outRefundNo}/pay-out-abnormal`, {})).status).toBe(200);
     await origin.advance(hourMs);
-    await control("/faults", {
-      kind: "misreport_refund",
-      method: "GET",
-      path: `/v3/refund/domestic/refunds/${outRefundNo}`,
-      refundAmount: 801,
-    });
+    await misreportNextRefundQuery(801, outRefundNo);
     expect(await returnedAsked()).toBe(1);
     expect(await returnRow(outRefundNo)).toMatchObject({ late_success_at: null, next_ask_at: origin.now() + dayMs });
     await origin.advance(dayMs);
