@@ -107,6 +107,10 @@ export const errorStatus = {
   REFUND_NOT_PAID_TWICE: 409,
   /** The refund paid twice was settled already. */
   REFUND_SETTLED: 409,
+  /** A settlement of this refund paid twice waits for a second operator: it is approved or rejected before the refund is settled otherwise. */
+  SETTLEMENT_AWAITING: 409,
+  /** The settlement request was approved or rejected already. */
+  SETTLEMENT_REQUEST_DECIDED: 409,
   /** Only a parked WeChat Pay refund is settled as parked; this one was settled, returned or done meanwhile, or WeChat Pay now reports it done as asked. */
   REFUND_NOT_PARKED: 409,
   /** WeChat Pay reports the parked refund still under way: it is settled once it has ended. */

@@ -67,10 +67,42 @@ export const paidTwiceSettlements = ["take_back", "bear", "to_paydesk"] as const
  */
 const paidTwiceSettlementSchema = z.strictObject({
   how: z.enum(paidTwiceSettlements),
+  /** Who chose the way and gave the reason: for a settlement that waited, whoever asked for it. */
   by: z.strictObject({ handle: z.string(), displayName: z.string() }),
+  /** The second operator who approved it, for one that waited (docs/decisions/072-large-settlements-need-a-second-operator.md). */
+  approvedBy: z.strictObject({ handle: z.string(), displayName: z.string() }).nullable(),
   at: z.iso.datetime(),
   reason: z.string(),
 });
+
+const settlementRequestIdSchema = z.string().regex(/^srq_[0-9a-f-]{36}$/, "Not a settlement request id.");
+export const settlementRequestIdParamSchema = z.strictObject({ id: settlementRequestIdSchema });
+
+/**
+ * A settlement of a refund paid twice that waits, or waited, for a second operator: Paydesk
+ * bearing it, or finding it paid to Paydesk's own account, for more than the refunds' approval
+ * threshold (docs/decisions/072-large-settlements-need-a-second-operator.md). Approved, the
+ * refund is settled as asked; rejected, it may be settled again.
+ */
+const settlementRequestSchema = z.strictObject({
+  id: settlementRequestIdSchema,
+  how: z.enum(["bear", "to_paydesk"]),
+  /** What WeChat Pay paid out (fen): what the settlement books, or finds paid to Paydesk. */
+  amount: z.number().int().positive(),
+  reason: z.string(),
+  status: z.enum(["awaiting_approval", "approved", "rejected"]),
+  requestedBy: z.strictObject({ handle: z.string(), displayName: z.string() }),
+  requestedAt: z.iso.datetime(),
+  decidedBy: z.strictObject({ handle: z.string(), displayName: z.string() }).nullable(),
+  decidedAt: z.iso.datetime().nullable(),
+  decisionNote: z.string().nullable(),
+  /**
+   * Whether the operator reading it may approve or reject it: it waits, they did not ask for it,
+   * the order is not theirs, and they are a second operator to whoever asked.
+   */
+  yoursToDecide: z.boolean(),
+});
+export type SettlementRequest = z.infer<typeof settlementRequestSchema>;
 
 /**
  * A failed refund's money returned to the wallet of the order's owner by a finance operator
@@ -92,6 +124,8 @@ const refundReturnSchema = z.strictObject({
    */
   lateSuccessAmount: z.number().int().positive().nullable(),
   settled: paidTwiceSettlementSchema.nullable(),
+  /** The newest settlement asked for past the threshold, whatever became of it; null when none was. */
+  settlementRequest: settlementRequestSchema.nullable(),
   /**
    * When the cron next asks WeChat Pay about the refund, in case the merchant platform pays it
    * out after all (docs/decisions/071-returned-refunds-asked-again.md); null once WeChat Pay

@@ -43,6 +43,8 @@ export const dayLongDecisionShape = {
  */
 const awaitingYouSchema = z.strictObject({
   refunds: z.number().int().nonnegative(),
+  /** Settlements of refunds paid twice that wait for a second operator (docs/decisions/072-large-settlements-need-a-second-operator.md). */
+  refundSettlements: z.number().int().nonnegative(),
   codeBatches: z.number().int().nonnegative(),
   recoveryLinks: z.number().int().nonnegative(),
   roles: z.number().int().nonnegative(),

@@ -178,6 +178,13 @@ export const returnRefundToWallet = (api: SignedInApi, outRefundNo: string, reas
 export const settleRefundPaidTwice = (api: SignedInApi, outRefundNo: string, body: PaidTwiceSettleBody, idempotencyKey: string) =>
   api.post<OpsWechatRefund>(apiPath`/api/ops/wechat-refunds/${outRefundNo}/settle-paid-twice`, body, idempotencyKey);
 
+/** A second operator's decision on a settlement of a refund paid twice that waits (docs/decisions/072-large-settlements-need-a-second-operator.md). */
+export function decideSettlement(api: SignedInApi, id: string, decision: "approve" | "reject", note: string, idempotencyKey: string) {
+  return decision === "approve"
+    ? api.post<OpsWechatRefund>(apiPath`/api/ops/wechat-refund-settlements/${id}/approve`, note ? { note } : {}, idempotencyKey)
+    : api.post<OpsWechatRefund>(apiPath`/api/ops/wechat-refund-settlements/${id}/reject`, { reason: note }, idempotencyKey);
+}
+
 /** A parked refund, settled as WeChat Pay, asked again, says it ended (docs/decisions/070-parked-refunds-settled.md). */
 export const settleParkedRefund = (api: SignedInApi, outRefundNo: string, reason: string, idempotencyKey: string) =>
   api.post<OpsWechatRefund>(apiPath`/api/ops/wechat-refunds/${outRefundNo}/settle-parked`, { reason }, idempotencyKey);

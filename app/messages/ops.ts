@@ -389,6 +389,18 @@ export const opsMessages = defineMessages({
     settledTakeBack: (name: string) => `Settled: taken back from the wallet by ${name}`,
     settledBear: (name: string) => `Settled: borne by Paydesk, by ${name}`,
     settledToPaydesk: (name: string) => `Settled: it went to Paydesk's own account, nothing booked, by ${name}`,
+    settlementApprovedBy: (name: string) => `approved by ${name}`,
+    settleThreshold: (amount: string) =>
+      `Paydesk bearing it, or finding it paid to Paydesk's own account, for more than ${amount} waits for a second finance operator.`,
+    settlementWaitsNow: "Asked: another finance operator approves or rejects it. Nothing is booked until then.",
+    settlementWaiting: (how: string, name: string) => `Waits for a second operator: ${how}, asked by ${name}`,
+    settlementRejected: (name: string) => `Rejected by ${name}: settle it again`,
+    settlementHow: { bear: "Paydesk bears it", to_paydesk: "it went to Paydesk's own account" },
+    settlementAskedByYou: "You asked for this: another finance operator must decide.",
+    settlementNotYours:
+      "Another finance operator decides: one who held their role before it was asked for, not the order's owner, and not linked to whoever asked by a grant.",
+    settlementApproved: "Approved: the refund is settled.",
+    settlementRejectedNow: "Rejected: nothing was booked.",
     settleParked: "Settle as WeChat Pay says it ended",
     settleParkedHint: (name: string) =>
       `WeChat Pay is asked how this refund ended, and it is booked that way. If it failed, its money goes to ${name}'s Paydesk wallet. If WeChat Pay paid out less than asked, the rest goes to that wallet; if it paid out more, Paydesk bears the difference. If it is still under way, nothing moves.`,
@@ -764,6 +776,17 @@ export const opsMessages = defineMessages({
     settledTakeBack: (name: string) => `已处理：由 ${name} 从钱包收回`,
     settledBear: (name: string) => `已处理：由 Paydesk 承担，经办人 ${name}`,
     settledToPaydesk: (name: string) => `已处理：退到了 Paydesk 自己的账户，无需记账，经办人 ${name}`,
+    settlementApprovedBy: (name: string) => `审批人 ${name}`,
+    settleThreshold: (amount: string) =>
+      `由 Paydesk 承担，或认定退到了 Paydesk 自己的账户，金额超过 ${amount} 时需另一位财务运营人员审批。`,
+    settlementWaitsNow: "已提交：由另一位财务运营人员批准或驳回，在此之前不会记账。",
+    settlementWaiting: (how: string, name: string) => `等待另一位运营人员审批：${how}，申请人 ${name}`,
+    settlementRejected: (name: string) => `已被 ${name} 驳回：请重新处理`,
+    settlementHow: { bear: "由 Paydesk 承担", to_paydesk: "退到了 Paydesk 自己的账户" },
+    settlementAskedByYou: "这是你发起的：须由另一位财务运营人员决定。",
+    settlementNotYours: "须由另一位在申请前已担任财务角色的运营人员决定：不能是订单所有人，也不能是与申请人有授予关系的人。",
+    settlementApproved: "已批准：退款已处理。",
+    settlementRejectedNow: "已驳回：未记账。",
     settleParked: "按微信支付的结果处理",
     settleParkedHint: (name: string) =>
       `将向微信支付查询这笔退款的结果，并据此记账。若退款失败，款项转入 ${name} 的 Paydesk 钱包；若微信支付退出的金额少于申请金额，差额转入该钱包；若多于申请金额，差额由 Paydesk 承担。若仍在处理中，则不做任何变动。`,

@@ -1,11 +1,13 @@
 /**
  * What a finance operator does with a WeChat Pay refund that needs a hand, beside it on its
  * order's page: return a failed one's money to the wallet (docs/decisions/048-failed-wechat-refunds.md),
- * settle one paid twice (060), or settle a parked one as WeChat Pay says it ended (070).
+ * settle one paid twice (060) or decide on such a settlement another operator asked for (072),
+ * or settle a parked one as WeChat Pay says it ended (070).
  * Each form sends its intent to the order route's action.
  */
 import { useFetcher } from "react-router";
 import type { WechatRefund } from "#contract/ops-orders";
+import type { OpsWechatRefund } from "#contract/ops-refunds";
 import { failedWechatRefundStatuses } from "#contract/value-lists";
 import { useAnnounceSuccess } from "../components/announcer";
 import { Money } from "../components/money";
@@ -13,8 +15,10 @@ import type { ActionResult } from "../forms/action-result";
 import { FormAlert, SelectField, SubmitButton, TextAreaField } from "../forms/fields";
 import { fieldError } from "../forms/failure-fields";
 import { useFormInstance } from "../forms/use-form-instance";
-import { useMessages } from "../i18n/messages";
+import { formatMoney } from "../i18n/format";
+import { useLanguage, useMessages } from "../i18n/messages";
 import { opsMessages } from "../messages/ops";
+import { DecisionForm } from "./decision-form";
 
 /** A failed WeChat Pay refund's money back to the wallet of the order's owner (docs/decisions/048-failed-wechat-refunds.md). */
 export function ReturnToWallet({ refund, owner }: { refund: WechatRefund; owner: string }) {
@@ -52,14 +56,26 @@ export function ReturnToWallet({ refund, owner }: { refund: WechatRefund; owner:
 /**
  * A refund returned to the wallet and paid out by WeChat Pay as well: its payout booked, taken
  * back from the wallet or borne by Paydesk, or nothing booked when WeChat Pay paid it to
- * Paydesk's own account (docs/decisions/060-refunds-paid-twice.md).
+ * Paydesk's own account (docs/decisions/060-refunds-paid-twice.md). Bearing it or finding it
+ * paid to Paydesk past `threshold` waits for a second operator (072): while a settlement waits,
+ * the form is closed, and says what it did.
  */
-export function SettlePaidTwice({ refund, owner }: { refund: WechatRefund; owner: string }) {
+export function SettlePaidTwice({ refund, owner, threshold }: { refund: WechatRefund; owner: string; threshold: number }) {
   const text = useMessages(opsMessages);
-  const fetcher = useFetcher<ActionResult>();
+  const language = useLanguage();
+  const fetcher = useFetcher<ActionResult<OpsWechatRefund>>();
   const { formRef, idempotencyKey } = useFormInstance(fetcher.data);
-  useAnnounceSuccess(fetcher.data, fetcher.data?.ok ? text.settledNow : "");
+  const asked = fetcher.data?.ok && fetcher.data.data.returned?.settlementRequest?.status === "awaiting_approval";
+  const done = fetcher.data?.ok ? (asked ? text.settlementWaitsNow : text.settledNow) : "";
+  useAnnounceSuccess(fetcher.data, done);
   const id = `ops-settle-${refund.outRefundNo}`;
+  if (settlementWaiting(refund)) {
+    return done ? (
+      <p className="notice" role="status" data-testid="ops-settle-done">
+        {done}
+      </p>
+    ) : null;
+  }
   return (
     // noValidate: the form's own check names what is missing, in the page's words.
     <fetcher.Form method="post" ref={formRef} className="ops-actions" aria-labelledby={`${id}-title`} noValidate>
@@ -67,6 +83,7 @@ export function SettlePaidTwice({ refund, owner }: { refund: WechatRefund; owner
         {text.settlePaidTwice} · <Money amount={refund.returned?.lateSuccessAmount ?? refund.amount} />
       </h3>
       <p className="hint">{text.settleHint(owner)}</p>
+      <p className="hint">{text.settleThreshold(formatMoney(threshold, language))}</p>
       <FormAlert result={fetcher.data} fields={["how", "reason"]} />
       <input type="hidden" name="intent" value="settle" />
       <input type="hidden" name="outRefundNo" value={refund.outRefundNo} />
@@ -100,7 +117,39 @@ export function SettlePaidTwice({ refund, owner }: { refund: WechatRefund; owner
   );
 }
 
+/** Whether a settlement of the refund waits for a second operator (docs/decisions/072-large-settlements-need-a-second-operator.md). */
+const settlementWaiting = (refund: WechatRefund) => refund.returned?.settlementRequest?.status === "awaiting_approval";
+
+/**
+ * The second operator's decision on a settlement that waits, or why this operator cannot make
+ * it. Once decided, a form that was used keeps saying what it did while the page is open.
+ */
+export function SettlementDecision({ refund, operatorHandle }: { refund: WechatRefund; operatorHandle: string }) {
+  const text = useMessages(opsMessages);
+  const request = refund.returned?.settlementRequest;
+  if (!request) return null;
+  const waiting = request.status === "awaiting_approval";
+  const what = `ops-settlement-${request.id}`;
+  return (
+    <div className="ops-actions" id={what}>
+      {waiting && !request.yoursToDecide ? (
+        <p>{request.requestedBy.handle === operatorHandle ? text.settlementAskedByYou : text.settlementNotYours}</p>
+      ) : null}
+      <DecisionForm
+        subjectId={request.id}
+        approvedText={text.settlementApproved}
+        rejectedText={text.settlementRejectedNow}
+        open={waiting && request.yoursToDecide}
+        describedBy={what}
+      />
+    </div>
+  );
+}
+
 export const paidTwice = (refund: WechatRefund) => Boolean(refund.returned?.lateSuccessAt) && !refund.returned?.settled;
+
+/** A settlement was asked for past the threshold: the page keeps its decision's form while it is open. */
+export const settlementAsked = (refund: WechatRefund) => Boolean(refund.returned?.settlementRequest);
 
 /** A refund WeChat Pay failed for good, and not parked for another amount, may go back to the wallet. */
 export const returnable = (refund: WechatRefund) =>

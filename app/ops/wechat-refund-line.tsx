@@ -8,7 +8,8 @@ import { opsMessages } from "../messages/ops";
 /**
  * One WeChat Pay refund as the back office shows it: why, where it stands at WeChat Pay, what
  * went wrong, its return to a wallet (docs/decisions/048-failed-wechat-refunds.md), and the
- * settlement of one paid twice (docs/decisions/060-refunds-paid-twice.md) or of a parked one
+ * settlement of one paid twice (docs/decisions/060-refunds-paid-twice.md), waiting for a second
+ * operator when large (072), or of a parked one
  * WeChat Pay paid out for another amount (docs/decisions/070-parked-refunds-settled.md), and
  * when WeChat Pay is next asked about a returned one (docs/decisions/071-returned-refunds-asked-again.md).
  * `children` goes below it: a link to its order, or the return form.
@@ -18,6 +19,9 @@ export function WechatRefundLine({ refund, children }: { refund: WechatRefund; c
   const language = useLanguage();
   const state = refund.returned ? text.returnedTo(refund.returned.to.displayName) : text.wechatRefundState[refund.status];
   const settledWords = { take_back: text.settledTakeBack, bear: text.settledBear, to_paydesk: text.settledToPaydesk };
+  const settled = refund.returned?.settled;
+  // The newest settlement asked for past the threshold (docs/decisions/072-large-settlements-need-a-second-operator.md).
+  const request = settled ? null : refund.returned?.settlementRequest;
   return (
     <li className="card" data-testid="ops-wechat-refund">
       <p>
@@ -47,10 +51,23 @@ export function WechatRefundLine({ refund, children }: { refund: WechatRefund; c
           {refund.returned.lateSuccessAccount ? text.lateSuccessTo(refund.returned.lateSuccessAccount) : text.lateSuccess}
         </p>
       ) : null}
-      {refund.returned?.settled ? (
+      {request?.status === "awaiting_approval" ? (
+        <p className="notice" data-testid="ops-settlement-waiting">
+          <DateTime iso={request.requestedAt} /> ·{" "}
+          {text.settlementWaiting(text.settlementHow[request.how], request.requestedBy.displayName)} · <Money amount={request.amount} /> ·{" "}
+          {request.reason}
+        </p>
+      ) : null}
+      {request?.status === "rejected" ? (
+        <p className="item-meta" data-testid="ops-settlement-rejected">
+          <DateTime iso={request.decidedAt ?? request.requestedAt} /> · {text.settlementRejected(request.decidedBy?.displayName ?? "")} ·{" "}
+          {request.decisionNote}
+        </p>
+      ) : null}
+      {settled ? (
         <p className="item-meta" data-testid="ops-paid-twice-settled">
-          <DateTime iso={refund.returned.settled.at} /> ·{" "}
-          {settledWords[refund.returned.settled.how](refund.returned.settled.by.displayName)} · {refund.returned.settled.reason}
+          <DateTime iso={settled.at} /> · {settledWords[settled.how](settled.by.displayName)}
+          {settled.approvedBy ? ` · ${text.settlementApprovedBy(settled.approvedBy.displayName)}` : ""} · {settled.reason}
         </p>
       ) : null}
       {refund.otherAmount ? (

@@ -2,7 +2,8 @@
  * What a person sees of the back office's actions (docs/decisions/013-account-locks.md,
  * 015-operator-refunds.md, 048-failed-wechat-refunds.md): an admin locks and unlocks them; a
  * finance operator refunds a wallet payment, and one above the threshold waits for a second
- * operator; a WeChat Pay refund that failed goes back to the wallet, and one parked for another
+ * operator; a WeChat Pay refund that failed goes back to the wallet, one paid out as well is
+ * settled (060), past the threshold with a second operator (072), and one parked for another
  * amount is settled as WeChat Pay says it ended (070-parked-refunds-settled.md).
  */
 import type { Page } from "@playwright/test";
@@ -292,6 +293,74 @@ for (const { viewport, language } of runs) {
       await shot(page, "ops-order-paid-twice-settled", viewport, language);
       await open(page, "/ops/refunds");
       await expect(page.getByTestId("ops-refunds-needing-a-hand").getByRole("listitem").filter({ hasText: person.handle })).toHaveCount(0);
+    });
+
+    test("a large double payment Paydesk is to bear waits for a second operator, who approves it on the order's page", async ({
+      page,
+      browser,
+    }) => {
+      // ¥1,500.00: past the refunds' threshold, so the refund itself waits for a second operator too.
+      const person = await newPerson("wx_borne", "Zhou Min");
+      const order = await api<{ id: string }>("POST", "/api/orders/recharge", { token: person.token, body: { amount: 150_000 } });
+      await api("POST", `/api/orders/${order.id}/pay`, { token: person.token, body: { method: "wechat", flow: "native" } });
+      await api("POST", "/api/payments/wechat/simulator/pay", {
+        token: person.token,
+        body: { orderId: order.id, refundOutcome: "ABNORMAL" },
+      });
+      await expect.poll(() => balances(person), { timeout: 15_000 }).toEqual({ available: 150_000, held: 0 });
+      const refund = await api<{ id: string }>("POST", `/api/ops/orders/${order.id}/refunds`, {
+        token: finance.token,
+        body: { amount: 150_000, ...reason },
+      });
+      await api("POST", `/api/ops/refunds/${refund.id}/approve`, { token: admin.token, body: {} });
+      const wechatRefund = () =>
+        api<{ orderId: string; outRefundNo: string; status: string; returned: { lateSuccessAt: string | null } | null }[]>(
+          "GET",
+          "/api/ops/wechat-refunds",
+          { token: finance.token },
+        ).then((listed) => listed.find((item) => item.orderId === order.id));
+      await expect.poll(async () => (await wechatRefund())?.status, { timeout: 20_000 }).toBe("abnormal");
+      const outRefundNo = (await wechatRefund())?.outRefundNo;
+      await api("POST", `/api/ops/wechat-refunds/${outRefundNo}/return-to-wallet`, { token: finance.token, body: reason });
+      await api("POST", `/api/payments/wechat/simulator/merchant-platform/refunds/${outRefundNo}/pay-out`, {
+        token: finance.token,
+        body: {},
+      });
+      await expect.poll(async () => (await wechatRefund())?.returned?.lateSuccessAt ?? null, { timeout: 20_000 }).not.toBeNull();
+
+      // Finance chooses to bear it: past the threshold, that is asked, not done.
+      await contextFor(page.context(), finance, language);
+      await open(page, `/ops/orders/${order.id}`);
+      const settle = page.getByRole("form", { name: new RegExp(ops.settlePaidTwice) });
+      await expect(settle).toContainText(ops.settleThreshold(money(100_000)));
+      await settle.getByLabel(ops.settleHow).selectOption("bear");
+      await settle.getByLabel(ops.settleReason).fill("She has spent it; not worth chasing, ticket 31.");
+      await settle.getByRole("button", { name: ops.settlePaidTwice }).click();
+      await expect(page.getByTestId("ops-settle-done")).toHaveText(ops.settlementWaitsNow);
+      await expect(page.getByTestId("ops-settlement-waiting")).toContainText(
+        ops.settlementWaiting(ops.settlementHow.bear, finance.displayName),
+      );
+      await expect(page.getByText(ops.settlementAskedByYou)).toBeVisible();
+      await expect(page.getByRole("button", { name: ops.approve })).toHaveCount(0);
+      expect(await balances(person)).toEqual({ available: 150_000, held: 0 });
+      await expectAccessible(page);
+      await shot(page, "ops-order-settlement-waiting", viewport, language);
+
+      // A second operator sees it waiting for them, and approves it: Paydesk bears the payout.
+      const second = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
+      await contextFor(second, admin, language);
+      const checker = await second.newPage();
+      await open(checker, "/ops/refunds");
+      await expect(checker.getByRole("link", { name: new RegExp(ops.nav.refunds) }).getByTestId("ops-nav-count")).toBeVisible();
+      await open(checker, `/ops/orders/${order.id}`);
+      await checker.getByRole("button", { name: ops.approve }).click();
+      await expect(checker.getByText(ops.settlementApproved)).toBeVisible();
+      await expect(checker.getByTestId("ops-paid-twice-settled")).toContainText(ops.settledBear(finance.displayName));
+      await expect(checker.getByTestId("ops-paid-twice-settled")).toContainText(ops.settlementApprovedBy(admin.displayName));
+      await expectAccessible(checker);
+      await shot(checker, "ops-order-settlement-approved", viewport, language);
+      await second.close();
+      expect(await balances(person)).toEqual({ available: 150_000, held: 0 });
     });
 
     test("a WeChat Pay refund paid out for less than asked is parked, then settled from the console as WeChat Pay says; the rest is in the wallet", async ({

@@ -71,6 +71,8 @@ export default {
   REFUND_NOT_PAID_TWICE:
     "This refund was not paid twice: only one returned to a wallet and paid out by WeChat Pay as well is settled here.",
   REFUND_SETTLED: "This refund paid twice has been settled already.",
+  SETTLEMENT_AWAITING: "A settlement of this refund waits for a second operator. It is approved or rejected first.",
+  SETTLEMENT_REQUEST_DECIDED: "This settlement has been approved or rejected already.",
   REFUND_NOT_PARKED:
     "This refund is not parked any more: it was settled, returned or done meanwhile, or WeChat Pay now reports it done for the amount asked. Nothing else moved.",
   REFUND_STILL_PROCESSING: "WeChat Pay reports this refund still under way. Nothing moved: settle it once it has ended.",

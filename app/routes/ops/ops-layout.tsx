@@ -61,7 +61,7 @@ function WaitingCount({ count }: { count: number }) {
   );
 }
 
-const nothingWaiting: OperatorSelf["awaitingYou"] = { refunds: 0, codeBatches: 0, recoveryLinks: 0, roles: 0 };
+const nothingWaiting: OperatorSelf["awaitingYou"] = { refunds: 0, refundSettlements: 0, codeBatches: 0, recoveryLinks: 0, roles: 0 };
 
 export default function OpsLayout({ loaderData }: Route.ComponentProps) {
   const text = useMessages(opsMessages);
@@ -107,7 +107,8 @@ export default function OpsLayout({ loaderData }: Route.ComponentProps) {
               <li>
                 <NavLink to="/ops/refunds">
                   {text.nav.refunds}
-                  <WaitingCount count={waiting.refunds} />
+                  {/* Settlements are decided on their order's page, which the refunds page links (decision 072); an origin from before it does not count them. */}
+                  <WaitingCount count={waiting.refunds + (waiting.refundSettlements ?? 0)} />
                 </NavLink>
               </li>
             ) : null}

@@ -3,6 +3,7 @@ import type { Route } from "./+types/ops-order";
 import type { RefundRequest } from "#contract/ops-refunds";
 import {
   askWechatPay,
+  decideSettlement,
   makeRefund,
   type OrderRefunds,
   returnRefundToWallet,
@@ -26,7 +27,16 @@ import { mayDo, useOperator } from "../../ops/ops-context";
 import { getOrder } from "../../ops/ops-loaders";
 import { OpsView } from "../../ops/ops-view";
 import { WechatRefundLine } from "../../ops/wechat-refund-line";
-import { parkedUnsettled, paidTwice, returnable, ReturnToWallet, SettlePaidTwice, SettleParked } from "../../ops/wechat-refund-actions";
+import {
+  parkedUnsettled,
+  paidTwice,
+  returnable,
+  ReturnToWallet,
+  SettlementDecision,
+  settlementAsked,
+  SettlePaidTwice,
+  SettleParked,
+} from "../../ops/wechat-refund-actions";
 import { usePrefetchWhenIdle } from "../../startup/on-first-use";
 import type { OpsWechatAsk, OrderStory } from "#contract/ops-orders";
 
@@ -35,6 +45,10 @@ export async function clientLoader({ params }: Route.ClientLoaderArgs) {
 }
 
 export async function clientAction({ request, params }: Route.ClientActionArgs): Promise<ActionResult> {
+  const decide = (decision: "approve" | "reject", form: FormData) =>
+    runAction(decision, (api) =>
+      decideSettlement(api, formText(form, "subjectId"), decision, formText(form, "note"), formText(form, "idempotencyKey")),
+    );
   return dispatchIntent(await request.formData(), {
     refund: (form) =>
       runAction("refund", async (api) => {
@@ -67,6 +81,9 @@ export async function clientAction({ request, params }: Route.ClientActionArgs):
         );
         return settleRefundPaidTwice(api, formText(form, "outRefundNo"), body, formText(form, "idempotencyKey"));
       }),
+    // A settlement another operator asked for past the threshold (docs/decisions/072-large-settlements-need-a-second-operator.md).
+    approve: (form) => decide("approve", form),
+    reject: (form) => decide("reject", form),
     settleParked: (form) =>
       runAction("settleParked", async (api) => {
         const text = opsMessages[currentLanguage()];
@@ -282,7 +299,10 @@ function OrderView({ story, refunds }: { story: OrderStory; refunds: OrderRefund
             {story.refunds.map((refund) => (
               <WechatRefundLine key={refund.outRefundNo} refund={refund}>
                 {returnable(refund) && mayMoveIt ? <ReturnToWallet refund={refund} owner={order.person.displayName} /> : null}
-                {paidTwice(refund) && mayMoveIt ? <SettlePaidTwice refund={refund} owner={order.person.displayName} /> : null}
+                {paidTwice(refund) && mayMoveIt ? (
+                  <SettlePaidTwice refund={refund} owner={order.person.displayName} threshold={refunds.approvalThreshold} />
+                ) : null}
+                {settlementAsked(refund) && mayMoveIt ? <SettlementDecision refund={refund} operatorHandle={operator.handle} /> : null}
                 {parkedUnsettled(refund) && mayMoveIt ? <SettleParked refund={refund} owner={order.person.displayName} /> : null}
               </WechatRefundLine>
             ))}

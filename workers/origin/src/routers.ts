@@ -79,6 +79,7 @@ export const routerMounts: RouterMount[] = [
   mount("/api/ops/role-requests", async () => (await import("./ops/role-request-routes")).roleRequestRoutes),
   mount("/api/ops", async () => (await import("./refunds/refund-routes")).refundRoutes),
   mount("/api/ops", async () => (await import("./refunds/failed-refund-routes")).failedRefundRoutes),
+  mount("/api/ops/wechat-refund-settlements", async () => (await import("./refunds/settlement-request-routes")).settlementRequestRoutes),
   mount("/api/ops/tickets", async () => (await import("./ops/ticket-desk-routes")).ticketDeskRoutes),
   mount("/api/ops/code-batches", async () => (await import("./ops/code-batch-routes")).codeBatchRoutes),
   mount("/api/ops/code-batch-requests", async () => (await import("./ops/code-batch-request-routes")).codeBatchRequestRoutes),

@@ -88,6 +88,8 @@ export async function resetDatabase(): Promise<void> {
   await env.DB.batch([
     // Operators' refunds are kept too (no deletes); WeChat Pay's refunds refer to them.
     ...emptiedKeeping("wechat_refund_settlement", "wechat_refund_settlement_kept", "refund_settlement: settlements are kept"),
+    // Settlement requests are kept; the settlements (deleted above) refer to them.
+    ...emptiedKeeping("wechat_refund_settlement_request", "wechat_refund_settlement_request_kept", "settlement request: requests are kept"),
     ...emptiedKeeping("wechat_refund_other_amount", "wechat_refund_other_amount_kept", "refund_other_amount: settlements are kept"),
     ...emptiedKeeping("wechat_refund_return", "wechat_refund_return_kept", "refund_return: returns are kept"),
     env.DB.prepare("DELETE FROM wechat_refund"),

@@ -15,7 +15,7 @@ const awaitingYou = async (who: Seeded): Promise<AwaitingYou> => {
   expect(answer.status).toBe(200);
   return ((await answer.json()) as { data: OperatorSelf }).data.awaitingYou;
 };
-const none: AwaitingYou = { refunds: 0, codeBatches: 0, recoveryLinks: 0, roles: 0 };
+const none: AwaitingYou = { refunds: 0, refundSettlements: 0, codeBatches: 0, recoveryLinks: 0, roles: 0 };
 
 beforeEach(async () => {
   await resetDatabase();
@@ -61,8 +61,8 @@ describe("what waits for an operator's decision", () => {
     // Whoever asked has nothing to decide; another admin decides all four, finance the refund
     // and the batch; support nothing.
     expect(await awaitingYou(lead)).toEqual(none);
-    expect(await awaitingYou(second)).toEqual({ refunds: 2, codeBatches: 1, recoveryLinks: 2, roles: 1 });
-    expect(await awaitingYou(finance)).toEqual({ refunds: 1, codeBatches: 1, recoveryLinks: 0, roles: 0 });
+    expect(await awaitingYou(second)).toEqual({ refunds: 2, refundSettlements: 0, codeBatches: 1, recoveryLinks: 2, roles: 1 });
+    expect(await awaitingYou(finance)).toEqual({ refunds: 1, refundSettlements: 0, codeBatches: 1, recoveryLinks: 0, roles: 0 });
     expect(await awaitingYou(support)).toEqual(none);
     // An operator made since the requests decides none of them.
     origin.advance(1_000);
@@ -71,14 +71,14 @@ describe("what waits for an operator's decision", () => {
 
     // Decided, a request waits for nobody.
     expect((await decideOnRecoveryLink(origin, second, linkId, "reject", { reason: "Not them" })).status).toBe(200);
-    expect(await awaitingYou(second)).toEqual({ refunds: 2, codeBatches: 1, recoveryLinks: 1, roles: 1 });
+    expect(await awaitingYou(second)).toEqual({ refunds: 2, refundSettlements: 0, codeBatches: 1, recoveryLinks: 1, roles: 1 });
     // A role request that can no longer be approved (the person's role changed since) is not counted.
     await env.DB.prepare("INSERT INTO operator_role (user_id, role, granted_by, granted_at) VALUES (?1, 'support', 'cli', ?2)")
       .bind(person.id, origin.now())
       .run();
-    expect(await awaitingYou(second)).toEqual({ refunds: 2, codeBatches: 1, recoveryLinks: 1, roles: 0 });
+    expect(await awaitingYou(second)).toEqual({ refunds: 2, refundSettlements: 0, codeBatches: 1, recoveryLinks: 1, roles: 0 });
     // Past its expiry or its day, nor is a code batch or a recovery link; a refund waits on.
     origin.advance(86_400_000);
-    expect(await awaitingYou(second)).toEqual({ refunds: 2, codeBatches: 0, recoveryLinks: 0, roles: 0 });
+    expect(await awaitingYou(second)).toEqual({ refunds: 2, refundSettlements: 0, codeBatches: 0, recoveryLinks: 0, roles: 0 });
   });
 });

@@ -61,7 +61,7 @@ orderDeskRoutes.openapi(search, async (c) => {
 });
 
 orderDeskRoutes.openapi(story, async (c) => {
-  const found = await orderStory(c.env.DB, c.req.valid("param").id);
+  const found = await orderStory(c.env.DB, c.req.valid("param").id, c.var.operator.userId);
   if (!found) throw new ApiError("NOT_FOUND", "There is no such order.", "id");
   return c.json({ code: "SUCCESS" as const, data: found }, 200);
 });

@@ -5,6 +5,7 @@
  */
 import type { OrderStory } from "#contract/ops-orders";
 import { orderFromRow, type OrderRow } from "../orders/order-rows";
+import { type SettlementRequestRow, settlementRequestsStatement, withSettlementRequests } from "../refunds/settlement-requests";
 import { type WechatRefundRow, wechatRefundOf, wechatRefundSelect } from "../refunds/wechat-refund-rows";
 import { iso, opsPaymentOf, ordersColumns, type PaymentRow, paymentColumns, personRefOf } from "./ops-rows";
 
@@ -21,9 +22,12 @@ type NotificationRow = {
   last_received_at: number;
 };
 
-/** The order's story, or null when there is no such order. */
-export async function orderStory(db: D1Database, orderId: string): Promise<OrderStory | null> {
-  const [order, events, payments, notifications, refunds] = await db.batch([
+/**
+ * The order's story as the operator `viewerId` reads it (whether a settlement waiting on one of
+ * its refunds is theirs to decide), or null when there is no such order.
+ */
+export async function orderStory(db: D1Database, orderId: string, viewerId: string): Promise<OrderStory | null> {
+  const [order, events, payments, notifications, refunds, settlementRequests] = await db.batch([
     // The order's and its person's primary keys.
     db
       .prepare(
@@ -47,6 +51,8 @@ export async function orderStory(db: D1Database, orderId: string): Promise<Order
       .bind(orderId),
     // wechat_refund_order (order_id).
     db.prepare(`${wechatRefundSelect} WHERE refund.order_id = ?1 ORDER BY refund.created_at, refund.out_refund_no`).bind(orderId),
+    // wechat_refund_order (order_id), then wechat_refund_settlement_request_of_refund.
+    settlementRequestsStatement(db, "SELECT out_refund_no FROM wechat_refund WHERE order_id = ?1", orderId, viewerId),
   ]);
   const row = order?.results[0] as OrderWithPersonRow | undefined;
   if (!row) return null;
@@ -69,6 +75,6 @@ export async function orderStory(db: D1Database, orderId: string): Promise<Order
       firstReceivedAt: iso(notification.first_received_at),
       lastReceivedAt: iso(notification.last_received_at),
     })),
-    refunds: rows<WechatRefundRow>(refunds).map(wechatRefundOf),
+    refunds: withSettlementRequests(rows<WechatRefundRow>(refunds).map(wechatRefundOf), rows<SettlementRequestRow>(settlementRequests)),
   };
 }

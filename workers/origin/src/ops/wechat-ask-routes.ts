@@ -99,7 +99,7 @@ wechatAskRoutes.openapi(ask, async (c) => {
     requestId: requestIdOf(c),
     at: now,
   }).run();
-  const story = await orderStory(db, id);
+  const story = await orderStory(db, id, c.var.operator.userId);
   if (!story) throw new ApiError("NOT_FOUND", "There is no such order.", "id");
   return c.json({ code: "SUCCESS" as const, data: { asked, story } }, 200);
 });

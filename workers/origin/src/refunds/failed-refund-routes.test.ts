@@ -688,4 +688,218 @@ describe("settling a refund paid twice", () => {
     const violated = async () => (await ledgerViolations(env.DB)).map((violation) => violation.invariant);
     expect(await violated()).toContainEqual(expect.stringMatching(/^each refund paid twice and settled booked/));
   });
+
+  describe("past the threshold, a second operator (decision 072)", () => {
+    let second: SceneUser;
+    beforeEach(async () => {
+      // Payouts of ¥5.00 and more wait: Paydesk bearing one, or finding it paid to its own account.
+      origin.env.REFUND_APPROVAL_THRESHOLD = "400";
+      second = await seedOperator("op_finance_2", "finance", origin.now());
+      await origin.advance(1000);
+    });
+    const decide = async (
+      id: string,
+      decision: "approve" | "reject",
+      { by = second, key = `dc-${crypto.randomUUID()}`, body, db }: { by?: SceneUser; key?: string; body?: unknown; db?: D1Database } = {},
+    ) =>
+      answerOf<OpsWechatRefund>(
+        await origin.call(`/api/ops/wechat-refund-settlements/${id}/${decision}`, {
+          body: body ?? (decision === "approve" ? { note: "Checked the merchant platform." } : { reason: "She agreed to give it back." }),
+          headers: { ...by.auth, "Idempotency-Key": key },
+          ...(db ? { env: { ...origin.env, DB: db } } : {}),
+        }),
+      );
+    const waitingForYou = async (by: SceneUser) =>
+      (
+        await answerOf<{ awaitingYou: { refunds: number; refundSettlements: number } }>(
+          await origin.call("/api/ops/me", { method: "GET", headers: by.auth }),
+        )
+      ).data.awaitingYou;
+    const requestOf = (answer: Answer<OpsWechatRefund>) => answer.data.returned?.settlementRequest;
+
+    it("bearing it waits: nothing is booked until another finance operator approves, then it is settled as asked, once, audited", async () => {
+      const { outRefundNo, orderId } = await paidTwice(500);
+      const world = await worldBalance();
+      const asked = await settle(outRefundNo, "bear");
+      expect(asked).toMatchObject({
+        status: 201,
+        data: {
+          returned: {
+            settled: null,
+            settlementRequest: {
+              how: "bear",
+              amount: 500,
+              status: "awaiting_approval",
+              requestedBy: { handle: "op_finance" },
+              yoursToDecide: false,
+            },
+          },
+        },
+      });
+      const id = requestOf(asked)?.id ?? "";
+      expect(await coveredBalance()).toBe(0);
+      expect(await worldBalance()).toBe(world);
+      // Still listed, and the second operator's to decide: the list, the order page and the navigation say so.
+      expect(await needingAHand()).toMatchObject({
+        data: [{ outRefundNo, returned: { settlementRequest: { id, yoursToDecide: false } } }],
+      });
+      expect(await needingAHand(second)).toMatchObject({ data: [{ returned: { settlementRequest: { id, yoursToDecide: true } } }] });
+      expect(await waitingForYou(second)).toMatchObject({ refundSettlements: 1 });
+      expect(await waitingForYou(finance)).toMatchObject({ refundSettlements: 0 });
+      // While it waits, nothing else settles it, and whoever asked does not decide.
+      expect(await settle(outRefundNo, "take_back")).toMatchObject({ status: 409, code: "SETTLEMENT_AWAITING" });
+      expect(await settle(outRefundNo, "to_paydesk", { by: second })).toMatchObject({ status: 409, code: "SETTLEMENT_AWAITING" });
+      expect(await decide(id, "approve", { by: finance })).toMatchObject({ status: 403, code: "SECOND_OPERATOR_REQUIRED" });
+
+      const key = `dc-${crypto.randomUUID()}`;
+      const approved = await decide(id, "approve", { key });
+      expect(approved).toMatchObject({
+        status: 200,
+        data: {
+          returned: {
+            settled: { how: "bear", by: { handle: "op_finance" }, approvedBy: { handle: "op_finance_2" } },
+            settlementRequest: {
+              status: "approved",
+              decidedBy: { handle: "op_finance_2" },
+              decisionNote: "Checked the merchant platform.",
+            },
+          },
+        },
+      });
+      expect(await coveredBalance()).toBe(-500);
+      expect(await worldBalance()).toBe(world + 500);
+      expect(await balanceOf(alice.id)).toEqual({ available: 500, held: 0 });
+      // Replayed under its key, the same answer; decided again, refused; and it leaves the list.
+      expect((await decide(id, "approve", { key })).data).toEqual(approved.data);
+      expect(await decide(id, "reject")).toMatchObject({ status: 409, code: "SETTLEMENT_REQUEST_DECIDED" });
+      expect(await needingAHand()).toMatchObject({ data: [] });
+      expect(await waitingForYou(second)).toMatchObject({ refundSettlements: 0 });
+      const [refund] = (await story(orderId)).refunds;
+      expect(refund?.returned?.settled).toMatchObject({
+        how: "bear",
+        by: { handle: "op_finance" },
+        approvedBy: { handle: "op_finance_2" },
+      });
+      expect((await audited()).map((row) => row.action)).toEqual(
+        expect.arrayContaining(["refund.request_settlement", "refund.approve_settlement"]),
+      );
+      expect((await audited()).filter((row) => row.action === "refund.settle_paid_twice")).toHaveLength(0);
+      await expectLedgerWhole();
+    });
+
+    it("rejected, nothing moves and it is settled again; within the threshold nothing waits, and a take back never does", async () => {
+      const { outRefundNo } = await paidTwice(500);
+      const asked = await settle(outRefundNo, "to_paydesk");
+      expect(asked).toMatchObject({
+        status: 201,
+        data: { returned: { settlementRequest: { how: "to_paydesk", status: "awaiting_approval" } } },
+      });
+      const id = requestOf(asked)?.id ?? "";
+      expect(await decide(id, "reject", { body: {} })).toMatchObject({ status: 400, field: "reason" });
+      expect(await decide(id, "reject")).toMatchObject({
+        status: 200,
+        data: { returned: { settled: null, settlementRequest: { status: "rejected", decisionNote: "She agreed to give it back." } } },
+      });
+      expect(await needingAHand()).toMatchObject({ data: [{ outRefundNo, returned: { settlementRequest: { status: "rejected" } } }] });
+      expect(await settle(outRefundNo, "take_back")).toMatchObject({
+        status: 200,
+        data: { returned: { settled: { how: "take_back", approvedBy: null } } },
+      });
+      expect(await balanceOf(alice.id)).toEqual({ available: 0, held: 0 });
+      expect(await coveredBalance()).toBe(0);
+
+      const { outRefundNo: small } = await paidTwice(400);
+      expect(await settle(small, "bear")).toMatchObject({
+        status: 200,
+        data: { returned: { settled: { how: "bear" }, settlementRequest: null } },
+      });
+      expect(await coveredBalance()).toBe(-400);
+      await expectLedgerWhole();
+    });
+
+    it("who decides: not whoever asked, not the order's owner, not one holding the role only since, not support", async () => {
+      const { outRefundNo } = await paidTwice(600);
+      const id = requestOf(await settle(outRefundNo, "bear"))?.id ?? "";
+      const newcomer = await seedOperator("op_finance_new", "finance", origin.now() + 1);
+      expect(await decide(id, "approve", { by: newcomer })).toMatchObject({ status: 403, code: "SECOND_OPERATOR_REQUIRED" });
+      // The order's owner, a finance operator since before: the refund's money is theirs.
+      await env.DB.prepare("INSERT INTO operator_role (user_id, role, granted_by, granted_at) VALUES (?1, 'finance', 'cli', 0)")
+        .bind(alice.id)
+        .run();
+      expect(await decide(id, "approve", { by: alice })).toMatchObject({ status: 403, code: "NOT_FOR_YOURSELF" });
+      const support = await seedOperator("op_support", "support", origin.now());
+      expect(await decide(id, "approve", { by: support })).toMatchObject({ status: 403, code: "FORBIDDEN" });
+      expect(await decide("srq_00000000-0000-0000-0000-000000000000", "approve")).toMatchObject({ status: 404 });
+      expect(await decide("not-an-id", "approve")).toMatchObject({ status: 400, field: "id" });
+      expect(await coveredBalance()).toBe(0);
+      expect(await waitingForYou(newcomer)).toMatchObject({ refundSettlements: 0 });
+      expect(await waitingForYou(alice)).toMatchObject({ refundSettlements: 0 });
+    });
+
+    it("two operators deciding at once: one decision lands, the other hears 409, and the payout is booked once", async () => {
+      const third = await seedOperator("op_finance_3", "finance", origin.now() - 500);
+      const { outRefundNo } = await paidTwice(800);
+      const id = requestOf(await settle(outRefundNo, "bear"))?.id ?? "";
+      const answers = await Promise.all([decide(id, "approve"), decide(id, "approve", { by: third })]);
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+      expect(answers.find((answer) => answer.status === 409)).toMatchObject({ code: "SETTLEMENT_REQUEST_DECIDED" });
+      expect(await coveredBalance()).toBe(-800);
+      // Another decides between this decision's read and its batch: the trigger refuses it.
+      const { outRefundNo: other } = await paidTwice(700);
+      const otherId = requestOf(await settle(other, "bear"))?.id ?? "";
+      const raced = await decide(otherId, "approve", { db: beforeBatch(1, () => decide(otherId, "reject", { by: third })) });
+      expect(raced).toMatchObject({ status: 409, code: "SETTLEMENT_REQUEST_DECIDED" });
+      expect(await coveredBalance()).toBe(-800);
+      expect((await audited()).filter((row) => row.action === "refund.approve_settlement")).toHaveLength(1);
+      await expectLedgerWhole();
+    });
+
+    it("a request and a settlement at once: whichever comes second is refused", async () => {
+      const { outRefundNo: askedLate } = await paidTwice(900);
+      const racedAsk = await settle(askedLate, "bear", { db: beforeBatch(1, () => settle(askedLate, "take_back", { by: second })) });
+      expect(racedAsk).toMatchObject({ status: 409, code: "REFUND_SETTLED" });
+      const { outRefundNo: settledLate } = await paidTwice(450);
+      const racedSettle = await settle(settledLate, "take_back", { db: beforeBatch(1, () => settle(settledLate, "bear", { by: second })) });
+      expect(racedSettle).toMatchObject({ status: 409, code: "SETTLEMENT_AWAITING" });
+      expect(await coveredBalance()).toBe(0);
+      await expectLedgerWhole();
+    });
+
+    it("the database holds the rules: one request waits at a time, a decided one never changes, and a settlement is only what was approved", async () => {
+      const { outRefundNo } = await paidTwice(500);
+      const id = requestOf(await settle(outRefundNo, "bear"))?.id ?? "";
+      const insertRequest = (requestId: string, by = finance.id) =>
+        env.DB.prepare(
+          `INSERT INTO wechat_refund_settlement_request (id, out_refund_no, how, amount, reason, status, requested_by, requested_at)
+           VALUES (?1, ?2, 'bear', 500, 'x', 'awaiting_approval', ?3, 1)`,
+        )
+          .bind(requestId, outRefundNo, by)
+          .run();
+      await expect(insertRequest("srq_second")).rejects.toThrow(/UNIQUE constraint failed/);
+      await expect(insertRequest("srq_own", alice.id)).rejects.toThrow(/not for the operator's own order/);
+      const settleDirectly = (requestId: string | null, how = "bear") =>
+        env.DB.prepare(
+          `INSERT INTO wechat_refund_settlement (out_refund_no, how, tx_id, reason, settled_by, settled_at, request_id)
+           VALUES (?1, ?2, NULL, 'x', ?3, 1, ?4)`,
+        )
+          .bind(outRefundNo, how === "to_paydesk" ? "to_paydesk" : how, finance.id, requestId)
+          .run();
+      await expect(settleDirectly(null, "to_paydesk")).rejects.toThrow(/one waits for a second operator/);
+      await expect(settleDirectly(id, "to_paydesk")).rejects.toThrow(/only an approved request is settled/);
+      await expect(
+        env.DB.prepare("UPDATE wechat_refund_settlement_request SET status = 'approved', decided_by = ?1, decided_at = 2 WHERE id = ?2")
+          .bind(finance.id, id)
+          .run(),
+      ).rejects.toThrow(/CHECK constraint failed/);
+      expect((await decide(id, "approve")).status).toBe(200);
+      await expect(
+        env.DB.prepare("UPDATE wechat_refund_settlement_request SET reason = 'changed' WHERE id = ?1").bind(id).run(),
+      ).rejects.toThrow(/a decided request does not change/);
+      await expect(env.DB.prepare("DELETE FROM wechat_refund_settlement_request WHERE id = ?1").bind(id).run()).rejects.toThrow(
+        /requests are kept/,
+      );
+      await expect(insertRequest("srq_late")).rejects.toThrow(/settled already/);
+      await expectLedgerWhole();
+    });
+  });
 });

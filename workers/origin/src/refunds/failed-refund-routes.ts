@@ -8,6 +8,7 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { errorContent, idempotencyKeyHeader, jsonContent, operatorSession, successEnvelope } from "#contract/openapi";
 import { noSuchOrNotAnOperator, notAnOperator } from "../ops/route-answers";
+import type { SettlementRequest } from "#contract/ops-orders";
 import {
   type OpsWechatRefund,
   opsWechatRefundSchema,
@@ -19,8 +20,6 @@ import { z } from "zod";
 import { ApiError } from "../http/answer";
 import { validationHook } from "../http/validation";
 import { idempotentPosts } from "../idempotency/idempotency";
-import { isOverdraft, journalParts, paydeskCoveredAccount, walletAccountOf, worldAccount } from "../ledger/journal";
-import { isLockRefusal } from "../auth/signed-in-user";
 import { auditStatement } from "../ops/audit";
 import { operatorWith } from "../ops/operator-access";
 import { operatorActor, operatorName, requestIdOf } from "../ops/operator-actor";
@@ -33,6 +32,16 @@ import { refundReturnBatch, returnRefusal } from "./refund-return-batch";
 import { listed, needsAHand, readRefund, returnedNow, type WechatRefundRow, wechatRefundSelect } from "./wechat-refund-rows";
 import { notForYourself } from "./not-for-yourself";
 import { settleParked, settleParkedRefund } from "./parked-refund-routes";
+import { approvalThresholdOf } from "./approval-threshold";
+import {
+  notPaidTwice,
+  paidOutOf,
+  settledAlready,
+  settlementAwaiting,
+  settlementRefusal,
+  settlementStatements,
+} from "./paid-twice-settlement";
+import { readWithSettlementRequests, settlementWaits, waitingSettlementRequest } from "./settlement-requests";
 
 /** At most this many are listed: more than an operator works through in a day. */
 const listLimit = 100;
@@ -81,7 +90,7 @@ const settlePaidTwice = createRoute({
   method: "post",
   path: "/wechat-refunds/{outRefundNo}/settle-paid-twice",
   summary:
-    "Settle a refund paid twice (its money returned to a wallet, then paid out by WeChat Pay as well): WeChat Pay's payout is booked as money out, taken back from that wallet's available balance (take_back) or borne by Paydesk (bear); or nothing is booked, WeChat Pay having paid it to Paydesk's own account (to_paydesk); once (finance; audited)",
+    "Settle a refund paid twice (its money returned to a wallet, then paid out by WeChat Pay as well): WeChat Pay's payout is booked as money out, taken back from that wallet's available balance (take_back) or borne by Paydesk (bear); or nothing is booked, WeChat Pay having paid it to Paydesk's own account (to_paydesk); once (finance; audited). Bearing it, or finding it paid to Paydesk, for more than REFUND_APPROVAL_THRESHOLD waits for a second operator (201): nothing is booked until one approves it",
   security: operatorSession,
   request: {
     headers: idempotencyKeyHeader,
@@ -90,13 +99,17 @@ const settlePaidTwice = createRoute({
   },
   responses: {
     200: jsonContent(successEnvelope(opsWechatRefundSchema), "Settled: the payout is booked, or recorded as Paydesk's own"),
+    201: jsonContent(
+      successEnvelope(opsWechatRefundSchema),
+      "Waits for a second operator (returned.settlementRequest): bear or to_paydesk for more than the threshold; nothing is booked yet",
+    ),
     400: errorContent(
       "BAD_REQUEST: not a refund number (field outRefundNo), not take_back, bear or to_paydesk (field how), no reason (field reason), or no Idempotency-Key (field Idempotency-Key)",
     ),
     403: errorContent("FORBIDDEN: only finance and admin operators; NOT_FOR_YOURSELF: the order is the operator's own"),
     404: noSuchOrNotAnOperator("refund"),
     409: errorContent(
-      "REFUND_NOT_PAID_TWICE: not returned to a wallet, or not paid out by WeChat Pay as well; REFUND_SETTLED: settled already; WALLET_LOCKED: take_back from a locked account, whose money stays",
+      "REFUND_NOT_PAID_TWICE: not returned to a wallet, or not paid out by WeChat Pay as well; REFUND_SETTLED: settled already; SETTLEMENT_AWAITING: a settlement of it waits for a second operator, who approves or rejects it first; WALLET_LOCKED: take_back from a locked account, whose money stays",
     ),
     422: errorContent(
       "TAKE_BACK_EXCEEDS_BALANCE: take_back, and the wallet's available balance is less than the refund; nothing moved; IDEMPOTENCY_KEY_REUSED: the key was used with another body",
@@ -117,7 +130,8 @@ failedRefundRoutes.openapi(listNeedingAHand, async (c) => {
   const rows = await c.env.DB.prepare(`${wechatRefundSelect} WHERE ${needsAHand} ORDER BY refund.updated_at, refund.out_refund_no LIMIT ?1`)
     .bind(listLimit)
     .all<WechatRefundRow>();
-  return c.json({ code: "SUCCESS" as const, data: rows.results.map(listed) }, 200);
+  const data = await readWithSettlementRequests(c.env.DB, rows.results.map(listed), c.var.operator.userId);
+  return c.json({ code: "SUCCESS" as const, data }, 200);
 });
 
 const isFailed = (refund: WechatRefundRow) =>
@@ -172,103 +186,84 @@ failedRefundRoutes.openapi(settlePaidTwice, async (c) => {
   const refund = await readRefund(db, outRefundNo);
   if (!refund) throw new ApiError("NOT_FOUND", "There is no such refund.", "outRefundNo");
   if (refund.person_id === c.var.operator.userId) return c.var.idempotency.refuse(notForYourself());
-  // Not lasting: what is read here moves on (a late success recorded, another settling first).
+  // Not lasting: what is read here moves on (a late success recorded, another settling first,
+  // a waiting settlement decided).
   if (refund.settled_at !== null) return c.var.idempotency.refuse(settledAlready(), { lasting: false });
   if (refund.late_success_at === null) return c.var.idempotency.refuse(notPaidTwice(), { lasting: false });
+  if (await waitingSettlementRequest(db, outRefundNo)) return c.var.idempotency.refuse(settlementAwaiting(), { lasting: false });
   const now = c.var.clock.now();
+  const paidOut = paidOutOf(refund);
   const item = listed(refund);
-  const answer: OpsWechatRefund = {
-    ...item,
-    returned: item.returned && {
-      ...item.returned,
-      settled: { how, by: operatorName(c), at: iso(now), reason },
-    },
-  };
-  // WeChat Pay's payout leaves the books as a refund does (to the world), from the wallet the
-  // money was returned to, or from Paydesk's own money; paid to Paydesk's own account, it
-  // never left, and nothing is booked. Its amount is what WeChat Pay paid out: for a parked
-  // refund, maybe not the one asked (decision 070).
-  const paidOut = refund.late_success_amount ?? refund.amount;
-  const txId = how === "to_paydesk" ? null : `tx_${crypto.randomUUID()}`;
-  const booking =
-    txId === null
-      ? null
-      : journalParts(db, {
-          id: txId,
-          kind: "refund",
-          at: now,
-          postings: [
-            { account: how === "take_back" ? walletAccountOf(refund.person_id) : paydeskCoveredAccount, amount: -paidOut },
-            { account: worldAccount, amount: paidOut },
-          ],
-        });
+  const audited = (action: string, after: Record<string, unknown>) =>
+    // The row first: an operator demoted or locked meanwhile hears 403 (migration 0036).
+    auditStatement(db, {
+      actor: operatorActor(c),
+      action,
+      object: { type: "order", id: refund.order_id },
+      before: {
+        refund: refund.out_refund_no,
+        returnedTo: refund.person_id,
+        lateSuccessAt: refund.late_success_at,
+        paidTo: refund.late_success_account,
+      },
+      after: { refund: refund.out_refund_no, how, amount: paidOut, ...after },
+      reason,
+      requestId: requestIdOf(c),
+      at: now,
+    });
   try {
+    if (settlementWaits(how, paidOut, approvalThresholdOf(c.env))) {
+      // Paydesk's own money, or a payout it says it received, past the threshold: a second
+      // operator approves it before anything is booked (decision 072).
+      const id = `srq_${crypto.randomUUID()}`;
+      const request: SettlementRequest = {
+        id,
+        how,
+        amount: paidOut,
+        reason,
+        status: "awaiting_approval",
+        requestedBy: operatorName(c),
+        requestedAt: iso(now),
+        decidedBy: null,
+        decidedAt: null,
+        decisionNote: null,
+        yoursToDecide: false,
+      };
+      const answer: OpsWechatRefund = { ...item, returned: item.returned && { ...item.returned, settlementRequest: request } };
+      return await c.var.idempotency.commit(
+        [
+          audited("refund.request_settlement", { request: id }),
+          db
+            .prepare(
+              `INSERT INTO wechat_refund_settlement_request (id, out_refund_no, how, amount, reason, status, requested_by, requested_at)
+               VALUES (?1, ?2, ?3, ?4, ?5, 'awaiting_approval', ?6, ?7)`,
+            )
+            .bind(id, refund.out_refund_no, how, paidOut, reason, c.var.operator.userId, now),
+        ],
+        201,
+        { code: "SUCCESS" as const, data: answer },
+      );
+    }
+    const answer: OpsWechatRefund = {
+      ...item,
+      returned: item.returned && {
+        ...item.returned,
+        settled: { how, by: operatorName(c), approvedBy: null, at: iso(now), reason },
+      },
+    };
     return await c.var.idempotency.commit(
       [
-        // The row first: an operator demoted or locked meanwhile hears 403 (migration 0036).
-        auditStatement(db, {
-          actor: operatorActor(c),
-          action: "refund.settle_paid_twice",
-          object: { type: "order", id: refund.order_id },
-          before: {
-            refund: refund.out_refund_no,
-            returnedTo: refund.person_id,
-            lateSuccessAt: refund.late_success_at,
-            paidTo: refund.late_success_account,
-          },
-          after: { refund: refund.out_refund_no, how, amount: paidOut },
-          reason,
-          requestId: requestIdOf(c),
-          at: now,
-        }),
-        ...(booking ? [booking.opening] : []),
-        // Before the entries: of two settlements at once, the second is refused here (the
-        // primary key), not by the wallet's balance; its triggers refuse a refund not paid
-        // twice, and a take back from a locked account.
-        db
-          .prepare(
-            `INSERT INTO wechat_refund_settlement (out_refund_no, how, tx_id, reason, settled_by, settled_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)`,
-          )
-          .bind(refund.out_refund_no, how, txId, reason, c.var.operator.userId, now),
-        ...(booking ? booking.entries : []),
+        audited("refund.settle_paid_twice", {}),
+        ...settlementStatements(db, refund, { how, reason, settledBy: c.var.operator.userId, request: null, now }),
       ],
       200,
       { code: "SUCCESS" as const, data: answer },
     );
   } catch (error) {
-    if (!(error instanceof Error)) throw error;
-    if (/UNIQUE constraint failed: wechat_refund_settlement/.test(error.message)) {
-      return c.var.idempotency.refuse(settledAlready(), { lasting: false });
-    }
-    if (error.message.includes("refund_settlement: the refund was not paid twice")) {
-      return c.var.idempotency.refuse(notPaidTwice(), { lasting: false });
-    }
-    if (isLockRefusal(error)) {
-      return c.var.idempotency.refuse(
-        new ApiError("WALLET_LOCKED", "The account is locked: its money stays where it is. Paydesk can bear it instead.", "how"),
-        { lasting: false },
-      );
-    }
-    if (isOverdraft(error)) {
-      return c.var.idempotency.refuse(
-        new ApiError(
-          "TAKE_BACK_EXCEEDS_BALANCE",
-          "The wallet's available balance is less than the refund. Nothing moved: take it back once it holds enough, or let Paydesk bear it.",
-          "how",
-        ),
-        { lasting: false },
-      );
-    }
+    const refusal = settlementRefusal(error);
+    if (refusal) return c.var.idempotency.refuse(refusal, { lasting: false });
     throw error;
   }
 });
-
-const notPaidTwice = () =>
-  new ApiError(
-    "REFUND_NOT_PAID_TWICE",
-    "This refund was not paid twice: only one whose money was returned to a wallet and which WeChat Pay paid out as well is settled.",
-  );
-const settledAlready = () => new ApiError("REFUND_SETTLED", "This refund paid twice has been settled already.");
 
 failedRefundRoutes.openapi(settleParked, settleParkedRefund);

@@ -41,14 +41,7 @@ import {
 } from "./refund-money";
 import { notForYourself, isOwnOrderRefusal } from "./not-for-yourself";
 import { findRefundRequest, refundRequests } from "./refund-rows";
-
-/** ¥1,000.00 unless configured: what one payment may give back without a second operator. */
-const defaultApprovalThreshold = 100_000;
-
-function approvalThresholdOf(env: Pick<Env, "REFUND_APPROVAL_THRESHOLD">): number {
-  const configured = Number(env.REFUND_APPROVAL_THRESHOLD);
-  return env.REFUND_APPROVAL_THRESHOLD && Number.isSafeInteger(configured) && configured >= 0 ? configured : defaultApprovalThreshold;
-}
+import { approvalThresholdOf } from "./approval-threshold";
 
 const makeRefund = createRoute({
   method: "post",

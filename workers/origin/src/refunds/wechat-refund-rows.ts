@@ -23,6 +23,7 @@ SELECT refund.out_refund_no, refund.payment_id, refund.order_id, refund.amount, 
        returner.handle AS returner_handle, returner.display_name AS returner_display_name,
        settled.how AS settled_how, settled.reason AS settle_reason, settled.settled_at,
        settler.handle AS settler_handle, settler.display_name AS settler_display_name,
+       approver.handle AS approver_handle, approver.display_name AS approver_display_name,
        other.refunded AS other_refunded, other.reason AS other_reason, other.settled_at AS other_settled_at,
        other_settler.handle AS other_settler_handle, other_settler.display_name AS other_settler_display_name,
        person.id AS person_id, person.handle AS person_handle, person.display_name AS person_display_name
@@ -33,6 +34,8 @@ LEFT JOIN wechat_refund_return AS returned ON returned.out_refund_no = refund.ou
 LEFT JOIN user AS returner ON returner.id = returned.returned_by
 LEFT JOIN wechat_refund_settlement AS settled ON settled.out_refund_no = refund.out_refund_no
 LEFT JOIN user AS settler ON settler.id = settled.settled_by
+LEFT JOIN wechat_refund_settlement_request AS settled_request ON settled_request.id = settled.request_id
+LEFT JOIN user AS approver ON approver.id = settled_request.decided_by
 LEFT JOIN wechat_refund_other_amount AS other ON other.out_refund_no = refund.out_refund_no
 LEFT JOIN user AS other_settler ON other_settler.id = other.settled_by`;
 
@@ -78,6 +81,9 @@ export type WechatRefundRow = {
   settled_at: number | null;
   settler_handle: string | null;
   settler_display_name: string | null;
+  /** The second operator who approved a settlement that waited (decision 072). */
+  approver_handle: string | null;
+  approver_display_name: string | null;
   other_refunded: number | null;
   other_reason: string | null;
   other_settled_at: number | null;
@@ -120,10 +126,16 @@ export function wechatRefundOf(row: WechatRefundRow): WechatRefund {
                 : {
                     how: row.settled_how,
                     by: { handle: row.settler_handle ?? "", displayName: row.settler_display_name ?? "" },
+                    approvedBy:
+                      row.approver_handle === null || row.approver_display_name === null
+                        ? null
+                        : { handle: row.approver_handle, displayName: row.approver_display_name },
                     at: iso(row.settled_at),
                     reason: row.settle_reason ?? "",
                   },
             nextAskAt: isoOrNull(row.next_ask_at),
+            // Read beside the refund, as the reader sees it (settlement-requests.ts).
+            settlementRequest: null,
           },
     otherAmount:
       row.other_refunded === null || row.other_settled_at === null
@@ -165,5 +177,6 @@ export function returnedNow(
     settled: null,
     // As migration 0047's trigger sets it for the return being written.
     nextAskAt: iso(now + returnedRefundFirstAskMs),
+    settlementRequest: null,
   };
 }
