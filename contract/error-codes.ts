@@ -109,7 +109,7 @@ export const errorStatus = {
   REFUND_SETTLED: 409,
   /** A settlement of this refund paid twice waits for a second operator: it is approved or rejected before the refund is settled otherwise. */
   SETTLEMENT_AWAITING: 409,
-  /** The settlement request was approved or rejected already. */
+  /** The settlement request was approved, rejected or withdrawn already. */
   SETTLEMENT_REQUEST_DECIDED: 409,
   /** Only a parked WeChat Pay refund is settled as parked; this one was settled, returned or done meanwhile, or WeChat Pay now reports it done as asked. */
   REFUND_NOT_PARKED: 409,
@@ -125,7 +125,7 @@ export const errorStatus = {
   CODE_REQUEST_NOT_APPROVED: 409,
   /** The expiry a code batch request asked for has passed while it waited: ask for a new batch. */
   CODE_REQUEST_EXPIRED: 409,
-  /** Only the operator who asked for a code batch (or a recovery link) issues it once approved: it is shown to them. */
+  /** Only the operator who asked may do this: issue an approved code batch or recovery link (it is shown to them), or withdraw a settlement that waits. */
   REQUESTER_REQUIRED: 403,
   /** A recovery link request was approved or rejected already. */
   RECOVERY_REQUEST_DECIDED: 409,

@@ -82,7 +82,7 @@ export const settlementRequestIdParamSchema = z.strictObject({ id: settlementReq
  * A settlement of a refund paid twice that waits, or waited, for a second operator: Paydesk
  * bearing it, or finding it paid to Paydesk's own account, for more than the refunds' approval
  * threshold (docs/decisions/072-large-settlements-need-a-second-operator.md). Approved, the
- * refund is settled as asked; rejected, it may be settled again.
+ * refund is settled as asked; rejected or withdrawn, it may be settled again.
  */
 const settlementRequestSchema = z.strictObject({
   id: settlementRequestIdSchema,
@@ -90,7 +90,8 @@ const settlementRequestSchema = z.strictObject({
   /** What WeChat Pay paid out (fen): what the settlement books, or finds paid to Paydesk. */
   amount: z.number().int().positive(),
   reason: z.string(),
-  status: z.enum(["awaiting_approval", "approved", "rejected"]),
+  /** `withdrawn`: whoever asked took it back before anyone decided (`decidedBy` is then they). */
+  status: z.enum(["awaiting_approval", "approved", "rejected", "withdrawn"]),
   requestedBy: z.strictObject({ handle: z.string(), displayName: z.string() }),
   requestedAt: z.iso.datetime(),
   decidedBy: z.strictObject({ handle: z.string(), displayName: z.string() }).nullable(),

@@ -179,6 +179,9 @@ export const settleRefundPaidTwice = (api: SignedInApi, outRefundNo: string, bod
   api.post<OpsWechatRefund>(apiPath`/api/ops/wechat-refunds/${outRefundNo}/settle-paid-twice`, body, idempotencyKey);
 
 /** A second operator's decision on a settlement of a refund paid twice that waits (docs/decisions/072-large-settlements-need-a-second-operator.md). */
+export const withdrawSettlement = (api: SignedInApi, id: string, idempotencyKey: string) =>
+  api.post<OpsWechatRefund>(apiPath`/api/ops/wechat-refund-settlements/${id}/withdraw`, {}, idempotencyKey);
+
 export function decideSettlement(api: SignedInApi, id: string, decision: "approve" | "reject", note: string, idempotencyKey: string) {
   return decision === "approve"
     ? api.post<OpsWechatRefund>(apiPath`/api/ops/wechat-refund-settlements/${id}/approve`, note ? { note } : {}, idempotencyKey)

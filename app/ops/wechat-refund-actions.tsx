@@ -62,29 +62,65 @@ export function ReturnToWallet({ refund, owner }: { refund: WechatRefund; owner:
  */
 export function SettlePaidTwice({ refund, owner, threshold }: { refund: WechatRefund; owner: string; threshold: number }) {
   const text = useMessages(opsMessages);
-  const language = useLanguage();
   const fetcher = useFetcher<ActionResult<OpsWechatRefund>>();
   const { formRef, idempotencyKey } = useFormInstance(fetcher.data);
   const asked = fetcher.data?.ok && fetcher.data.data.returned?.settlementRequest?.status === "awaiting_approval";
   const done = fetcher.data?.ok ? (asked ? text.settlementWaitsNow : text.settledNow) : "";
   useAnnounceSuccess(fetcher.data, done);
   const id = `ops-settle-${refund.outRefundNo}`;
-  if (settlementWaiting(refund)) {
-    return done ? (
-      <p className="notice" role="status" data-testid="ops-settle-done">
-        {done}
-      </p>
-    ) : null;
-  }
+  // While a settlement waits, the form keeps its heading, what it did and why it was refused
+  // (another asked first, say), without its fields.
+  const open = !settlementWaiting(refund);
+  if (!open && !fetcher.data) return null;
   return (
     // noValidate: the form's own check names what is missing, in the page's words.
     <fetcher.Form method="post" ref={formRef} className="ops-actions" aria-labelledby={`${id}-title`} noValidate>
       <h3 id={`${id}-title`}>
         {text.settlePaidTwice} · <Money amount={refund.returned?.lateSuccessAmount ?? refund.amount} />
       </h3>
+      <FormAlert result={fetcher.data} fields={open ? ["how", "reason"] : []} />
+      {done ? (
+        <p className="notice" role="status" data-testid="ops-settle-done">
+          {done}
+        </p>
+      ) : null}
+      {open ? (
+        <SettleFields
+          refund={refund}
+          owner={owner}
+          threshold={threshold}
+          idempotencyKey={idempotencyKey}
+          result={fetcher.data}
+          busy={fetcher.state !== "idle" || !idempotencyKey}
+        />
+      ) : null}
+    </fetcher.Form>
+  );
+}
+
+/** The settlement form's fields: the way, the reason and the submit. */
+function SettleFields({
+  refund,
+  owner,
+  threshold,
+  idempotencyKey,
+  result,
+  busy,
+}: {
+  refund: WechatRefund;
+  owner: string;
+  threshold: number;
+  idempotencyKey: string;
+  result: ActionResult<OpsWechatRefund> | undefined;
+  busy: boolean;
+}) {
+  const text = useMessages(opsMessages);
+  const language = useLanguage();
+  const id = `ops-settle-${refund.outRefundNo}`;
+  return (
+    <>
       <p className="hint">{text.settleHint(owner)}</p>
       <p className="hint">{text.settleThreshold(formatMoney(threshold, language))}</p>
-      <FormAlert result={fetcher.data} fields={["how", "reason"]} />
       <input type="hidden" name="intent" value="settle" />
       <input type="hidden" name="outRefundNo" value={refund.outRefundNo} />
       <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
@@ -100,19 +136,50 @@ export function SettlePaidTwice({ refund, owner, threshold }: { refund: WechatRe
           { value: "bear", label: text.bearIt },
           { value: "to_paydesk", label: text.toPaydesk },
         ]}
-        error={fieldError(fetcher.data, "how")}
+        error={fieldError(result, "how")}
       />
-      <TextAreaField
-        id={`${id}-reason`}
-        name="reason"
-        label={text.settleReason}
-        required
-        rows={2}
-        error={fieldError(fetcher.data, "reason")}
-      />
-      <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey} busyLabel={text.settlePaidTwice}>
+      <TextAreaField id={`${id}-reason`} name="reason" label={text.settleReason} required rows={2} error={fieldError(result, "reason")} />
+      <SubmitButton busy={busy} busyLabel={text.settlePaidTwice}>
         {text.settlePaidTwice}
       </SubmitButton>
+    </>
+  );
+}
+
+/**
+ * Whoever asked takes back a settlement nobody has decided on yet, to settle the refund another
+ * way or when no second operator can decide it. Once used, it keeps saying what it did.
+ */
+function WithdrawSettlement({ requestId, open }: { requestId: string; open: boolean }) {
+  const text = useMessages(opsMessages);
+  const fetcher = useFetcher<ActionResult>();
+  const { formRef, idempotencyKey } = useFormInstance(fetcher.data);
+  const done = fetcher.data?.ok ? text.settlementWithdrawnNow : "";
+  useAnnounceSuccess(fetcher.data, done);
+  if (!open && !fetcher.data) return null;
+  return (
+    <fetcher.Form method="post" ref={formRef} className="form-actions">
+      <FormAlert result={fetcher.data} fields={[]} />
+      {done ? (
+        <p className="notice" role="status">
+          {done}
+        </p>
+      ) : null}
+      {open ? (
+        <>
+          <input type="hidden" name="intent" value="withdraw" />
+          <input type="hidden" name="subjectId" value={requestId} />
+          <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+          <button
+            className="button button-secondary"
+            type="submit"
+            disabled={fetcher.state !== "idle" || !idempotencyKey}
+            aria-describedby={`ops-settlement-${requestId}`}
+          >
+            {text.withdrawSettlement}
+          </button>
+        </>
+      ) : null}
     </fetcher.Form>
   );
 }
@@ -129,20 +196,20 @@ export function SettlementDecision({ refund, operatorHandle }: { refund: WechatR
   const request = refund.returned?.settlementRequest;
   if (!request) return null;
   const waiting = request.status === "awaiting_approval";
-  const what = `ops-settlement-${request.id}`;
+  const mine = request.requestedBy.handle === operatorHandle;
   return (
-    <div className="ops-actions" id={what}>
-      {waiting && !request.yoursToDecide ? (
-        <p>{request.requestedBy.handle === operatorHandle ? text.settlementAskedByYou : text.settlementNotYours}</p>
-      ) : null}
+    <>
+      {waiting && !request.yoursToDecide ? <p>{mine ? text.settlementAskedByYou : text.settlementNotYours}</p> : null}
+      {mine ? <WithdrawSettlement requestId={request.id} open={waiting} /> : null}
+      {/* Described by the line that says what waits (wechat-refund-line.tsx). */}
       <DecisionForm
         subjectId={request.id}
         approvedText={text.settlementApproved}
         rejectedText={text.settlementRejectedNow}
         open={waiting && request.yoursToDecide}
-        describedBy={what}
+        describedBy={`ops-settlement-${request.id}`}
       />
-    </div>
+    </>
   );
 }
 

@@ -52,7 +52,7 @@ export function WechatRefundLine({ refund, children }: { refund: WechatRefund; c
         </p>
       ) : null}
       {request?.status === "awaiting_approval" ? (
-        <p className="notice" data-testid="ops-settlement-waiting">
+        <p className="notice" data-testid="ops-settlement-waiting" id={`ops-settlement-${request.id}`}>
           <DateTime iso={request.requestedAt} /> ·{" "}
           {text.settlementWaiting(text.settlementHow[request.how], request.requestedBy.displayName)} · <Money amount={request.amount} /> ·{" "}
           {request.reason}
@@ -62,6 +62,11 @@ export function WechatRefundLine({ refund, children }: { refund: WechatRefund; c
         <p className="item-meta" data-testid="ops-settlement-rejected">
           <DateTime iso={request.decidedAt ?? request.requestedAt} /> · {text.settlementRejected(request.decidedBy?.displayName ?? "")} ·{" "}
           {request.decisionNote}
+        </p>
+      ) : null}
+      {request?.status === "withdrawn" ? (
+        <p className="item-meta" data-testid="ops-settlement-withdrawn">
+          <DateTime iso={request.decidedAt ?? request.requestedAt} /> · {text.settlementWithdrawn(request.requestedBy.displayName)}
         </p>
       ) : null}
       {settled ? (

@@ -345,6 +345,14 @@ for (const { viewport, language } of runs) {
       expect(await balances(person)).toEqual({ available: 150_000, held: 0 });
       await expectAccessible(page);
       await shot(page, "ops-order-settlement-waiting", viewport, language);
+      // Whoever asked may take it back before anyone decides; the form opens again.
+      await page.getByRole("button", { name: ops.withdrawSettlement }).click();
+      await expect(page.getByText(ops.settlementWithdrawnNow)).toBeVisible();
+      await expect(page.getByTestId("ops-settlement-withdrawn")).toContainText(ops.settlementWithdrawn(finance.displayName));
+      await settle.getByLabel(ops.settleHow).selectOption("bear");
+      await settle.getByLabel(ops.settleReason).fill("She has spent it; not worth chasing, ticket 31.");
+      await settle.getByRole("button", { name: ops.settlePaidTwice }).click();
+      await expect(page.getByTestId("ops-settlement-waiting")).toBeVisible();
 
       // A second operator sees it waiting for them, and approves it: Paydesk bears the payout.
       const second = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });

@@ -72,7 +72,7 @@ export default {
     "This refund was not paid twice: only one returned to a wallet and paid out by WeChat Pay as well is settled here.",
   REFUND_SETTLED: "This refund paid twice has been settled already.",
   SETTLEMENT_AWAITING: "A settlement of this refund waits for a second operator. It is approved or rejected first.",
-  SETTLEMENT_REQUEST_DECIDED: "This settlement has been approved or rejected already.",
+  SETTLEMENT_REQUEST_DECIDED: "This settlement has been approved, rejected or withdrawn already.",
   REFUND_NOT_PARKED:
     "This refund is not parked any more: it was settled, returned or done meanwhile, or WeChat Pay now reports it done for the amount asked. Nothing else moved.",
   REFUND_STILL_PROCESSING: "WeChat Pay reports this refund still under way. Nothing moved: settle it once it has ended.",
@@ -82,7 +82,7 @@ export default {
   CODE_REQUEST_DECIDED: "This batch request has been approved or rejected already.",
   CODE_REQUEST_NOT_APPROVED: "This batch is not approved: it waits for a second operator, or was rejected.",
   CODE_REQUEST_EXPIRED: "The expiry this batch asked for has passed while it waited. Ask for a new batch.",
-  REQUESTER_REQUIRED: "Only the operator who asked for this can issue it.",
+  REQUESTER_REQUIRED: "Only the operator who asked for this can do that.",
   RECOVERY_REQUEST_DECIDED: "This recovery link request has been approved or rejected already.",
   RECOVERY_REQUEST_NOT_APPROVED:
     "This recovery link is not approved: it waits for another admin, was rejected, or whoever approved it is no longer an admin.",

@@ -9,6 +9,7 @@ import {
   returnRefundToWallet,
   settleParkedRefund,
   settleRefundPaidTwice,
+  withdrawSettlement,
 } from "../../api/ops";
 import { useAnnounceSuccess } from "../../components/announcer";
 import { DateTime, Money } from "../../components/money";
@@ -84,6 +85,8 @@ export async function clientAction({ request, params }: Route.ClientActionArgs):
     // A settlement another operator asked for past the threshold (docs/decisions/072-large-settlements-need-a-second-operator.md).
     approve: (form) => decide("approve", form),
     reject: (form) => decide("reject", form),
+    withdraw: (form) =>
+      runAction("withdraw", (api) => withdrawSettlement(api, formText(form, "subjectId"), formText(form, "idempotencyKey"))),
     settleParked: (form) =>
       runAction("settleParked", async (api) => {
         const text = opsMessages[currentLanguage()];

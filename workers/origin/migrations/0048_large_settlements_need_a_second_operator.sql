@@ -14,7 +14,8 @@ CREATE TABLE wechat_refund_settlement_request (
   -- What WeChat Pay paid out, which the settlement books (or finds paid to Paydesk).
   amount INTEGER NOT NULL CHECK (amount > 0),
   reason TEXT NOT NULL CHECK (length(reason) BETWEEN 1 AND 500),
-  status TEXT NOT NULL CHECK (status IN ('awaiting_approval', 'approved', 'rejected')),
+  -- withdrawn: whoever asked took it back before anyone decided (decided_by is then they).
+  status TEXT NOT NULL CHECK (status IN ('awaiting_approval', 'approved', 'rejected', 'withdrawn')),
   requested_by TEXT NOT NULL REFERENCES user (id),
   requested_at INTEGER NOT NULL,
   decided_by TEXT REFERENCES user (id),
@@ -22,7 +23,7 @@ CREATE TABLE wechat_refund_settlement_request (
   decision_note TEXT CHECK (decision_note IS NULL OR length(decision_note) BETWEEN 1 AND 500),
   CHECK ((status = 'awaiting_approval') = (decided_by IS NULL)),
   CHECK ((decided_by IS NULL) = (decided_at IS NULL)),
-  CHECK (decided_by IS NULL OR decided_by <> requested_by),
+  CHECK ((status = 'withdrawn') = (decided_by IS NOT NULL AND decided_by = requested_by)),
   -- A rejection says why.
   CHECK (status <> 'rejected' OR decision_note IS NOT NULL)
 );
@@ -45,7 +46,7 @@ CREATE TRIGGER wechat_refund_settlement_request_unsettled BEFORE INSERT ON wecha
 WHEN EXISTS (SELECT 1 FROM wechat_refund_settlement WHERE out_refund_no = NEW.out_refund_no)
 BEGIN SELECT RAISE(ABORT, 'settlement request: the refund is settled already'); END;
 
--- Decided once; what was asked never changes.
+-- Decided (or withdrawn) once; what was asked never changes.
 CREATE TRIGGER wechat_refund_settlement_request_forward BEFORE UPDATE ON wechat_refund_settlement_request
 WHEN OLD.status <> 'awaiting_approval'
   OR NEW.id IS NOT OLD.id OR NEW.out_refund_no IS NOT OLD.out_refund_no OR NEW.how IS NOT OLD.how
@@ -106,3 +107,13 @@ WHEN NEW.decided_by = (SELECT user_id FROM wechat_refund_return WHERE out_refund
   WHERE wechat_refund.out_refund_no = OLD.out_refund_no
 )
 BEGIN SELECT RAISE(ABORT, 'refund: not for the operator''s own order'); END;
+
+-- A request is for what WeChat Pay paid out, which its settlement books: the late success's
+-- amount, or the refund's own where that is NULL (migration 0045).
+CREATE TRIGGER wechat_refund_settlement_request_paid_out BEFORE INSERT ON wechat_refund_settlement_request
+WHEN NEW.amount IS NOT (
+  SELECT coalesce(returned.late_success_amount, refund.amount)
+  FROM wechat_refund_return AS returned JOIN wechat_refund AS refund ON refund.out_refund_no = returned.out_refund_no
+  WHERE returned.out_refund_no = NEW.out_refund_no
+)
+BEGIN SELECT RAISE(ABORT, 'settlement request: for what WeChat Pay paid out'); END;

@@ -817,6 +817,42 @@ describe("settling a refund paid twice", () => {
       await expectLedgerWhole();
     });
 
+    it("whoever asked withdraws it before anyone decides: nothing moves, it is settled again; nobody else withdraws it", async () => {
+      const { outRefundNo } = await paidTwice(500);
+      const id = requestOf(await settle(outRefundNo, "bear"))?.id ?? "";
+      const withdraw = async (by: SceneUser, key = `wd-${crypto.randomUUID()}`) =>
+        answerOf<OpsWechatRefund>(
+          await origin.call(`/api/ops/wechat-refund-settlements/${id}/withdraw`, {
+            body: {},
+            headers: { ...by.auth, "Idempotency-Key": key },
+          }),
+        );
+      expect(await withdraw(second)).toMatchObject({ status: 403, code: "REQUESTER_REQUIRED" });
+      const key = `wd-${crypto.randomUUID()}`;
+      const withdrawn = await withdraw(finance, key);
+      expect(withdrawn).toMatchObject({
+        status: 200,
+        data: { returned: { settled: null, settlementRequest: { status: "withdrawn", decidedBy: { handle: "op_finance" } } } },
+      });
+      expect((await withdraw(finance, key)).data).toEqual(withdrawn.data);
+      expect(await withdraw(finance)).toMatchObject({ status: 409, code: "SETTLEMENT_REQUEST_DECIDED" });
+      expect(await decide(id, "approve")).toMatchObject({ status: 409, code: "SETTLEMENT_REQUEST_DECIDED" });
+      expect(await waitingForYou(second)).toMatchObject({ refundSettlements: 0 });
+      expect(await coveredBalance()).toBe(0);
+      expect((await audited()).map((row) => row.action)).toContain("refund.withdraw_settlement");
+      // Settled again, the answer still names the newest request, the withdrawn one.
+      expect(await settle(outRefundNo, "take_back")).toMatchObject({
+        status: 200,
+        data: { returned: { settled: { how: "take_back" }, settlementRequest: { id, status: "withdrawn" } } },
+      });
+      await expect(
+        env.DB.prepare("UPDATE wechat_refund_settlement_request SET status = 'withdrawn', decided_by = ?1, decided_at = 2 WHERE id = ?2")
+          .bind(second.id, requestOf(await settle((await paidTwice(450)).outRefundNo, "bear"))?.id ?? "")
+          .run(),
+      ).rejects.toThrow(/CHECK constraint failed/);
+      await expectLedgerWhole();
+    });
+
     it("who decides: not whoever asked, not the order's owner, not one holding the role only since, not support", async () => {
       const { outRefundNo } = await paidTwice(600);
       const id = requestOf(await settle(outRefundNo, "bear"))?.id ?? "";
@@ -868,14 +904,15 @@ describe("settling a refund paid twice", () => {
     it("the database holds the rules: one request waits at a time, a decided one never changes, and a settlement is only what was approved", async () => {
       const { outRefundNo } = await paidTwice(500);
       const id = requestOf(await settle(outRefundNo, "bear"))?.id ?? "";
-      const insertRequest = (requestId: string, by = finance.id) =>
+      const insertRequest = (requestId: string, by = finance.id, amount = 500) =>
         env.DB.prepare(
           `INSERT INTO wechat_refund_settlement_request (id, out_refund_no, how, amount, reason, status, requested_by, requested_at)
-           VALUES (?1, ?2, 'bear', 500, 'x', 'awaiting_approval', ?3, 1)`,
+           VALUES (?1, ?2, 'bear', ?4, 'x', 'awaiting_approval', ?3, 1)`,
         )
-          .bind(requestId, outRefundNo, by)
+          .bind(requestId, outRefundNo, by, amount)
           .run();
       await expect(insertRequest("srq_second")).rejects.toThrow(/UNIQUE constraint failed/);
+      await expect(insertRequest("srq_other_amount", finance.id, 499)).rejects.toThrow(/for what WeChat Pay paid out/);
       await expect(insertRequest("srq_own", alice.id)).rejects.toThrow(/not for the operator's own order/);
       const settleDirectly = (requestId: string | null, how = "bear") =>
         env.DB.prepare(

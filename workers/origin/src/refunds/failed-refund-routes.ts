@@ -193,7 +193,8 @@ failedRefundRoutes.openapi(settlePaidTwice, async (c) => {
   if (await waitingSettlementRequest(db, outRefundNo)) return c.var.idempotency.refuse(settlementAwaiting(), { lasting: false });
   const now = c.var.clock.now();
   const paidOut = paidOutOf(refund);
-  const item = listed(refund);
+  // With the newest settlement asked for, a rejected one say, as the order's page shows it.
+  const [item = listed(refund)] = await readWithSettlementRequests(db, [listed(refund)], c.var.operator.userId);
   const audited = (action: string, after: Record<string, unknown>) =>
     // The row first: an operator demoted or locked meanwhile hears 403 (migration 0036).
     auditStatement(db, {

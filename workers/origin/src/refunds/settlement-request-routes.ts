@@ -2,12 +2,12 @@
  * A second operator's decision on the settlement of a refund paid twice that another finance
  * operator asked for (docs/decisions/072-large-settlements-need-a-second-operator.md): approved,
  * the refund is settled as asked, in the same batch; rejected, nothing moves and the refund may
- * be settled again. Each is one batch with its audit row; the tables' triggers hold what the
+ * be settled again, as when whoever asked withdraws it first. Each is one batch with its audit row; the tables' triggers hold what the
  * routes check (migration 0048).
  */
-import { OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { errorContent } from "#contract/openapi";
+import { errorContent, idempotencyKeyHeader, jsonContent, operatorSession, successEnvelope } from "#contract/openapi";
 import { type SettlementRequest, settlementRequestIdParamSchema } from "#contract/ops-orders";
 import { type OpsWechatRefund, opsWechatRefundSchema } from "#contract/ops-refunds";
 import { ApiError } from "../http/answer";
@@ -35,9 +35,7 @@ const { approve, reject } = decisionRoutes({
       `${forbidden}; NOT_FOR_YOURSELF: the refund's money is the operator's own; SECOND_OPERATOR_REQUIRED: the operator who asked, one linked to them by a chain of grants (either way), or one holding the role only since the request`,
     ),
     404: errorContent("NOT_FOUND: no such settlement request, or not signed in as an operator (the same answer as an unknown path)"),
-    409: errorContent(
-      "SETTLEMENT_REQUEST_DECIDED: approved or rejected already; REFUND_SETTLED (approving): the refund was settled meanwhile",
-    ),
+    409: errorContent("SETTLEMENT_REQUEST_DECIDED: approved, rejected or withdrawn already"),
   },
   approve: {
     summary:
@@ -48,6 +46,21 @@ const { approve, reject } = decisionRoutes({
     summary:
       "Reject the settlement of a refund paid twice that another finance operator asked for, with a reason: nothing moves, and the refund may be settled again (finance and up; audited)",
     outcome: "Rejected: the refund, still to settle",
+  },
+});
+
+const withdraw = createRoute({
+  method: "post",
+  path: "/{id}/withdraw",
+  summary:
+    "Withdraw the settlement of a refund paid twice you asked for, before anyone decided on it: nothing moves, and the refund may be settled again (finance and up; audited)",
+  security: operatorSession,
+  request: { headers: idempotencyKeyHeader, params: settlementRequestIdParamSchema },
+  responses: {
+    200: jsonContent(successEnvelope(opsWechatRefundSchema), "Withdrawn: the refund, still to settle"),
+    403: errorContent(`${forbidden}; REQUESTER_REQUIRED: only the operator who asked withdraws it`),
+    404: errorContent("NOT_FOUND: no such settlement request, or not signed in as an operator (the same answer as an unknown path)"),
+    409: errorContent("SETTLEMENT_REQUEST_DECIDED: approved, rejected or withdrawn already"),
   },
 });
 
@@ -65,16 +78,23 @@ const notSecondOperator = () =>
     "SECOND_OPERATOR_REQUIRED",
     "Another finance operator must decide on this settlement: one who held their role before it was asked for, and whom no grant links to the operator who asked, either way.",
   );
-const requestDecided = () => new ApiError("SETTLEMENT_REQUEST_DECIDED", "This settlement has been approved or rejected already.");
+const requestDecided = () =>
+  new ApiError("SETTLEMENT_REQUEST_DECIDED", "This settlement has been approved, rejected or withdrawn already.");
 
-/** A request awaiting a decision that the deciding operator may make, with its refund as read now. */
-async function awaitingDecision(c: OpsContext, id: string): Promise<{ row: SettlementRequestRow; refund: WechatRefundRow }> {
+type Decidable = { row: SettlementRequestRow; refund: WechatRefundRow };
+
+/**
+ * A request awaiting a decision that the deciding operator may make, with its refund as read
+ * now. Decided already is not a lasting refusal: a twin request under the same key that
+ * decided it first is replayed instead.
+ */
+async function awaitingDecision(c: OpsContext, id: string): Promise<Decidable> {
   const db = c.env.DB;
   const row = await findSettlementRequest(db, id);
   if (!row) throw new ApiError("NOT_FOUND", "There is no such settlement request.", "id");
-  if (row.status !== "awaiting_approval") throw requestDecided();
+  if (row.status !== "awaiting_approval") return c.var.idempotency.refuse(requestDecided(), { lasting: false });
   // Whose money it is never decides on it, whatever their role (docs/decisions/065-no-refund-of-ones-own-order.md).
-  if (row.person_id === c.var.operator.userId) throw notForYourself();
+  if (row.person_id === c.var.operator.userId) return c.var.idempotency.refuse(notForYourself());
   if (!(await isSecondOperator(db, c.var.operator.userId, row, "finance"))) throw notSecondOperator();
   const refund = await readRefund(db, row.out_refund_no);
   // The request's foreign key and trigger keep its refund and return: never missing.
@@ -89,8 +109,8 @@ async function awaitingDecision(c: OpsContext, id: string): Promise<{ row: Settl
  */
 async function decide(
   c: OpsContext,
-  { row, refund }: { row: SettlementRequestRow; refund: WechatRefundRow },
-  decided: { status: "approved" | "rejected"; note: string | null },
+  { row, refund }: Decidable,
+  decided: { status: "approved" | "rejected" | "withdrawn"; note: string | null },
 ) {
   const db = c.env.DB;
   const now = c.var.clock.now();
@@ -119,7 +139,7 @@ async function decide(
       [
         auditStatement(db, {
           actor: operatorActor(c),
-          action: decided.status === "approved" ? "refund.approve_settlement" : "refund.reject_settlement",
+          action: `refund.${{ approved: "approve", rejected: "reject", withdrawn: "withdraw" }[decided.status]}_settlement`,
           object: { type: "order", id: refund.order_id },
           before: { refund: row.out_refund_no, request: row.id, status: "awaiting_approval" },
           after: { refund: row.out_refund_no, request: row.id, status: decided.status, how: row.how, amount: row.amount },
@@ -147,6 +167,7 @@ async function decide(
     );
   } catch (error) {
     if (error instanceof Error && error.message.includes("settlement request: a decided request does not change")) {
+      // Decided or withdrawn meanwhile.
       return c.var.idempotency.refuse(requestDecided(), { lasting: false });
     }
     // The trigger `wechat_refund_settlement_request_second_operator`: this operator's role changed meanwhile.
@@ -167,4 +188,17 @@ settlementRequestRoutes.openapi(approve, async (c) => {
 settlementRequestRoutes.openapi(reject, async (c) => {
   const found = await awaitingDecision(c, c.req.valid("param").id);
   return decide(c, found, { status: "rejected", note: c.req.valid("json").reason });
+});
+
+settlementRequestRoutes.openapi(withdraw, async (c) => {
+  const db = c.env.DB;
+  const row = await findSettlementRequest(db, c.req.valid("param").id);
+  if (!row) throw new ApiError("NOT_FOUND", "There is no such settlement request.", "id");
+  if (row.requested_by !== c.var.operator.userId) {
+    throw new ApiError("REQUESTER_REQUIRED", "Only the operator who asked for this settlement can withdraw it.");
+  }
+  if (row.status !== "awaiting_approval") return c.var.idempotency.refuse(requestDecided(), { lasting: false });
+  const refund = await readRefund(db, row.out_refund_no);
+  if (!refund) throw new Error(`settlement request ${row.id}: its refund ${row.out_refund_no} is missing`);
+  return decide(c, { row, refund }, { status: "withdrawn", note: null });
 });
