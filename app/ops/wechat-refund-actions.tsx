@@ -79,7 +79,8 @@ export function SettlePaidTwice({ refund, owner, threshold }: { refund: WechatRe
         {text.settlePaidTwice} · <Money amount={refund.returned?.lateSuccessAmount ?? refund.amount} />
       </h3>
       <FormAlert result={fetcher.data} fields={open ? ["how", "reason"] : []} />
-      {done ? (
+      {/* Once what it asked for is decided or withdrawn and the form opens again, "asked" is no longer so. */}
+      {done && !(open && asked) ? (
         <p className="notice" role="status" data-testid="ops-settle-done">
           {done}
         </p>

@@ -119,7 +119,7 @@ describe("the back office's door", () => {
         displayName: "Name of op_finance",
         role: "finance",
         rights: ["readPeople", "workTickets", "askWechatPay", "refund", "codes", "ledger", "readAudit"],
-        awaitingYou: { refunds: 0, codeBatches: 0, recoveryLinks: 0, roles: 0 },
+        awaitingYou: { refunds: 0, refundSettlements: 0, codeBatches: 0, recoveryLinks: 0, roles: 0 },
       },
     });
   });
