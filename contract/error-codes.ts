@@ -107,7 +107,7 @@ export const errorStatus = {
   REFUND_NOT_PAID_TWICE: 409,
   /** The refund paid twice was settled already. */
   REFUND_SETTLED: 409,
-  /** A settlement of this refund paid twice waits for a second operator: it is approved or rejected before the refund is settled otherwise. */
+  /** A settlement of this refund paid twice waits for a second operator: it is approved, rejected or withdrawn before the refund is settled otherwise. */
   SETTLEMENT_AWAITING: 409,
   /** The settlement request was approved, rejected or withdrawn already. */
   SETTLEMENT_REQUEST_DECIDED: 409,

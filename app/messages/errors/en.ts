@@ -71,7 +71,7 @@ export default {
   REFUND_NOT_PAID_TWICE:
     "This refund was not paid twice: only one returned to a wallet and paid out by WeChat Pay as well is settled here.",
   REFUND_SETTLED: "This refund paid twice has been settled already.",
-  SETTLEMENT_AWAITING: "A settlement of this refund waits for a second operator. It is approved or rejected first.",
+  SETTLEMENT_AWAITING: "A settlement of this refund waits for a second operator. It is approved, rejected or withdrawn first.",
   SETTLEMENT_REQUEST_DECIDED: "This settlement has been approved, rejected or withdrawn already.",
   REFUND_NOT_PARKED:
     "This refund is not parked any more: it was settled, returned or done meanwhile, or WeChat Pay now reports it done for the amount asked. Nothing else moved.",

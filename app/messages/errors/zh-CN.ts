@@ -68,7 +68,7 @@ export default {
   REFUND_RETURNED: "此退款的款项已退回钱包。",
   REFUND_NOT_PAID_TWICE: "此退款并未重复支付：只有已退回钱包、且微信支付之后又退款成功的退款才在此处理。",
   REFUND_SETTLED: "此重复支付的退款已处理。",
-  SETTLEMENT_AWAITING: "此退款的处理方式正等待另一位运营人员审批，需先批准或驳回。",
+  SETTLEMENT_AWAITING: "此退款的处理方式正等待另一位运营人员审批，需先批准、驳回或撤回。",
   SETTLEMENT_REQUEST_DECIDED: "此处理申请已被批准、驳回或撤回。",
   REFUND_NOT_PARKED: "此退款已不再暂停：它已被处理、退回或已完成，或微信支付现在报告已按申请金额退款。没有其他变动。",
   REFUND_STILL_PROCESSING: "微信支付报告此退款仍在处理中。没有任何变动：请在退款结束后再处理。",

@@ -109,7 +109,7 @@ const settlePaidTwice = createRoute({
     403: errorContent("FORBIDDEN: only finance and admin operators; NOT_FOR_YOURSELF: the order is the operator's own"),
     404: noSuchOrNotAnOperator("refund"),
     409: errorContent(
-      "REFUND_NOT_PAID_TWICE: not returned to a wallet, or not paid out by WeChat Pay as well; REFUND_SETTLED: settled already; SETTLEMENT_AWAITING: a settlement of it waits for a second operator, who approves or rejects it first; WALLET_LOCKED: take_back from a locked account, whose money stays",
+      "REFUND_NOT_PAID_TWICE: not returned to a wallet, or not paid out by WeChat Pay as well; REFUND_SETTLED: settled already; SETTLEMENT_AWAITING: a settlement of it waits for a second operator, who approves or rejects it first, unless whoever asked withdraws it; WALLET_LOCKED: take_back from a locked account, whose money stays",
     ),
     422: errorContent(
       "TAKE_BACK_EXCEEDS_BALANCE: take_back, and the wallet's available balance is less than the refund; nothing moved; IDEMPOTENCY_KEY_REUSED: the key was used with another body",

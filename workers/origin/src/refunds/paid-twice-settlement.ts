@@ -74,7 +74,7 @@ export const settledAlready = () => new ApiError("REFUND_SETTLED", "This refund 
 export const settlementAwaiting = () =>
   new ApiError(
     "SETTLEMENT_AWAITING",
-    "A settlement of this refund waits for a second operator. It is approved or rejected before the refund is settled another way.",
+    "A settlement of this refund waits for a second operator. It is approved, rejected or withdrawn before the refund is settled another way.",
   );
 
 /** What a refusal of the settlement's statements (or of a request for one) tells the operator; null for any other error. */
