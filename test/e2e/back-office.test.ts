@@ -347,7 +347,8 @@ for (const { viewport, language } of runs) {
       await shot(page, "ops-order-settlement-waiting", viewport, language);
       // Whoever asked may take it back before anyone decides; the form opens again.
       await page.getByRole("button", { name: ops.withdrawSettlement }).click();
-      await expect(page.getByText(ops.settlementWithdrawnNow)).toBeVisible();
+      // Inside the refund's line: the page's live region says the same words for a while.
+      await expect(page.getByTestId("ops-wechat-refund").getByText(ops.settlementWithdrawnNow)).toBeVisible();
       await expect(page.getByTestId("ops-settlement-withdrawn")).toContainText(ops.settlementWithdrawn(finance.displayName));
       await settle.getByLabel(ops.settleHow).selectOption("bear");
       await settle.getByLabel(ops.settleReason).fill("She has spent it; not worth chasing, ticket 31.");
@@ -362,7 +363,7 @@ for (const { viewport, language } of runs) {
       await expect(checker.getByRole("link", { name: new RegExp(ops.nav.refunds) }).getByTestId("ops-nav-count")).toBeVisible();
       await open(checker, `/ops/orders/${order.id}`);
       await checker.getByRole("button", { name: ops.approve }).click();
-      await expect(checker.getByText(ops.settlementApproved)).toBeVisible();
+      await expect(checker.getByTestId("ops-wechat-refund").getByText(ops.settlementApproved)).toBeVisible();
       await expect(checker.getByTestId("ops-paid-twice-settled")).toContainText(ops.settledBear(finance.displayName));
       await expect(checker.getByTestId("ops-paid-twice-settled")).toContainText(ops.settlementApprovedBy(admin.displayName));
       await expectAccessible(checker);
