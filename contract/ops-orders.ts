@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { pageCursorSchema } from "./openapi";
 import { handleSchema } from "./account";
+import { personSchema } from "./people";
 import { orderIdSchema, orderSchema, orderStatuses } from "./orders";
 import { wechatPayFlows } from "./payments";
 import { wechatRefundStatuses } from "./value-lists";
@@ -68,9 +69,9 @@ export const paidTwiceSettlements = ["take_back", "bear", "to_paydesk"] as const
 const paidTwiceSettlementSchema = z.strictObject({
   how: z.enum(paidTwiceSettlements),
   /** Who chose the way and gave the reason: for a settlement that waited, whoever asked for it. */
-  by: z.strictObject({ handle: z.string(), displayName: z.string() }),
+  by: personSchema,
   /** The second operator who approved it, for one that waited (docs/decisions/072-large-settlements-need-a-second-operator.md). */
-  approvedBy: z.strictObject({ handle: z.string(), displayName: z.string() }).nullable(),
+  approvedBy: personSchema.nullable(),
   at: z.iso.datetime(),
   reason: z.string(),
 });
@@ -92,9 +93,9 @@ const settlementRequestSchema = z.strictObject({
   reason: z.string(),
   /** `withdrawn`: whoever asked took it back before anyone decided (`decidedBy` is then they). */
   status: z.enum(["awaiting_approval", "approved", "rejected", "withdrawn"]),
-  requestedBy: z.strictObject({ handle: z.string(), displayName: z.string() }),
+  requestedBy: personSchema,
   requestedAt: z.iso.datetime(),
-  decidedBy: z.strictObject({ handle: z.string(), displayName: z.string() }).nullable(),
+  decidedBy: personSchema.nullable(),
   decidedAt: z.iso.datetime().nullable(),
   decisionNote: z.string().nullable(),
   /**
@@ -113,7 +114,7 @@ export type SettlementRequest = z.infer<typeof settlementRequestSchema>;
  */
 const refundReturnSchema = z.strictObject({
   to: personRefSchema,
-  by: z.strictObject({ handle: z.string(), displayName: z.string() }),
+  by: personSchema,
   at: z.iso.datetime(),
   reason: z.string(),
   lateSuccessAt: z.iso.datetime().nullable(),
@@ -143,7 +144,7 @@ const refundReturnSchema = z.strictObject({
  */
 const otherAmountSettlementSchema = z.strictObject({
   refunded: z.number().int().positive(),
-  by: z.strictObject({ handle: z.string(), displayName: z.string() }),
+  by: personSchema,
   at: z.iso.datetime(),
   reason: z.string(),
 });

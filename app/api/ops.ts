@@ -178,10 +178,11 @@ export const returnRefundToWallet = (api: SignedInApi, outRefundNo: string, reas
 export const settleRefundPaidTwice = (api: SignedInApi, outRefundNo: string, body: PaidTwiceSettleBody, idempotencyKey: string) =>
   api.post<OpsWechatRefund>(apiPath`/api/ops/wechat-refunds/${outRefundNo}/settle-paid-twice`, body, idempotencyKey);
 
-/** A second operator's decision on a settlement of a refund paid twice that waits (docs/decisions/072-large-settlements-need-a-second-operator.md). */
+/** Whoever asked takes back a settlement of a refund paid twice that waits (docs/decisions/072-large-settlements-need-a-second-operator.md). */
 export const withdrawSettlement = (api: SignedInApi, id: string, idempotencyKey: string) =>
   api.post<OpsWechatRefund>(apiPath`/api/ops/wechat-refund-settlements/${id}/withdraw`, {}, idempotencyKey);
 
+/** A second operator's decision on a settlement of a refund paid twice that waits (decision 072). */
 export function decideSettlement(api: SignedInApi, id: string, decision: "approve" | "reject", note: string, idempotencyKey: string) {
   return decision === "approve"
     ? api.post<OpsWechatRefund>(apiPath`/api/ops/wechat-refund-settlements/${id}/approve`, note ? { note } : {}, idempotencyKey)

@@ -41,7 +41,7 @@ import {
   settlementRefusal,
   settlementStatements,
 } from "./paid-twice-settlement";
-import { readWithSettlementRequests, settlementWaits, waitingSettlementRequest } from "./settlement-requests";
+import { readWithSettlementRequests, settlementWaits } from "./settlement-requests";
 
 /** At most this many are listed: more than an operator works through in a day. */
 const listLimit = 100;
@@ -190,11 +190,14 @@ failedRefundRoutes.openapi(settlePaidTwice, async (c) => {
   // a waiting settlement decided).
   if (refund.settled_at !== null) return c.var.idempotency.refuse(settledAlready(), { lasting: false });
   if (refund.late_success_at === null) return c.var.idempotency.refuse(notPaidTwice(), { lasting: false });
-  if (await waitingSettlementRequest(db, outRefundNo)) return c.var.idempotency.refuse(settlementAwaiting(), { lasting: false });
+  // With the newest settlement asked for, as the order's page shows it: one that waits is always
+  // the newest, since no other is asked for while it waits.
+  const [item = listed(refund)] = await readWithSettlementRequests(db, [listed(refund)], c.var.operator.userId);
+  if (item.returned?.settlementRequest?.status === "awaiting_approval") {
+    return c.var.idempotency.refuse(settlementAwaiting(), { lasting: false });
+  }
   const now = c.var.clock.now();
   const paidOut = paidOutOf(refund);
-  // With the newest settlement asked for, a rejected one say, as the order's page shows it.
-  const [item = listed(refund)] = await readWithSettlementRequests(db, [listed(refund)], c.var.operator.userId);
   const audited = (action: string, after: Record<string, unknown>) =>
     // The row first: an operator demoted or locked meanwhile hears 403 (migration 0036).
     auditStatement(db, {

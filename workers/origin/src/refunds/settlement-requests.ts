@@ -82,14 +82,6 @@ export function findSettlementRequest(db: D1Database, id: string): Promise<Settl
     .first<SettlementRequestRow>();
 }
 
-/** The request waiting on a refund, if one does (index wechat_refund_settlement_request_one_waiting). */
-export function waitingSettlementRequest(db: D1Database, outRefundNo: string): Promise<SettlementRequestRow | null> {
-  return db
-    .prepare(`${requestSelect("0")} WHERE request.out_refund_no = ?1 AND request.status = 'awaiting_approval'`)
-    .bind(outRefundNo)
-    .first<SettlementRequestRow>();
-}
-
 /**
  * The statement that reads the requests of the refunds `refundsSql` selects (SQL over `?1`),
  * as the operator `?2` sees them, oldest first: `withSettlementRequests` keeps each refund's newest.
