@@ -89,6 +89,10 @@ export const errorStatus = {
   WECHAT_PAY_REFUSED: 502,
   /** WeChat Pay did not answer clearly; the same request may be sent again (the same WeChat order is reused). */
   WECHAT_PAY_UNAVAILABLE: 503,
+  /** JSAPI needs the payer's openid, which WeChat's sign-in gives: sign in with WeChat (POST /api/payments/wechat/sign-in), then ask again. */
+  WECHAT_SIGN_IN_NEEDED: 409,
+  /** The WeChat sign-in is unknown, used, older than ten minutes or someone else's, or WeChat refused its code: start it again. */
+  WECHAT_SIGN_IN_EXPIRED: 422,
   /** More than is left to refund of the payment (what was paid, less refunds made or awaiting approval). */
   REFUND_EXCEEDS_PAYMENT: 422,
   /** The order has nothing to refund: not paid, or a wallet-paid task budget already back in the wallet. */

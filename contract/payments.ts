@@ -5,25 +5,29 @@ import { wechatOpenidMaxLength, wechatOpenidPattern, wechatPayFlows } from "./va
 /**
  * Paying an order (docs/screens.md /pay and /wechat_pay; issue #5): from the wallet (task
  * budgets only), or with WeChat Pay — Native (a QR code, desktop), H5 (a phone's browser)
- * or JSAPI (inside WeChat, with the payer's openid).
+ * or JSAPI (inside WeChat, with the openid WeChat's sign-in gave for the payer).
  */
 export { wechatPayFlows, type WechatPayFlow } from "./value-lists";
 
 export const walletPayBodySchema = z.strictObject({ method: z.literal("wallet") });
 
-/** The payer's openid for the JSAPI flow (official-account OAuth with WeChat Pay's appid). */
+/**
+ * A payer's openid as WeChat's sign-in reports it (docs/decisions/073-wechat-payer-sign-in.md):
+ * the origin checks WeChat's answer with it. No client names an openid.
+ */
 export const wechatOpenidSchema = z
-  .string({ error: "JSAPI needs the payer's openid." })
-  .min(1, "JSAPI needs the payer's openid.")
+  .string()
+  .min(1)
   .max(wechatOpenidMaxLength, `An openid has at most ${wechatOpenidMaxLength} characters.`)
   .regex(wechatOpenidPattern, "Not an openid.");
 
+/** JSAPI pays with the openid WeChat's sign-in gave for this person (`POST /api/payments/wechat/sign-in`). */
 export const wechatPayBodySchema = z.discriminatedUnion(
   "flow",
   [
     z.strictObject({ method: z.literal("wechat"), flow: z.literal("native") }),
     z.strictObject({ method: z.literal("wechat"), flow: z.literal("h5") }),
-    z.strictObject({ method: z.literal("wechat"), flow: z.literal("jsapi"), openid: wechatOpenidSchema }),
+    z.strictObject({ method: z.literal("wechat"), flow: z.literal("jsapi") }),
   ],
   { error: "Choose the WeChat Pay flow: native, h5 or jsapi." },
 );
@@ -112,3 +116,24 @@ export const simulatedPaymentSchema = z.strictObject({
   /** WeChat Pay (the simulator) took the money; the order is paid once its notification arrives. */
   paid: z.literal(true),
 });
+
+/** Whether WeChat's sign-in has given this person's openid for the deploy's appid: JSAPI can pay at once. */
+export const wechatSignInStatusSchema = z.strictObject({ signedIn: z.boolean() });
+
+/** Starting WeChat's sign-in inside WeChat: the order whose payment page WeChat returns to. */
+export const wechatSignInBodySchema = z.strictObject({ orderId: orderIdSchema });
+
+/** WeChat's page to send the browser to; it comes back to the order's payment page with a code. */
+export const wechatSignInAnswerSchema = z.strictObject({ url: z.string() });
+
+/** What WeChat brought back to the page: its code, and the state Paydesk gave the sign-in. */
+export const wechatSignInCompleteBodySchema = z.strictObject({
+  code: z
+    .string({ error: "WeChat's code is missing." })
+    .min(1, "WeChat's code is missing.")
+    .max(128, "WeChat's code has at most 128 characters.")
+    .regex(/^[0-9A-Za-z_-]+$/, "Not a code WeChat gives."),
+  state: z.string({ error: "The sign-in's state is missing." }).regex(/^[0-9a-f]{64}$/, "Not a state this sign-in gave."),
+});
+
+export const wechatSignInCompleteAnswerSchema = z.strictObject({ signedIn: z.literal(true) });

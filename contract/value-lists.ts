@@ -57,14 +57,9 @@ export const ticketIdPattern = /^tkt_[0-9a-f-]{36}$/;
 export const wechatPayFlows = ["native", "h5", "jsapi"] as const;
 export type WechatPayFlow = (typeof wechatPayFlows)[number];
 
-/** A WeChat openid (the payer in WeChat's own browser): its characters and its longest length. */
+/** A WeChat openid (the payer in WeChat's own browser), as WeChat's sign-in reports it: its characters and its longest length. */
 export const wechatOpenidPattern = /^[0-9A-Za-z_-]+$/;
 export const wechatOpenidMaxLength = 128;
-
-/** Whether a value is a well-formed openid: the rules of the contract's wechatOpenidSchema. */
-export function isWechatOpenid(value: string | null): value is string {
-  return value !== null && value.length > 0 && value.length <= wechatOpenidMaxLength && wechatOpenidPattern.test(value);
-}
 
 /** The longest statement one CSV export covers, in days (docs/rules-and-limits.md). */
 export const walletExportMaxDays = 366;

@@ -4,17 +4,17 @@ import { chooseFlow, h5UrlReturningTo, pollDelayMs } from "./choose-flow";
 const all = ["native", "h5", "jsapi"] as const;
 
 describe("chooseFlow", () => {
-  it("gives a desktop the QR code, a phone's browser H5, WeChat with an openid JSAPI", () => {
-    expect(chooseFlow(all, { isMobile: false, inWechat: false, openid: null })).toBe("native");
-    expect(chooseFlow(all, { isMobile: true, inWechat: false, openid: null })).toBe("h5");
-    expect(chooseFlow(all, { isMobile: true, inWechat: true, openid: "oUpF8uMuAJO_M2pxb1Q9zNjWeS6o" })).toBe("jsapi");
+  it("gives a desktop the QR code, a phone's browser H5, WeChat's own browser JSAPI", () => {
+    expect(chooseFlow(all, { isMobile: false, inWechat: false })).toBe("native");
+    expect(chooseFlow(all, { isMobile: true, inWechat: false })).toBe("h5");
+    expect(chooseFlow(all, { isMobile: true, inWechat: true })).toBe("jsapi");
   });
 
-  it("falls back to the QR code inside WeChat without an openid, or when a flow is not offered", () => {
-    expect(chooseFlow(all, { isMobile: true, inWechat: true, openid: null })).toBe("native");
-    expect(chooseFlow(["native"], { isMobile: true, inWechat: false, openid: null })).toBe("native");
-    expect(chooseFlow(["h5"], { isMobile: false, inWechat: false, openid: null })).toBe("h5");
-    expect(chooseFlow([], { isMobile: false, inWechat: false, openid: null })).toBeNull();
+  it("falls back to the QR code when a flow is not offered, inside WeChat too", () => {
+    expect(chooseFlow(["native", "h5"], { isMobile: true, inWechat: true })).toBe("native");
+    expect(chooseFlow(["native"], { isMobile: true, inWechat: false })).toBe("native");
+    expect(chooseFlow(["h5"], { isMobile: false, inWechat: false })).toBe("h5");
+    expect(chooseFlow([], { isMobile: false, inWechat: false })).toBeNull();
   });
 });
 

@@ -1,15 +1,16 @@
 import type { WechatPayFlow } from "#contract/payments";
 
-export type Device = { isMobile: boolean; inWechat: boolean; openid: string | null };
+export type Device = { isMobile: boolean; inWechat: boolean };
 
 /**
- * Which WeChat Pay flow a device gets (issue #5): inside WeChat with the payer's openid, the
- * in-app payment sheet (JSAPI); in a phone's browser, WeChat opened from the page (H5); on a
- * desktop — or inside WeChat without an openid — a QR code to scan (Native). Only flows the
- * merchant offers; the QR code when the preferred one is not offered.
+ * Which WeChat Pay flow a device gets (issue #5): inside WeChat, the in-app payment sheet
+ * (JSAPI, after WeChat's sign-in gives the payer's openid: docs/decisions/073-wechat-payer-sign-in.md);
+ * in a phone's browser, WeChat opened from the page (H5); on a desktop, a QR code to scan
+ * (Native). Only flows the merchant offers; the QR code when the preferred one is not offered
+ * (inside WeChat too, where a QR code is paid by pressing on it).
  */
 export function chooseFlow(offered: readonly WechatPayFlow[], device: Device): WechatPayFlow | null {
-  const preferred: WechatPayFlow = device.inWechat ? (device.openid ? "jsapi" : "native") : device.isMobile ? "h5" : "native";
+  const preferred: WechatPayFlow = device.inWechat ? "jsapi" : device.isMobile ? "h5" : "native";
   if (offered.includes(preferred)) return preferred;
   return offered.includes("native") ? "native" : (offered[0] ?? null);
 }

@@ -3,9 +3,8 @@ import { Link, useFetcher, useNavigate, useRevalidator, useSearchParams, type Sh
 import type { Route } from "./+types/wechat-pay";
 import type { OrderDetail } from "#contract/orders";
 import type { WechatPayConfigAnswer, WechatPayFlow, WechatPrepay } from "#contract/payments";
-import { isWechatOpenid } from "#contract/value-lists";
 import { getOrder, payOrder } from "../api/orders";
-import { getWechatPayConfig, simulateWechatPayment } from "../api/payments";
+import { completeWechatSignIn, getWechatPayConfig, getWechatSignIn, simulateWechatPayment, startWechatSignIn } from "../api/payments";
 import { MissingOrder, orderParam } from "../components/order-param";
 import { OrderSummary } from "../components/order-summary";
 import { QrCode } from "../components/qr-code";
@@ -36,7 +35,9 @@ export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   return loadPersonal(async (api) => {
     if (!id) return null;
     const [order, config] = await Promise.all([getOrder(api, id), getWechatPayConfig(api)]);
-    return { order, config };
+    // Inside WeChat, whether JSAPI can pay at once or WeChat's sign-in comes first (decision 073).
+    const jsapi = config.flows.includes("jsapi") && isWechatBrowser(navigator.userAgent);
+    return { order, config, signedIn: jsapi && (await getWechatSignIn(api)).signedIn };
   });
 }
 clientLoader.hydrate = true as const;
@@ -49,12 +50,14 @@ export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRe
 
 const paymentIntents = {
   prepare: (form: FormData): Promise<ActionResult> => {
-    const flow = formText(form, "flow") as WechatPayFlow;
-    const body =
-      flow === "jsapi" ? { method: "wechat" as const, flow, openid: formText(form, "openid") } : { method: "wechat" as const, flow };
+    const body = { method: "wechat" as const, flow: formText(form, "flow") as WechatPayFlow };
     // The origin reuses the order's out_trade_no for a repeated request, so this is safe to repeat.
     return runAction("prepare", (api) => payOrder(api, formText(form, "orderId"), body, formText(form, "idempotencyKey")));
   },
+  signIn: (form: FormData): Promise<ActionResult> =>
+    runAction("signIn", (api) => startWechatSignIn(api, { orderId: formText(form, "orderId") })),
+  completeSignIn: (form: FormData): Promise<ActionResult> =>
+    runAction("completeSignIn", (api) => completeWechatSignIn(api, { code: formText(form, "code"), state: formText(form, "state") })),
   simulate: (form: FormData): Promise<ActionResult> =>
     runAction("simulate", (api) => simulateWechatPayment(api, { orderId: formText(form, "orderId") })),
 };
@@ -196,15 +199,79 @@ function Instructions({ prepay, order, inWechat }: { prepay: WechatPrepay; order
   );
 }
 
-function WechatCheckout({ order, config }: { order: OrderDetail; config: WechatPayConfigAnswer }) {
+/**
+ * Inside WeChat, JSAPI needs WeChat's silent sign-in first (docs/decisions/073-wechat-payer-sign-in.md):
+ * when the origin has no openid for the person (or answers WECHAT_SIGN_IN_NEEDED), the page goes
+ * to WeChat's sign-in, which comes back here with `code` and `state`; the page hands them to the origin, takes them out of the
+ * address bar, and asks for the payment again. It goes to WeChat by itself once per visit;
+ * after that, only when the person asks.
+ */
+function useWechatSignIn(orderId: string, onSignedIn: () => void) {
+  const [params, setParams] = useSearchParams();
+  const code = params.get("code");
+  const state = params.get("state");
+  const starting = useFetcher<ActionResult<{ url: string }>>();
+  const completing = useFetcher<ActionResult<{ signedIn: true }>>();
+  const completed = useRef(false);
+  const wentToWechat = useRef(false);
+  const returned = code !== null && state !== null;
+
+  const start = useCallback(() => {
+    wentToWechat.current = true;
+    void starting.submit({ intent: "signIn", orderId }, { method: "post" });
+  }, [orderId, starting]);
+
+  useEffect(() => {
+    if (!returned || completed.current) return;
+    completed.current = true;
+    // Back from WeChat: this visit has been there already.
+    wentToWechat.current = true;
+    void completing.submit({ intent: "completeSignIn", code, state }, { method: "post" });
+  }, [returned, code, state, completing]);
+
+  const handled = useRef<unknown>(null);
+  useEffect(() => {
+    // Once per answer: the effect's callbacks change with every render.
+    if (!completing.data || handled.current === completing.data) return;
+    handled.current = completing.data;
+    // WeChat's code is good once: it leaves the address bar, whatever the answer.
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete("code");
+        next.delete("state");
+        return next;
+      },
+      { replace: true },
+    );
+    if (completing.data.ok) onSignedIn();
+  }, [completing.data, setParams, onSignedIn]);
+
+  const left = useRef<unknown>(null);
+  useEffect(() => {
+    if (!starting.data?.ok || left.current === starting.data) return;
+    left.current = starting.data;
+    window.location.assign(starting.data.data.url);
+  }, [starting.data]);
+
+  const failure = [starting.data, completing.data].find((result) => result && !result.ok) ?? null;
+  return {
+    /** Back from WeChat, and the payment not asked for until the origin has the code. */
+    returning: returned && !completing.data,
+    busy: starting.state !== "idle" || completing.state !== "idle" || Boolean(starting.data?.ok),
+    failure,
+    start,
+    /** Whether the page may go to WeChat by itself: not twice in one visit. */
+    mayStartByItself: () => !wentToWechat.current,
+  };
+}
+
+function WechatCheckout({ order, config, signedIn }: { order: OrderDetail; config: WechatPayConfigAnswer; signedIn: boolean }) {
   const text = useMessages(paymentMessages);
   const layout = useLayoutMessages();
   const { isMobile } = useStartup();
-  const [params] = useSearchParams();
-  const given = params.get("openid");
-  const openid = isWechatOpenid(given) ? given : null;
   const inWechat = typeof navigator !== "undefined" && isWechatBrowser(navigator.userAgent);
-  const flow = chooseFlow(config.flows, { isMobile, inWechat, openid });
+  const flow = chooseFlow(config.flows, { isMobile, inWechat });
   const prepare = useFetcher<ActionResult<WechatPrepay>>();
   const asked = useRef(false);
   // One key for this page's request: "Try again" after an answer that never came resends it.
@@ -224,21 +291,29 @@ function WechatCheckout({ order, config }: { order: OrderDetail; config: WechatP
   const ask = useCallback(() => {
     if (!flow) return;
     idempotencyKey.current ||= crypto.randomUUID();
-    const form: Record<string, string> = { intent: "prepare", orderId: order.id, flow, idempotencyKey: idempotencyKey.current };
-    if (openid) form.openid = openid;
-    void prepare.submit(form, { method: "post" });
-  }, [flow, openid, order.id, prepare]);
+    void prepare.submit({ intent: "prepare", orderId: order.id, flow, idempotencyKey: idempotencyKey.current }, { method: "post" });
+  }, [flow, order.id, prepare]);
+  const signIn = useWechatSignIn(order.id, ask);
 
   useEffect(() => {
     if (asked.current || !flow) return;
     asked.current = true;
-    ask();
-  }, [ask, flow]);
+    // Back from WeChat's sign-in, the payment is asked for once the origin has the code.
+    if (signIn.returning) return;
+    if (flow === "jsapi" && !signedIn) signIn.start();
+    else ask();
+  }, [ask, flow, signIn, signedIn]);
   useEffect(() => {
     if (prepare.data && !prepare.data.ok && isDefiniteRefusal(prepare.data.failure.code)) idempotencyKey.current = "";
   }, [prepare.data]);
+  const needsSignIn = prepare.data?.ok === false && prepare.data.failure.code === "WECHAT_SIGN_IN_NEEDED";
+  useEffect(() => {
+    if (needsSignIn && signIn.mayStartByItself()) signIn.start();
+  }, [needsSignIn, signIn]);
 
   const prepay = prepare.data?.ok ? prepare.data.data : null;
+  const failure = signIn.failure ?? (prepare.data && !prepare.data.ok ? prepare.data : null);
+  const signingIn = signIn.busy || signIn.returning || (needsSignIn && !signIn.failure && signIn.mayStartByItself());
   return (
     <>
       <OrderSummary order={order} />
@@ -249,12 +324,20 @@ function WechatCheckout({ order, config }: { order: OrderDetail; config: WechatP
             {order.kind === "recharge" ? text.startAgain : text.seeOrder}
           </Link>
         </p>
-      ) : prepare.data && !prepare.data.ok ? (
+      ) : signingIn ? (
+        <Spinner label={text.signingIn} />
+      ) : failure ? (
         <div className="form-actions">
-          <FormAlert result={prepare.data} />
-          <button type="button" className="button" onClick={ask} disabled={prepare.state !== "idle"}>
-            {layout.tryAgain}
-          </button>
+          <FormAlert result={failure} />
+          {failure === signIn.failure || needsSignIn ? (
+            <button type="button" className="button" onClick={signIn.start}>
+              {text.signInAgain}
+            </button>
+          ) : (
+            <button type="button" className="button" onClick={ask} disabled={prepare.state !== "idle"}>
+              {layout.tryAgain}
+            </button>
+          )}
         </div>
       ) : prepay ? (
         <>
@@ -323,7 +406,7 @@ export default function WechatPay({ loaderData }: Route.ComponentProps) {
           ) : !screen.config.configured ? (
             <NotConfigured order={screen.order} />
           ) : (
-            <WechatCheckout order={screen.order} config={screen.config} />
+            <WechatCheckout order={screen.order} config={screen.config} signedIn={screen.signedIn} />
           )
         }
       </PersonalView>

@@ -42,7 +42,11 @@ writeFileSync(
       ...builtOrigin,
       services: [...(builtOrigin.services ?? []), { binding: "WECHATPAY_SIMULATOR", service: "paydesk-wechatpay-simulator" }],
       // Passkeys need a domain, not an IP: the browser tests that use them visit http://localhost:<port>.
-      vars: { ...builtOrigin.vars, WECHATPAY_SIMULATOR_MERCHANT: "true", WEBAUTHN_ORIGINS: `http://localhost:${e2ePort}` },
+      vars: {
+        ...builtOrigin.vars,
+        WECHATPAY_SIMULATOR_MERCHANT: "true",
+        WEBAUTHN_ORIGINS: `http://localhost:${e2ePort},http://127.0.0.1:${e2ePort}`,
+      },
     }),
   ),
 );

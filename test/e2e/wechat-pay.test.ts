@@ -7,6 +7,7 @@ import { formatMoney } from "#app/i18n/format";
 import { orderMessages } from "#app/messages/orders";
 import { paymentMessages } from "#app/messages/payment";
 import { rechargeMessages } from "#app/messages/recharge";
+import { errorMessages } from "./error-messages.ts";
 import { expect, test } from "./fixtures.ts";
 import { api, balances, contextFor, expectAccessible, fund, newPerson, open, shot, viewports } from "./journey-kit.ts";
 
@@ -111,7 +112,7 @@ test.describe("WeChat Pay inside WeChat", () => {
   const wechatUserAgent = `${phoneUserAgent} MicroMessenger/8.0.50(0x1800322c) NetType/WIFI Language/zh_CN`;
   test.use({ viewport: { width: phone.width, height: phone.height }, userAgent: wechatUserAgent, isMobile: true, hasTouch: true });
 
-  test("with the payer's openid, the page opens WeChat's payment sheet with signed parameters, then confirms with the origin", async ({
+  test("WeChat's silent sign-in gives the payer's openid, then the page opens WeChat's payment sheet with signed parameters and confirms with the origin", async ({
     page,
   }) => {
     const person = await newPerson("inwx", "He Ping");
@@ -127,9 +128,18 @@ test.describe("WeChat Pay inside WeChat", () => {
         },
       };
     });
+    const visited: string[] = [];
+    page.on("request", (request) => {
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) visited.push(request.url());
+    });
     const order = await api<{ id: string }>("POST", "/api/orders/recharge", { token: person.token, body: { amount: 2_000 } });
     const zh = paymentMessages["zh-CN"];
-    await open(page, `/wechat_pay?order=${order.id}&openid=oUpF8uMuAJO_M2pxb1Q9zNjWeS6o`);
+    await open(page, `/wechat_pay?order=${order.id}`);
+    // Through WeChat's authorize page (the simulator's stand-in), back with a code the page hands on and clears.
+    await expect(page.getByRole("button", { name: zh.jsapiOpen })).toBeVisible({ timeout: 20_000 });
+    expect(visited.some((url) => url.includes("/connect/oauth2/authorize?") && url.includes("scope=snsapi_base"))).toBe(true);
+    expect(visited.some((url) => /\/wechat_pay\?order=ord_[\w-]+&code=\w+&state=[0-9a-f]{64}$/.test(url))).toBe(true);
+    await expect(page).toHaveURL(new RegExp(`/wechat_pay\\?order=${order.id}$`));
     await page.getByRole("button", { name: zh.jsapiOpen }).click();
     const calls = (await page.evaluate(
       () => (window as unknown as { bridgeCalls: { name: string; params: Record<string, string> }[] }).bridgeCalls,
@@ -142,9 +152,40 @@ test.describe("WeChat Pay inside WeChat", () => {
     expect(calls[0]!.params).toMatchObject({ signType: "RSA", package: expect.stringMatching(/^prepay_id=/), paySign: expect.any(String) });
     // The sheet said "ok", which proves nothing: the page waits for the origin.
     await expect(page).toHaveURL(/\/wechat_pay/);
+    await expectAccessible(page);
     await shot(page, "wechat-jsapi", phone, "zh-CN");
     await api("POST", "/api/payments/wechat/simulator/pay", { token: person.token, body: { orderId: order.id } });
     await expect(page).toHaveURL(/\/pay_success/, { timeout: 20_000 });
     await expect(page.getByRole("heading", { name: zh.paid })).toBeVisible();
+
+    // A second order goes straight to the sheet: the openid is known now.
+    const second = await api<{ id: string }>("POST", "/api/orders/recharge", { token: person.token, body: { amount: 1_000 } });
+    visited.length = 0;
+    await open(page, `/wechat_pay?order=${second.id}`);
+    await expect(page.getByRole("button", { name: zh.jsapiOpen })).toBeVisible();
+    expect(visited.filter((url) => url.includes("/connect/oauth2/authorize"))).toEqual([]);
+  });
+
+  test("a return from WeChat whose sign-in is spent says so and offers to sign in again, without going round by itself", async ({
+    page,
+    problems,
+  }) => {
+    // The origin refuses the spent sign-in (422), which Chrome logs.
+    problems.allow(/Failed to load resource: the server responded with a status of 422/);
+    const person = await newPerson("inwxold", "Lu Fang");
+    await contextFor(page.context(), person, language);
+    const order = await api<{ id: string }>("POST", "/api/orders/recharge", { token: person.token, body: { amount: 1_500 } });
+    // The returned address reopened later (from history): its state was never given, or is used.
+    await open(page, `/wechat_pay?order=${order.id}&code=SPENTCODE0123&state=${"0".repeat(64)}`);
+    await expect(page.getByRole("alert").filter({ hasText: errorMessages[language].WECHAT_SIGN_IN_EXPIRED })).toBeVisible({
+      timeout: 20_000,
+    });
+    await expect(page.getByRole("button", { name: text.signInAgain })).toBeVisible();
+    // The code left the address bar.
+    await expect(page).toHaveURL(new RegExp(`/wechat_pay\\?order=${order.id}$`));
+    await expectAccessible(page);
+    await shot(page, "wechat-sign-in-spent", phone, language);
+    await page.getByRole("button", { name: text.signInAgain }).click();
+    await expect(page.getByRole("button", { name: text.jsapiOpen })).toBeVisible({ timeout: 20_000 });
   });
 });

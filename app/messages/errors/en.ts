@@ -58,6 +58,8 @@ export default {
   RATE_LIMITED: "Too many attempts from here. Try again {wait}.",
   WECHAT_PAY_NOT_CONFIGURED: "WeChat Pay is not available on this Paydesk. Choose another way to pay.",
   WECHAT_PAY_FLOW_NOT_AVAILABLE: "This way of paying with WeChat Pay is not available here. Try another.",
+  WECHAT_SIGN_IN_NEEDED: "WeChat needs to confirm who is paying first. Opening WeChat's sign-in…",
+  WECHAT_SIGN_IN_EXPIRED: "WeChat's sign-in did not finish in time. Try again.",
   WECHAT_PAY_REFUSED: "WeChat Pay could not start this payment. Please try again later or choose another way to pay.",
   WECHAT_PAY_UNAVAILABLE: "WeChat Pay did not answer in time. Please try again.",
   REFUND_EXCEEDS_PAYMENT: "That is more than is left to refund of this payment.",

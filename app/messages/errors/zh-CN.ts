@@ -57,6 +57,8 @@ export default {
   RATE_LIMITED: "操作过于频繁，请{wait}再试。",
   WECHAT_PAY_NOT_CONFIGURED: "此 Paydesk 暂不支持微信支付，请选择其他支付方式。",
   WECHAT_PAY_FLOW_NOT_AVAILABLE: "此处不支持这种微信支付方式，请换一种。",
+  WECHAT_SIGN_IN_NEEDED: "需要先由微信确认付款人，正在打开微信授权……",
+  WECHAT_SIGN_IN_EXPIRED: "微信授权未能及时完成，请重试。",
   WECHAT_PAY_REFUSED: "微信支付未能发起此笔支付，请稍后重试或选择其他支付方式。",
   WECHAT_PAY_UNAVAILABLE: "微信支付未及时响应，请重试。",
   REFUND_EXCEEDS_PAYMENT: "超出该笔付款剩余可退金额。",

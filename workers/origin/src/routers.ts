@@ -58,6 +58,7 @@ export const routerMounts: RouterMount[] = [
   mount("/api/orders", async () => (await import("./orders/order-routes")).orderRoutes),
   mount("/api/payments/wechat", async () => (await import("./wechat-pay/config-routes")).wechatConfigRoutes),
   mount("/api/payments/wechat", async () => (await import("./wechat-pay/notify/notify-routes")).notifyRoutes),
+  mount("/api/payments/wechat", async () => (await import("./wechat-pay/payer-sign-in/sign-in-routes")).signInRoutes),
   mount(
     "/api/payments/wechat/simulator",
     async () => (await import("./wechat-pay/emulation/emulation-routes")).emulationRoutes,

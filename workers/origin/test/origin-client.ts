@@ -46,6 +46,8 @@ const tables = [
   "wechat_ask",
   "passkey",
   "webauthn_challenge",
+  "wechat_sign_in",
+  "wechat_payer",
   "escrow_release",
   "claim_capture",
   "claim",

@@ -32,6 +32,8 @@ export async function wechatScene(
 
 export const key = () => `wx-${crypto.randomUUID()}`;
 const payerAddress = { "X-Real-IP": "203.0.113.7" };
+/** The pages' origin the test deploy names (WEBAUTHN_ORIGINS in the origin's wrangler.toml). */
+export const pageOrigin = "http://localhost:5173";
 
 /** The requests of the scene's users; `current` reads the test's origin and first user (alice). */
 export function wechatRequests(current: () => { origin: WechatOrigin; alice: SceneUser }) {
@@ -90,6 +92,30 @@ export function wechatRequests(current: () => { origin: WechatOrigin; alice: Sce
     return body.data;
   }
 
+  /**
+   * WeChat's sign-in as the page inside WeChat goes through it (decision 073): started for an
+   * order of the user's, WeChat's stand-in page sends the browser back with a code, which the
+   * origin swaps for the payer's openid.
+   */
+  async function signInWithWechat(user = current().alice, orderId?: string): Promise<void> {
+    const origin = current().origin;
+    const order = orderId ?? (await rechargeOrder(1_000, user)).id;
+    const started = await origin.call("/api/payments/wechat/sign-in", {
+      body: { orderId: order },
+      headers: { ...user.auth, Origin: pageOrigin },
+    });
+    expect(started.status).toBe(200);
+    const { url } = ((await started.json()) as { data: { url: string } }).data;
+    const back = await origin.call(url.slice(pageOrigin.length), { method: "GET" });
+    expect(back.status).toBe(302);
+    const returned = new URL(back.headers.get("Location")!);
+    const completed = await origin.call("/api/payments/wechat/sign-in/complete", {
+      body: { code: returned.searchParams.get("code"), state: returned.searchParams.get("state") },
+      headers: { ...user.auth, Origin: pageOrigin },
+    });
+    expect(completed.status).toBe(200);
+  }
+
   async function orderDetail(orderId: string, user = current().alice): Promise<OrderDetail> {
     const response = await current().origin.call(`/api/orders/${orderId}`, { method: "GET", headers: user.auth });
     expect(response.status).toBe(200);
@@ -115,7 +141,7 @@ export function wechatRequests(current: () => { origin: WechatOrigin; alice: Sce
     return { orderId: order.id, outTradeNo, outRefundNo: `RF${outTradeNo}` };
   }
 
-  return { rechargeOrder, taskBudgetOrder, payRequest, startWechat, orderDetail, cancel, lateRechargeRefund };
+  return { rechargeOrder, taskBudgetOrder, payRequest, startWechat, signInWithWechat, orderDetail, cancel, lateRechargeRefund };
 }
 
 /** The first notification of `eventType` about `outTradeNo` the sink recorded; none fails the test. */

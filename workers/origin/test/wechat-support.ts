@@ -44,6 +44,7 @@ export function wechatTestEnv(overrides: Partial<Env> = {}): Env {
     WECHATPAY_NOTIFY_URL: `https://paydesk.test${notifyPath}`,
     WECHATPAY_BASE_URL: "https://wechatpay-simulator.test",
     WECHATPAY_FLOWS: "native,h5,jsapi",
+    WECHATPAY_APP_SECRET: testMerchant.appSecret,
     ...overrides,
   };
 }

@@ -46,7 +46,11 @@ const fault = z.strictObject({
     "misreport_refund",
   ]),
   method: z.enum(["GET", "POST"]).optional(),
-  path: z.string().startsWith("/v3/").optional(),
+  // WeChat Pay's API, or web authorization's code exchange (web-authorization.ts: status and timeout only).
+  path: z
+    .string()
+    .regex(/^\/(v3|sns)\//)
+    .optional(),
   status: z.int().min(400).max(599).optional(),
   code: z.string().optional(),
   message: z.string().optional(),
@@ -126,6 +130,7 @@ function merchantConfig(core: SimulatorCore): Response {
     merchantSerial: testMerchant.serial,
     merchantPrivateKeyPem: testMerchant.privateKeyPem,
     apiV3Key: testMerchant.apiV3Key,
+    appSecret: testMerchant.appSecret,
     wechatPublicKey: { id: testWechatPublicKey.id, pem: testWechatPublicKey.publicKeyPem },
     platformCertificates: [testPlatformCertificates.A.certificatePem],
     mode: core.state.mode,

@@ -1,4 +1,4 @@
-/** Injected faults on /v3 calls: which one the next matching call takes, and what a failed call answers. */
+/** Injected faults on /v3 calls (and /sns ones): which one the next matching call takes, and what a failed call answers. */
 import type { Answer } from "./answers";
 import type { SimulatorCore } from "./core";
 import type { SimFault } from "./state";

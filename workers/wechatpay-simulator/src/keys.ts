@@ -12,6 +12,11 @@ export const merchants: Record<string, Merchant> = {
   [testMerchant.mchid]: { appids: [testMerchant.appid], serials: { [testMerchant.serial]: testMerchant.publicKeyPem } },
 };
 
+/** The official accounts behind the merchants' appids, with the AppSecret web authorization asks for. */
+export const officialAccounts: Record<string, { appSecret: string }> = {
+  [testMerchant.appid]: { appSecret: testMerchant.appSecret },
+};
+
 export type Keyring = {
   /** By `mchid:serial`. */
   merchants: Map<string, CryptoKey>;

@@ -16,6 +16,7 @@ import { refundRoutes } from "./refunds";
 import { deliverDue, nextWakeUp, tick } from "./schedule";
 import type { SimulatorState } from "./state";
 import { transactionRoutes } from "./transactions";
+import { accessToken, authorize } from "./web-authorization";
 
 const apiRoutes: readonly ApiRoute[] = [...transactionRoutes, ...refundRoutes, ...certificateRoutes];
 
@@ -45,7 +46,11 @@ export class WechatPaySimulator {
       ? await control(this.core, request, url)
       : url.pathname.startsWith("/v3/")
         ? await dispatchApi(this.core, apiRoutes, request, url)
-        : Response.json({ code: "NOT_FOUND", message: "Not a WeChat Pay API path" }, { status: 404 });
+        : request.method === "GET" && url.pathname === "/connect/oauth2/authorize"
+          ? await authorize(this.core, url)
+          : request.method === "GET" && url.pathname === "/sns/oauth2/access_token"
+            ? await accessToken(this.core, url)
+            : Response.json({ code: "NOT_FOUND", message: "Not a WeChat Pay API path" }, { status: 404 });
     await this.core.settled();
     return response;
   }

@@ -145,7 +145,12 @@ export type SimulatorState = {
   /** Alternates the signing key of notifications in "both" mode. */
   alternation: number;
   requests: RequestLog[];
+  /** Web authorization's codes (web-authorization.ts), by code; absent in a state stored before them. */
+  authorizationCodes?: Record<string, SimAuthorizationCode>;
 };
+
+/** A code WeChat gave a page for its official account: good once, for 5 minutes. */
+type SimAuthorizationCode = { appid: string; openid: string; expiresAt: number; used: boolean };
 
 export function initialState(): SimulatorState {
   return {
@@ -161,6 +166,7 @@ export function initialState(): SimulatorState {
     notifyDefaults: {},
     alternation: 0,
     requests: [],
+    authorizationCodes: {},
   };
 }
 

@@ -11,6 +11,8 @@ export const testMerchant = {
   /** The merchant API certificate's serial (`serial_no` in Authorization). */
   serial: "3775B6A45ACD588826D15E583A95F5DD00000001",
   apiV3Key: "TESTONLYapiv3key0123456789abcdef",
+  /** The official account's AppSecret for appid, which web authorization's code exchange asks for. */
+  appSecret: "TESTONLYappsecret0123456789abcde",
   privateKeyPem: `-----BEGIN PRIVATE KEY-----
 MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQDW8Analg5kgCCe
 pP5YshUA77gljzTeTC63C4zT1MqdIMpo2z6k5IWerbEepLXsHGv/kE2OL7nsUfhT

@@ -54,7 +54,13 @@ export const doors = {
   orders: {
     burst: "LIMIT_ORDERS",
     burstBy: "user",
-    routes: ["POST /api/orders/recharge", "POST /api/orders/{id}/pay"],
+    routes: [
+      "POST /api/orders/recharge",
+      "POST /api/orders/{id}/pay",
+      // Inside WeChat, the sign-in that lets JSAPI pay (docs/decisions/073-wechat-payer-sign-in.md).
+      "POST /api/payments/wechat/sign-in",
+      "POST /api/payments/wechat/sign-in/complete",
+    ],
     perDay: { user: 200 },
   },
   // The session, not the user: a transfer checks its session inside its one batch (decision 007).

@@ -23,6 +23,7 @@ const pay = createRoute({
   summary: "Pay an order: from the wallet (task budgets) at once, or start a WeChat Pay payment (Native, H5, JSAPI)",
   description:
     "WeChat Pay: the payment is stored before WeChat Pay is asked; a repeated request for the same pending order and flow reuses its out_trade_no (WeChat Pay hands out a fresh code). " +
+    "JSAPI pays with the openid WeChat's sign-in gave for this person. " +
     "Another flow (or another openid or client address for the same flow) closes the waiting WeChat Pay order first, then starts a new one. " +
     "The order is paid when WeChat Pay notifies it (or the cron's query finds it paid): poll GET /api/orders/{id}.",
   security: bearerAuth,
@@ -37,7 +38,8 @@ const pay = createRoute({
     401: errorContent("UNAUTHENTICATED"),
     404: errorContent("NOT_FOUND"),
     409: errorContent(
-      "ORDER_NOT_PENDING; or PAYMENT_STARTING: a WeChat Pay payment of this order in another flow is still being created at WeChat Pay (try again in a few seconds)",
+      "ORDER_NOT_PENDING; PAYMENT_STARTING: a WeChat Pay payment of this order in another flow is still being created at WeChat Pay (try again in a few seconds); " +
+        "or WECHAT_SIGN_IN_NEEDED: JSAPI needs WeChat's sign-in first (POST /api/payments/wechat/sign-in)",
     ),
     422: errorContent(
       "WALLET_NOT_ALLOWED, INSUFFICIENT_FUNDS, WECHAT_PAY_NOT_CONFIGURED, WECHAT_PAY_FLOW_NOT_AVAILABLE or IDEMPOTENCY_KEY_REUSED",

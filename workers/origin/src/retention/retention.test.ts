@@ -98,6 +98,7 @@ describe("retention", () => {
       // alice's and bob's sessions, in use every day, and carol's not signed out (every other day) of the last 30 days.
       session: 17,
       webauthn_challenge: 0,
+      wechat_sign_in: 0,
       sign_in_link: 0,
       recovery_link: 0,
       // The cron's ledger checks of the last 30 days (every run here, four a day, was due), and the one exactly 30 days old.
@@ -201,6 +202,9 @@ describe("retention", () => {
       env.DB.prepare(
         "INSERT INTO webauthn_challenge (challenge, purpose, created_at, expires_at) VALUES ('expired-challenge-0', 'sign_in', ?1, ?2), ('live-challenge-0000', 'sign_in', ?1, ?3)",
       ).bind(now - 5 * minute, now - 1, now + minute),
+      env.DB.prepare(
+        "INSERT INTO wechat_sign_in (state, user_id, appid, created_at, expires_at) VALUES (?1, ?3, 'wxappid', ?4, ?5), (?2, ?3, 'wxappid', ?4, ?6)",
+      ).bind("expired-sign-in".padEnd(64, "0"), "live-sign-in".padEnd(64, "0"), user.id, now - 11 * minute, now - 1, now + minute),
       env.DB.prepare("INSERT INTO sign_in_failure (handle, at) VALUES ('dora', ?1), ('dora', ?2)").bind(
         now - 16 * minute,
         now - 14 * minute,
@@ -236,6 +240,7 @@ describe("retention", () => {
       idempotency: 0,
       session: 2,
       webauthn_challenge: 1,
+      wechat_sign_in: 1,
       sign_in_link: 1,
       recovery_link: 1,
       ledger_check_run: 0,

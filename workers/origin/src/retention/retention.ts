@@ -26,6 +26,7 @@ const expired: Expired[] = [
   // Ended, or idle past the longest limit any deploy sets, which ends it anyway.
   { table: "session", where: "ended_at IS NOT NULL OR last_used_at < ?1", bound: (now) => now - longestSessionIdleMs },
   { table: "webauthn_challenge", where: "expires_at < ?1", bound: (now) => now },
+  { table: "wechat_sign_in", where: "expires_at < ?1", bound: (now) => now },
   { table: "sign_in_link", where: "expires_at < ?1", bound: (now) => now },
   { table: "recovery_link", where: "expires_at < ?1", bound: (now) => now },
   // The overview reads only the latest run; a month of them tells when a problem began.

@@ -27,8 +27,17 @@ declare global {
     WECHATPAY_REFUND_NOTIFY_URL?: string;
     /** WeChat Pay's API host; default https://api.mch.weixin.qq.com. */
     WECHATPAY_BASE_URL?: string;
-    /** Flows offered, comma-separated; default `native,h5` (jsapi needs the payer's openid from OAuth). */
+    /**
+     * Flows offered, comma-separated; default `native,h5`. `jsapi` is offered only with
+     * WECHATPAY_APP_SECRET: its payer's openid comes from WeChat's sign-in.
+     */
     WECHATPAY_FLOWS?: string;
+    /**
+     * The AppSecret of the official account whose appid is WECHATPAY_APPID: WeChat's sign-in
+     * (web authorization) swaps its code for the payer's openid with it
+     * (docs/decisions/073-wechat-payer-sign-in.md).
+     */
+    WECHATPAY_APP_SECRET?: string;
     /**
      * Local emulation and tests only: the WeChat Pay simulator worker. When bound, WeChat Pay
      * is reached through it and the emulation routes (`/api/payments/wechat/simulator/…`,
@@ -49,6 +58,8 @@ export type WechatPay = {
   client: WechatPayClient;
   flows: WechatPayFlow[];
   appid: string;
+  /** The official account's AppSecret, which WeChat's sign-in needs; null when JSAPI is not offered. */
+  appSecret: string | null;
   /** Only in local emulation and tests. */
   simulator: Fetcher | null;
 };
@@ -68,6 +79,7 @@ const optional = [
   "WECHATPAY_REFUND_NOTIFY_URL",
   "WECHATPAY_BASE_URL",
   "WECHATPAY_FLOWS",
+  "WECHATPAY_APP_SECRET",
 ] as const;
 
 /** Local emulation and tests bind the simulator, production never: it decides whether the emulation routes are mounted. */
@@ -97,8 +109,14 @@ function siblingRefundUrl(notifyUrl: string): string | undefined {
 /** Private keys in secrets often arrive with literal `\n`: turn them back into lines. */
 const pem = (value: string) => value.replace(/\\n/g, "\n");
 
-/** The client's settings and the flows offered. */
-export type WechatPaySettings = { config: WechatPayConfig; flows: WechatPayFlow[] };
+/** The client's settings, the flows offered, and the AppSecret JSAPI's sign-in needs. */
+export type WechatPaySettings = { config: WechatPayConfig; flows: WechatPayFlow[]; appSecret: string | null };
+
+/** The flows offered: those listed (or the default), without JSAPI when no AppSecret can learn a payer's openid. */
+function offeredFlows(listed: WechatPayFlow[], appSecret: string | null): WechatPayFlow[] {
+  const flows = listed.length > 0 ? [...new Set(listed)] : (["native", "h5"] as WechatPayFlow[]);
+  return appSecret ? flows : flows.filter((flow) => flow !== "jsapi");
+}
 
 export function wechatPayConfigOf(env: Env): WechatPaySettings | null {
   if (required.some((name) => text(env[name]) === "")) return null;
@@ -122,7 +140,8 @@ export function wechatPayConfigOf(env: Env): WechatPaySettings | null {
     ...(refundNotifyUrl ? { refundNotifyUrl } : {}),
     ...(text(env.WECHATPAY_BASE_URL) ? { baseUrl: text(env.WECHATPAY_BASE_URL) } : {}),
   };
-  return { config, flows: listed.length > 0 ? [...new Set(listed)] : ["native", "h5"] };
+  const appSecret = text(env.WECHATPAY_APP_SECRET) || null;
+  return { config, flows: offeredFlows(listed, appSecret), appSecret };
 }
 
 /** What a client is made from: the same fingerprint means the same client can serve. */

@@ -33,6 +33,13 @@ describe("configuration", () => {
       code: "SUCCESS",
       data: { configured: true, flows: ["native", "h5"], jsapiAppId: null, simulator: false },
     });
+
+    // JSAPI listed without the official account's AppSecret: no sign-in could give a payer's openid.
+    const noSecret = await origin.call("/api/payments/wechat/config", {
+      method: "GET",
+      env: wechatTestEnv({ WECHATPAY_SIMULATOR: undefined, WECHATPAY_APP_SECRET: undefined }),
+    });
+    expect(await noSecret.json()).toMatchObject({ data: { flows: ["native", "h5"], jsapiAppId: null } });
   });
 
   it("treats an unusable configuration as none (a PKCS#1 key, no WeChat Pay key at all)", async () => {
@@ -56,7 +63,7 @@ describe("configuration", () => {
     expect(response.status).toBe(422);
     expect(await response.json()).toMatchObject({ code: "WECHAT_PAY_NOT_CONFIGURED" });
     const jsapi = await origin.call(`/api/orders/${order.id}/pay`, {
-      body: { method: "wechat", flow: "jsapi", openid: "oPayer123" },
+      body: { method: "wechat", flow: "jsapi" },
       headers: { ...alice.auth, "Idempotency-Key": key() },
       env: wechatTestEnv({ WECHATPAY_FLOWS: "native" }),
     });
@@ -65,12 +72,12 @@ describe("configuration", () => {
     expect(await env.DB.prepare("SELECT count(*) AS n FROM payment").first("n")).toBe(0);
   });
 
-  it("validates the pay body: a flow for WeChat Pay, an openid for JSAPI, nothing unknown", async () => {
+  it("validates the pay body: a flow for WeChat Pay, no openid a client names (decision 073), nothing unknown", async () => {
     const order = await rechargeOrder();
     for (const [body, field] of [
       [{ method: "wechat" }, "flow"],
       [{ method: "wechat", flow: "app" }, "flow"],
-      [{ method: "wechat", flow: "jsapi" }, "openid"],
+      [{ method: "wechat", flow: "jsapi", openid: "oPayer123" }, "openid"],
       [{ method: "wechat", flow: "native", openid: "x" }, "openid"],
       [{ method: "card" }, "method"],
     ] as const) {

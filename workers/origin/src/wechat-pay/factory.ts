@@ -29,7 +29,7 @@ export function wechatPayFactory(clock: Clock, { timeoutMs = wechatPayTimeoutMs 
         timeoutMs,
         ...(simulator ? { fetch: (request: Request) => simulator.fetch(request) } : {}),
       });
-      return { client, flows: found.flows, appid: client.config.appid, simulator };
+      return { client, flows: found.flows, appid: client.config.appid, appSecret: found.appSecret, simulator };
     } catch (error) {
       // Never the values: the error names the fields only.
       console.error("WeChat Pay is configured but the configuration is not usable", error instanceof Error ? error.message : error);

@@ -1,7 +1,7 @@
 /**
  * Local emulation only: with the WeChat Pay simulator bound (`npm run dev`, the end-to-end
  * server, tests), a payer stand-in — "scan and pay" for the signed-in owner of an order, and
- * H5's cashier page — and a stand-in for WeChat Pay's merchant platform, for a finance operator. `createOriginApp` mounts these only where the simulator is bound, and as
+ * H5's cashier page and WeChat's authorize page — and a stand-in for WeChat Pay's merchant platform, for a finance operator. `createOriginApp` mounts these only where the simulator is bound, and as
  * plain Hono routes they stay out of the published OpenAPI document: they are no part of the
  * contract, and production never has them.
  */
@@ -13,6 +13,7 @@ import { jsonBody } from "../../http/validation";
 import type { OriginEnv } from "../../origin-env";
 import { operatorWith } from "../../ops/operator-access";
 import { findPendingWechatPayment } from "../payments/payment-rows";
+import { authorizePage } from "./authorize-page";
 import { cashier } from "./cashier";
 
 export const emulationRoutes = new Hono<OriginEnv>();
@@ -71,4 +72,6 @@ emulationRoutes.post("/merchant-platform/refunds/:outRefundNo/pay-out", operator
 });
 
 emulationRoutes.get("/cashier", cashier);
+// Inside WeChat, WeChat's silent sign-in for JSAPI (docs/decisions/073-wechat-payer-sign-in.md).
+emulationRoutes.get("/connect/oauth2/authorize", authorizePage);
 emulationRoutes.post("/cashier", cashier);

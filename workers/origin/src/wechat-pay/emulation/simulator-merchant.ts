@@ -12,7 +12,7 @@ export async function simulatorMerchant(env: Env): Promise<WechatPaySettings | n
   if (!simulator || text(env.WECHATPAY_SIMULATOR_MERCHANT) !== "true") return null;
   const answer = await simulator.fetch("http://wechatpay-simulator.internal/__simulator/merchant-config");
   if (!answer.ok) return null;
-  const merchant = (await answer.json()) as Omit<WechatPayConfig, "notifyUrl" | "baseUrl">;
+  const { appSecret, ...merchant } = (await answer.json()) as Omit<WechatPayConfig, "notifyUrl" | "baseUrl"> & { appSecret: string };
   return {
     config: {
       ...merchant,
@@ -21,5 +21,6 @@ export async function simulatorMerchant(env: Env): Promise<WechatPaySettings | n
       baseUrl: "http://wechatpay-simulator.internal",
     },
     flows: [...wechatPayFlows],
+    appSecret,
   };
 }

@@ -14,7 +14,7 @@ beforeEach(async () => {
   ({ origin, alice, bob } = await wechatScene());
 });
 
-const { rechargeOrder, taskBudgetOrder, payRequest, startWechat, cancel } = wechatRequests(() => ({ origin, alice }));
+const { rechargeOrder, taskBudgetOrder, payRequest, startWechat, cancel, signInWithWechat } = wechatRequests(() => ({ origin, alice }));
 
 describe("starting a WeChat Pay payment", () => {
   it("answers a Native code_url, an H5 link and JSAPI parameters that WeixinJSBridge accepts, with the order's expiry", async () => {
@@ -45,7 +45,8 @@ describe("starting a WeChat Pay payment", () => {
     expect(h5.flow === "h5" && h5.h5Url).toMatch(/^\/api\/payments\/wechat\/simulator\/cashier\?prepay_id=wx\w+&package=\d+$/);
 
     const jsapiOrder = await rechargeOrder(1_200);
-    const jsapi = await startWechat(jsapiOrder.id, "jsapi", { openid: "oPayerOpenid0001" });
+    await signInWithWechat(alice);
+    const jsapi = await startWechat(jsapiOrder.id, "jsapi");
     expect(jsapi.flow).toBe("jsapi");
     if (jsapi.flow !== "jsapi") return;
     expect(jsapi.jsapi).toMatchObject({ appId: testMerchant.appid, signType: "RSA", package: expect.stringMatching(/^prepay_id=wx/) });

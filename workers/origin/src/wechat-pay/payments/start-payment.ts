@@ -14,6 +14,7 @@ import type { WechatPayOutcome } from "../client/outcome";
 import { cashierLink } from "../emulation/cashier-link";
 import type { WechatPay } from "../config";
 import { checkPayment } from "../reconcile/check-payment";
+import { findPayerOpenid } from "../payer-sign-in/payer-rows";
 import { payerAddress } from "./payer-address";
 import {
   findPendingWechatPayment,
@@ -56,7 +57,7 @@ export async function payWithWechat(c: Context<OriginEnv>, order: PayableOrder, 
   if (!isPayable(order, now)) {
     return c.var.idempotency.refuse(new ApiError("ORDER_NOT_PENDING", "This order can no longer be paid."));
   }
-  const answer = await startWechatPayment(c, wechat, order, wayOf(c, wechat, body), now);
+  const answer = await startWechatPayment(c, wechat, order, await wayOf(c, wechat, body), now);
   await refuseIfGivenUpWhileCreating(c, wechat, answer.outTradeNo, now);
   return c.var.idempotency.commit([noteRemoteState(c.env.DB, answer.paymentId, "open", now)], 201, {
     code: "SUCCESS" as const,
@@ -64,8 +65,16 @@ export async function payWithWechat(c: Context<OriginEnv>, order: PayableOrder, 
   });
 }
 
-function wayOf(c: Context<OriginEnv>, wechat: WechatPay, body: WechatPayBody): Way {
-  if (body.flow === "jsapi") return { flow: "jsapi", openid: body.openid };
+async function wayOf(c: Context<OriginEnv>, wechat: WechatPay, body: WechatPayBody): Promise<Way> {
+  if (body.flow === "jsapi") {
+    // The openid WeChat's sign-in gave for this person, never one a client names (decision 073).
+    const openid = await findPayerOpenid(c.env.DB, c.var.user.id, wechat.appid);
+    if (openid) return { flow: "jsapi", openid };
+    return c.var.idempotency.refuse(
+      new ApiError("WECHAT_SIGN_IN_NEEDED", "JSAPI needs WeChat's sign-in first: POST /api/payments/wechat/sign-in.", "flow"),
+      { lasting: false },
+    );
+  }
   if (body.flow === "native") return { flow: "native" };
   const clientIp = payerAddress(c.var.clientIp, wechat);
   if (!clientIp) {
