@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { Link, useFetcher, useNavigate, useRevalidator, useSearchParams, type ShouldRevalidateFunctionArgs } from "react-router";
+import { Link, useFetcher, useNavigate, useRevalidator, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/wechat-pay";
 import type { OrderDetail } from "#contract/orders";
 import type { WechatPayConfigAnswer, WechatPayFlow, WechatPrepay } from "#contract/payments";
@@ -19,6 +19,7 @@ import { isDefiniteRefusal } from "../messages/errors";
 import { useLayoutMessages } from "../i18n/layout-messages";
 import { paymentMessages } from "../messages/payment";
 import { chooseFlow, h5UrlReturningTo, pollDelayMs } from "../payments/choose-flow";
+import { useWechatSignIn } from "../payments/wechat-sign-in";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalFallback, PersonalView } from "../personal/personal-view";
 import { refreshUser } from "../session/account-session";
@@ -132,10 +133,15 @@ function useMovingOnWhenPaid(order: OrderDetail) {
 
 type WeixinBridge = { invoke(name: string, params: unknown, callback: (result: { err_msg?: string }) => void): void };
 
-function openJsapiSheet(params: unknown) {
+function openJsapiSheet(params: unknown, onFailed: () => void) {
   const bridge = (window as { WeixinJSBridge?: WeixinBridge }).WeixinJSBridge;
-  // Whatever the sheet answers, the page waits for the origin to confirm the payment.
-  const invoke = (ready: WeixinBridge) => ready.invoke("getBrandWCPayRequest", params, () => undefined);
+  // Whatever the sheet answers, only the origin confirms a payment. A sheet that would not open
+  // (":fail", e.g. a payment for another WeChat account's openid) leads to WeChat's sign-in;
+  // one the person closed (":cancel") may simply be opened again.
+  const invoke = (ready: WeixinBridge) =>
+    ready.invoke("getBrandWCPayRequest", params, (result) => {
+      if (result.err_msg?.endsWith(":fail")) onFailed();
+    });
   if (bridge) invoke(bridge);
   else
     document.addEventListener(
@@ -164,7 +170,17 @@ function SimulatePayment({ order }: { order: OrderDetail }) {
   );
 }
 
-function Instructions({ prepay, order, inWechat }: { prepay: WechatPrepay; order: OrderDetail; inWechat: boolean }) {
+function Instructions({
+  prepay,
+  order,
+  inWechat,
+  onSheetFailed,
+}: {
+  prepay: WechatPrepay;
+  order: OrderDetail;
+  inWechat: boolean;
+  onSheetFailed: () => void;
+}) {
   const text = useMessages(paymentMessages);
   const language = useLanguage();
   if (prepay.flow === "h5") {
@@ -184,7 +200,7 @@ function Instructions({ prepay, order, inWechat }: { prepay: WechatPrepay; order
       <section aria-labelledby="jsapi-title">
         <h2 id="jsapi-title">{text.jsapiTitle}</h2>
         <p>{text.jsapiHint}</p>
-        <button type="button" className="button" onClick={() => openJsapiSheet(prepay.jsapi)}>
+        <button type="button" className="button" onClick={() => openJsapiSheet(prepay.jsapi, onSheetFailed)}>
           {text.jsapiOpen}
         </button>
       </section>
@@ -199,73 +215,6 @@ function Instructions({ prepay, order, inWechat }: { prepay: WechatPrepay; order
   );
 }
 
-/**
- * Inside WeChat, JSAPI needs WeChat's silent sign-in first (docs/decisions/073-wechat-payer-sign-in.md):
- * when the origin has no openid for the person (or answers WECHAT_SIGN_IN_NEEDED), the page goes
- * to WeChat's sign-in, which comes back here with `code` and `state`; the page hands them to the origin, takes them out of the
- * address bar, and asks for the payment again. It goes to WeChat by itself once per visit;
- * after that, only when the person asks.
- */
-function useWechatSignIn(orderId: string, onSignedIn: () => void) {
-  const [params, setParams] = useSearchParams();
-  const code = params.get("code");
-  const state = params.get("state");
-  const starting = useFetcher<ActionResult<{ url: string }>>();
-  const completing = useFetcher<ActionResult<{ signedIn: true }>>();
-  const completed = useRef(false);
-  const wentToWechat = useRef(false);
-  const returned = code !== null && state !== null;
-
-  const start = useCallback(() => {
-    wentToWechat.current = true;
-    void starting.submit({ intent: "signIn", orderId }, { method: "post" });
-  }, [orderId, starting]);
-
-  useEffect(() => {
-    if (!returned || completed.current) return;
-    completed.current = true;
-    // Back from WeChat: this visit has been there already.
-    wentToWechat.current = true;
-    void completing.submit({ intent: "completeSignIn", code, state }, { method: "post" });
-  }, [returned, code, state, completing]);
-
-  const handled = useRef<unknown>(null);
-  useEffect(() => {
-    // Once per answer: the effect's callbacks change with every render.
-    if (!completing.data || handled.current === completing.data) return;
-    handled.current = completing.data;
-    // WeChat's code is good once: it leaves the address bar, whatever the answer.
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        next.delete("code");
-        next.delete("state");
-        return next;
-      },
-      { replace: true },
-    );
-    if (completing.data.ok) onSignedIn();
-  }, [completing.data, setParams, onSignedIn]);
-
-  const left = useRef<unknown>(null);
-  useEffect(() => {
-    if (!starting.data?.ok || left.current === starting.data) return;
-    left.current = starting.data;
-    window.location.assign(starting.data.data.url);
-  }, [starting.data]);
-
-  const failure = [starting.data, completing.data].find((result) => result && !result.ok) ?? null;
-  return {
-    /** Back from WeChat, and the payment not asked for until the origin has the code. */
-    returning: returned && !completing.data,
-    busy: starting.state !== "idle" || completing.state !== "idle" || Boolean(starting.data?.ok),
-    failure,
-    start,
-    /** Whether the page may go to WeChat by itself: not twice in one visit. */
-    mayStartByItself: () => !wentToWechat.current,
-  };
-}
-
 function WechatCheckout({ order, config, signedIn }: { order: OrderDetail; config: WechatPayConfigAnswer; signedIn: boolean }) {
   const text = useMessages(paymentMessages);
   const layout = useLayoutMessages();
@@ -274,6 +223,7 @@ function WechatCheckout({ order, config, signedIn }: { order: OrderDetail; confi
   const flow = chooseFlow(config.flows, { isMobile, inWechat });
   const prepare = useFetcher<ActionResult<WechatPrepay>>();
   const asked = useRef(false);
+  const wentByItself = useRef(false);
   // One key for this page's request: "Try again" after an answer that never came resends it.
   const idempotencyKey = useRef("");
   const secondsLeft = useSecondsLeft(order.expiresAt);
@@ -293,27 +243,36 @@ function WechatCheckout({ order, config, signedIn }: { order: OrderDetail; confi
     idempotencyKey.current ||= crypto.randomUUID();
     void prepare.submit({ intent: "prepare", orderId: order.id, flow, idempotencyKey: idempotencyKey.current }, { method: "post" });
   }, [flow, order.id, prepare]);
-  const signIn = useWechatSignIn(order.id, ask);
 
+  // Inside WeChat, JSAPI waits for WeChat's sign-in when the origin has no openid for the person.
+  const signIn = useWechatSignIn({ orderId: order.id, jsapi: flow === "jsapi" });
+  const payerKnown = signedIn || signIn.signedIn;
+  const waitsForSignIn = flow === "jsapi" && (signIn.completing || !payerKnown);
   useEffect(() => {
-    if (asked.current || !flow) return;
+    if (asked.current || !flow || expired || waitsForSignIn) return;
     asked.current = true;
-    // Back from WeChat's sign-in, the payment is asked for once the origin has the code.
-    if (signIn.returning) return;
-    if (flow === "jsapi" && !signedIn) signIn.start();
-    else ask();
-  }, [ask, flow, signIn, signedIn]);
+    ask();
+  }, [ask, flow, expired, waitsForSignIn]);
+  useEffect(() => {
+    if (!waitsForSignIn || signIn.completing || !signIn.mayGoByItself || expired || wentByItself.current) return;
+    wentByItself.current = true;
+    signIn.start();
+  }, [waitsForSignIn, signIn, expired]);
   useEffect(() => {
     if (prepare.data && !prepare.data.ok && isDefiniteRefusal(prepare.data.failure.code)) idempotencyKey.current = "";
   }, [prepare.data]);
-  const needsSignIn = prepare.data?.ok === false && prepare.data.failure.code === "WECHAT_SIGN_IN_NEEDED";
-  useEffect(() => {
-    if (needsSignIn && signIn.mayStartByItself()) signIn.start();
-  }, [needsSignIn, signIn]);
 
   const prepay = prepare.data?.ok ? prepare.data.data : null;
-  const failure = signIn.failure ?? (prepare.data && !prepare.data.ok ? prepare.data : null);
-  const signingIn = signIn.busy || signIn.returning || (needsSignIn && !signIn.failure && signIn.mayStartByItself());
+  // The openid went meanwhile, or WeChat's sheet would not open for it (another WeChat account).
+  const [sheetFailed, setSheetFailed] = useState(false);
+  const needsSignIn = sheetFailed || (prepare.data?.ok === false && prepare.data.failure.code === "WECHAT_SIGN_IN_NEEDED");
+  const signInFailure = waitsForSignIn ? signIn.failure : null;
+  const failure = signInFailure ?? (prepare.data?.ok === false ? prepare.data : null);
+  const signInAgain = (
+    <button type="button" className="button" onClick={signIn.start} disabled={signIn.busy}>
+      {text.signInAgain}
+    </button>
+  );
   return (
     <>
       <OrderSummary order={order} />
@@ -324,24 +283,38 @@ function WechatCheckout({ order, config, signedIn }: { order: OrderDetail; confi
             {order.kind === "recharge" ? text.startAgain : text.seeOrder}
           </Link>
         </p>
-      ) : signingIn ? (
+      ) : signIn.busy || (waitsForSignIn && signIn.completing) ? (
         <Spinner label={text.signingIn} />
+      ) : sheetFailed ? (
+        <div className="form-actions">
+          <p className="notice notice-warning" role="alert">
+            {text.sheetFailed}
+          </p>
+          {signInAgain}
+        </div>
       ) : failure ? (
         <div className="form-actions">
           <FormAlert result={failure} />
-          {failure === signIn.failure || needsSignIn ? (
-            <button type="button" className="button" onClick={signIn.start}>
-              {text.signInAgain}
+          {signIn.mayRetryReturn && failure === signInFailure ? (
+            <button type="button" className="button" onClick={signIn.retryReturn}>
+              {layout.tryAgain}
             </button>
+          ) : failure === signInFailure || needsSignIn ? (
+            signInAgain
           ) : (
             <button type="button" className="button" onClick={ask} disabled={prepare.state !== "idle"}>
               {layout.tryAgain}
             </button>
           )}
         </div>
+      ) : waitsForSignIn ? (
+        <div className="form-actions">
+          <p>{text.signInNeeded}</p>
+          {signInAgain}
+        </div>
       ) : prepay ? (
         <>
-          <Instructions prepay={prepay} order={order} inWechat={inWechat} />
+          <Instructions prepay={prepay} order={order} inWechat={inWechat} onSheetFailed={() => setSheetFailed(true)} />
           <Countdown expiresAt={order.expiresAt} />
           <p role="status" className="hint">
             {text.waiting}

@@ -174,6 +174,10 @@ test.describe("WeChat Pay inside WeChat", () => {
     problems.allow(/Failed to load resource: the server responded with a status of 422/);
     const person = await newPerson("inwxold", "Lu Fang");
     await contextFor(page.context(), person, language);
+    const visited: string[] = [];
+    page.on("request", (request) => {
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) visited.push(request.url());
+    });
     const order = await api<{ id: string }>("POST", "/api/orders/recharge", { token: person.token, body: { amount: 1_500 } });
     // The returned address reopened later (from history): its state was never given, or is used.
     await open(page, `/wechat_pay?order=${order.id}&code=SPENTCODE0123&state=${"0".repeat(64)}`);
@@ -185,7 +189,34 @@ test.describe("WeChat Pay inside WeChat", () => {
     await expect(page).toHaveURL(new RegExp(`/wechat_pay\\?order=${order.id}$`));
     await expectAccessible(page);
     await shot(page, "wechat-sign-in-spent", phone, language);
+    // It did not go round to WeChat by itself.
+    expect(visited.filter((url) => url.includes("/connect/oauth2/authorize"))).toEqual([]);
     await page.getByRole("button", { name: text.signInAgain }).click();
     await expect(page.getByRole("button", { name: text.jsapiOpen })).toBeVisible({ timeout: 20_000 });
+  });
+
+  test("a payment sheet that will not open (another WeChat account) leads to WeChat's sign-in again, and then opens", async ({ page }) => {
+    const person = await newPerson("inwxswitch", "Qian Yu");
+    await contextFor(page.context(), person, language);
+    // The stand-in bridge refuses the first sheet, as WeChat does for another account's openid.
+    await page.addInitScript(() => {
+      const answers = JSON.parse(sessionStorage.getItem("bridge-answers") ?? '["get_brand_wcpay_request:fail"]') as string[];
+      (window as unknown as { WeixinJSBridge: unknown }).WeixinJSBridge = {
+        invoke: (_name: string, _params: unknown, callback: (result: { err_msg: string }) => void) => {
+          callback({ err_msg: answers.shift() ?? "get_brand_wcpay_request:ok" });
+          sessionStorage.setItem("bridge-answers", JSON.stringify(answers));
+        },
+      };
+    });
+    const order = await api<{ id: string }>("POST", "/api/orders/recharge", { token: person.token, body: { amount: 1_200 } });
+    await open(page, `/wechat_pay?order=${order.id}`);
+    await page.getByRole("button", { name: text.jsapiOpen }).click({ timeout: 20_000 });
+    await expect(page.getByRole("alert").filter({ hasText: text.sheetFailed })).toBeVisible();
+    await expectAccessible(page);
+    await shot(page, "wechat-sheet-failed", phone, language);
+    await page.getByRole("button", { name: text.signInAgain }).click();
+    await expect(page.getByRole("button", { name: text.jsapiOpen })).toBeVisible({ timeout: 20_000 });
+    await page.getByRole("button", { name: text.jsapiOpen }).click();
+    await expect(page.getByRole("alert").filter({ hasText: text.sheetFailed })).toHaveCount(0);
   });
 });

@@ -90,6 +90,7 @@ const routes: readonly ControlRoute[] = [
   { method: "GET", path: /^\/merchant-config$/, handle: merchantConfig },
   { method: "POST", path: /^\/clock$/, handle: moveClock },
   { method: "POST", path: /^\/mode$/, handle: setMode },
+  { method: "POST", path: /^\/web-authorization$/, handle: setWebAuthorization },
   { method: "POST", path: /^\/certificates\/rotate$/, handle: rotateCertificates },
   { method: "GET", path: /^\/faults$/, handle: (core) => json({ faults: core.state.faults }) },
   { method: "DELETE", path: /^\/faults$/, handle: clearFaults },
@@ -165,6 +166,14 @@ function rotateCertificates(core: SimulatorCore): Response {
 function clearFaults(core: SimulatorCore): Response {
   core.state.faults = [];
   return json({ faults: [] });
+}
+
+/** How web authorization opens pages from now on: as snapshots (a stand-in openid) or not. */
+function setWebAuthorization(core: SimulatorCore, { input }: ControlRequest): Response {
+  const parsed = z.strictObject({ snapshotPages: z.boolean() }).safeParse(input);
+  if (!parsed.success) return bad(parsed.error);
+  core.state.snapshotPages = parsed.data.snapshotPages;
+  return json({ snapshotPages: core.state.snapshotPages });
 }
 
 function addFaults(core: SimulatorCore, { input }: ControlRequest): Response {

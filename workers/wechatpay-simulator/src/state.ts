@@ -147,10 +147,12 @@ export type SimulatorState = {
   requests: RequestLog[];
   /** Web authorization's codes (web-authorization.ts), by code; absent in a state stored before them. */
   authorizationCodes?: Record<string, SimAuthorizationCode>;
+  /** Web authorization opens pages as snapshots (朋友圈's snapshot mode): their codes give a stand-in openid. */
+  snapshotPages?: boolean;
 };
 
 /** A code WeChat gave a page for its official account: good once, for 5 minutes. */
-type SimAuthorizationCode = { appid: string; openid: string; expiresAt: number; used: boolean };
+type SimAuthorizationCode = { appid: string; openid: string; expiresAt: number; used: boolean; snapshot?: boolean };
 
 export function initialState(): SimulatorState {
   return {

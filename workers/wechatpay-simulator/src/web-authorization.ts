@@ -50,7 +50,14 @@ export async function authorize(core: SimulatorCore, url: URL): Promise<Response
   const codes = core.state.authorizationCodes ?? {};
   for (const [old, given] of Object.entries(codes)) if (core.now() > given.expiresAt) delete codes[old];
   core.state.authorizationCodes = codes;
-  codes[code] = { appid, openid: await emulatedOpenid(appid), expiresAt: core.now() + codeLifetimeMs, used: false };
+  const snapshot = core.state.snapshotPages === true;
+  codes[code] = {
+    appid,
+    openid: snapshot ? await emulatedOpenid(`snapshot:${appid}`) : await emulatedOpenid(appid),
+    expiresAt: core.now() + codeLifetimeMs,
+    used: false,
+    ...(snapshot ? { snapshot } : {}),
+  };
   back.searchParams.set("code", code);
   back.searchParams.set("state", state);
   return new Response(null, { status: 302, headers: { Location: back.toString() } });
@@ -62,8 +69,10 @@ const refusal = (errcode: number, errmsg: string) => Response.json({ errcode, er
 export async function accessToken(core: SimulatorCore, url: URL): Promise<Response> {
   const fault = takeFault(core, "GET", url.pathname);
   if (fault?.kind === "timeout") await core.sleep(fault.delayMs ?? defaultTimeoutDelayMs);
+  // WeChat says it is busy with HTTP 200 and errcode -1; a gateway in front of it answers a bare 5xx.
+  if (fault?.kind === "status" && (fault.status ?? 500) === 500) return refusal(-1, "system error");
   if (fault?.kind === "status" || fault?.kind === "timeout")
-    return Response.json({ errcode: -1, errmsg: "system error" }, { status: fault.kind === "timeout" ? 504 : (fault.status ?? 500) });
+    return new Response("Bad Gateway", { status: fault.kind === "timeout" ? 504 : (fault.status ?? 500) });
   const appid = url.searchParams.get("appid") ?? "";
   const account = officialAccounts[appid];
   if (!account) return refusal(40013, "invalid appid");
@@ -73,6 +82,7 @@ export async function accessToken(core: SimulatorCore, url: URL): Promise<Respon
   if (!given || given.appid !== appid || core.now() > given.expiresAt) return refusal(40029, "invalid code");
   if (given.used) return refusal(40163, "code been used");
   given.used = true;
+  if (given.snapshot) return Response.json({ openid: given.openid, scope: "snsapi_base", is_snapshotuser: 1 });
   return Response.json({
     access_token: randomAlphanumeric(64),
     expires_in: accessTokenSeconds,

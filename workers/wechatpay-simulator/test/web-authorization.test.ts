@@ -104,10 +104,21 @@ describe("the code exchange (/sns/oauth2/access_token)", () => {
     expect((await exchange({ code: late })).body).toEqual({ errcode: 40029, errmsg: "invalid code" });
   });
 
-  it("answers an injected fault as WeChat's busy error", async () => {
-    expect((await control("/faults", { kind: "status", status: 503, path: "/sns/oauth2/access_token" })).status).toBe(200);
+  it("answers an injected 500 as WeChat's busy error (HTTP 200, errcode -1), another status as a bare gateway answer", async () => {
+    expect((await control("/faults", { kind: "status", status: 500, path: "/sns/oauth2/access_token" })).status).toBe(200);
+    expect((await control("/faults", { kind: "status", status: 502, path: "/sns/oauth2/access_token" })).status).toBe(200);
     const code = await codeFromWechat();
-    expect(await exchange({ code })).toEqual({ status: 503, body: { errcode: -1, errmsg: "system error" } });
+    expect(await exchange({ code })).toEqual({ status: 200, body: { errcode: -1, errmsg: "system error" } });
+    const gateway = await simulatorFetch(new Request(`${simulatorBaseUrl}/sns/oauth2/access_token?appid=${testMerchant.appid}`));
+    expect(gateway.status).toBe(502);
+    expect(await gateway.text()).toBe("Bad Gateway");
     expect((await exchange({ code })).body).toMatchObject({ openid: expect.any(String) });
+  });
+
+  it("gives a page opened as a snapshot a stand-in openid, marked is_snapshotuser", async () => {
+    expect((await control("/web-authorization", { snapshotPages: true })).status).toBe(200);
+    const answer = await exchange({ code: await codeFromWechat() });
+    expect(answer.body).toEqual({ openid: expect.stringMatching(/^o[\w-]{27}$/), scope: "snsapi_base", is_snapshotuser: 1 });
+    expect(answer.body.openid).not.toBe(await emulatedOpenid(testMerchant.appid));
   });
 });

@@ -132,22 +132,46 @@ describe("WeChat's sign-in for JSAPI", () => {
     // And the state went with that try.
     expect((await complete({ code: second.code, state: second.state })).status).toBe(422);
 
-    // Past ten minutes, the state is gone (and WeChat's code, five minutes, too).
-    const late = await throughWechat(order.id);
+    // A code WeChat does not know (40029) with a fresh state: refused, and the state went with it.
+    const unknown = await throughWechat(order.id);
+    const invalid = await complete({ code: "unknowncode", state: unknown.state });
+    expect(invalid.status).toBe(422);
+    expect(await invalid.json()).toMatchObject({ code: "WECHAT_SIGN_IN_EXPIRED" });
+    expect((await complete({ code: unknown.code, state: unknown.state })).status).toBe(422);
+    expect(await payerRow(alice.id)).toBeNull();
+
+    // A state started more than ten minutes ago is gone, even with a code WeChat has just given.
+    const started = await start(order.id);
+    const { url } = ((await started.json()) as { data: { url: string } }).data;
     await origin.advance(signInLifetimeMs + 1);
-    const tooLate = await complete({ code: late.code, state: late.state });
+    const back = new URL((await origin.call(url.slice(pageOrigin.length), { method: "GET" })).headers.get("Location")!);
+    const tooLate = await complete({ code: back.searchParams.get("code"), state: back.searchParams.get("state") });
     expect(tooLate.status).toBe(422);
     expect(await payerRow(alice.id)).toBeNull();
   });
 
-  it("keeps the state when WeChat does not answer clearly, so the same return may try again", async () => {
+  it("keeps nothing from a page WeChat opened as a snapshot, whose openid is a stand-in", async () => {
+    await signInWithWechat(alice);
+    expect((await control("/web-authorization", { snapshotPages: true })).status).toBe(200);
     const order = await rechargeOrder();
     const returned = await throughWechat(order.id);
-    expect((await control("/faults", { kind: "status", status: 503, path: "/sns/oauth2/access_token", method: "GET" })).status).toBe(200);
-    const unclear = await complete({ code: returned.code, state: returned.state });
-    expect(unclear.status).toBe(503);
-    expect(await unclear.json()).toMatchObject({ code: "WECHAT_PAY_UNAVAILABLE" });
-    expect(await payerRow(alice.id)).toBeNull();
+    const snapshot = await complete({ code: returned.code, state: returned.state });
+    expect(snapshot.status).toBe(422);
+    expect(await snapshot.json()).toMatchObject({ code: "WECHAT_SIGN_IN_EXPIRED" });
+    expect(await payerRow(alice.id)).toEqual({ appid: testMerchant.appid, openid: await emulatedOpenid(testMerchant.appid) });
+  });
+
+  it("keeps the state when WeChat does not answer clearly (busy, or a gateway's 5xx), so the same return may try again", async () => {
+    const order = await rechargeOrder();
+    const returned = await throughWechat(order.id);
+    for (const status of [500, 503]) {
+      // 500: WeChat's own "busy", HTTP 200 with errcode -1; 503: a bare gateway answer.
+      expect((await control("/faults", { kind: "status", status, path: "/sns/oauth2/access_token", method: "GET" })).status).toBe(200);
+      const unclear = await complete({ code: returned.code, state: returned.state });
+      expect(unclear.status).toBe(503);
+      expect(await unclear.json()).toMatchObject({ code: "WECHAT_PAY_UNAVAILABLE" });
+      expect(await payerRow(alice.id)).toBeNull();
+    }
     expect((await complete({ code: returned.code, state: returned.state })).status).toBe(200);
     expect(await payerRow(alice.id)).toMatchObject({ openid: await emulatedOpenid(testMerchant.appid) });
   });
@@ -162,6 +186,8 @@ describe("WeChat's sign-in for JSAPI", () => {
     });
     expect(response.status).toBe(503);
     expect(await payerRow(alice.id)).toBeNull();
+    // Once the secret is mended, the same return goes through.
+    expect((await complete({ code: returned.code, state: returned.state })).status).toBe(200);
   });
 
   it("refuses another site's page, someone else's order, a deploy without JSAPI, and malformed returns", async () => {

@@ -66,8 +66,9 @@ const complete = createRoute({
   summary: "Inside WeChat: finish WeChat's sign-in with the code WeChat returned, keeping the payer's openid for JSAPI",
   description:
     "Swaps WeChat's code for the person's openid for the merchant's appid, and keeps it: JSAPI payments ask WeChat Pay with it. " +
-    "A state that is unknown, used, expired or someone else's, and a code WeChat refuses (expired or used), answer " +
-    "WECHAT_SIGN_IN_EXPIRED: start the sign-in again.",
+    "A state that is unknown, used, expired or someone else's, a code WeChat refuses (invalid, used or timed out), and a " +
+    "snapshot page's stand-in openid answer WECHAT_SIGN_IN_EXPIRED, keeping nothing: start the sign-in again. " +
+    "WeChat not answering clearly answers WECHAT_PAY_UNAVAILABLE and leaves the state as it was, so the same code and state may be sent again.",
   security: bearerAuth,
   request: { body: { content: { "application/json": { schema: wechatSignInCompleteBodySchema } }, required: true } },
   responses: {

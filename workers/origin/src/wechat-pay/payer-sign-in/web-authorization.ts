@@ -26,16 +26,18 @@ export function authorizeUrl(wechat: WechatPay, redirectUri: string, state: stri
   return wechat.simulator ? `${pageOrigin}${simulatorAuthorizePath}?${query}` : `${authorizePage}?${query}#wechat_redirect`;
 }
 
-const accessTokenAnswer = z.looseObject({ openid: wechatOpenidSchema });
+// `is_snapshotuser: 1`: WeChat opened the page as a snapshot (朋友圈's snapshot mode), whose
+// openid is a stand-in that can pay nothing.
+const accessTokenAnswer = z.looseObject({ openid: wechatOpenidSchema, is_snapshotuser: z.number().optional() });
 const refusalAnswer = z.looseObject({ errcode: z.number().int(), errmsg: z.string().optional() });
 
-/** WeChat's refusals of a code itself: unknown or expired (40029), used already (40163). */
-const codeRefusals = new Set([40029, 40163]);
+/** WeChat's refusals of a code itself: invalid (40029), used already (40163), timed out (42003). */
+const codeRefusals = new Set([40029, 40163, 42003]);
 
 export type CodeExchange =
   | { outcome: "ok"; openid: string }
-  /** WeChat refused the code: the person signs in again. */
-  | { outcome: "code_refused"; errcode: number }
+  /** WeChat refused the code, or gave a snapshot page's stand-in openid: the person signs in again. */
+  | { outcome: "code_refused"; errcode: number | "snapshot" }
   /** No clear answer, or a refusal of Paydesk's own configuration (the AppSecret): reported. */
   | { outcome: "unavailable"; reason: string };
 
@@ -59,5 +61,7 @@ export async function exchangeCode(wechat: WechatPay, code: string): Promise<Cod
       : { outcome: "unavailable", reason: `errcode ${refused.data.errcode}` };
   }
   const answered = accessTokenAnswer.safeParse(body);
-  return answered.success ? { outcome: "ok", openid: answered.data.openid } : { outcome: "unavailable", reason: "unreadable answer" };
+  if (!answered.success) return { outcome: "unavailable", reason: "unreadable answer" };
+  if (answered.data.is_snapshotuser === 1) return { outcome: "code_refused", errcode: "snapshot" };
+  return { outcome: "ok", openid: answered.data.openid };
 }
