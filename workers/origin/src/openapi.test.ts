@@ -3,12 +3,13 @@ import { describe, expect, it } from "vitest";
 import { createOriginApp, openApiPath } from "./app";
 
 /**
- * The one exception to "every route is documented": local emulation's stand-ins for the payer
- * and for WeChat Pay's merchant platform, routed only where the WeChat Pay simulator is bound
- * and never part of the published contract.
+ * The one exception to "every route is documented": local emulation's stand-ins for the payer,
+ * for WeChat's authorize page and for WeChat Pay's merchant platform, routed only where the
+ * WeChat Pay simulator is bound and never part of the published contract.
  */
 const emulationRoutes = [
   "GET /api/payments/wechat/simulator/cashier",
+  "GET /api/payments/wechat/simulator/connect/oauth2/authorize",
   "POST /api/payments/wechat/simulator/cashier",
   "POST /api/payments/wechat/simulator/merchant-platform/refunds/{outRefundNo}/pay-out",
   "POST /api/payments/wechat/simulator/pay",
