@@ -249,4 +249,16 @@ describe("WeChat's sign-in for JSAPI", () => {
     await signInWithWechat(alice);
     expect((await payerRow(alice.id))?.openid).toBe(await emulatedOpenid(testMerchant.appid));
   });
+
+  it("a locked account may ask whether it is signed in, but starts and finishes no sign-in (403 ACCOUNT_LOCKED)", async () => {
+    const order = await rechargeOrder();
+    const returned = await throughWechat(order.id);
+    await env.DB.prepare("UPDATE user SET locked_at = ?1 WHERE id = ?2").bind(origin.now(), alice.id).run();
+    expect((await origin.call("/api/payments/wechat/sign-in", { method: "GET", headers: alice.auth })).status).toBe(200);
+    for (const refused of [await start(order.id), await complete({ code: returned.code, state: returned.state })]) {
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toMatchObject({ code: "ACCOUNT_LOCKED" });
+    }
+    expect(await payerRow(alice.id)).toBeNull();
+  });
 });
