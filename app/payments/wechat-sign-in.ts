@@ -29,6 +29,23 @@ function markGone(orderId: string): void {
   }
 }
 
+function withoutReturn(current: URLSearchParams): URLSearchParams {
+  const next = new URLSearchParams(current);
+  next.delete("code");
+  next.delete("state");
+  return next;
+}
+
+/** WeChat's `code` and `state` out of the address bar, where nothing will finish the sign-in (an order no longer payable). */
+export function useWechatReturnCleared(): void {
+  const [params, setParams] = useSearchParams();
+  const returned = params.has("code") || params.has("state");
+  useEffect(() => {
+    if (!returned) return;
+    setParams(withoutReturn, { replace: true });
+  }, [returned, setParams]);
+}
+
 export function useWechatSignIn({ orderId, jsapi }: { orderId: string; jsapi: boolean }) {
   const [params, setParams] = useSearchParams();
   // WeChat's return, read once: a state with its code (or, should WeChat refuse, without one).
@@ -48,15 +65,7 @@ export function useWechatSignIn({ orderId, jsapi }: { orderId: string; jsapi: bo
   useEffect(() => {
     if (!returned || cleared.current) return;
     cleared.current = true;
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        next.delete("code");
-        next.delete("state");
-        return next;
-      },
-      { replace: true },
-    );
+    setParams(withoutReturn, { replace: true });
     // Outside JSAPI (another browser, a deploy that stopped offering it) there is nothing to finish.
     if (jsapi) complete();
   }, [returned, jsapi, setParams, complete]);

@@ -19,7 +19,7 @@ import { isDefiniteRefusal } from "../messages/errors";
 import { useLayoutMessages } from "../i18n/layout-messages";
 import { paymentMessages } from "../messages/payment";
 import { chooseFlow, h5UrlReturningTo, pollDelayMs } from "../payments/choose-flow";
-import { useWechatSignIn } from "../payments/wechat-sign-in";
+import { useWechatReturnCleared, useWechatSignIn } from "../payments/wechat-sign-in";
 import { loadPersonal } from "../personal/load-personal";
 import { PersonalFallback, PersonalView } from "../personal/personal-view";
 import { refreshUser } from "../session/account-session";
@@ -334,6 +334,7 @@ function WechatCheckout({ order, config, signedIn }: { order: OrderDetail; confi
 
 function NotConfigured({ order }: { order: OrderDetail }) {
   const text = useMessages(paymentMessages);
+  useWechatReturnCleared();
   return (
     <>
       <OrderSummary order={order} />
@@ -350,6 +351,7 @@ function NotConfigured({ order }: { order: OrderDetail }) {
 
 function NotPending({ order }: { order: OrderDetail }) {
   const text = useMessages(paymentMessages);
+  useWechatReturnCleared();
   const navigate = useNavigate();
   useEffect(() => {
     if (order.status === "paid") void navigate(`/pay_success?order=${order.id}`, { replace: true });

@@ -193,6 +193,13 @@ test.describe("WeChat Pay inside WeChat", () => {
     expect(visited.filter((url) => url.includes("/connect/oauth2/authorize"))).toEqual([]);
     await page.getByRole("button", { name: text.signInAgain }).click();
     await expect(page.getByRole("button", { name: text.jsapiOpen })).toBeVisible({ timeout: 20_000 });
+
+    // A return to an order cancelled meanwhile leaves the address bar too.
+    const cancelled = await api<{ id: string }>("POST", "/api/orders/recharge", { token: person.token, body: { amount: 1_000 } });
+    await api("POST", `/api/orders/${cancelled.id}/cancel`, { token: person.token });
+    await open(page, `/wechat_pay?order=${cancelled.id}&code=LATECODE0123&state=${"1".repeat(64)}`);
+    await expect(page.getByRole("alert").filter({ hasText: text.notPayable })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/wechat_pay\\?order=${cancelled.id}$`));
   });
 
   test("a payment sheet that will not open (another WeChat account) leads to WeChat's sign-in again, and then opens", async ({ page }) => {
