@@ -1,4 +1,15 @@
-/** The openid WeChat's sign-in gave for a person and an appid (migration 0049). */
+/** WeChat's sign-ins under way, and the openid each gave for a person and an appid (migration 0049). */
+
+/** A sign-in's state, the person's own for the appid, until `expiresAt`. */
+export function saveSignInState(
+  db: D1Database,
+  sign: { state: string; userId: string; appid: string; createdAt: number; expiresAt: number },
+): Promise<D1Result> {
+  return db
+    .prepare("INSERT INTO wechat_sign_in (state, user_id, appid, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5)")
+    .bind(sign.state, sign.userId, sign.appid, sign.createdAt, sign.expiresAt)
+    .run();
+}
 
 export async function findPayerOpenid(db: D1Database, userId: string, appid: string): Promise<string | null> {
   const row = await db

@@ -21,7 +21,7 @@ import { doorLimit } from "../../limits/door-limit";
 import type { OriginEnv } from "../../origin-env";
 import { findPayableOrder } from "../../orders/payable-order";
 import type { WechatPay } from "../config";
-import { findPayerOpenid, savePayerOpenid } from "./payer-rows";
+import { findPayerOpenid, savePayerOpenid, saveSignInState } from "./payer-rows";
 import { authorizeUrl, exchangeCode } from "./web-authorization";
 
 /** How long a sign-in may take: WeChat's code lives five minutes, the page's round trip far less. */
@@ -120,9 +120,7 @@ signInRoutes.openapi(start, async (c) => {
   if (!(await findPayableOrder(c.env.DB, orderId, c.var.user.id))) throw new ApiError("NOT_FOUND", "There is no such order.");
   const now = c.var.clock.now();
   const state = newState();
-  await c.env.DB.prepare("INSERT INTO wechat_sign_in (state, user_id, appid, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5)")
-    .bind(state, c.var.user.id, wechat.appid, now, now + signInLifetimeMs)
-    .run();
+  await saveSignInState(c.env.DB, { state, userId: c.var.user.id, appid: wechat.appid, createdAt: now, expiresAt: now + signInLifetimeMs });
   const back = `${pageOrigin}/wechat_pay?order=${encodeURIComponent(orderId)}`;
   return c.json({ code: "SUCCESS" as const, data: { url: authorizeUrl(wechat, back, state, pageOrigin) } }, 200);
 });
@@ -145,9 +143,13 @@ signInRoutes.openapi(complete, async (c) => {
   if (exchanged.outcome === "code_refused") throw signInExpired();
   if (exchanged.outcome === "unavailable") {
     // WeChat may not have used the code: the same state may try again, within its lifetime.
-    await c.env.DB.prepare("INSERT INTO wechat_sign_in (state, user_id, appid, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5)")
-      .bind(state, c.var.user.id, wechat.appid, taken.created_at, taken.expires_at)
-      .run();
+    await saveSignInState(c.env.DB, {
+      state,
+      userId: c.var.user.id,
+      appid: wechat.appid,
+      createdAt: taken.created_at,
+      expiresAt: taken.expires_at,
+    });
     console.error("WeChat's sign-in code exchange failed", exchanged.reason);
     Sentry.captureMessage(`WeChat's sign-in code exchange failed: ${exchanged.reason}`, "warning");
     throw new ApiError("WECHAT_PAY_UNAVAILABLE", "WeChat did not answer clearly. Please try again.");
