@@ -47,7 +47,7 @@ export function useWechatReturnCleared(): void {
 }
 
 export function useWechatSignIn({ orderId, jsapi }: { orderId: string; jsapi: boolean }) {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   // WeChat's return, read once: a state with its code (or, should WeChat refuse, without one).
   const [returned] = useState(() => {
     const state = params.get("state");
@@ -61,14 +61,14 @@ export function useWechatSignIn({ orderId, jsapi }: { orderId: string; jsapi: bo
     if (returned) void completing.submit({ intent: "completeSignIn", ...returned }, { method: "post" });
   }, [returned, completing]);
 
-  const cleared = useRef(false);
+  useWechatReturnCleared();
+  const sent = useRef(false);
   useEffect(() => {
-    if (!returned || cleared.current) return;
-    cleared.current = true;
-    setParams(withoutReturn, { replace: true });
     // Outside JSAPI (another browser, a deploy that stopped offering it) there is nothing to finish.
-    if (jsapi) complete();
-  }, [returned, jsapi, setParams, complete]);
+    if (!returned || !jsapi || sent.current) return;
+    sent.current = true;
+    complete();
+  }, [returned, jsapi, complete]);
 
   const start = useCallback(() => {
     markGone(orderId);

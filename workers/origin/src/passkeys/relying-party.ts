@@ -1,16 +1,21 @@
 /** This deploy's relying party (README, Configuration): where a passkey made here works. */
 export type RelyingParty = { id: string; name: string; origins: string[] };
 
+/** Every origin the pages are served from, as a browser sends it (passkeys; WeChat's sign-in returns only there too). */
+export function pageOriginsOf(env: Pick<Env, "WEBAUTHN_ORIGINS">): string[] {
+  return (env.WEBAUTHN_ORIGINS ?? "")
+    .split(",")
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+}
+
 /**
  * From the origin's vars. A deploy without them is a configuration mistake, not a client's:
  * it fails loudly (500 and a report) rather than accepting passkeys for the wrong site.
  */
 export function relyingPartyOf(env: Pick<Env, "WEBAUTHN_RP_ID" | "WEBAUTHN_RP_NAME" | "WEBAUTHN_ORIGINS">): RelyingParty {
   const id = env.WEBAUTHN_RP_ID?.trim() ?? "";
-  const origins = (env.WEBAUTHN_ORIGINS ?? "")
-    .split(",")
-    .map((origin) => origin.trim())
-    .filter(Boolean);
+  const origins = pageOriginsOf(env);
   if (!id || origins.length === 0) throw new Error("WEBAUTHN_RP_ID and WEBAUTHN_ORIGINS must be set on the origin for passkeys.");
   return { id, name: env.WEBAUTHN_RP_NAME?.trim() || "Paydesk", origins };
 }

@@ -7,24 +7,17 @@
 import type { Context } from "hono";
 import { noRouteError } from "../../http/answer";
 import type { OriginEnv } from "../../origin-env";
-
-function isLoopbackPage(target: string | undefined): boolean {
-  try {
-    const url = new URL(target ?? "");
-    return (url.protocol === "http:" || url.protocol === "https:") && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
-  } catch {
-    return false;
-  }
-}
+import { loopbackPage } from "./cashier-link";
 
 export async function authorizePage(c: Context<OriginEnv>): Promise<Response> {
   const wechat = await c.var.wechatPay();
   if (!wechat?.simulator) throw noRouteError(c);
-  if (!isLoopbackPage(c.req.query("redirect_uri"))) return c.text("redirect_uri参数错误", 400);
+  if (!loopbackPage(c.req.query("redirect_uri"))) return c.text("redirect_uri参数错误", 400);
   const search = new URL(c.req.url).search;
   const answer = await wechat.simulator.fetch(`http://wechatpay-simulator.internal/connect/oauth2/authorize${search}`, {
     redirect: "manual",
   });
   const location = answer.headers.get("Location");
-  return location ? c.redirect(location, 302) : c.text(await answer.text(), answer.status === 200 ? 400 : (answer.status as 400));
+  // The simulator refuses with a page of its own (400), as WeChat shows one.
+  return location ? c.redirect(location, 302) : c.text(await answer.text(), 400);
 }

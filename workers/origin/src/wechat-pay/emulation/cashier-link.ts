@@ -13,3 +13,15 @@ function loopbackOrigin(origin = ""): string {
 export function cashierLink(h5Url: string, origin: string | undefined): string {
   return `${loopbackOrigin(origin)}${simulatorCashierPath}${new URL(h5Url).search}`;
 }
+
+/** A loopback http(s) page, as a URL: the only place local emulation's stand-ins send a browser back to. */
+export function loopbackPage(target: string | undefined): URL | null {
+  try {
+    const url = new URL(target ?? "");
+    return (url.protocol === "http:" || url.protocol === "https:") && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname)
+      ? url
+      : null;
+  } catch {
+    return null;
+  }
+}

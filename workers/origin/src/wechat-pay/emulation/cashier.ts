@@ -7,6 +7,7 @@ import type { Context } from "hono";
 import { noRouteError } from "../../http/answer";
 import { html } from "hono/html";
 import type { OriginEnv } from "../../origin-env";
+import { loopbackPage } from "./cashier-link";
 
 /** A same-site path, or a loopback http(s) URL: where the stand-in cashier may send the browser back. */
 function safeReturn(target: string | undefined): string | null {
@@ -21,14 +22,7 @@ function safeReturn(target: string | undefined): string | null {
       return null;
     }
   }
-  try {
-    const url = new URL(target);
-    return (url.protocol === "http:" || url.protocol === "https:") && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname)
-      ? url.toString()
-      : null;
-  } catch {
-    return null;
-  }
+  return loopbackPage(target)?.toString() ?? null;
 }
 
 type SimulatedOrder = { outTradeNo: string; prepayId: string; description: string; total: number; tradeState: string };

@@ -18,6 +18,7 @@ import * as Sentry from "../../error-reporting";
 import { ApiError } from "../../http/answer";
 import { validationHook } from "../../http/validation";
 import { doorLimit } from "../../limits/door-limit";
+import { pageOriginsOf } from "../../passkeys/relying-party";
 import type { OriginEnv } from "../../origin-env";
 import { findPayableOrder } from "../../orders/payable-order";
 import type { WechatPay } from "../config";
@@ -95,10 +96,9 @@ async function jsapiOffered(wechatPay: () => Promise<WechatPay | null>): Promise
   return wechat;
 }
 
-/** The page's origin, when it is one this deploy serves pages from (the passkeys' list of them). */
+/** The page's origin, when it is one this deploy serves pages from. */
 function pageOriginOf(given: string | undefined, env: Env): string | null {
-  const origins = (env.WEBAUTHN_ORIGINS ?? "").split(",").map((origin) => origin.trim());
-  return given && origins.includes(given) ? given : null;
+  return given && pageOriginsOf(env).includes(given) ? given : null;
 }
 
 function newState(): string {
