@@ -108,6 +108,11 @@ export const simulatePaymentBodySchema = z.strictObject({
    * for, an anomaly Paydesk parks (docs/decisions/070-parked-refunds-settled.md).
    */
   refundAmount: z.int().min(1).optional(),
+  /**
+   * Local emulation: WeChat Pay's notification of this payment comes this many seconds late,
+   * so Paydesk hears of it only when it asks (a payment landing as its order is cancelled).
+   */
+  notifyAfterSeconds: z.int().min(1).max(3600).optional(),
 });
 
 export const simulatedPaymentSchema = z.strictObject({

@@ -8,7 +8,9 @@ import { formatMoney } from "../i18n/format";
 import { metaLanguage, useLanguage, useMessages } from "../i18n/messages";
 import { pageMeta } from "../i18n/page-meta";
 import { paymentMessages } from "../messages/payment";
+import { paymentOutcomeMessages } from "../messages/payment-outcome";
 import { pollDelayMs } from "../payments/choose-flow";
+import { ClosedOutcome, outcomeUnsettled, ReturnedPayments } from "../payments/payment-outcome";
 import { loadOrderNamedIn } from "../personal/load-order";
 import { PersonalFallback, PersonalView } from "../personal/personal-view";
 import { refreshUser } from "../session/account-session";
@@ -34,8 +36,8 @@ export function HydrateFallback() {
   );
 }
 
-/** While the order is pending, ask again: after 2 s, then less often, up to every 15 s. */
-function useCheckingWhilePending(pending: boolean) {
+/** While the result may still change, ask again: after 2 s, then less often, up to every 15 s. */
+function useCheckingWhileUnsettled(pending: boolean) {
   const revalidator = useRevalidator();
   const attempts = useRef(0);
   useEffect(() => {
@@ -51,9 +53,10 @@ function useCheckingWhilePending(pending: boolean) {
 
 function Result({ order }: { order: OrderDetail }) {
   const text = useMessages(paymentMessages);
+  const outcome = useMessages(paymentOutcomeMessages);
   const language = useLanguage();
   const revalidator = useRevalidator();
-  useCheckingWhilePending(order.status === "pending");
+  useCheckingWhileUnsettled(outcomeUnsettled(order));
   useEffect(() => {
     if (order.status === "paid") void refreshUser();
   }, [order.status]);
@@ -61,19 +64,20 @@ function Result({ order }: { order: OrderDetail }) {
     <>
       <div role="status" aria-live="polite">
         {order.status === "paid" ? (
-          <div className="notice notice-success">
-            <h2>{text.paid}</h2>
-            <p>{order.kind === "recharge" ? text.paidRecharge(formatMoney(order.amount, language)) : text.paidTask}</p>
-          </div>
+          <>
+            <div className="notice notice-success">
+              <h2>{text.paid}</h2>
+              <p>{order.kind === "recharge" ? text.paidRecharge(formatMoney(order.amount, language)) : text.paidTask}</p>
+            </div>
+            <ReturnedPayments order={order} />
+          </>
         ) : order.status === "pending" ? (
           <div className="notice">
             <h2>{text.pending}</h2>
             <p>{text.pendingHint}</p>
           </div>
         ) : (
-          <div className="notice notice-error">
-            <h2>{text.closed}</h2>
-          </div>
+          <ClosedOutcome order={order} />
         )}
       </div>
       <OrderSummary order={order} />
@@ -90,6 +94,7 @@ function Result({ order }: { order: OrderDetail }) {
         </p>
       ) : null}
       <p className="links">
+        {order.status === "pending" ? <Link to={`/pay?order=${order.id}`}>{outcome.payAgain}</Link> : null}
         <Link to="/">{text.goWallet}</Link>
         {order.kind === "task_budget" ? <Link to="/task?tab=posted">{text.goTasks}</Link> : null}
         <Link to={`/order?id=${order.id}`}>{text.seeOrder}</Link>
@@ -101,7 +106,7 @@ function Result({ order }: { order: OrderDetail }) {
 export default function PaySuccess({ loaderData }: Route.ComponentProps) {
   const text = useMessages(paymentMessages);
   // A check that failed (the service unreachable for a moment) is tried again, with back-off.
-  useCheckingWhilePending(loaderData.state === "failed");
+  useCheckingWhileUnsettled(loaderData.state === "failed");
   return (
     <section className="narrow" aria-labelledby="result-title">
       <h1 id="result-title">{text.resultTitle}</h1>

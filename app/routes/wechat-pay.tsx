@@ -361,6 +361,7 @@ function NotPending({ order }: { order: OrderDetail }) {
       <OrderSummary order={order} />
       <p role="alert">{text.notPayable}</p>
       <p className="links">
+        <Link to={`/pay_success?order=${order.id}`}>{text.resultTitle}</Link>
         <Link to={`/order?id=${order.id}`}>{text.seeOrder}</Link>
       </p>
     </>

@@ -6,10 +6,11 @@
 import { formatMoney } from "#app/i18n/format";
 import { orderMessages } from "#app/messages/orders";
 import { paymentMessages } from "#app/messages/payment";
+import { paymentOutcomeMessages } from "#app/messages/payment-outcome";
 import { rechargeMessages } from "#app/messages/recharge";
 import { errorMessages } from "./error-messages.ts";
 import { expect, test } from "./fixtures.ts";
-import { api, balances, contextFor, expectAccessible, fund, newPerson, open, shot, viewports } from "./journey-kit.ts";
+import { api, balances, contextFor, expectAccessible, fund, newPerson, open, openAs, shot, viewports } from "./journey-kit.ts";
 
 const language = "en";
 const text = paymentMessages[language];
@@ -70,6 +71,90 @@ test.describe("WeChat Pay on a desktop", () => {
     await open(page, `/order?id=${order.id}`);
     await expect(page.getByText(orderMessages[language].method.wechat)).toBeVisible();
     await expectAccessible(page);
+  });
+});
+
+// A payment whose notification comes late is one Paydesk hears of only when it asks WeChat Pay,
+// here when the order it paid closes or is paid another way (docs/decisions/074-the-payment-result-says-where-the-money-is.md).
+test.describe("The payment result says where the money is", () => {
+  test.use({ viewport: { width: desktop.width, height: desktop.height } });
+  const outcome = paymentOutcomeMessages[language];
+
+  test("a WeChat Pay payment that lands as its order is cancelled goes back by itself, and the result follows its refund", async ({
+    page,
+    browser,
+  }) => {
+    const person = await newPerson("latepay", "Tang Wei");
+    await contextFor(page.context(), person, language);
+    const order = await api<{ id: string }>("POST", "/api/orders/recharge", { token: person.token, body: { amount: 3_000 } });
+    await open(page, `/wechat_pay?order=${order.id}`);
+    await expect(page.getByRole("img", { name: text.qrLabel(formatMoney(3_000, language)) })).toBeVisible();
+    // The payer pays; WeChat Pay's word of it is slow. Meanwhile the order is cancelled elsewhere.
+    await api("POST", "/api/payments/wechat/simulator/pay", { token: person.token, body: { orderId: order.id, notifyAfterSeconds: 600 } });
+    await api("POST", `/api/orders/${order.id}/cancel`, { token: person.token });
+
+    await expect(page).toHaveURL(new RegExp(`/pay_success\\?order=${order.id}`), { timeout: 20_000 });
+    await expect(page.getByRole("heading", { name: outcome.cancelled })).toBeVisible();
+    const returned = page.getByTestId("returned-payment");
+    await expect(returned).toContainText(outcome.lateAfterClosed(formatMoney(3_000, language)));
+    // The simulator finishes the refund a few seconds later; the page, still open, shows it.
+    await expect(returned).toContainText(outcome.refund.succeeded, { timeout: 20_000 });
+    await expect(returned.getByRole("link", { name: outcome.refundReceipt })).toHaveAttribute("href", /^\/wallet\/receipts\/refund\//);
+    await expect(page.getByText(outcome.nothingPaid)).toHaveCount(0);
+    await expect(page.getByRole("link", { name: outcome.payAgain })).toHaveCount(0);
+    expect(await balances(person)).toEqual({ available: 0, held: 0 });
+    await expectAccessible(page);
+    await shot(page, "pay-result-returned", desktop, language);
+
+    const zh = paymentOutcomeMessages["zh-CN"];
+    const inChinese = await openAs(browser, person, "zh-CN", phone, `/pay_success?order=${order.id}`);
+    await expect(inChinese.getByRole("heading", { name: zh.cancelled })).toBeVisible();
+    await expect(inChinese.getByTestId("returned-payment")).toContainText(zh.lateAfterClosed(formatMoney(3_000, "zh-CN")));
+    await expect(inChinese.getByTestId("returned-payment")).toContainText(zh.refund.succeeded);
+    await shot(inChinese, "pay-result-returned", phone, "zh-CN");
+    await inChinese.context().close();
+  });
+
+  test("a WeChat Pay payment that lands after the order was paid from the wallet goes back by itself", async ({ page }) => {
+    const poster = await newPerson("twicepay", "Fan Jie");
+    await fund(poster, 2_400);
+    const deadline = new Date(Date.now() + 48 * 3600 * 1000).toISOString();
+    const { order } = await api<{ order: { id: string } }>("POST", "/api/tasks", {
+      token: poster.token,
+      body: { title: "Check a shop's opening hours", description: "Call the shop and note its hours.", reward: 800, slots: 3, deadline },
+    });
+    await contextFor(page.context(), poster, language);
+    await open(page, `/wechat_pay?order=${order.id}`);
+    await expect(page.getByRole("img", { name: text.qrLabel(formatMoney(2_400, language)) })).toBeVisible();
+    await api("POST", "/api/payments/wechat/simulator/pay", { token: poster.token, body: { orderId: order.id, notifyAfterSeconds: 600 } });
+    await api("POST", `/api/orders/${order.id}/pay`, { token: poster.token, body: { method: "wallet" } });
+
+    await expect(page).toHaveURL(/\/pay_success/, { timeout: 20_000 });
+    await expect(page.getByRole("heading", { name: text.paid })).toBeVisible();
+    await expect(page.getByText(text.paidTask)).toBeVisible();
+    const returned = page.getByTestId("returned-payment");
+    await expect(returned).toContainText(outcome.lateAfterPaid(formatMoney(2_400, language)), { timeout: 20_000 });
+    await expect(returned).toContainText(outcome.refund.succeeded, { timeout: 20_000 });
+    expect(await balances(poster)).toEqual({ available: 0, held: 2_400 });
+    await expectAccessible(page);
+    await shot(page, "pay-result-paid-twice", desktop, language);
+  });
+
+  test("while an order waits the result offers to pay it, and once cancelled says that nothing was paid", async ({ browser }) => {
+    const person = await newPerson("waitpay", "Qin Lu");
+    const zh = paymentOutcomeMessages["zh-CN"];
+    const order = await api<{ id: string }>("POST", "/api/orders/recharge", { token: person.token, body: { amount: 1_500 } });
+    const page = await openAs(browser, person, "zh-CN", phone, `/pay_success?order=${order.id}`);
+    await expect(page.getByRole("heading", { name: paymentMessages["zh-CN"].pending })).toBeVisible();
+    await expect(page.getByRole("link", { name: zh.payAgain })).toHaveAttribute("href", `/pay?order=${order.id}`);
+    await api("POST", `/api/orders/${order.id}/cancel`, { token: person.token });
+    // The page keeps checking while the order waits, so it sees the cancellation by itself.
+    await expect(page.getByRole("heading", { name: zh.cancelled })).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByText(zh.nothingPaid)).toBeVisible();
+    await expect(page.getByRole("link", { name: zh.payAgain })).toHaveCount(0);
+    await expectAccessible(page);
+    await shot(page, "pay-result-cancelled", phone, "zh-CN");
+    await page.context().close();
   });
 });
 

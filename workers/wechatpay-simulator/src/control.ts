@@ -31,6 +31,7 @@ const notifyOptions = z.strictObject({
   signWith: z.enum(["public_key", "certificate"]).optional(),
   skewFirstSeconds: z.int().optional(),
   unknownSerialFirst: z.boolean().optional(),
+  delaySeconds: z.int().min(0).max(3600).optional(),
 });
 
 const fault = z.strictObject({

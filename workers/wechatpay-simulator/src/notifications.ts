@@ -28,6 +28,7 @@ export type DeliveryReport = { id: string; eventType: string; outTradeNo: string
 export function queueNotification(core: SimulatorCore, input: NotificationInput): void {
   const now = core.now();
   const id = crypto.randomUUID();
+  const options = { ...core.state.notifyDefaults, ...input.options };
   const delivery: SimDelivery = {
     id,
     url: input.url,
@@ -36,12 +37,12 @@ export function queueNotification(core: SimulatorCore, input: NotificationInput)
     outTradeNo: input.outTradeNo,
     ...(input.outRefundNo === undefined ? {} : { outRefundNo: input.outRefundNo }),
     createdAt: now,
-    nextAttemptAt: now,
+    nextAttemptAt: now + (options.delaySeconds ?? 0) * 1000,
     failures: 0,
     delivered: false,
     gaveUp: false,
     probeAccepted: false,
-    options: { ...core.state.notifyDefaults, ...input.options },
+    options,
     attempts: [],
   };
   // Sealed once; every retry re-signs the same body with a new timestamp and nonce.

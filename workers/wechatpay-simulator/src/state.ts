@@ -70,6 +70,8 @@ export type NotifyOptions = {
   skewFirstSeconds?: number;
   /** Sign the first real attempt with a key and serial WeChat Pay never had; retries are right. */
   unknownSerialFirst?: boolean;
+  /** Send the first attempt this many seconds late: a payment Paydesk hears of only when it asks. */
+  delaySeconds?: number;
 };
 
 export type DeliveryAttempt = {

@@ -74,6 +74,18 @@ describe("payment notifications", () => {
     });
   });
 
+  it("sent late on request (delaySeconds) wait that long before their first attempt", async () => {
+    const { config, advance } = await paidOrder({ notify: { delaySeconds: 120 } });
+    expect(await deliverDue()).toEqual([]);
+    await advance(119);
+    expect(await deliverDue()).toEqual([]);
+    expect(await receivedAt(config.notifyUrl)).toEqual([]);
+    await advance(1);
+    expect((await deliverDue())[0]).toMatchObject({ eventType: "TRANSACTION.SUCCESS", attempts: [{ status: 204 }] });
+    expect(await receivedAt(config.notifyUrl)).toHaveLength(1);
+    expect((await control("/orders/x/pay", { notify: { delaySeconds: 3601 } })).status).toBe(400);
+  });
+
   it("are retried on the schedule until answered 200/204, each time re-signed over the same body", async () => {
     const { config, advance } = await paidOrder();
     await planAnswers(config.notifyUrl, [500, 404, 200]);

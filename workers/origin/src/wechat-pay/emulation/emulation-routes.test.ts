@@ -5,7 +5,14 @@ import { createOriginApp, openApiPath } from "../../app";
 import worker from "../../index";
 import { balanceOf } from "../../../test/origin-client";
 import { key, payerPaysRecorded, wechatRequests, wechatScene, type SceneUser } from "../../../test/wechat-scene";
-import { notificationsFor, replay, simulatorOrder, wechatTestEnv, type WechatOrigin } from "../../../test/wechat-support";
+import {
+  deliverNotifications,
+  notificationsFor,
+  replay,
+  simulatorOrder,
+  wechatTestEnv,
+  type WechatOrigin,
+} from "../../../test/wechat-support";
 import { simulatorBound } from "../config";
 
 let origin: WechatOrigin;
@@ -16,7 +23,7 @@ beforeEach(async () => {
   ({ origin, alice, bob } = await wechatScene());
 });
 
-const { rechargeOrder, payRequest, startWechat } = wechatRequests(() => ({ origin, alice }));
+const { rechargeOrder, payRequest, startWechat, cancel, orderDetail } = wechatRequests(() => ({ origin, alice }));
 
 describe("local emulation", () => {
   it("H5's stand-in cashier shows the order and pays it, then sends the browser back (same-site or loopback only)", async () => {
@@ -79,6 +86,27 @@ describe("local emulation", () => {
       env: wechatTestEnv({ WECHATPAY_SIMULATOR: undefined }),
     });
     expect(production.status).toBe(404);
+  });
+
+  it("plays a payment whose notification comes late: Paydesk learns of it only by asking, here when the order is cancelled", async () => {
+    const order = await rechargeOrder(2_200);
+    const { outTradeNo } = await startWechat(order.id);
+    const body = { orderId: order.id, notifyAfterSeconds: 600 };
+    expect(
+      (await origin.call("/api/payments/wechat/simulator/pay", { body: { ...body, notifyAfterSeconds: 0 }, headers: alice.auth })).status,
+    ).toBe(400);
+    expect((await origin.call("/api/payments/wechat/simulator/pay", { body, headers: alice.auth })).status).toBe(200);
+    expect((await simulatorOrder(outTradeNo)).order.tradeState).toBe("SUCCESS");
+    expect(await deliverNotifications()).toEqual([]);
+    expect((await orderDetail(order.id)).status).toBe("pending");
+    // Cancelling closes the WeChat Pay order; WeChat Pay refuses (it is paid), so Paydesk asks and refunds it.
+    await cancel(order.id);
+    expect(await orderDetail(order.id)).toMatchObject({
+      status: "closed",
+      closeReason: "cancelled",
+      payments: [{ method: "wechat", status: "refunded", amount: 2_200, refund: { status: "pending", amount: 2_200 } }],
+    });
+    expect(await balanceOf(alice.id)).toEqual({ available: 0, held: 0 });
   });
 });
 
