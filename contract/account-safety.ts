@@ -9,6 +9,7 @@ import {
   displayNameSchema,
   handleSchema,
   issuedDeviceTokenSchema,
+  newPasswordSchema,
   passwordSchema,
   passwordSignInAnswerSchema,
 } from "./account";
@@ -17,7 +18,7 @@ export const profileBodySchema = z.strictObject({ displayName: displayNameSchema
 
 export const passwordChangeBodySchema = z.strictObject({
   currentPassword: passwordSchema,
-  newPassword: passwordSchema,
+  newPassword: newPasswordSchema,
 });
 
 export const passwordChangedSchema = z.strictObject({
@@ -114,13 +115,13 @@ const typedRecoveryCodePattern = /^[\s-]*(?:[0-9A-TV-Za-tv-z][\s-]*){12}$/;
 export const recoverWithCodeBodySchema = z.strictObject({
   handle: handleSchema,
   code: z.string().max(40).regex(typedRecoveryCodePattern, "A recovery code has 12 letters and digits, like ABCD-EFGH-JKMN."),
-  newPassword: passwordSchema,
+  newPassword: newPasswordSchema,
   deviceToken: deviceTokenSchema.optional(),
 });
 
 export const recoverWithLinkBodySchema = z.strictObject({
   link: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "This recovery link is not complete. Open the whole link you were given."),
-  newPassword: passwordSchema,
+  newPassword: newPasswordSchema,
 });
 
 /** Signed in afresh with the new password; every earlier session and known device has ended. */

@@ -4,7 +4,7 @@ import type { AccountDevice } from "#contract/account-safety";
 import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime } from "../components/money";
 import type { ActionResult } from "../forms/action-result";
-import { Field, FormAlert, SubmitButton } from "../forms/fields";
+import { FormAlert, PasswordField, SubmitButton } from "../forms/fields";
 import { fieldError } from "../forms/failure-fields";
 import { useFormInstance } from "../forms/use-form-instance";
 import { useMessages } from "../i18n/messages";
@@ -87,15 +87,12 @@ export function DevicesSection({ devices, handle }: { devices: AccountDevice[]; 
             {/* Which device is this browser: forgetting it drops its token here too. */}
             <input type="hidden" name="thisDevice" value={devices.find((device) => device.current)?.id ?? ""} />
             <input type="text" name="username" value={handle} autoComplete="username" readOnly hidden />
-            <Field
+            <PasswordField
               id="account-devices-password"
               name="password"
-              type="password"
               label={text.password}
               hint={text.forgetHint}
               autoComplete="current-password"
-              required
-              maxLength={256}
               error={fieldError(result, "password")}
             />
           </div>

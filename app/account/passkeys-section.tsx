@@ -4,7 +4,7 @@ import type { Passkey } from "#contract/passkeys";
 import { useAnnounceSuccess } from "../components/announcer";
 import { DateTime } from "../components/money";
 import type { ActionResult } from "../forms/action-result";
-import { Field, FormAlert, SubmitButton } from "../forms/fields";
+import { Field, FormAlert, PasswordField, SubmitButton } from "../forms/fields";
 import { fieldError } from "../forms/failure-fields";
 import { useFormInstance } from "../forms/use-form-instance";
 import { useMessages } from "../i18n/messages";
@@ -38,15 +38,12 @@ function AddPasskey({ handle }: { handle: string }) {
         required
         error={fieldError(result, "name")}
       />
-      <Field
+      <PasswordField
         id="passkey-password"
         label={text.password}
         name="password"
-        type="password"
         hint={text.passwordHint}
         autoComplete="current-password"
-        required
-        maxLength={256}
         error={fieldError(result, "password")}
       />
       <SubmitButton busy={fetcher.state !== "idle" || !idempotencyKey || supported === null} busyLabel={text.adding}>

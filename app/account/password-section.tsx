@@ -1,6 +1,6 @@
 import { useFetcher } from "react-router";
 import type { ActionResult } from "../forms/action-result";
-import { Field, FormAlert, SubmitButton } from "../forms/fields";
+import { FormAlert, PasswordField, SubmitButton } from "../forms/fields";
 import { fieldError } from "../forms/failure-fields";
 import { useFormInstance } from "../forms/use-form-instance";
 import { useMessages } from "../i18n/messages";
@@ -21,25 +21,19 @@ export function PasswordSection({ handle, passkeys }: { handle: string; passkeys
         <input type="hidden" name="intent" value="password" />
         {/* For password managers: which account the new password belongs to. */}
         <input type="text" name="username" value={handle} autoComplete="username" readOnly hidden />
-        <Field
+        <PasswordField
           id="account-current-password"
           name="currentPassword"
-          type="password"
           label={text.currentPassword}
           autoComplete="current-password"
-          required
-          maxLength={256}
           error={fieldError(result, "currentPassword")}
         />
-        <Field
+        <PasswordField
           id="account-new-password"
           name="newPassword"
-          type="password"
           label={text.newPassword}
           hint={text.newPasswordHint}
           autoComplete="new-password"
-          required
-          maxLength={256}
           error={fieldError(result, "newPassword")}
         />
         <SubmitButton busy={fetcher.state !== "idle"} busyLabel={text.changingPassword}>

@@ -3,7 +3,7 @@ import { useFetcher } from "react-router";
 import type { RecoveryCodes, RecoveryCodesStatus } from "#contract/account-safety";
 import { DateTime } from "../components/money";
 import type { ActionResult } from "../forms/action-result";
-import { Field, FormAlert, SubmitButton } from "../forms/fields";
+import { FormAlert, PasswordField, SubmitButton } from "../forms/fields";
 import { fieldError } from "../forms/failure-fields";
 import { useFormInstance } from "../forms/use-form-instance";
 import { useMessages } from "../i18n/messages";
@@ -58,15 +58,12 @@ export function RecoveryCodesSection({ status, handle }: { status: RecoveryCodes
         <FormAlert result={result} fields={["password"]} />
         <input type="hidden" name="intent" value="recoveryCodes" />
         <input type="text" name="username" value={handle} autoComplete="username" readOnly hidden />
-        <Field
+        <PasswordField
           id="account-codes-password"
           name="password"
-          type="password"
           label={text.password}
           hint={text.makeCodesHint}
           autoComplete="current-password"
-          required
-          maxLength={256}
           error={fieldError(result, "password")}
         />
         <SubmitButton busy={fetcher.state !== "idle"} busyLabel={text.makingCodes}>

@@ -40,6 +40,15 @@ export function MoneyField(props: Labelled & InputHTMLAttributes<HTMLInputElemen
   return <Field inputMode="decimal" autoComplete="off" required maxLength={12} {...props} />;
 }
 
+/**
+ * A password: at most 256 characters as people count them (code points, contract/account.ts),
+ * which may take 512 of the UTF-16 units a browser's maxlength counts. Cut at 256 units, a
+ * long password with emoji would be shortened without a word.
+ */
+export function PasswordField(props: Labelled & InputHTMLAttributes<HTMLInputElement>) {
+  return <Field type="password" required maxLength={512} {...props} />;
+}
+
 export function TextAreaField({ id, label, error, hint, ...input }: Labelled & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint}>

@@ -4,7 +4,7 @@ import { PasskeySignIn } from "../account/passkey-sign-in";
 import { PartView } from "../components/part-view";
 import { Spinner } from "../components/spinner";
 import type { ActionResult } from "../forms/action-result";
-import { Field, FormAlert, SubmitButton } from "../forms/fields";
+import { Field, FormAlert, PasswordField, SubmitButton } from "../forms/fields";
 import { submitWith } from "../forms/submit-part";
 import { fieldError } from "../forms/failure-fields";
 import { useFormInstance } from "../forms/use-form-instance";
@@ -111,15 +111,12 @@ export default function Login() {
                   error={fieldError(result, "displayName")}
                 />
               ) : null}
-              <Field
+              <PasswordField
                 id="login-password"
                 label={text.password}
                 name="password"
-                type="password"
                 hint={registering ? text.passwordHint : undefined}
                 autoComplete={registering ? "new-password" : "current-password"}
-                required
-                maxLength={256}
                 error={fieldError(result, "password")}
               />
               <SubmitButton busy={submitting} busyLabel={registering ? text.creating : text.signingIn} waiting={!ready}>

@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useNavigation, useSearchParams } from "react
 import type { Route } from "./+types/recover";
 import type { SignInAnswer } from "#contract/account";
 import type { ActionResult } from "../forms/action-result";
-import { Field, FormAlert, SubmitButton } from "../forms/fields";
+import { Field, FormAlert, PasswordField, SubmitButton } from "../forms/fields";
 import { submitWith } from "../forms/submit-part";
 import { fieldError } from "../forms/failure-fields";
 import { useFormInstance } from "../forms/use-form-instance";
@@ -125,15 +125,12 @@ export default function Recover() {
             />
           </>
         )}
-        <Field
+        <PasswordField
           id="recover-new-password"
           name="newPassword"
-          type="password"
           label={text.newPassword}
           hint={text.newPasswordHint}
           autoComplete="new-password"
-          required
-          maxLength={256}
           error={fieldError(result, "newPassword")}
         />
         <SubmitButton busy={busy} busyLabel={text.settingPassword}>

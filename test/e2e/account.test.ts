@@ -67,6 +67,32 @@ test.describe("signing in", () => {
     await expect(page.getByLabel("Password")).toHaveAttribute("aria-invalid", "true");
   });
 
+  test("a password is counted in characters: five emoji are too few, and 200 make an account without being cut short", async ({
+    page,
+  }) => {
+    const sent: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/api/user/register")) sent.push(request.url());
+    });
+    await page.goto("/login?mode=register");
+    await waitForHydration(page);
+    await page.getByLabel("Handle").fill(`emoji_${Date.now().toString(36)}`);
+    await page.getByLabel("Display name").fill("Bai Yun");
+    const password = page.getByLabel("Password");
+    // 10 UTF-16 units, 5 characters: refused by the form itself, as the origin would.
+    await password.fill("😀🔑🌙🍵🎋");
+    await page.getByRole("button", { name: "Create your account" }).click();
+    await expect(password).toHaveAccessibleDescription(/A password has 10 to 256 characters\./);
+    expect(sent).toEqual([]);
+    // 200 characters of two units each: the field keeps all 400 units.
+    const long = "🍵".repeat(200);
+    await password.fill(long);
+    expect(await password.inputValue()).toBe(long);
+    await page.getByRole("button", { name: "Create your account" }).click();
+    await page.getByRole("button", { name: "I have saved them" }).click();
+    await expect(page.locator(".account-name")).toHaveText("Bai Yun");
+  });
+
   test("a taken handle is named at its field", async ({ page, problems }) => {
     problems.allow(/status of 409/);
     await page.goto("/login?mode=register");
