@@ -67,9 +67,7 @@ test.describe("signing in", () => {
     await expect(page.getByLabel("Password")).toHaveAttribute("aria-invalid", "true");
   });
 
-  test("a password is counted in characters: five emoji are too few, and 200 make an account without being cut short", async ({
-    page,
-  }) => {
+  test("a password is counted in characters: five emoji are too few, and 200 make an account without being cut short", async ({ page }) => {
     const sent: string[] = [];
     page.on("request", (request) => {
       if (request.url().includes("/api/user/register")) sent.push(request.url());
