@@ -113,6 +113,8 @@ export const simulatePaymentBodySchema = z.strictObject({
    * so Paydesk hears of it only when it asks (a payment landing as its order is cancelled).
    */
   notifyAfterSeconds: z.int().min(1).max(3600).optional(),
+  /** Local emulation: this payer's refunds take this many seconds to end, not the simulator's usual few. */
+  refundAfterSeconds: z.int().min(1).max(3600).optional(),
 });
 
 export const simulatedPaymentSchema = z.strictObject({

@@ -1,8 +1,8 @@
 import { defineMessages } from "../i18n/messages";
 
 /**
- * What became of an order's money, as the payment result and the WeChat Pay page tell it: a
- * WeChat Pay payment that landed after the order closed or was paid, and its automatic refund
+ * What became of an order's money, as the payment result tells it: a WeChat Pay payment that
+ * landed after the order closed or was paid, and its automatic refund
  * (docs/decisions/074-the-payment-result-says-where-the-money-is.md). Amounts come formatted.
  */
 export const paymentOutcomeMessages = defineMessages({
@@ -12,12 +12,14 @@ export const paymentOutcomeMessages = defineMessages({
     closed: "This order is closed",
     nothingPaid: "Nothing was paid for it.",
     mayStillLand:
-      "If you paid it with WeChat Pay a moment ago, that payment goes back to you by itself. This page shows it once WeChat Pay confirms.",
+      "If you paid it with WeChat Pay a moment ago, that payment is not lost: it goes back to you. This page shows it once WeChat Pay confirms.",
     payAgain: "Pay this order",
+    payAgainHint:
+      "Left WeChat Pay without paying? You can pay this order again. If you did pay, stay here: the payment is confirmed in a moment.",
     lateAfterClosed: (amount: string) =>
       `Your WeChat Pay payment of ${amount} arrived after this order had closed, so it goes back to you.`,
     lateAfterPaid: (amount: string) =>
-      `A second WeChat Pay payment of ${amount} arrived after this order was already paid, so it goes back to you.`,
+      `Your WeChat Pay payment of ${amount} arrived after this order had already been paid, so it goes back to you.`,
     refund: {
       pending: "The refund to your WeChat Pay is on its way.",
       succeeded: "It has been refunded to your WeChat Pay.",
@@ -31,10 +33,11 @@ export const paymentOutcomeMessages = defineMessages({
     expired: "此订单已超过支付时限",
     closed: "此订单已关闭",
     nothingPaid: "此订单没有产生任何扣款。",
-    mayStillLand: "如果你刚刚用微信支付付了款，这笔钱会自动退回给你。微信支付确认后，此页面会显示。",
+    mayStillLand: "如果你刚刚用微信支付付了款，这笔钱不会丢失，会退还给你。微信支付确认后，此页面会显示。",
     payAgain: "支付此订单",
+    payAgainHint: "没有完成微信支付就离开了？你可以再次支付此订单。如果已经付款，请留在此页面，支付很快会得到确认。",
     lateAfterClosed: (amount: string) => `你用微信支付付的 ${amount} 在订单关闭后才到账，将退还给你。`,
-    lateAfterPaid: (amount: string) => `此订单已经支付后，又收到一笔 ${amount} 的微信支付，将退还给你。`,
+    lateAfterPaid: (amount: string) => `此订单已支付后又收到一笔 ${amount} 的微信支付，这笔钱将退还给你。`,
     refund: {
       pending: "退款正在退回你的微信支付。",
       succeeded: "已退回你的微信支付。",

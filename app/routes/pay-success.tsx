@@ -36,12 +36,18 @@ export function HydrateFallback() {
   );
 }
 
+/**
+ * A paid or closed order's open payment or refund is checked for about ten minutes, then on
+ * "Check now": one WeChat Pay reported in a way Paydesk does not book waits for an operator.
+ */
+const checksOnceDecided = 40;
+
 /** While the result may still change, ask again: after 2 s, then less often, up to every 15 s. */
-function useCheckingWhileUnsettled(pending: boolean) {
+function useCheckingWhileUnsettled(unsettled: boolean, maxChecks = Number.POSITIVE_INFINITY) {
   const revalidator = useRevalidator();
   const attempts = useRef(0);
   useEffect(() => {
-    if (!pending) return;
+    if (!unsettled || attempts.current >= maxChecks) return;
     const delay = pollDelayMs(attempts.current);
     const timer = setTimeout(() => {
       attempts.current += 1;
@@ -56,7 +62,8 @@ function Result({ order }: { order: OrderDetail }) {
   const outcome = useMessages(paymentOutcomeMessages);
   const language = useLanguage();
   const revalidator = useRevalidator();
-  useCheckingWhileUnsettled(outcomeUnsettled(order));
+  const unsettled = outcomeUnsettled(order);
+  useCheckingWhileUnsettled(unsettled, order.status === "pending" ? undefined : checksOnceDecided);
   useEffect(() => {
     if (order.status === "paid") void refreshUser();
   }, [order.status]);
@@ -75,13 +82,14 @@ function Result({ order }: { order: OrderDetail }) {
           <div className="notice">
             <h2>{text.pending}</h2>
             <p>{text.pendingHint}</p>
+            <p>{outcome.payAgainHint}</p>
           </div>
         ) : (
           <ClosedOutcome order={order} />
         )}
       </div>
       <OrderSummary order={order} />
-      {order.status === "pending" ? (
+      {unsettled ? (
         <p>
           <button
             type="button"

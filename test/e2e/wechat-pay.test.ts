@@ -84,21 +84,29 @@ test.describe("The payment result says where the money is", () => {
     page,
     browser,
   }) => {
+    test.setTimeout(90_000);
     const person = await newPerson("latepay", "Tang Wei");
     await contextFor(page.context(), person, language);
     const order = await api<{ id: string }>("POST", "/api/orders/recharge", { token: person.token, body: { amount: 3_000 } });
     await open(page, `/wechat_pay?order=${order.id}`);
     await expect(page.getByRole("img", { name: text.qrLabel(formatMoney(3_000, language)) })).toBeVisible();
     // The payer pays; WeChat Pay's word of it is slow. Meanwhile the order is cancelled elsewhere.
-    await api("POST", "/api/payments/wechat/simulator/pay", { token: person.token, body: { orderId: order.id, notifyAfterSeconds: 600 } });
+    // WeChat Pay takes 25 s to refund this payer, so the result is seen before and after.
+    await api("POST", "/api/payments/wechat/simulator/pay", {
+      token: person.token,
+      body: { orderId: order.id, notifyAfterSeconds: 600, refundAfterSeconds: 25 },
+    });
     await api("POST", `/api/orders/${order.id}/cancel`, { token: person.token });
 
     await expect(page).toHaveURL(new RegExp(`/pay_success\\?order=${order.id}`), { timeout: 20_000 });
     await expect(page.getByRole("heading", { name: outcome.cancelled })).toBeVisible();
     const returned = page.getByTestId("returned-payment");
     await expect(returned).toContainText(outcome.lateAfterClosed(formatMoney(3_000, language)));
-    // The simulator finishes the refund a few seconds later; the page, still open, shows it.
-    await expect(returned).toContainText(outcome.refund.succeeded, { timeout: 20_000 });
+    await expect(returned).toContainText(outcome.refund.pending);
+    await expect(page.getByRole("button", { name: text.checkAgain })).toBeVisible();
+    // WeChat Pay finishes the refund; the page, still open and checking by itself, shows it.
+    await expect(returned).toContainText(outcome.refund.succeeded, { timeout: 45_000 });
+    await expect(page.getByRole("button", { name: text.checkAgain })).toHaveCount(0);
     await expect(returned.getByRole("link", { name: outcome.refundReceipt })).toHaveAttribute("href", /^\/wallet\/receipts\/refund\//);
     await expect(page.getByText(outcome.nothingPaid)).toHaveCount(0);
     await expect(page.getByRole("link", { name: outcome.payAgain })).toHaveCount(0);
@@ -147,6 +155,7 @@ test.describe("The payment result says where the money is", () => {
     const page = await openAs(browser, person, "zh-CN", phone, `/pay_success?order=${order.id}`);
     await expect(page.getByRole("heading", { name: paymentMessages["zh-CN"].pending })).toBeVisible();
     await expect(page.getByRole("link", { name: zh.payAgain })).toHaveAttribute("href", `/pay?order=${order.id}`);
+    await expect(page.getByText(zh.payAgainHint)).toBeVisible();
     await api("POST", `/api/orders/${order.id}/cancel`, { token: person.token });
     // The page keeps checking while the order waits, so it sees the cancellation by itself.
     await expect(page.getByRole("heading", { name: zh.cancelled })).toBeVisible({ timeout: 20_000 });

@@ -73,6 +73,8 @@ const inputs = {
     refundOutcome: z.enum(["SUCCESS", "ABNORMAL", "CLOSED"]).optional(),
     /** The amount its refunds end with, when not the one asked (refunds.ts `endRefund`). */
     refundAmount: z.int().min(1).optional(),
+    /** How long its refunds take to end by themselves, when not the simulator's REFUND_SETTLE_SECONDS. */
+    refundAfterSeconds: z.int().min(0).max(86_400).optional(),
   }),
   finishRefund: z.strictObject({
     status: z.enum(["SUCCESS", "ABNORMAL", "CLOSED"]).default("SUCCESS"),

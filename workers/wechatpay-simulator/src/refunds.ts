@@ -80,7 +80,7 @@ function createRefund(core: SimulatorCore, { mchid, body }: ApiRequest): Answer 
     ...(request.notify_url === undefined ? {} : { notifyUrl: request.notify_url }),
     status: "PROCESSING",
     createdAt: now,
-    settleAt: now + (core.options.refundSettleSeconds ?? defaultSettleSeconds) * 1000,
+    settleAt: now + (order.refundAfterSeconds ?? core.options.refundSettleSeconds ?? defaultSettleSeconds) * 1000,
   };
   core.state.refunds[`${mchid}:${refund.outRefundNo}`] = refund;
   order.refundedTotal += refund.refund;

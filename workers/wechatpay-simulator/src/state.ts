@@ -33,6 +33,8 @@ export type SimOrder = {
   refundOutcome?: "SUCCESS" | "ABNORMAL" | "CLOSED";
   /** The amount this payer's refunds end with, when not the one asked (an anomaly: refunds.ts `endRefund`). */
   refundAmount?: number;
+  /** How long this payer's refunds take to end, when not the simulator's `refundSettleSeconds`. */
+  refundAfterSeconds?: number;
 };
 
 export type SimRefund = {

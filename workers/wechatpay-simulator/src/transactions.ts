@@ -194,7 +194,13 @@ export function pay(
   core: SimulatorCore,
   mchid: string,
   outTradeNo: string,
-  input: { openid?: string; notify?: NotifyOptions; refundOutcome?: "SUCCESS" | "ABNORMAL" | "CLOSED"; refundAmount?: number } = {},
+  input: {
+    openid?: string;
+    notify?: NotifyOptions;
+    refundOutcome?: "SUCCESS" | "ABNORMAL" | "CLOSED";
+    refundAmount?: number;
+    refundAfterSeconds?: number;
+  } = {},
 ): PayResult {
   const order = core.state.orders[`${mchid}:${outTradeNo}`];
   if (!order) return { ok: false, status: 404, error: "ORDER_NOT_EXIST" };
@@ -208,6 +214,7 @@ export function pay(
   order.payerOpenid = order.openid ?? input.openid ?? `o${randomAlphanumeric(27)}`;
   if (input.refundOutcome) order.refundOutcome = input.refundOutcome;
   if (input.refundAmount) order.refundAmount = input.refundAmount;
+  if (input.refundAfterSeconds !== undefined) order.refundAfterSeconds = input.refundAfterSeconds;
   const transaction = transactionOf(order);
   queueNotification(core, {
     url: order.notifyUrl,

@@ -189,6 +189,21 @@ describe("client ↔ simulator: refunds", () => {
     });
   });
 
+  it("a payer's refunds end after the time the payer was given (refundAfterSeconds), else after the simulator's own", async () => {
+    const { client } = testClient();
+    const settleAfter = async (payerInput: Record<string, unknown>) => {
+      const input = order({ amount: 1200 });
+      await client.createNativeOrder(input);
+      expect((await control(`/orders/${input.outTradeNo}/pay`, payerInput)).status).toBe(200);
+      await client.refund({ outRefundNo: `R${input.outTradeNo}`, outTradeNo: input.outTradeNo, refund: 1200, total: 1200 });
+      const refund = Object.values((await simulatorState()).refunds).find((item) => item.outTradeNo === input.outTradeNo);
+      return refund ? (refund.settleAt - refund.createdAt) / 1000 : null;
+    };
+    expect(await settleAfter({ refundAfterSeconds: 45 })).toBe(45);
+    expect(await settleAfter({})).not.toBe(45);
+    expect((await control("/orders/x/pay", { refundAfterSeconds: 86_401 })).status).toBe(400);
+  });
+
   it("refuses refunds of unpaid orders, beyond the total, with another total, and unknown refund numbers", async () => {
     const { client } = testClient();
     const input = order({ amount: 1000 });

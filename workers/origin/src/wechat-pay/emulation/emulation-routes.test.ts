@@ -92,10 +92,10 @@ describe("local emulation", () => {
     const order = await rechargeOrder(2_200);
     const { outTradeNo } = await startWechat(order.id);
     const body = { orderId: order.id, notifyAfterSeconds: 600 };
-    expect(
-      (await origin.call("/api/payments/wechat/simulator/pay", { body: { ...body, notifyAfterSeconds: 0 }, headers: alice.auth })).status,
-    ).toBe(400);
-    expect((await origin.call("/api/payments/wechat/simulator/pay", { body, headers: alice.auth })).status).toBe(200);
+    const pay = (sent: Record<string, unknown>) => origin.call("/api/payments/wechat/simulator/pay", { body: sent, headers: alice.auth });
+    expect((await pay({ ...body, notifyAfterSeconds: 0 })).status).toBe(400);
+    expect((await pay({ ...body, refundAfterSeconds: 0 })).status).toBe(400);
+    expect((await pay(body)).status).toBe(200);
     expect((await simulatorOrder(outTradeNo)).order.tradeState).toBe("SUCCESS");
     expect(await deliverNotifications()).toEqual([]);
     expect((await orderDetail(order.id)).status).toBe("pending");

@@ -24,7 +24,7 @@ emulationRoutes.post("/pay", signedInUser, jsonBody(simulatePaymentBodySchema), 
   const wechat = await c.var.wechatPay();
   // No simulator to pay at (WeChat Pay not configured here): answered as a path with no route.
   if (!wechat?.simulator) throw noRouteError(c);
-  const { orderId, refundOutcome, refundAmount, notifyAfterSeconds } = c.req.valid("json");
+  const { orderId, refundOutcome, refundAmount, notifyAfterSeconds, refundAfterSeconds } = c.req.valid("json");
   const payment = await findPendingWechatPayment(c.env.DB, orderId);
   if (!payment || payment.user_id !== c.var.user.id) throw new ApiError("NOT_FOUND", "No WeChat Pay payment is waiting for this order.");
   const url = `https://wechatpay-simulator.internal/__simulator/orders/${encodeURIComponent(payment.out_trade_no)}/pay?mchid=${encodeURIComponent(wechat.client.config.mchid)}`;
@@ -37,6 +37,7 @@ emulationRoutes.post("/pay", signedInUser, jsonBody(simulatePaymentBodySchema), 
         ...(refundOutcome ? { refundOutcome } : {}),
         ...(refundAmount ? { refundAmount } : {}),
         ...(notifyAfterSeconds ? { notify: { delaySeconds: notifyAfterSeconds } } : {}),
+        ...(refundAfterSeconds ? { refundAfterSeconds } : {}),
       }),
     }),
   );
