@@ -23,8 +23,7 @@ export function textPattern({ multiline, visible }: { multiline: boolean; visibl
   return `^${visible ? `(?=[\\s\\S]*${visibleCharacter})` : ""}${character}*$`;
 }
 
-/** A text's length as people count characters: in code points, not UTF-16 units (an emoji is one). */
-export const codePoints = (value: string) => [...value].length;
+const codePoints = (value: string) => [...value].length;
 
 type TextRule = { min: 0 | 1; max: number; multiline?: boolean; tooShort: string; tooLong: string };
 

@@ -19,12 +19,7 @@ const credentialsOf = (form: FormData) => ({ handle: formText(form, "handle").tr
 /** Signs in with the password from this browser's known device, if it is one, and keeps the token answered. */
 async function signInHere(form: FormData) {
   const credentials = credentialsOf(form);
-  const messages = fieldMessages();
-  const body = await checked(
-    signInBodySchema,
-    { ...credentials, deviceToken: thisDeviceTokenFor(credentials.handle) },
-    { ...messages, password: messages.signInPassword },
-  );
+  const body = await checked(signInBodySchema, { ...credentials, deviceToken: thisDeviceTokenFor(credentials.handle) }, fieldMessages());
   const answer = await signIn(body);
   keepThisDeviceToken(answer.user.handle, answer.deviceToken);
   return answer;

@@ -8,14 +8,11 @@ export const loginFieldMessages = defineMessages({
   en: {
     handle: "A handle has 3 to 32 lower-case letters, digits or underscores.",
     password: "A password has 10 to 256 characters.",
-    // Signing in, a password chosen before lengths were counted in characters may be shorter (decision 075).
-    signInPassword: "Enter your password (at most 256 characters).",
     displayName: "Enter the name others will see (up to 64 characters).",
   },
   "zh-CN": {
     handle: "用户名须为 3 到 32 个小写字母、数字或下划线。",
     password: "密码须为 10 到 256 个字符。",
-    signInPassword: "请输入密码（最多 256 个字符）。",
     displayName: "请输入别人看到的名字（最多 64 个字符）。",
   },
 });
