@@ -10,7 +10,7 @@ import { paymentOutcomeMessages } from "#app/messages/payment-outcome";
 import { rechargeMessages } from "#app/messages/recharge";
 import { errorMessages } from "./error-messages.ts";
 import { expect, test } from "./fixtures.ts";
-import { api, balances, contextFor, expectAccessible, fund, newPerson, open, openAs, shot, viewports } from "./journey-kit.ts";
+import { api, balances, contextFor, expectAccessible, fund, newPerson, open, openAs, type Person, shot, viewports } from "./journey-kit.ts";
 
 const language = "en";
 const text = paymentMessages[language];
@@ -19,6 +19,16 @@ const desktop = viewports[1];
 const phone = viewports[0];
 const phoneUserAgent =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1";
+
+/** A task of 3 × ¥8.00 posted through the API: the order for its ¥24.00 budget, waiting to be paid. */
+async function taskBudgetOrder(poster: Person, title: string, description: string): Promise<{ id: string }> {
+  const deadline = new Date(Date.now() + 48 * 3600 * 1000).toISOString();
+  const { order } = await api<{ order: { id: string } }>("POST", "/api/tasks", {
+    token: poster.token,
+    body: { title, description, reward: 800, slots: 3, deadline },
+  });
+  return order;
+}
 
 test.describe("WeChat Pay on a desktop", () => {
   test.use({ viewport: { width: desktop.width, height: desktop.height } });
@@ -53,11 +63,7 @@ test.describe("WeChat Pay on a desktop", () => {
 
   test("a task budget paid with WeChat Pay opens the task with its escrow held", async ({ page }) => {
     const poster = await newPerson("wxposter", "Deng Hui");
-    const deadline = new Date(Date.now() + 48 * 3600 * 1000).toISOString();
-    const { order } = await api<{ order: { id: string } }>("POST", "/api/tasks", {
-      token: poster.token,
-      body: { title: "Review a menu translation", description: "Read the menu and mark mistakes.", reward: 800, slots: 3, deadline },
-    });
+    const order = await taskBudgetOrder(poster, "Review a menu translation", "Read the menu and mark mistakes.");
     await contextFor(page.context(), poster, language);
     await open(page, `/pay?order=${order.id}`);
     await page.getByRole("link", { name: text.wechat, exact: true }).click();
@@ -126,11 +132,7 @@ test.describe("The payment result says where the money is", () => {
   test("a WeChat Pay payment that lands after the order was paid from the wallet goes back by itself", async ({ page }) => {
     const poster = await newPerson("twicepay", "Fan Jie");
     await fund(poster, 2_400);
-    const deadline = new Date(Date.now() + 48 * 3600 * 1000).toISOString();
-    const { order } = await api<{ order: { id: string } }>("POST", "/api/tasks", {
-      token: poster.token,
-      body: { title: "Check a shop's opening hours", description: "Call the shop and note its hours.", reward: 800, slots: 3, deadline },
-    });
+    const order = await taskBudgetOrder(poster, "Check a shop's opening hours", "Call the shop and note its hours.");
     await contextFor(page.context(), poster, language);
     await open(page, `/wechat_pay?order=${order.id}`);
     await expect(page.getByRole("img", { name: text.qrLabel(formatMoney(2_400, language)) })).toBeVisible();
